@@ -1,0 +1,26 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench clean
+
+# Reinstall only when the project's metadata changed.
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[service,test]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/fairdeal demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/derive.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

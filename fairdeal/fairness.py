@@ -1,0 +1,434 @@
+"""Fairness protocol v1: commitments, the game key, and deterministic shuffles.
+
+Every hidden card of a game follows from one secret *server seed*, fixed
+and committed to before any player adds a *client seed*. The functions
+here are the whole protocol (spec/fairness.md); :class:`Dealer` wraps
+them into the commit-reveal sequence a server runs.
+
+>>> from fairdeal.cards import pack
+>>> seed = "00" * 32
+>>> commitment(seed)
+'66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925'
+>>> key = game_key(seed, "demo", ["alice", ""])
+>>> [c.code for c in shuffle(key, "hand/1/deal", pack())[:5]]
+['7H', 'JD', '5S', '6C', '5C']
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import re
+import secrets
+import struct
+from collections.abc import Sequence
+from typing import TypeVar
+
+__all__ = [
+    "PROTOCOL",
+    "FairnessError",
+    "new_server_seed",
+    "parse_server_seed",
+    "commitment",
+    "client_commitment",
+    "check_client_seed",
+    "check_game_id",
+    "check_label",
+    "game_key",
+    "label_key",
+    "Stream",
+    "shuffle",
+    "Dealer",
+    "MAX_CLIENT_SEED_BYTES",
+    "MAX_GAME_ID_BYTES",
+]
+
+PROTOCOL = "fairdeal/v1"
+MAX_CLIENT_SEED_BYTES = 128
+MAX_GAME_ID_BYTES = 128
+MAX_LABEL_CHARS = 64
+
+_LABEL = re.compile(r"[a-z0-9/_-]{1,64}")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+T = TypeVar("T")
+
+
+class FairnessError(ValueError):
+    """Input the protocol refuses: bad hex, a seed of the wrong length, a bad label,
+    an oversized client seed, or a commit-reveal step out of order."""
+
+
+def _lp(value: str | bytes) -> bytes:
+    """``u32(len(b)) || b``: a length-prefixed field (strings as UTF-8)."""
+    data = value.encode("utf-8") if isinstance(value, str) else value
+    return struct.pack(">I", len(data)) + data
+
+
+def new_server_seed() -> str:
+    """32 bytes from the operating system's CSPRNG, as 64 lowercase hex digits."""
+    return secrets.token_bytes(32).hex()
+
+
+def parse_server_seed(server_seed: str) -> bytes:
+    """The 32 seed bytes of a server seed written as 64 hex digits.
+
+    Upper-case hex is accepted; anything else is a :class:`FairnessError`
+    whose message never repeats the input (it may be a real seed).
+    """
+    if not isinstance(server_seed, str):
+        raise FairnessError("the server seed must be a string of 64 hex digits")
+    text = server_seed.strip().lower()
+    if len(text) != 64:
+        raise FairnessError(f"the server seed must be 64 hex digits (32 bytes), not {len(text)} characters")
+    if not _HEX64.fullmatch(text):
+        raise FairnessError("the server seed must be hex digits 0-9a-f only")
+    return bytes.fromhex(text)
+
+
+def commitment(server_seed: str) -> str:
+    """The fingerprint published at the start: SHA-256 of the 32 seed bytes, hex."""
+    return hashlib.sha256(parse_server_seed(server_seed)).hexdigest()
+
+
+def check_client_seed(client_seed: str) -> str:
+    """Return ``client_seed`` if it is a string of at most 128 UTF-8 bytes."""
+    if not isinstance(client_seed, str):
+        raise FairnessError("a client seed must be a string")
+    try:
+        size = len(client_seed.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise FairnessError("a client seed must be valid Unicode text") from None
+    if size > MAX_CLIENT_SEED_BYTES:
+        raise FairnessError(f"a client seed is at most {MAX_CLIENT_SEED_BYTES} UTF-8 bytes, this one is {size}")
+    return client_seed
+
+
+def client_commitment(client_seed: str) -> str:
+    """A seat's commitment to its client seed: ``SHA-256(lp("fairdeal/v1/client") || lp(seed))``.
+
+    >>> client_commitment("")[:16]
+    'f642a15a5654ffb2'
+    """
+    check_client_seed(client_seed)
+    return hashlib.sha256(_lp("fairdeal/v1/client") + _lp(client_seed)).hexdigest()
+
+
+def check_game_id(game_id: str) -> str:
+    """Return ``game_id`` if it is 1 to 128 UTF-8 bytes with no control characters."""
+    if not isinstance(game_id, str) or not game_id:
+        raise FairnessError("a game id must be a non-empty string")
+    try:
+        size = len(game_id.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise FairnessError("a game id must be valid Unicode text") from None
+    if size > MAX_GAME_ID_BYTES:
+        raise FairnessError(f"a game id is at most {MAX_GAME_ID_BYTES} UTF-8 bytes, this one is {size}")
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in game_id):
+        raise FairnessError("a game id must not contain control characters")
+    return game_id
+
+
+def check_label(label: str) -> str:
+    """Return ``label`` if it is 1 to 64 characters of ``[a-z0-9/_-]``.
+
+    >>> check_label("hand/3/restock/1")
+    'hand/3/restock/1'
+    """
+    if not isinstance(label, str) or not _LABEL.fullmatch(label):
+        shown = label if isinstance(label, str) and len(label) <= 80 else f"{str(label)[:80]}..."
+        raise FairnessError(f"a label is 1 to {MAX_LABEL_CHARS} characters of a-z 0-9 / _ -, not {shown!r}")
+    return label
+
+
+def game_key(server_seed: str, game_id: str, client_seeds: Sequence[str]) -> bytes:
+    """The 32-byte game key; ``client_seeds`` has one entry per seat, in seat order.
+
+    ``HMAC(server_seed, lp("fairdeal/v1/game") || lp(game_id) || u32(n) || lp(seed_0) ...)``
+    """
+    key = parse_server_seed(server_seed)
+    check_game_id(game_id)
+    if isinstance(client_seeds, str):
+        raise FairnessError("client seeds must be a list with one seed per seat")
+    parts = [_lp("fairdeal/v1/game"), _lp(game_id), struct.pack(">I", len(client_seeds))]
+    parts.extend(_lp(check_client_seed(seed)) for seed in client_seeds)
+    return hmac.digest(key, b"".join(parts), "sha256")
+
+
+
+
+_U64 = struct.Struct(">Q")
+_TWO32 = 1 << 32
+# Rejection limits 2^32 - (2^32 mod n) for the n a shuffle of up to two
+# packs meets, so the hot loop does one comparison per draw.
+_LIMITS = tuple(_TWO32 - _TWO32 % n if n else 0 for n in range(1025))
+
+
+_XOR_36 = bytes(b ^ 0x36 for b in range(256))
+_XOR_5C = bytes(b ^ 0x5C for b in range(256))
+
+
+class _BlockHmac:
+    """HMAC-SHA256 under one key, for many short messages.
+
+    Same output as ``hmac.digest(key, msg, "sha256")``; the padded inner and
+    outer key blocks are hashed once and copied, which makes a stream block
+    about three times cheaper (it is most of a shuffle's cost).
+    """
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) > 64:
+            key = hashlib.sha256(key).digest()
+        key = key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(key.translate(_XOR_36))
+        self._outer = hashlib.sha256(key.translate(_XOR_5C))
+
+    def digest(self, msg: bytes) -> bytes:
+        inner = self._inner.copy()
+        inner.update(msg)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+    def blocks(self, start: int, count: int) -> bytes:
+        """``HMAC(key, u64(start)) || ... || HMAC(key, u64(start + count - 1))``."""
+        inner, outer, pack = self._inner.copy, self._outer.copy, _U64.pack
+        out = []
+        for b in range(start, start + count):
+            i = inner()
+            i.update(pack(b))
+            o = outer()
+            o.update(i.digest())
+            out.append(o.digest())
+        return b"".join(out)
+
+
+_SHUFFLE_PREFIX = _lp("fairdeal/v1/shuffle")
+
+
+def label_key(key: bytes, label: str) -> bytes:
+    """``K = HMAC(game_key, lp("fairdeal/v1/shuffle") || lp(label))``: the key of one label's stream."""
+    return _game_hmac(key).digest(_SHUFFLE_PREFIX + _lp(check_label(label)))
+
+
+@functools.lru_cache(maxsize=256)
+def _game_hmac(key: bytes) -> _BlockHmac:
+    # A game shuffles many labels under one key (a deal per hand, restocks).
+    return _BlockHmac(key)
+
+
+class Stream:
+    """The byte stream of one label: ``HMAC(K, u64(0)) || HMAC(K, u64(1)) || ...``.
+
+    Read it in 4-byte words (each 32-byte block is exactly eight of them).
+
+    >>> stream = Stream(game_key("00" * 32, "demo", []), "hand/1/deal")
+    >>> len(stream.read(40)), stream.uniform(6) in range(6)
+    (40, True)
+    """
+
+    __slots__ = ("_hmac", "_block", "_words", "_pos")
+
+    def __init__(self, key: bytes, label: str) -> None:
+        self._hmac = _BlockHmac(label_key(key, label))
+        self._block = 0
+        self._words: tuple[int, ...] = ()
+        self._pos = 0  # next unread word of self._words
+
+    def _more(self, blocks: int) -> None:
+        """Append ``blocks`` more stream blocks to the unread words."""
+        data = self._hmac.blocks(self._block, blocks)
+        self._block += blocks
+        self._words = self._words[self._pos :] + struct.unpack(f">{8 * blocks}I", data)
+        self._pos = 0
+
+    def u32(self) -> int:
+        """The next 4 bytes of the stream as a big-endian unsigned integer."""
+        if self._pos == len(self._words):
+            self._more(1)
+        word = self._words[self._pos]
+        self._pos += 1
+        return word
+
+    def read(self, n: int) -> bytes:
+        """The next ``n`` bytes (``n`` a multiple of 4, so that reads stay word-aligned)."""
+        if n < 0 or n % 4:
+            raise FairnessError("the stream is read in whole 4-byte words")
+        return b"".join(struct.pack(">I", self.u32()) for _ in range(n // 4))
+
+    def uniform(self, n: int) -> int:
+        """A uniform integer in ``range(n)``, 1 <= n <= 2**32, with rejection (no modulo bias).
+
+        Read a word ``x``; if ``x < 2**32 - (2**32 mod n)`` return ``x mod n``, else read again.
+        """
+        if not 1 <= n <= _TWO32:
+            raise FairnessError(f"uniform(n) needs 1 <= n <= 2**32, not {n}")
+        limit = _LIMITS[n] if n < len(_LIMITS) else _TWO32 - _TWO32 % n
+        while True:
+            x = self.u32()
+            if x < limit:
+                return x % n
+
+    def _ensure(self, words: int) -> None:
+        """Make at least ``words`` unread words available."""
+        short = words - (len(self._words) - self._pos)
+        if short > 0:
+            self._more(-(-short // 8))
+
+    def shuffle(self, cards: Sequence[T]) -> list[T]:
+        """Fisher-Yates over ``cards`` with ``uniform`` from this stream (protocol step 7)."""
+        a = list(cards)
+        if len(a) >= len(_LIMITS):
+            for i in range(len(a) - 1, 0, -1):
+                j = self.uniform(i + 1)
+                a[i], a[j] = a[j], a[i]
+            return a
+        # The hot path: uniform() inlined over words fetched in advance. A
+        # rejection is rare (probability n / 2**32), so it takes the slow road.
+        self._ensure(len(a) - 1)
+        words, pos, limits = self._words, self._pos, _LIMITS
+        for i in range(len(a) - 1, 0, -1):
+            n = i + 1
+            x = words[pos]
+            pos += 1
+            if x < limits[n]:
+                j = x % n
+            else:
+                self._pos = pos
+                j = self.uniform(n)
+                self._ensure(i - 1)
+                words, pos = self._words, self._pos
+            a[i], a[j] = a[j], a[i]
+        self._pos = pos
+        return a
+
+
+def shuffle(key: bytes, label: str, cards: Sequence[T]) -> list[T]:
+    """The protocol's shuffle of ``cards`` by the stream of ``label`` under game key ``key``.
+
+    The result's first element is the top of the stock. ``cards`` is not changed.
+    """
+    return Stream(key, label).shuffle(cards)
+
+
+class Dealer:
+    """The fair dealer of one game, for a server to embed.
+
+    It holds the secret seed, publishes the commitment, runs the client
+    seeds' commit-reveal, and shuffles by label once the game key is fixed.
+
+    >>> dealer = Dealer.new("table-7", seats=2, humans=[0])
+    >>> len(dealer.commitment)
+    64
+    >>> dealer.commit(0, client_commitment("my seed"))
+    >>> dealer.reveal_client_seed(0, "my seed")
+    >>> dealer.key_fixed
+    True
+    >>> len(dealer.shuffle("hand/1/deal", range(52)))
+    52
+    >>> commitment(dealer.reveal()) == dealer.commitment
+    True
+
+    ``humans`` lists the seats that bring a client seed; the others (bots)
+    use the empty string. The key is fixed as soon as every human seat has
+    revealed, or by :meth:`start` (seats that have not revealed then use
+    the empty string).
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        seats: int,
+        server_seed: str,
+        humans: Sequence[int] | None = None,
+    ) -> None:
+        check_game_id(game_id)
+        parse_server_seed(server_seed)
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 0xFFFFFFFF:
+            raise FairnessError("the number of seats must be a positive integer")
+        human_seats = sorted(set(range(seats) if humans is None else humans))
+        for seat in human_seats:
+            if not isinstance(seat, int) or not 0 <= seat < seats:
+                raise FairnessError(f"seat {seat!r} is not a seat of this {seats}-seat game")
+        self.game_id = game_id
+        self.seats = seats
+        self.humans: tuple[int, ...] = tuple(human_seats)
+        self._server_seed = server_seed.strip().lower()
+        self.commitment = commitment(self._server_seed)
+        self.client_commitments: dict[int, str] = {}
+        self.client_seeds: dict[int, str] = {}
+        self._key: bytes | None = None
+        self.revealed = False
+
+    @classmethod
+    def new(cls, game_id: str, seats: int, humans: Sequence[int] | None = None) -> Dealer:
+        """A dealer with a fresh server seed from the OS CSPRNG."""
+        return cls(game_id, seats, new_server_seed(), humans)
+
+    def __repr__(self) -> str:
+        # Never show the seed.
+        return f"<Dealer {self.game_id!r} seats={self.seats} commitment={self.commitment[:16]}...>"
+
+    @property
+    def key_fixed(self) -> bool:
+        return self._key is not None
+
+    @property
+    def all_committed(self) -> bool:
+        return all(seat in self.client_commitments for seat in self.humans)
+
+    def _check_human(self, seat: int) -> None:
+        if seat not in self.humans:
+            raise FairnessError(f"seat {seat} does not bring a client seed")
+        if self._key is not None:
+            raise FairnessError("the game key is already fixed")
+
+    def commit(self, seat: int, client_commitment_hex: str) -> None:
+        """Accept ``seat``'s commitment (64 hex digits) to its client seed."""
+        self._check_human(seat)
+        if seat in self.client_commitments:
+            raise FairnessError(f"seat {seat} has already committed")
+        text = client_commitment_hex.strip().lower() if isinstance(client_commitment_hex, str) else ""
+        if not _HEX64.fullmatch(text):
+            raise FairnessError("a client commitment is 64 hex digits")
+        self.client_commitments[seat] = text
+
+    def reveal_client_seed(self, seat: int, client_seed: str) -> None:
+        """Accept ``seat``'s client seed, once every human seat has committed."""
+        self._check_human(seat)
+        if not self.all_committed:
+            waiting = [s for s in self.humans if s not in self.client_commitments]
+            raise FairnessError(f"reveals open when every seat has committed; waiting for seats {waiting}")
+        if seat in self.client_seeds:
+            raise FairnessError(f"seat {seat} has already revealed")
+        if client_commitment(client_seed) != self.client_commitments[seat]:
+            raise FairnessError(f"seat {seat}'s client seed does not match its commitment")
+        self.client_seeds[seat] = client_seed
+        if all(s in self.client_seeds for s in self.humans):
+            self.start()
+
+    def start(self) -> list[str]:
+        """Fix the game key now; returns the client seeds in seat order."""
+        if self._key is not None:
+            raise FairnessError("the game key is already fixed")
+        seeds = self.seat_seeds()
+        self._key = game_key(self._server_seed, self.game_id, seeds)
+        return seeds
+
+    def seat_seeds(self) -> list[str]:
+        """The client seeds in seat order, ``""`` for seats without one."""
+        return [self.client_seeds.get(seat, "") for seat in range(self.seats)]
+
+    def shuffle(self, label: str, cards: Sequence[T]) -> list[T]:
+        """Shuffle ``cards`` by ``label`` with the game key."""
+        if self._key is None:
+            raise FairnessError("the game key is not fixed yet: client seeds are still open")
+        return shuffle(self._key, label, cards)
+
+    def reveal(self) -> str:
+        """The server seed, for the end of the game. After this the dealer is public."""
+        self.revealed = True
+        return self._server_seed

@@ -1,0 +1,1 @@
+"""fairdeal-verify: replays a fairdeal game record and checks every deal and score."""
