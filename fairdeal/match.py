@@ -1,0 +1,177 @@
+"""The match driver: hands one after another, from the draw for the first dealer to the standings.
+
+A :class:`Match` runs a game's rules over hands, takes every deal and restock
+from the fair dealer's ``shuffle``, rotates the deal, keeps the totals, and
+returns the record's events for every step. The live service and the verifier
+drive the same class: a game that played is a game that replays.
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> from fairdeal.rules import get
+>>> key = game_key("00" * 32, "doc", ["", "", ""])
+>>> match = Match(get("crazy-eights"), 3, lambda label, cards: shuffle(key, label, cards))
+>>> [event["type"] for event in match.start()]
+['draw-for-deal', 'deal']
+>>> while not match.over:
+...     _ = match.apply(match.turn, match.auto_move(), auto=True)
+>>> match.standings[0]["total"] >= 100
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fairdeal.cards import Card, codes, pack
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, Rules, Shuffler, standings
+
+__all__ = ["Match", "HandReport", "draw_for_deal"]
+
+
+@dataclass(frozen=True, slots=True)
+class HandReport:
+    """A finished hand: who dealt, what the rules report of it, how it ended, the totals after it."""
+
+    hand: int
+    dealer: int
+    summary: dict[str, Any]
+    result: HandResult
+    totals: tuple[int, ...]
+
+
+def draw_for_deal(rules: Rules, seats: int, shuffle: Shuffler) -> tuple[int, list[Card]]:
+    """The draw for the first dealer (protocol v1, step 10).
+
+    The full pack, shuffled with label ``draw-for-deal``, is dealt face up one
+    card at a time from seat 0 around the table; the first seat to receive a
+    card of the game's rank (an ace for Crazy Eights) deals first. Returns that
+    seat and the cards turned up to find it.
+    """
+    order = shuffle("draw-for-deal", pack())
+    for i, card in enumerate(order):
+        if card.rank == rules.first_dealer_rank:
+            return i % seats, order[: i + 1]
+    raise AssertionError("a full pack holds every rank")  # pragma: no cover
+
+
+class Match:
+    """A whole match of one game, driven move by move."""
+
+    def __init__(self, rules: Rules, seats: int, shuffle: Shuffler) -> None:
+        rules.check_seats(seats)
+        self.rules = rules
+        self.seats = seats
+        self._shuffle = shuffle
+        self.state: Any = None
+        """The current (or last) hand's state; ``None`` before :meth:`start`."""
+        self.totals: tuple[int, ...] = (0,) * seats
+        self.hands: list[HandReport] = []
+        self.first_dealer: int | None = None
+        self.over = False
+
+    def __repr__(self) -> str:
+        return f"<Match {self.rules.name} seats={self.seats} hand={self.hand_no} totals={list(self.totals)}>"
+
+    @property
+    def hand_no(self) -> int:
+        return 0 if self.state is None else self.state.hand
+
+    @property
+    def dealer(self) -> int | None:
+        return None if self.state is None else self.state.dealer
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, or ``None`` before the start and after the end."""
+        return None if self.state is None or self.over else self.state.turn
+
+    @property
+    def standings(self) -> list[dict[str, int]]:
+        return standings(self.totals)
+
+    def start(self) -> list[Event]:
+        """Draw for the first dealer and deal the first hand."""
+        if self.state is not None:
+            raise IllegalMove("the match has already started")
+        dealer, turned = draw_for_deal(self.rules, self.seats, self._shuffle)
+        self.first_dealer = dealer
+        events: list[Event] = [{"type": "draw-for-deal", "cards": codes(turned), "dealer": dealer}]
+        events.extend(self._deal(dealer, 1))
+        return events
+
+    def _deal(self, dealer: int, hand: int) -> list[Event]:
+        self.state, events = self.rules.deal(self.seats, dealer, hand, self._shuffle)
+        return events
+
+    def apply(self, seat: int, move: Move, *, auto: bool = False) -> list[Event]:
+        """Make ``move`` for ``seat``; returns the move's event and all that follows from it.
+
+        An ``auto`` move must be exactly the rules' :meth:`~Rules.auto_move`.
+        Raises :class:`IllegalMove` and changes nothing when the move is not allowed.
+        """
+        if self.state is None:
+            raise IllegalMove("the match has not started", move=move, seat=seat)
+        if self.over:
+            raise IllegalMove("the match is over", move=move, seat=seat)
+        if auto:
+            expected = self.rules.auto_move(self.state)
+            if seat != self.state.turn:
+                raise IllegalMove("it is not your turn", move=move, seat=seat)
+            if move != expected:
+                raise IllegalMove(f"the auto-move here is {expected}", move=move, seat=seat)
+        state, derived = self.rules.apply(self.state, seat, move, self._shuffle)
+        event: Event = {"type": "move", "seat": seat, **move.to_json()}
+        if auto:
+            event["auto"] = True
+        events = [event, *derived]
+        self.state = state
+        if state.result is not None:
+            events.extend(self._end_hand())
+        return events
+
+    def auto_move(self) -> Move:
+        """The move the table would make now for the seat to act."""
+        if self.state is None or self.over:
+            raise IllegalMove("no one is to act")
+        return self.rules.auto_move(self.state)
+
+    def _end_hand(self) -> list[Event]:
+        state = self.state
+        result: HandResult = state.result
+        self.totals = tuple(t + s for t, s in zip(self.totals, result.scores))
+        self.hands.append(HandReport(state.hand, state.dealer, self.rules.summary(state), result, self.totals))
+        events: list[Event] = [
+            {
+                "type": "hand-end",
+                "hand": state.hand,
+                "how": result.how,
+                "winners": list(result.winners),
+                "counts": list(result.counts),
+                "scores": list(result.scores),
+                "totals": list(self.totals),
+            }
+        ]
+        if self.rules.match_over(self.totals):
+            self.over = True
+            events.append({"type": "match-end", "standings": self.standings})
+        else:
+            events.extend(self._deal((state.dealer + 1) % self.seats, state.hand + 1))
+        return events
+
+    # -- what seats see ----------------------------------------------------
+
+    def view(self, seat: int | None) -> Any:
+        """``seat``'s view of the current hand (``None``: a spectator's)."""
+        if self.state is None:
+            raise IllegalMove("the match has not started")
+        return self.rules.view(self.state, seat)
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if self.state is None or self.over:
+            return []
+        return self.rules.legal_moves(self.view(seat))
+
+    def explain(self, seat: int, card: Card) -> str | None:
+        if self.over:
+            return "the match is over"
+        return self.rules.explain(self.view(seat), card)

@@ -1,0 +1,51 @@
+"""The games fairdeal deals, by rules name.
+
+>>> rules = get("crazy-eights", {"target": 50})
+>>> rules.title, rules.options["target"]
+('Crazy Eights', 50)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fairdeal.rules.base import (
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    MoveError,
+    OptionsError,
+    Rules,
+    Shuffler,
+    standings,
+)
+from fairdeal.rules.crazy_eights import CrazyEights
+
+__all__ = [
+    "RULES",
+    "get",
+    "Event",
+    "HandResult",
+    "IllegalMove",
+    "Move",
+    "MoveError",
+    "OptionsError",
+    "Rules",
+    "Shuffler",
+    "standings",
+    "CrazyEights",
+]
+
+RULES: dict[str, type[Rules]] = {cls.name: cls for cls in (CrazyEights,)}
+"""Every game fairdeal knows, by rules name."""
+
+
+def get(name: str, options: Mapping[str, Any] | None = None) -> Rules:
+    """The rules called ``name`` with ``options``; :class:`OptionsError` for an unknown game."""
+    try:
+        cls = RULES[name]
+    except (KeyError, TypeError):
+        raise OptionsError(f"unknown rules {name!r}; known: {', '.join(sorted(RULES))}") from None
+    return cls(options)

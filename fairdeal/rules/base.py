@@ -1,0 +1,245 @@
+"""What every Stops game shares: moves, illegal moves, hand results, and the rules protocol.
+
+A rules object is a game with its options. It is pure: it takes a state
+and a move and gives the next state (plus the public events the table saw
+happen), or raises :class:`IllegalMove`. Randomness enters only through the
+``shuffle`` it is handed, a :data:`Shuffler` backed by fairness protocol v1.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from fairdeal.cards import Card, CardError, Rank, Suit
+
+__all__ = [
+    "Event",
+    "HandResult",
+    "IllegalMove",
+    "Move",
+    "MoveError",
+    "OptionsError",
+    "Rules",
+    "Shuffler",
+    "standings",
+]
+
+Shuffler = Callable[[str, Sequence[Card]], list[Card]]
+"""``shuffle(label, cards)``: the protocol's shuffle under the game's key."""
+
+Event = dict[str, Any]
+"""A public fact for the record, JSON-ready (cards as codes)."""
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow now, with a reason a person understands.
+
+    >>> str(IllegalMove("it is not your turn", move=Move.draw(), seat=2))
+    'illegal move draw by seat 2: it is not your turn'
+    """
+
+    def __init__(self, reason: str, *, move: Move | None = None, seat: int | None = None) -> None:
+        self.reason = reason
+        self.move = move
+        self.seat = seat
+        where = "" if move is None else f" {move}" + ("" if seat is None else f" by seat {seat}")
+        super().__init__(f"illegal move{where}: {reason}")
+
+
+class MoveError(ValueError):
+    """A move that cannot even be read, e.g. ``{"move": "fly"}``."""
+
+
+class OptionsError(ValueError):
+    """Rules options or a seat count the game does not support."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action of a seat: ``play`` a card (an eight with the suit it names),
+    ``draw``, ``keep`` the card just drawn, or ``pass``.
+
+    >>> Move.play(Card.parse("8H"), Suit.SPADES).to_json()
+    {'move': 'play', 'card': '8H', 'suit': 'S'}
+    >>> Move.from_json({"move": "draw"})
+    Move.draw()
+    >>> str(Move.play(Card.parse("9C")))
+    'play 9C'
+    """
+
+    kind: str
+    card: Card | None = None
+    suit: Suit | None = None
+
+    KINDS: ClassVar[tuple[str, ...]] = ("play", "draw", "keep", "pass")
+
+    @classmethod
+    def play(cls, card: Card, suit: Suit | None = None) -> Move:
+        return cls("play", card, suit)
+
+    @classmethod
+    def draw(cls) -> Move:
+        return _DRAW
+
+    @classmethod
+    def keep(cls) -> Move:
+        return _KEEP
+
+    @classmethod
+    def pass_(cls) -> Move:
+        return _PASS
+
+    def __str__(self) -> str:
+        if self.kind != "play":
+            return self.kind
+        return f"play {self.card}" + ("" if self.suit is None else f" naming {self.suit.letter}")
+
+    def __repr__(self) -> str:
+        if self.kind == "play":
+            return f"Move.play(Card.parse({self.card.code!r})" + (
+                "" if self.suit is None else f", Suit.{self.suit.name}"
+            ) + ")"
+        return f"Move.{'pass_' if self.kind == 'pass' else self.kind}()"
+
+    def to_json(self) -> dict[str, str]:
+        """The move's fields as they appear in a record line."""
+        out = {"move": self.kind}
+        if self.card is not None:
+            out["card"] = self.card.code
+        if self.suit is not None:
+            out["suit"] = self.suit.letter
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Move:
+        """Read a move from ``{"move": ..., "card": ..., "suit": ...}``; raises :class:`MoveError`."""
+        if not isinstance(data, Mapping):
+            raise MoveError("a move is a JSON object")
+        kind = data.get("move")
+        if kind not in cls.KINDS:
+            raise MoveError(f"unknown move {kind!r}: expected one of {', '.join(cls.KINDS)}")
+        card_code, suit_code = data.get("card"), data.get("suit")
+        if kind != "play":
+            if card_code is not None or suit_code is not None:
+                raise MoveError(f"a {kind} names no card and no suit")
+            return {"draw": _DRAW, "keep": _KEEP, "pass": _PASS}[kind]
+        try:
+            card = Card.parse(card_code) if isinstance(card_code, str) else None
+            suit = Suit.parse(suit_code) if suit_code is not None else None
+        except CardError as exc:
+            raise MoveError(str(exc)) from None
+        if card is None:
+            raise MoveError("a play names its card, e.g. {\"move\": \"play\", \"card\": \"9C\"}")
+        return cls("play", card, suit)
+
+
+_DRAW = Move("draw")
+_KEEP = Move("keep")
+_PASS = Move("pass")
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended and what each seat scored in it.
+
+    ``how`` is ``"out"`` (``winners`` is the one seat that went out) or
+    ``"blocked"`` (``winners`` are the seats tied on the lowest count).
+    ``counts`` are the points left in each hand.
+    """
+
+    how: str
+    winners: tuple[int, ...]
+    counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str = ""
+
+
+def standings(totals: Sequence[int]) -> list[dict[str, int]]:
+    """Seats by total, highest first; equal totals share a place.
+
+    >>> standings([30, 105, 30])
+    [{'seat': 1, 'total': 105, 'place': 1}, {'seat': 0, 'total': 30, 'place': 2}, {'seat': 2, 'total': 30, 'place': 2}]
+    """
+    order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    return [
+        {"seat": s, "total": totals[s], "place": 1 + sum(1 for t in totals if t > totals[s])}
+        for s in order
+    ]
+
+
+class Rules(abc.ABC):
+    """A game and its options. Subclasses are pure: no I/O, no clock, no randomness
+    but the :data:`Shuffler` they are given.
+
+    The state a subclass uses must have ``hand``, ``dealer``, ``turn`` (the
+    seat to act, ``None`` once the hand is over) and ``result``
+    (a :class:`HandResult` once the hand is over).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    first_dealer_rank: ClassVar[Rank]
+    """The draw for the first dealer: the first seat dealt a card of this rank deals."""
+    defaults: ClassVar[Mapping[str, int]] = {}
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.defaults))
+        if unknown:
+            raise OptionsError(f"{self.name} has no option {unknown[0]!r}; options: {', '.join(self.defaults)}")
+        merged = {**self.defaults, **options}
+        for key, value in merged.items():
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionsError(f"option {key!r} must be an integer, not {value!r}")
+        self.options: dict[str, int] = merged
+        self.check_options()
+
+    def check_options(self) -> None:
+        """Raise :class:`OptionsError` for option values the game cannot play."""
+
+    def check_seats(self, seats: int) -> None:
+        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise OptionsError(f"{self.title} is for {self.min_seats} to {self.max_seats} players, not {seats!r}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.options!r})"
+
+    @abc.abstractmethod
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+        """Shuffle and deal hand number ``hand``; the new state and its public events."""
+
+    @abc.abstractmethod
+    def apply(self, state: Any, seat: int, move: Move, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+        """The state after ``seat`` makes ``move``, and what the table saw happen besides the move.
+
+        Raises :class:`IllegalMove` with the reason, leaving ``state`` as it was.
+        """
+
+    @abc.abstractmethod
+    def view(self, state: Any, seat: int | None) -> Any:
+        """What ``seat`` sees: its own hand and the public table (``None``: a spectator)."""
+
+    @abc.abstractmethod
+    def legal_moves(self, view: Any) -> list[Move]:
+        """The moves the viewing seat may make now (none when it is not its turn)."""
+
+    @abc.abstractmethod
+    def explain(self, view: Any, card: Card) -> str | None:
+        """Why ``card`` cannot be played now, or ``None`` when it can."""
+
+    @abc.abstractmethod
+    def auto_move(self, state: Any) -> Move:
+        """The move the table makes for a seat whose turn timer ran out."""
+
+    @abc.abstractmethod
+    def summary(self, state: Any) -> dict[str, Any]:
+        """A finished hand for the verifier's report: deal by seat, and what else it showed."""
+
+    def match_over(self, totals: Sequence[int]) -> bool:
+        """Whether the match ends after a hand that left these totals."""
+        return max(totals) >= self.options["target"]

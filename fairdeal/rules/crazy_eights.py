@@ -1,0 +1,459 @@
+"""Crazy Eights as played at fairdeal's online table.
+
+The rules are ../shared/rules/crazy-eights-online-table.txt; where that text
+leaves a case open, spec/games/crazy-eights.md says what this module does.
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> key = game_key("00" * 32, "doc", ["", ""])
+>>> rules = CrazyEights()
+>>> state, events = rules.deal(2, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
+>>> len(state.hands[0]), len(state.hands[1]), len(state.stock), state.turn
+(7, 7, 37, 1)
+>>> view = rules.view(state, 1)
+>>> all(rules.explain(view, m.card) is None for m in rules.legal_moves(view) if m.kind == "play")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fairdeal.cards import Card, Rank, Suit, codes, pack
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+
+__all__ = ["CrazyEights", "CrazyEightsState", "CrazyEightsView", "card_points", "auto_card_order"]
+
+
+def card_points(card: Card) -> int:
+    """What a card left in hand counts: eight 50; K, Q, J, 10: 10; ace 1; others their number.
+
+    >>> [card_points(Card.parse(c)) for c in ("8S", "KH", "TD", "AC", "7C")]
+    [50, 10, 10, 1, 7]
+    """
+    if card.rank == Rank.EIGHT:
+        return 50
+    return min(int(card.rank), 10)
+
+
+def auto_card_order(card: Card) -> tuple[int, int, int]:
+    """The order in which a timed-out turn picks "your lowest card": by points,
+    then rank, then suit (clubs first). Eights, worth 50, come last.
+
+    >>> min(map(Card.parse, ["8C", "KS", "TH", "AD"]), key=auto_card_order)
+    Card.parse('AD')
+    """
+    return (card_points(card), int(card.rank), int(card.suit))
+
+
+@dataclass(frozen=True, slots=True)
+class CrazyEightsState:
+    """One hand of Crazy Eights, everything included (hidden cards too)."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    """Top first."""
+    pile: tuple[Card, ...]
+    """Bottom first; the last card is the top of the pile."""
+    named: Suit | None
+    """The suit named by the eight on top of the pile, if it is an eight."""
+    turn: int | None
+    """The seat to act; ``None`` once the hand is over."""
+    drawn: int = 0
+    """Cards the seat to act has drawn this turn."""
+    pending: Card | None = None
+    """The card just drawn that fits: the seat must play it or keep it."""
+    passes: int = 0
+    """Passes in a row; as many as there are seats block the hand."""
+    restocks: int = 0
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+    turned: tuple[Card, ...] = ()
+    """Cards turned for the starter: eights sent back into the stock, then the starter."""
+    restocked: tuple[tuple[Card, ...], ...] = ()
+    """Each restock's new stock, top first, for the report."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def top(self) -> Card:
+        return self.pile[-1]
+
+    @property
+    def can_draw(self) -> bool:
+        """A card can be drawn: from the stock, or from a restock of the pile under its top card."""
+        return bool(self.stock) or len(self.pile) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class CrazyEightsView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand)."""
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    top: Card
+    named: Suit | None
+    stock_size: int
+    pile_size: int
+    turn: int | None
+    drawn: int
+    pending: Card | None
+    """The fitting card the seat drew, only in its own view."""
+    passes: int
+    restocks: int
+    restock_limit: int
+    result: HandResult | None
+
+    @property
+    def can_draw(self) -> bool:
+        return self.stock_size > 0 or self.pile_size > 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "top": self.top.code,
+            "named": None if self.named is None else self.named.letter,
+            "stock_size": self.stock_size,
+            "pile_size": self.pile_size,
+            "turn": self.turn,
+            "drawn": self.drawn,
+            "pending": None if self.pending is None else self.pending.code,
+            "passes": self.passes,
+            "restocks": self.restocks,
+            "restock_limit": self.restock_limit,
+        }
+
+
+def _fits(card: Card, top: Card, named: Suit | None) -> bool:
+    if card.rank == Rank.EIGHT:
+        return True
+    if named is not None:
+        return card.suit == named
+    return card.suit == top.suit or card.rank == top.rank
+
+
+def _why_not(
+    card: Card,
+    *,
+    is_turn: bool,
+    over: bool,
+    hand: Sequence[Card],
+    top: Card,
+    named: Suit | None,
+    pending: Card | None,
+    drawn: int,
+    can_draw: bool,
+) -> str | None:
+    """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
+    if over:
+        return "the hand is over"
+    if not is_turn:
+        return "it is not your turn"
+    if card not in hand:
+        return f"you do not hold {card.display}"
+    if pending is not None and card is not pending:
+        return f"you must play or keep the card you drew ({pending.display})"
+    if pending is None and drawn and can_draw:
+        return "you have started drawing: draw until a card fits"
+    if _fits(card, top, named):
+        return None
+    if named is not None:
+        return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
+    return f"{card.display} does not match {top.display} in suit or rank"
+
+
+def _most_held_suit(hand: Sequence[Card], fallback: Suit) -> Suit:
+    """The suit a timed-out eight names: the one the hand holds most of (clubs first on ties)."""
+    if not hand:
+        return fallback
+    counts = [0, 0, 0, 0]
+    for card in hand:
+        counts[card.suit] += 1
+    return Suit(counts.index(max(counts)))
+
+
+def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+class CrazyEights(Rules):
+    """Crazy Eights at the online table: 2 to 6 players, one pack, to 100 points.
+
+    Options: ``target`` (points that end the match, default 100) and
+    ``restock_limit`` (run-outs of the stock a hand survives, default 20).
+    """
+
+    name = "crazy-eights"
+    title = "Crazy Eights"
+    min_seats = 2
+    max_seats = 6
+    first_dealer_rank = Rank.ACE
+    defaults = {"target": 100, "restock_limit": 20}
+
+    def check_options(self) -> None:
+        if not 1 <= self.options["target"] <= 100_000:
+            raise OptionsError("target must be between 1 and 100000 points")
+        if not 0 <= self.options["restock_limit"] <= 1000:
+            raise OptionsError("restock_limit must be between 0 and 1000")
+
+    @staticmethod
+    def hand_size(seats: int) -> int:
+        return 7 if seats == 2 else 5
+
+    # -- dealing ---------------------------------------------------------
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
+        self.check_seats(seats)
+        order = shuffle(f"hand/{hand}/deal", pack())
+        size = self.hand_size(seats)
+        first = (dealer + 1) % seats
+        # One card at a time, clockwise from the dealer's left: card i goes to seat first + i.
+        hands = tuple(
+            tuple(order[(seat - first) % seats : size * seats : seats]) for seat in range(seats)
+        )
+        stock = order[size * seats :]
+        turned = []
+        while True:
+            starter = stock.pop(0)
+            turned.append(starter)
+            if starter.rank != Rank.EIGHT:
+                break
+            # Protocol v1, step 11: an eight goes back into the middle of the stock.
+            stock.insert(len(stock) // 2, starter)
+        state = CrazyEightsState(
+            hand=hand,
+            dealer=dealer,
+            hands=hands,
+            stock=tuple(stock),
+            pile=(starter,),
+            named=None,
+            turn=first,
+            dealt=hands,
+            turned=tuple(turned),
+        )
+        event = {"type": "deal", "hand": hand, "dealer": dealer, "turned": codes(turned)}
+        return state, [event]
+
+    # -- seeing ----------------------------------------------------------
+
+    def view(self, state: CrazyEightsState, seat: int | None) -> CrazyEightsView:
+        own = seat is not None and seat == state.turn
+        return CrazyEightsView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            top=state.top,
+            named=state.named,
+            stock_size=len(state.stock),
+            pile_size=len(state.pile),
+            turn=state.turn,
+            drawn=state.drawn,
+            pending=state.pending if own else None,
+            passes=state.passes,
+            restocks=state.restocks,
+            restock_limit=self.options["restock_limit"],
+            result=state.result,
+        )
+
+    def explain(self, view: CrazyEightsView, card: Card) -> str | None:
+        return _why_not(
+            card,
+            is_turn=view.seat is not None and view.seat == view.turn,
+            over=view.result is not None,
+            hand=view.hand,
+            top=view.top,
+            named=view.named,
+            pending=view.pending,
+            drawn=view.drawn,
+            can_draw=view.can_draw,
+        )
+
+    def legal_moves(self, view: CrazyEightsView) -> list[Move]:
+        if view.result is not None or view.seat is None or view.seat != view.turn:
+            return []
+        if view.pending is not None:
+            return [*self._plays(view.pending), Move.keep()]
+        if view.drawn and view.can_draw:
+            return [Move.draw()]
+        moves = []
+        for card in sorted(set(view.hand)):
+            if _fits(card, view.top, view.named):
+                moves.extend(self._plays(card))
+        if view.can_draw:
+            moves.append(Move.draw())
+        elif not moves:
+            moves.append(Move.pass_())
+        return moves
+
+    @staticmethod
+    def _plays(card: Card) -> list[Move]:
+        if card.rank == Rank.EIGHT:
+            return [Move.play(card, suit) for suit in Suit]
+        return [Move.play(card)]
+
+    # -- playing ---------------------------------------------------------
+
+    def apply(
+        self, state: CrazyEightsState, seat: int, move: Move, shuffle: Shuffler
+    ) -> tuple[CrazyEightsState, list[Event]]:
+        def illegal(reason: str) -> IllegalMove:
+            return IllegalMove(reason, move=move, seat=seat)
+
+        if state.result is not None:
+            raise illegal("the hand is over")
+        if seat != state.turn:
+            raise illegal("it is not your turn")
+        kind = move.kind
+        if kind == "play":
+            return self._play(state, seat, move, illegal)
+        if kind == "draw":
+            if state.pending is not None:
+                raise illegal(f"you must play or keep the card you drew ({state.pending.display})")
+            if not state.can_draw:
+                raise illegal("there is nothing to draw: the stock is empty and the pile has only its top card")
+            return self._draw(state, seat, shuffle)
+        if kind == "keep":
+            if state.pending is None:
+                raise illegal("you can only keep a card you have just drawn that fits")
+            return self._next_turn(state, passes=0), []
+        if kind == "pass":
+            if state.pending is not None:
+                raise illegal(f"you must play or keep the card you drew ({state.pending.display})")
+            if state.can_draw:
+                raise illegal("you may pass only when there is nothing to draw")
+            top, named = state.top, state.named
+            playable = [c for c in state.hands[seat] if _fits(c, top, named)]
+            if playable:
+                raise illegal(f"you may pass only when you cannot play, and {playable[0].display} fits")
+            passes = state.passes + 1
+            if passes == state.seats:
+                return self._blocked(replace(state, passes=passes), "everyone passed in turn"), []
+            return self._next_turn(state, passes=passes), []
+        raise illegal(f"Crazy Eights has no move {kind!r}")
+
+    def _play(self, state: CrazyEightsState, seat: int, move: Move, illegal: Any) -> tuple[CrazyEightsState, list[Event]]:
+        card = move.card
+        hand = state.hands[seat]
+        problem = _why_not(
+            card,
+            is_turn=True,
+            over=False,
+            hand=hand,
+            top=state.top,
+            named=state.named,
+            pending=state.pending,
+            drawn=state.drawn,
+            can_draw=state.can_draw,
+        )
+        if problem:
+            raise illegal(problem)
+        if card.rank == Rank.EIGHT and move.suit is None:
+            raise illegal(f"name a suit for {card.display}")
+        if card.rank != Rank.EIGHT and move.suit is not None:
+            raise illegal("only an eight names a suit")
+        new_hand = _remove(hand, card)
+        hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
+        played = replace(state, hands=hands, pile=state.pile + (card,), named=move.suit)
+        if not new_hand:
+            counts = tuple(sum(map(card_points, h)) for h in hands)
+            scores = tuple(sum(counts) if s == seat else 0 for s in range(state.seats))
+            result = HandResult("out", (seat,), counts, scores, f"seat {seat} went out")
+            return replace(played, turn=None, drawn=0, pending=None, passes=0, result=result), []
+        return self._next_turn(played, passes=0), []
+
+    def _draw(self, state: CrazyEightsState, seat: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
+        events: list[Event] = []
+        if not state.stock:
+            # The stock ran out: rebuild it from the pile under its top card, unless
+            # it already has run out as often as the table allows.
+            if state.restocks >= self.options["restock_limit"]:
+                reason = f"the stock ran out for the {state.restocks + 1}th time"
+                return self._blocked(state, reason), []
+            r = state.restocks + 1
+            gathered = sorted(state.pile[:-1])
+            stock = tuple(shuffle(f"hand/{state.hand}/restock/{r}", gathered))
+            state = replace(
+                state,
+                stock=stock,
+                pile=state.pile[-1:],
+                restocks=r,
+                restocked=state.restocked + (stock,),
+            )
+            events.append({"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)})
+        card, stock = state.stock[0], state.stock[1:]
+        hands = state.hands[:seat] + (state.hands[seat] + (card,),) + state.hands[seat + 1 :]
+        fits = _fits(card, state.top, state.named)
+        new = replace(
+            state, hands=hands, stock=stock, drawn=state.drawn + 1, pending=card if fits else None, passes=0
+        )
+        return new, events
+
+    def _next_turn(self, state: CrazyEightsState, passes: int) -> CrazyEightsState:
+        return replace(state, turn=(state.turn + 1) % state.seats, drawn=0, pending=None, passes=passes)
+
+    def _blocked(self, state: CrazyEightsState, reason: str) -> CrazyEightsState:
+        counts = tuple(sum(map(card_points, h)) for h in state.hands)
+        low = min(counts)
+        winners = tuple(s for s, c in enumerate(counts) if c == low)
+        won = sum(c - low for c in counts)
+        scores = tuple(won if c == low else 0 for c in counts)
+        result = HandResult("blocked", winners, counts, scores, reason)
+        return replace(state, turn=None, drawn=0, pending=None, result=result)
+
+    # -- the table's timer -------------------------------------------------
+
+    def auto_move(self, state: CrazyEightsState) -> Move:
+        """What the table plays for a seat whose timer ran out (spec/games/crazy-eights.md):
+
+        the card it drew and must play or keep is played; while drawing it
+        draws on; otherwise it plays its lowest playable card (by points, rank,
+        suit; so eights last), else draws, else passes. A timed-out eight names
+        the suit the seat then holds most of (clubs first on ties), or its own
+        suit when it was the last card.
+        """
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the hand is over")
+        seat = state.turn
+        hand = state.hands[seat]
+        if state.pending is not None:
+            return self._auto_play(state.pending, hand)
+        if state.drawn and state.can_draw:
+            return Move.draw()
+        playable = [c for c in hand if _fits(c, state.top, state.named)]
+        if playable:
+            return self._auto_play(min(playable, key=auto_card_order), hand)
+        if state.can_draw:
+            return Move.draw()
+        return Move.pass_()
+
+    @staticmethod
+    def _auto_play(card: Card, hand: tuple[Card, ...]) -> Move:
+        if card.rank != Rank.EIGHT:
+            return Move.play(card)
+        return Move.play(card, _most_held_suit(_remove(hand, card), card.suit))
+
+    # -- reporting --------------------------------------------------------
+
+    def summary(self, state: CrazyEightsState) -> dict[str, Any]:
+        return {
+            "deal": [codes(h) for h in state.dealt],
+            "starter": state.turned[-1].code,
+            "turned": codes(state.turned),
+            "restocks": [{"restock": r, "stock": codes(s)} for r, s in enumerate(state.restocked, 1)],
+        }
