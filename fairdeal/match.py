@@ -64,7 +64,7 @@ class Match:
         self._shuffle = shuffle
         self.state: Any = None
         """The current (or last) hand's state; ``None`` before :meth:`start`."""
-        self.totals: tuple[int, ...] = (0,) * seats
+        self.totals: tuple[int, ...] = rules.initial_totals(seats)
         self.hands: list[HandReport] = []
         self.first_dealer: int | None = None
         self.over = False
@@ -151,7 +151,7 @@ class Match:
                 "totals": list(self.totals),
             }
         ]
-        if self.rules.match_over(self.totals):
+        if self.rules.match_over(self.totals, len(self.hands)):
             self.over = True
             events.append({"type": "match-end", "standings": self.standings})
         else:

@@ -240,6 +240,13 @@ class Rules(abc.ABC):
     def summary(self, state: Any) -> dict[str, Any]:
         """A finished hand for the verifier's report: deal by seat, and what else it showed."""
 
-    def match_over(self, totals: Sequence[int]) -> bool:
-        """Whether the match ends after a hand that left these totals."""
+    def initial_totals(self, seats: int) -> tuple[int, ...]:
+        """Each seat's total before the first hand (points games start at 0; chip games at a stack)."""
+        return (0,) * seats
+
+    def match_over(self, totals: Sequence[int], hands_played: int) -> bool:
+        """Whether the match ends after ``hands_played`` hands that left these totals.
+
+        Points games end when a total reaches the ``target`` option.
+        """
         return max(totals) >= self.options["target"]
