@@ -380,11 +380,17 @@ class Dealer:
     def all_committed(self) -> bool:
         return all(seat in self.client_commitments for seat in self.humans)
 
+    def _check_open(self) -> None:
+        if self._key is not None:
+            raise FairnessError("the game key is already fixed")
+        # A seat that saw the server seed could pick its client seed to suit it.
+        if self.revealed:
+            raise FairnessError("the server seed is revealed: this game can take no more client seeds")
+
     def _check_human(self, seat: int) -> None:
         if seat not in self.humans:
             raise FairnessError(f"seat {seat} does not bring a client seed")
-        if self._key is not None:
-            raise FairnessError("the game key is already fixed")
+        self._check_open()
 
     def commit(self, seat: int, client_commitment_hex: str) -> None:
         """Accept ``seat``'s commitment (64 hex digits) to its client seed."""
@@ -412,8 +418,7 @@ class Dealer:
 
     def start(self) -> list[str]:
         """Fix the game key now; returns the client seeds in seat order."""
-        if self._key is not None:
-            raise FairnessError("the game key is already fixed")
+        self._check_open()
         seeds = self.seat_seeds()
         self._key = game_key(self._server_seed, self.game_id, seeds)
         return seeds

@@ -1,0 +1,221 @@
+"""The ``fairdeal`` command: derive and check deals, and a demo of the protocol.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(main, ["derive", "--server-seed", "00" * 32,
+...     "--game-id", "demo", "--client-seed", "alice", "--client-seed", "",
+...     "--label", "hand/1/deal", "--cards", "AS,KH,8D,8C,TD"])
+>>> result.output
+'AS 8D TD KH 8C\\n'
+
+Each command is a subcommand of the :func:`main` group; input the protocol
+refuses becomes a one-line ``Error: ...`` and exit code 2 through
+:func:`user_input`, the one place that turns a :class:`ValueError` into a
+usage error. This module needs only click and the protocol core, so the
+command works where the service's dependencies are not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import shlex
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import click
+
+from fairdeal import __version__
+from fairdeal.cards import Card, Rank, codes, pack, parse_cards
+from fairdeal.fairness import Dealer, client_commitment, commitment, game_key, shuffle
+
+__all__ = ["main", "InputError", "user_input"]
+
+# Far more than any card game uses; it keeps a typo from filling the memory.
+MAX_PACKS = 1000
+
+# A server seed is secret until the end of its game; a mistyped command
+# (a seed without its option name, say) must not print it back. Any long
+# run of hex digits in an error message is hidden, whatever it was.
+_LONG_HEX = re.compile(r"[0-9a-fA-F]{16,}")
+
+
+def _redact(message: str) -> str:
+    return _LONG_HEX.sub("<hex hidden>", message)
+
+
+class InputError(click.ClickException):
+    """Input the protocol refuses: printed as one ``Error: ...`` line, exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(_redact(" ".join(message.split())))
+
+
+@contextmanager
+def user_input() -> Iterator[None]:
+    """Report a :class:`ValueError` raised inside as bad input (exit code 2).
+
+    :class:`~fairdeal.fairness.FairnessError` and :class:`~fairdeal.cards.CardError`
+    are both ``ValueError``, and their messages already say what was wrong
+    without repeating a seed; they are shown on one line, long hex hidden.
+    """
+    try:
+        yield
+    except ValueError as error:
+        raise InputError(str(error)) from None
+
+
+class _Group(click.Group):
+    """A click group whose usage errors never show a server seed."""
+
+    def make_context(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as error:
+            error.message = _redact(error.message)
+            raise
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            # Also the subcommands' own parsing errors, which happen in here.
+            error.message = _redact(error.message)
+            raise
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="fairdeal")
+def main() -> None:
+    """fairdeal: provably-fair card dealing.
+
+    Every card follows from a secret server seed, committed to before the
+    game and revealed after it, and the players' client seeds. `fairdeal
+    derive` re-derives any shuffle from them.
+    """
+
+
+@main.command("commitment")
+@click.option("--server-seed", required=True, metavar="HEX", help="The server seed, 64 hex digits.")
+def commitment_command(server_seed: str) -> None:
+    """Print the commitment (SHA-256 of the 32 seed bytes) of a server seed."""
+    with user_input():
+        click.echo(commitment(server_seed))
+
+
+@main.command("derive")
+@click.option("--server-seed", required=True, metavar="HEX", help="The revealed server seed, 64 hex digits.")
+@click.option("--game-id", required=True, metavar="ID", help="The game id.")
+@click.option(
+    "--client-seed",
+    "client_seeds",
+    multiple=True,
+    metavar="S",
+    help="One per seat, in seat order (seat 0 first); give '' for a seat without one. "
+    "The number of seats is the number of these options.",
+)
+@click.option("--label", required=True, metavar="LABEL", help="What is shuffled: hand/1/deal, hand/1/restock/1, draw-for-deal ...")
+@click.option("--packs", type=int, default=None, metavar="N", help="Shuffle a game pack of N packs in card order (default 1).")
+@click.option("--cards", default=None, metavar="CODE,CODE,...", help="Shuffle exactly these cards, in this order (a restock's cards in card order).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: commitment, label, order.")
+def derive_command(
+    server_seed: str,
+    game_id: str,
+    client_seeds: Sequence[str],
+    label: str,
+    packs: int | None,
+    cards: str | None,
+    as_json: bool,
+) -> None:
+    """Print the order a label's shuffle gives, top of the stock first.
+
+    \b
+    Example:
+      fairdeal derive --server-seed 00...00 --game-id demo \\
+        --client-seed alice --client-seed '' --label hand/1/deal
+    """
+    with user_input():
+        if packs is not None and cards is not None:
+            raise ValueError("give --packs or --cards, not both")
+        fingerprint = commitment(server_seed)
+        key = game_key(server_seed, game_id, list(client_seeds))
+        if cards is None:
+            if packs is not None and packs > MAX_PACKS:
+                raise ValueError(f"--packs is at most {MAX_PACKS}")
+            deck = pack(1 if packs is None else packs)
+        else:
+            deck = parse_cards(cards)
+            if not deck:
+                raise ValueError("--cards names no card")
+        order = codes(shuffle(key, label, deck))
+    if as_json:
+        click.echo(json.dumps({"commitment": fingerprint, "label": label, "order": order}))
+    else:
+        click.echo(" ".join(order))
+
+
+def _hand(cards: Sequence[Card]) -> str:
+    return " ".join(card.display for card in cards)
+
+
+@main.command("demo")
+def demo_command() -> None:
+    """Deal one 4-player Crazy Eights hand fairly, then show how to check it."""
+    seats, hand_size, label = 4, 5, "hand/1/deal"
+    game_id = f"demo-{secrets.token_hex(4)}"
+    dealer = Dealer.new(game_id, seats)
+    echo = click.echo
+
+    echo(f"fairdeal demo: game {game_id}, {seats} seats, dealer seat 0.\n")
+    echo("1. The server picks a secret seed and publishes its commitment first:")
+    echo(f"   {dealer.commitment}\n")
+
+    echo("2. Every seat commits to a client seed; only then are the seeds revealed:")
+    chosen = {seat: secrets.token_hex(8) for seat in range(seats)}
+    for seat, seed in chosen.items():
+        dealer.commit(seat, client_commitment(seed))
+    for seat, seed in chosen.items():
+        dealer.reveal_client_seed(seat, seed)
+        echo(f"   seat {seat}: commits {dealer.client_commitments[seat][:16]}..., reveals {seed!r}")
+    echo("   Every seed matches its commitment; the game key is now fixed.\n")
+
+    # Protocol step 11: one card at a time, starting left of the dealer.
+    order = dealer.shuffle(label, pack())
+    hands: list[list[Card]] = [[] for _ in range(seats)]
+    for k in range(seats * hand_size):
+        hands[(1 + k) % seats].append(order[k])
+    stock = order[seats * hand_size :]
+    starter = stock.pop(0)
+    buried = []
+    while starter.rank is Rank.EIGHT:
+        # An eight goes back into the middle of the stock; turn the next card.
+        stock.insert(len(stock) // 2, starter)
+        buried.append(starter)
+        starter = stock.pop(0)
+
+    echo(f"3. Hand 1 (label {label}), {hand_size} cards each, one at a time from seat 1:")
+    for seat, hand in enumerate(hands):
+        echo(f"   seat {seat}: {_hand(hand)}")
+    if buried:
+        echo(f"   {_hand(buried)} turned up and went back into the stock.")
+    echo(f"   starter: {starter.display}   stock: {len(stock)} cards\n")
+
+    server_seed = dealer.reveal()
+    echo("4. After the game the server reveals its seed; its SHA-256 is the commitment:")
+    echo(f"   {server_seed}")
+    assert commitment(server_seed) == dealer.commitment
+    echo("   matches the commitment from step 1.\n")
+
+    args = ["fairdeal", "derive", "--server-seed", server_seed, "--game-id", game_id]
+    for seed in dealer.seat_seeds():
+        args += ["--client-seed", seed]
+    args += ["--label", label]
+    echo("Check it yourself: this prints the shuffled pack, top first. Seat 1 got the")
+    echo(f"1st card, seat 2 the 2nd, and so on round the table; card {seats * hand_size + 1} is the starter.")
+    echo(f"   {shlex.join(args)}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
