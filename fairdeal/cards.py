@@ -145,7 +145,10 @@ class Card:
             return cls._interned[(int(rank), int(suit))]
         except KeyError:
             pass
-        rank, suit = Rank(rank), Suit(suit)
+        try:
+            rank, suit = Rank(rank), Suit(suit)
+        except ValueError:
+            raise CardError((rank, suit), "no such card") from None
         card = object.__new__(cls)
         for attr, value in (
             ("rank", rank),
@@ -194,16 +197,24 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
 
-    def __lt__(self, other: Card) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index < other.index
 
-    def __le__(self, other: Card) -> bool:
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index <= other.index
 
-    def __gt__(self, other: Card) -> bool:
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index > other.index
 
-    def __ge__(self, other: Card) -> bool:
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index >= other.index
 
     def __hash__(self) -> int:

@@ -16,7 +16,6 @@ them into the commit-reveal sequence a server runs.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import re
@@ -211,13 +210,7 @@ _SHUFFLE_PREFIX = _lp("fairdeal/v1/shuffle")
 
 def label_key(key: bytes, label: str) -> bytes:
     """``K = HMAC(game_key, lp("fairdeal/v1/shuffle") || lp(label))``: the key of one label's stream."""
-    return _game_hmac(key).digest(_SHUFFLE_PREFIX + _lp(check_label(label)))
-
-
-@functools.lru_cache(maxsize=256)
-def _game_hmac(key: bytes) -> _BlockHmac:
-    # A game shuffles many labels under one key (a deal per hand, restocks).
-    return _BlockHmac(key)
+    return _BlockHmac(bytes(key)).digest(_SHUFFLE_PREFIX + _lp(check_label(label)))
 
 
 class Stream:
@@ -264,7 +257,7 @@ class Stream:
 
         Read a word ``x``; if ``x < 2**32 - (2**32 mod n)`` return ``x mod n``, else read again.
         """
-        if not 1 <= n <= _TWO32:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= _TWO32:
             raise FairnessError(f"uniform(n) needs 1 <= n <= 2**32, not {n}")
         limit = _LIMITS[n] if n < len(_LIMITS) else _TWO32 - _TWO32 % n
         while True:
