@@ -1,0 +1,214 @@
+"""Bots that choose a seat's move from that seat's view, and nothing else.
+
+A bot is handed the rules and ``rules.view(state, seat)``: its own hand and
+the public table (DESIGN.md, principle 5). It never gets the state, the
+match or the table, so it cannot peek at another hand or at the stock; the
+rules' :meth:`~fairdeal.rules.Rules.legal_moves` and
+:meth:`~fairdeal.rules.Rules.explain` work on a view too.
+
+>>> from fairdeal.cards import parse_cards, Card
+>>> from fairdeal.rules import get
+>>> from fairdeal.rules.crazy_eights import CrazyEightsView
+>>> rules = get("crazy-eights")
+>>> view = CrazyEightsView(seat=0, hand_no=1, dealer=1, hand=tuple(parse_cards("8C 2H 5H 9S")),
+...     hand_sizes=(4, 7), top=Card.parse("KD"), named=None, stock_size=30, pile_size=1, turn=0,
+...     drawn=0, pending=None, passes=0, restocks=0, restock_limit=20, result=None)
+>>> make_bot("heuristic").choose(rules, view)  # nothing but the eight fits: name hearts, the suit it holds most of
+Move.play(Card.parse('8C'), Suit.HEARTS)
+>>> make_bot("random", seed=7).choose(rules, view) in rules.legal_moves(view)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from fairdeal.cards import Card, Rank, Suit
+from fairdeal.rules.base import Move, Rules
+from fairdeal.rules.crazy_eights import card_points
+
+__all__ = ["Bot", "BotError", "RandomBot", "HeuristicBot", "BOT_KINDS", "make_bot"]
+
+BOT_KINDS = ("heuristic", "random")
+"""The kinds :func:`make_bot` builds."""
+
+
+class BotError(ValueError):
+    """A bot asked for a move it cannot make: not its turn, or a game it does not know.
+
+    >>> str(BotError("it is not this seat's turn", seat=1))
+    "bot for seat 1: it is not this seat's turn"
+    """
+
+    def __init__(self, reason: str, *, seat: int | None = None) -> None:
+        self.reason = reason
+        self.seat = seat
+        super().__init__(f"bot for seat {seat}: {reason}" if seat is not None else f"bot: {reason}")
+
+
+class Bot:
+    """The bot protocol: :meth:`choose` one move from a seat's view.
+
+    Subclasses must return one of ``rules.legal_moves(view)`` and must not keep
+    a reference to anything but what they are given.
+    """
+
+    kind: str = "bot"
+
+    def choose(self, rules: Rules, view: Any) -> Move:
+        """The move for the seat whose ``view`` this is; raises :class:`BotError` when it has none."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def _legal(rules: Rules, view: Any) -> list[Move]:
+    moves = rules.legal_moves(view)
+    if not moves:
+        raise BotError("the seat has no legal move now (not its turn, or the hand is over)", seat=view.seat)
+    return moves
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal moves, with its own seeded generator.
+
+    Each way of playing an eight (one per named suit) is a move of its own, so
+    an eight is four times as likely as any other single card. Two bots with
+    the same seed given the same views choose the same moves.
+
+    >>> from fairdeal.rules import get
+    >>> from fairdeal.rules.crazy_eights import CrazyEightsView
+    >>> from fairdeal.cards import parse_cards, Card
+    >>> view = CrazyEightsView(0, 1, 1, tuple(parse_cards("9C 9H KS")), (3, 7), Card.parse("9D"),
+    ...     None, 30, 1, 0, 0, None, 0, 0, 20, None)
+    >>> rules = get("crazy-eights")
+    >>> [RandomBot(1).choose(rules, view) for _ in range(2)] == [RandomBot(1).choose(rules, view)] * 2
+    True
+    """
+
+    kind = "random"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"RandomBot({self.seed!r})"
+
+    def choose(self, rules: Rules, view: Any) -> Move:
+        return self._rng.choice(_legal(rules, view))
+
+
+def _suit_counts(cards: Sequence[Card]) -> list[int]:
+    """How many cards of each suit, eights left out: an eight is wild, it belongs to no suit."""
+    counts = [0, 0, 0, 0]
+    for card in cards:
+        if card.rank != Rank.EIGHT:
+            counts[card.suit] += 1
+    return counts
+
+
+def _suit_points(cards: Sequence[Card]) -> list[int]:
+    points = [0, 0, 0, 0]
+    for card in cards:
+        if card.rank != Rank.EIGHT:
+            points[card.suit] += card_points(card)
+    return points
+
+
+class HeuristicBot(Bot):
+    """A deterministic Crazy Eights player that plays like a careful person.
+
+    - It plays a card other than an eight when one fits: the one of the suit it
+      holds most of (so it can follow on its next turn), then the one worth
+      most points (so less is left to count against it), then the lowest in
+      card order.
+    - It saves eights: it plays an eight only when nothing else fits (which
+      includes an eight among its last cards), rather than drawing; and it
+      names the suit it then holds most of (eights aside), then the suit worth
+      most points, then clubs first.
+    - When the card it drew fits, it plays it, except a drawn eight, which it
+      keeps for a turn when nothing fits, unless an opponent is down to two
+      cards or fewer: then the eight's 50 points are about to count against
+      it, and it plays it. (The rules leave this choice to the player.)
+    - It draws when it cannot play, and passes only when that is its only
+      legal move.
+
+    >>> from fairdeal.rules import get
+    >>> from fairdeal.rules.crazy_eights import CrazyEightsView
+    >>> from fairdeal.cards import parse_cards, Card
+    >>> rules = get("crazy-eights")
+    >>> view = CrazyEightsView(0, 1, 1, tuple(parse_cards("8S 9C 9H KH")), (4, 7), Card.parse("9D"),
+    ...     None, 30, 1, 0, 0, None, 0, 0, 20, None)
+    >>> HeuristicBot().choose(rules, view)  # 9H: two hearts in hand; the eight waits
+    Move.play(Card.parse('9H'))
+    """
+
+    kind = "heuristic"
+    games = ("crazy-eights",)
+
+    KEEP_EIGHT_UNLESS_OPPONENT_HOLDS = 2
+    """A drawn eight is kept unless some opponent holds this many cards or fewer."""
+
+    def choose(self, rules: Rules, view: Any) -> Move:
+        if rules.name not in self.games:
+            raise BotError(f"the heuristic bot plays {', '.join(self.games)}, not {rules.name}", seat=view.seat)
+        moves = _legal(rules, view)
+        plays = [m for m in moves if m.kind == "play"]
+        if view.pending is not None:
+            return self._drawn(view, plays) if plays else Move.keep()
+        if plays:
+            return self._best_play(view.hand, plays)
+        # No card fits: draw if the stock (or a restock) allows, else the rules leave only a pass.
+        for kind in ("draw", "pass"):
+            for move in moves:
+                if move.kind == kind:
+                    return move
+        return moves[0]  # pragma: no cover - Crazy Eights always offers one of the above
+
+    def _drawn(self, view: Any, plays: list[Move]) -> Move:
+        card = view.pending
+        if card.rank != Rank.EIGHT:
+            return plays[0]
+        opponents = [n for seat, n in enumerate(view.hand_sizes) if seat != view.seat]
+        if min(opponents, default=99) <= self.KEEP_EIGHT_UNLESS_OPPONENT_HOLDS:
+            return self._eight(view.hand, card)
+        return Move.keep()
+
+    def _best_play(self, hand: Sequence[Card], plays: list[Move]) -> Move:
+        naturals = [m.card for m in plays if m.card.rank != Rank.EIGHT]
+        if naturals:
+            counts = _suit_counts(hand)
+            best = max(naturals, key=lambda c: (counts[c.suit], card_points(c), -c.index))
+            return Move.play(best)
+        eight = min(m.card for m in plays)
+        return self._eight(hand, eight)
+
+    @staticmethod
+    def _eight(hand: Sequence[Card], eight: Card) -> Move:
+        rest = list(hand)
+        rest.remove(eight)
+        counts, points = _suit_counts(rest), _suit_points(rest)
+        suit = max(Suit, key=lambda s: (counts[s], points[s], -s))
+        return Move.play(eight, suit)
+
+
+def make_bot(kind: str, seed: int | str | None = None) -> Bot:
+    """A bot of ``kind`` (``"heuristic"`` or ``"random"``); ``seed`` seeds a random bot.
+
+    >>> make_bot("random", 3), make_bot("heuristic")
+    (RandomBot(3), HeuristicBot())
+    >>> try:
+    ...     make_bot("clever")
+    ... except BotError as error:
+    ...     print(error)
+    bot: unknown bot kind 'clever'; known: heuristic, random
+    """
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "heuristic":
+        return HeuristicBot()
+    raise BotError(f"unknown bot kind {kind!r}; known: {', '.join(BOT_KINDS)}")
