@@ -217,5 +217,11 @@ def demo_command() -> None:
     echo(f"   {shlex.join(args)}")
 
 
+# fairdeal.simulate owns the command; it imports user_input from here only when it runs.
+from fairdeal.simulate import simulate_command  # noqa: E402
+
+main.add_command(simulate_command, "simulate")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
