@@ -283,6 +283,8 @@ def simulate_command(
         simulate(rules_name, players, games, out_dir, seed=seed, receipts=receipts, bot=bot, progress=played.append)
     except SimulationError as error:
         raise click.ClickException(str(error)) from None
+    except OSError as error:
+        raise click.ClickException(f"cannot write the records to {out_dir}: {error.strerror or error}") from None
     moves = sum(game.moves for game in played)
     extra = f" and {sum(len(g.receipt_paths) for g in played)} receipt files" if receipts else ""
     click.echo(f"simulated {len(played)} games of {rules_name}, {moves} moves: records{extra} in {out_dir}")

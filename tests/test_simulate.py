@@ -295,6 +295,15 @@ def test_command_usage_errors_exit_2(tmp_path):
         assert "Traceback" not in result.output
 
 
+def test_command_reports_an_output_directory_it_cannot_make(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    result = CliRunner().invoke(main, ["simulate", "--players", "2", "--games", "1", "--out", str(blocker / "sub")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: cannot write the records to {blocker / 'sub'}: ")
+    assert len(result.stderr.splitlines()) == 1
+
+
 def test_installed_script(tmp_path):
     out = tmp_path / "run"
     done = subprocess.run([FAIRDEAL, "simulate", "--players", "2", "--games", "2", "--out", str(out), "--seed", "p"],
