@@ -22,6 +22,7 @@ from fairdeal.rules.base import (
     standings,
 )
 from fairdeal.rules.crazy_eights import CrazyEights
+from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
 
 __all__ = [
     "RULES",
@@ -36,9 +37,16 @@ __all__ = [
     "Shuffler",
     "standings",
     "CrazyEights",
+    "FanTan",
+    "FiveOrNine",
+    "LibertyFanTan",
+    "PlayOrPay",
+    "Sjueren",
 ]
 
-RULES: dict[str, type[Rules]] = {cls.name: cls for cls in (CrazyEights,)}
+RULES: dict[str, type[Rules]] = {
+    cls.name: cls for cls in (CrazyEights, FanTan, Sjueren, FiveOrNine, PlayOrPay, LibertyFanTan)
+}
 """Every game fairdeal knows, by rules name."""
 
 

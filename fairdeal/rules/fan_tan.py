@@ -1,0 +1,649 @@
+"""The Fan Tan family: Fan Tan with chips, Sjueren, Five or Nine, Play or Pay, Liberty Fan-Tan.
+
+All five deal the whole pack one card at a time from the dealer's left, and
+each seat in turn plays one card to the table or passes; the first seat out
+of cards wins the deal. They differ in what may be played:
+
+- the **sevens games** (``fan-tan``, ``sjueren``, ``five-or-nine``) lay one
+  row per suit, opened by a seven (Five or Nine: by the five or the nine the
+  first card fixes) and built one card at a time down and up from it;
+- the **sequence games** (``play-or-pay``, ``liberty-fan-tan``) build one
+  suit at a time upward from any card, round the corner (J, Q, K, A, 2, ...),
+  until all 13 are down; whoever plays the 13th leads a new suit.
+
+Play is compulsory: a seat passes only when it has no card to play (Fan Tan
+with ``passing=1`` lets it pass anyway, at a penalty). Every chip that moves
+is a public ``chips`` event, ``{"type": "chips", "hand": h, "reason": r,
+"from": seat or "pot", "to": seat or "pot", "amount": n}``; a deal's scores
+are each seat's net chips. spec/games/fan-tan.md and its siblings say where
+the rule texts (../shared/rules/) were read one way rather than another.
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> key = game_key("00" * 32, "doc", ["", "", ""])
+>>> rules = FanTan()
+>>> state, events = rules.deal(3, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
+>>> [len(h) for h in state.hands], state.turn, state.pot
+([17, 18, 17], 1, 5)
+>>> [(e["reason"], e["from"], e["amount"]) for e in events if e["type"] == "chips"]
+[('ante', 1, 1), ('ante', 2, 1), ('ante', 0, 1), ('short-hand', 2, 1), ('short-hand', 0, 1)]
+>>> view = rules.view(state, 1)
+>>> all(rules.explain(view, m.card) is None for m in rules.legal_moves(view) if m.kind == "play")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from fairdeal.cards import Card, Rank, Suit, codes, pack
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+
+__all__ = [
+    "ChipMove",
+    "FanTan",
+    "FanTanState",
+    "FanTanView",
+    "FiveOrNine",
+    "LibertyFanTan",
+    "PlayOrPay",
+    "Sjueren",
+    "hand_sizes",
+]
+
+ACE_LOW: tuple[Rank, ...] = tuple(Rank)
+"""A, 2, ..., K: a suit's order in Fan Tan, Five or Nine and the sequence games."""
+ACE_HIGH: tuple[Rank, ...] = ACE_LOW[1:] + (Rank.ACE,)
+"""2, ..., K, A: a suit's order in Sjueren, where the ace is laid after the king."""
+
+POT = "pot"
+"""Where chips go in a ``chips`` event, and where the winner takes them from."""
+
+
+def hand_sizes(seats: int) -> list[int]:
+    """How many cards each seat gets when the whole pack is dealt from the dealer's left,
+    listed from the first seat dealt to (the dealer's left) to the dealer.
+
+    >>> for seats in range(3, 7):
+    ...     print(seats, hand_sizes(seats))
+    3 [18, 17, 17]
+    4 [13, 13, 13, 13]
+    5 [11, 11, 10, 10, 10]
+    6 [9, 9, 9, 9, 8, 8]
+    """
+    return [52 // seats + (1 if i < 52 % seats else 0) for i in range(seats)]
+
+
+@dataclass(frozen=True, slots=True)
+class ChipMove:
+    """Chips that changed hands: from a seat (or the pot) to the pot (or a seat).
+
+    >>> ChipMove("pass", 2, None, 1).to_event(hand=3)
+    {'type': 'chips', 'hand': 3, 'reason': 'pass', 'from': 2, 'to': 'pot', 'amount': 1}
+    """
+
+    reason: str
+    """``ante``, ``short-hand`` (the extra ante of a seat dealt fewer cards), ``pass``,
+    ``penalty`` (passing though able to play), ``held-seven`` (paid to the holder of
+    the withheld seven's six or eight), ``cards-left`` (one chip per card at the end),
+    ``pot`` (the pot to the seat that went out)."""
+    payer: int | None
+    """The seat that pays, or ``None`` for the pot."""
+    payee: int | None
+    """The seat that is paid, or ``None`` for the pot."""
+    amount: int
+
+    def to_event(self, hand: int) -> Event:
+        return {
+            "type": "chips",
+            "hand": hand,
+            "reason": self.reason,
+            "from": POT if self.payer is None else self.payer,
+            "to": POT if self.payee is None else self.payee,
+            "amount": self.amount,
+        }
+
+
+Row = tuple[Card, Card]
+"""A suit's cards on the table, by its two ends: sevens games (low end, high end)
+in the suit's order; sequence games (first card, last card), which may wrap past the king."""
+
+
+@dataclass(frozen=True, slots=True)
+class FanTanState:
+    """One deal of a Fan Tan game, everything included (hidden cards too)."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    rows: tuple[Row | None, ...]
+    """One per suit, clubs first; ``None`` while no card of the suit is down."""
+    opening: Rank | None
+    """The rank that opens a row: 7; Five or Nine: ``None`` until the first card fixes it;
+    the sequence games: ``None`` (any card leads)."""
+    turn: int | None
+    """The seat to act; ``None`` once the deal is over."""
+    pot: int = 0
+    net: tuple[int, ...] = ()
+    """Each seat's chips won (+) or paid (-) in this deal so far."""
+    chips: tuple[ChipMove, ...] = ()
+    """Every chip movement of the deal, in order."""
+    leads: tuple[Card, ...] = ()
+    """Sequence games: the card that began each suit, in order."""
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+
+@dataclass(frozen=True, slots=True)
+class FanTanView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
+
+    The chips a seat holds are its match total plus ``net[seat]``.
+    """
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    rows: tuple[Row | None, ...]
+    opening: Rank | None
+    turn: int | None
+    pot: int
+    net: tuple[int, ...]
+    result: HandResult | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "rows": _rows_json(self.rows),
+            "opening": None if self.opening is None else self.opening.label,
+            "turn": self.turn,
+            "pot": self.pot,
+            "net": list(self.net),
+        }
+
+
+def _rows_json(rows: Sequence[Row | None]) -> dict[str, list[str] | None]:
+    return {suit.letter: None if row is None else codes(row) for suit, row in zip(Suit, rows)}
+
+
+def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+class _FanTanFamily(Rules):
+    """What the family shares: the deal of the whole pack, turns, passes, chips, the session."""
+
+    min_seats = 3
+    max_seats = 8
+    first_dealer_rank = Rank.JACK
+    defaults = {"deals": 0, "stack": 50}
+
+    uses_chips: ClassVar[bool] = True
+    antes: ClassVar[bool] = False
+    """Each seat antes one chip per deal, and one more if dealt fewer cards (Fan Tan's chips)."""
+    pays_cards_left: ClassVar[bool] = True
+    """When a seat goes out, every other seat pays the pot one chip per card it holds."""
+
+    def check_options(self) -> None:
+        if not 0 <= self.options["deals"] <= 1000:
+            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
+        if "stack" in self.options and not 0 <= self.options["stack"] <= 1_000_000:
+            raise OptionsError("stack must be between 0 and 1000000 chips")
+        if self.options.get("passing", 0) not in (0, 1):
+            raise OptionsError("passing must be 0 (play is compulsory) or 1 (a pass when able is penalized)")
+
+    # -- the session ---------------------------------------------------------
+
+    def deals_in_session(self, seats: int) -> int:
+        """How many deals a session has: the ``deals`` option, or (0) one per player."""
+        return self.options["deals"] or seats
+
+    def initial_totals(self, seats: int) -> tuple[int, ...]:
+        return (self.options["stack"] if self.uses_chips else 0,) * seats
+
+    def match_over(self, totals: Sequence[int], hands_played: int) -> bool:
+        return hands_played >= self.deals_in_session(len(totals))
+
+    # -- dealing -------------------------------------------------------------
+
+    def initial_opening(self) -> Rank | None:
+        return None
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[FanTanState, list[Event]]:
+        self.check_seats(seats)
+        order = shuffle(f"hand/{hand}/deal", pack())
+        first = (dealer + 1) % seats
+        # One card at a time, clockwise from the dealer's left, until the pack is gone.
+        hands = tuple(tuple(order[(seat - first) % seats :: seats]) for seat in range(seats))
+        state = FanTanState(
+            hand=hand,
+            dealer=dealer,
+            hands=hands,
+            rows=(None,) * 4,
+            opening=self.initial_opening(),
+            turn=first,
+            net=(0,) * seats,
+            dealt=hands,
+        )
+        moves: list[ChipMove] = []
+        if self.antes:
+            # Round the table from the dealer's left, as the cards went.
+            around = [(first + i) % seats for i in range(seats)]
+            most = max(map(len, hands))
+            moves += [ChipMove("ante", seat, None, 1) for seat in around]
+            moves += [ChipMove("short-hand", seat, None, 1) for seat in around if len(hands[seat]) < most]
+        state = replace(state, **_paid(state, moves))
+        return state, [{"type": "deal", "hand": hand, "dealer": dealer}, *(m.to_event(hand) for m in moves)]
+
+    # -- what may be played ----------------------------------------------------
+
+    def playable(self, rows: Sequence[Row | None], opening: Rank | None) -> frozenset[Card] | None:
+        """The cards that may go to the table now, whoever holds them (``None``: any card)."""
+        raise NotImplementedError
+
+    def why_not(self, card: Card, rows: Sequence[Row | None], opening: Rank | None, hand: Sequence[Card]) -> str:
+        """Why ``card``, held and not in :meth:`playable`, cannot be played."""
+        raise NotImplementedError
+
+    def _why_not(
+        self,
+        card: Card,
+        *,
+        is_turn: bool,
+        over: bool,
+        hand: Sequence[Card],
+        rows: Sequence[Row | None],
+        opening: Rank | None,
+    ) -> str | None:
+        """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
+        if over:
+            return "the hand is over"
+        if not is_turn:
+            return "it is not your turn"
+        if card not in hand:
+            on_table = self.on_table(card, rows)
+            return on_table or f"you do not hold {card.display}"
+        allowed = self.playable(rows, opening)
+        if allowed is None or card in allowed:
+            return None
+        return self.why_not(card, rows, opening, hand)
+
+    def on_table(self, card: Card, rows: Sequence[Row | None]) -> str | None:
+        """What to say of a card already on the table, or ``None`` when it is not."""
+        return None
+
+    def _playable_in(self, hand: Iterable[Card], rows: Sequence[Row | None], opening: Rank | None) -> list[Card]:
+        allowed = self.playable(rows, opening)
+        return sorted(c for c in hand if allowed is None or c in allowed)
+
+    # -- seeing ----------------------------------------------------------------
+
+    def view(self, state: FanTanState, seat: int | None) -> FanTanView:
+        return FanTanView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            rows=state.rows,
+            opening=state.opening,
+            turn=state.turn,
+            pot=state.pot,
+            net=state.net,
+            result=state.result,
+        )
+
+    def explain(self, view: FanTanView, card: Card) -> str | None:
+        return self._why_not(
+            card,
+            is_turn=view.seat is not None and view.seat == view.turn,
+            over=view.result is not None,
+            hand=view.hand,
+            rows=view.rows,
+            opening=view.opening,
+        )
+
+    def may_pass(self, able: bool) -> bool:
+        """Whether a seat may pass: only when it cannot play, unless passes are penalized."""
+        return not able or self.options.get("passing", 0) == 1
+
+    def legal_moves(self, view: FanTanView) -> list[Move]:
+        if view.result is not None or view.seat is None or view.seat != view.turn:
+            return []
+        moves = [Move.play(c) for c in self._playable_in(view.hand, view.rows, view.opening)]
+        if self.may_pass(bool(moves)):
+            moves.append(Move.pass_())
+        return moves
+
+    # -- playing -----------------------------------------------------------------
+
+    def apply(self, state: FanTanState, seat: int, move: Move, shuffle: Shuffler) -> tuple[FanTanState, list[Event]]:
+        def illegal(reason: str) -> IllegalMove:
+            return IllegalMove(reason, move=move, seat=seat)
+
+        if state.result is not None:
+            raise illegal("the hand is over")
+        if seat != state.turn:
+            raise illegal("it is not your turn")
+        hand = state.hands[seat]
+        if move.kind == "play":
+            problem = self._why_not(
+                move.card, is_turn=True, over=False, hand=hand, rows=state.rows, opening=state.opening
+            )
+            if problem:
+                raise illegal(problem)
+            if move.suit is not None:
+                raise illegal(f"{self.title} names no suit")
+            return self._play(state, seat, move.card)
+        if move.kind == "pass":
+            able = self._playable_in(hand, state.rows, state.opening)
+            if not self.may_pass(bool(able)):
+                raise illegal(f"you must play when you can, and {able[0].display} can be played")
+            moves = [ChipMove("pass", seat, None, 1)] if self.uses_chips else []
+            if able:
+                moves += self.pass_penalties(state, seat)
+            state = replace(state, turn=(seat + 1) % state.seats, **_paid(state, moves))
+            return state, [m.to_event(state.hand) for m in moves]
+        raise illegal(f"{self.title} has no move {move.kind!r}: play a card or pass")
+
+    def pass_penalties(self, state: FanTanState, seat: int) -> list[ChipMove]:
+        """What a seat pays for passing when it could have played (only with ``passing=1``)."""
+        return []
+
+    def place(self, state: FanTanState, card: Card) -> tuple[dict[str, Any], bool]:
+        """The state's fields that change when ``card`` is put down, and whether its
+        player acts again (to lead a new suit)."""
+        raise NotImplementedError
+
+    def _play(self, state: FanTanState, seat: int, card: Card) -> tuple[FanTanState, list[Event]]:
+        hands = state.hands[:seat] + (_remove(state.hands[seat], card),) + state.hands[seat + 1 :]
+        changes, again = self.place(state, card)
+        # One replace per move: the engine replays whole sessions in the verifier.
+        if hands[seat]:
+            return replace(state, hands=hands, turn=seat if again else (seat + 1) % state.seats, **changes), []
+        return self._out(replace(state, hands=hands, **changes), seat)
+
+    def _out(self, state: FanTanState, winner: int) -> tuple[FanTanState, list[Event]]:
+        counts = tuple(len(h) for h in state.hands)
+        moves: list[ChipMove] = []
+        if self.uses_chips:
+            if self.pays_cards_left:
+                around = [(winner + i) % state.seats for i in range(1, state.seats)]
+                moves += [ChipMove("cards-left", s, None, counts[s]) for s in around]
+            pot = state.pot + sum(m.amount for m in moves)
+            if pot:
+                moves.append(ChipMove("pot", None, winner, pot))
+        paid = _paid(state, moves)
+        scores = paid.get("net", state.net) if self.uses_chips else tuple(int(s == winner) for s in range(state.seats))
+        result = HandResult("out", (winner,), counts, scores, f"seat {winner} went out")
+        return replace(state, turn=None, result=result, **paid), [m.to_event(state.hand) for m in moves]
+
+    # -- the table's timer -------------------------------------------------------
+
+    def auto_move(self, state: FanTanState) -> Move:
+        """What the table plays for a seat whose timer ran out: its lowest playable card
+        in card order (clubs A to K, then diamonds, hearts, spades), else a pass.
+        A timed-out seat never passes when it could play."""
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the hand is over")
+        able = self._playable_in(state.hands[state.turn], state.rows, state.opening)
+        return Move.play(able[0]) if able else Move.pass_()
+
+    # -- reporting -----------------------------------------------------------------
+
+    def summary(self, state: FanTanState) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "deal": [codes(h) for h in state.dealt],
+            "rows": _rows_json(state.rows),
+            "chips": [m.to_event(state.hand) for m in state.chips],
+        }
+        if state.opening is not None:
+            out["opening"] = state.opening.label
+        if state.leads:
+            out["leads"] = codes(state.leads)
+        return out
+
+
+def _paid(state: FanTanState, moves: Sequence[ChipMove]) -> dict[str, Any]:
+    """The state's fields that the chip movements ``moves`` change: seats' net, the pot, the list."""
+    if not moves:
+        return {}
+    net, pot = list(state.net), state.pot
+    for m in moves:
+        if m.payer is None:
+            pot -= m.amount
+        else:
+            net[m.payer] -= m.amount
+        if m.payee is None:
+            pot += m.amount
+        else:
+            net[m.payee] += m.amount
+    return {"net": tuple(net), "pot": pot, "chips": state.chips + tuple(moves)}
+
+
+# -- the sevens games: a row per suit, built both ways from its opening card ---------
+
+
+class _Sevens(_FanTanFamily):
+    order: ClassVar[tuple[Rank, ...]] = ACE_LOW
+    """A suit's cards from the lowest end of a row to the highest."""
+    openers: ClassVar[tuple[Rank, ...]] = (Rank.SEVEN,)
+    """The ranks the first card of the deal may have; it fixes the opening rank."""
+
+    def initial_opening(self) -> Rank | None:
+        return self.openers[0] if len(self.openers) == 1 else None
+
+    def _pos(self, rank: Rank) -> int:
+        return self.order.index(rank)
+
+    def playable(self, rows: Sequence[Row | None], opening: Rank | None) -> frozenset[Card]:
+        cards = set()
+        for suit, row in zip(Suit, rows):
+            if row is None:
+                cards.update(Card(r, suit) for r in ((opening,) if opening else self.openers))
+                continue
+            low, high = self._pos(row[0].rank), self._pos(row[1].rank)
+            if low > 0:
+                cards.add(Card(self.order[low - 1], suit))
+            if high < len(self.order) - 1:
+                cards.add(Card(self.order[high + 1], suit))
+        return frozenset(cards)
+
+    def why_not(self, card: Card, rows: Sequence[Row | None], opening: Rank | None, hand: Sequence[Card]) -> str:
+        if opening is None:
+            return f"the first card must be {' or '.join('a ' + r.label for r in self.openers)}"
+        row = rows[card.suit]
+        # The card waits for its neighbour on the side of the row's opening card.
+        step = 1 if self._pos(card.rank) < self._pos(opening) else -1
+        needed = Card(self.order[self._pos(card.rank) + step], card.suit)
+        if row is None and needed.rank != opening:
+            return f"{card.display} needs {needed.display} on the table (the {card.suit.plural} row opens with {Card(opening, card.suit).display})"
+        return f"{card.display} needs {needed.display} on the table"
+
+    def on_table(self, card: Card, rows: Sequence[Row | None]) -> str | None:
+        row = rows[card.suit]
+        if row is None:
+            return None
+        low, high = self._pos(row[0].rank), self._pos(row[1].rank)
+        if not low <= self._pos(card.rank) <= high:
+            return None
+        last = len(self.order) - 1
+        if (card is row[1] and high == last) or (card is row[0] and low == 0):
+            return f"the {card.suit.plural} row is closed at {card.display}"
+        return f"{card.display} is already on the table"
+
+    def place(self, state: FanTanState, card: Card) -> tuple[dict[str, Any], bool]:
+        row = state.rows[card.suit]
+        if row is None:
+            row = (card, card)
+        elif self._pos(card.rank) < self._pos(row[0].rank):
+            row = (card, row[1])
+        else:
+            row = (row[0], card)
+        rows = state.rows[: card.suit] + (row,) + state.rows[card.suit + 1 :]
+        return {"rows": rows, "opening": state.opening or card.rank}, False
+
+
+class FanTan(_Sevens):
+    """Fan Tan (Parliament) with chips: 3 to 8 players, K high and A low, sevens open the rows.
+
+    Options: ``deals`` (deals in the session; 0, the default: each player deals once),
+    ``stack`` (each player's chips at the start, default 50) and ``passing``
+    (0, the default: play is compulsory; 1: a seat may pass though able to play,
+    and pays the irregularity penalties).
+
+    The Hoyle text's penalty: passing when able costs the pass chip and three more;
+    holding a seven then costs five chips to the holder of its six and five to the
+    holder of its eight.
+
+    >>> rules = FanTan({"passing": 1})
+    >>> unshuffled = lambda label, cards: list(cards)
+    >>> state, _ = rules.deal(3, dealer=0, hand=1, shuffle=unshuffled)
+    >>> [c.code for c in state.hands[1] if c.rank == Rank.SEVEN], state.turn
+    (['7C', '7S'], 1)
+    >>> state, events = rules.apply(state, 1, Move.pass_(), unshuffled)
+    >>> [(e["reason"], e["from"], e["to"], e["amount"]) for e in events]
+    [('pass', 1, 'pot', 1), ('penalty', 1, 'pot', 3), ('held-seven', 1, 0, 5), ('held-seven', 1, 2, 5), ('held-seven', 1, 0, 5), ('held-seven', 1, 2, 5)]
+    """
+
+    name = "fan-tan"
+    title = "Fan Tan"
+    defaults = {"deals": 0, "stack": 50, "passing": 0}
+    antes = True
+
+    def pass_penalties(self, state: FanTanState, seat: int) -> list[ChipMove]:
+        moves = [ChipMove("penalty", seat, None, 3)]
+        holder = {card: s for s, hand in enumerate(state.hands) for card in hand}
+        for seven in sorted(c for c in state.hands[seat] if c.rank == Rank.SEVEN):
+            for rank in (Rank.SIX, Rank.EIGHT):
+                other = holder[Card(rank, seven.suit)]
+                if other != seat:
+                    moves.append(ChipMove("held-seven", seat, other, 5))
+        return moves
+
+
+class FiveOrNine(_Sevens):
+    """Five or Nine: Fan Tan where the first card played, a five or a nine, fixes the rank
+    that opens every row of the deal; rows build from it down to the ace and up to the king.
+
+    Options: ``deals`` and ``stack`` as in Fan Tan; play is compulsory.
+    """
+
+    name = "five-or-nine"
+    title = "Five or Nine"
+    antes = True
+    openers = (Rank.FIVE, Rank.NINE)
+
+
+class Sjueren(_Sevens):
+    """Sjueren, the Norwegian Fan Tan: 3 to 6 players, the ace above the king, no chips;
+    the first out wins the round, and a session counts rounds won.
+
+    Options: ``deals`` (rounds in the session; 0, the default: each player deals once).
+
+    >>> rules = Sjueren()
+    >>> row = (Card.parse("6H"), Card.parse("9H"))
+    >>> sorted(c.code for c in rules.playable((None, None, row, None), Rank.SEVEN))
+    ['5H', '7C', '7D', '7S', 'TH']
+    """
+
+    name = "sjueren"
+    title = "Sjueren"
+    max_seats = 6
+    defaults = {"deals": 0}
+    uses_chips = False
+    order = ACE_HIGH
+
+
+# -- the sequence games: one suit at a time, upward from any card, round the corner ----
+
+
+def _row_length(row: Row) -> int:
+    return (row[1].rank - row[0].rank) % 13 + 1
+
+
+def _following(card: Card) -> Card:
+    """The card after ``card`` in its suit's continuous order: ..., Q, K, A, 2, ..."""
+    return Card(card.rank % 13 + 1, card.suit)
+
+
+class _Sequence(_FanTanFamily):
+    """Play or Pay and Liberty Fan-Tan: no new suit until all 13 cards of the current one are down."""
+
+    @staticmethod
+    def current(rows: Sequence[Row | None]) -> Row | None:
+        """The row being built: begun and not yet 13 cards long (``None``: the next card leads)."""
+        for row in rows:
+            if row is not None and _row_length(row) < 13:
+                return row
+        return None
+
+    def playable(self, rows: Sequence[Row | None], opening: Rank | None) -> frozenset[Card] | None:
+        row = self.current(rows)
+        return None if row is None else frozenset((_following(row[1]),))
+
+    def why_not(self, card: Card, rows: Sequence[Row | None], opening: Rank | None, hand: Sequence[Card]) -> str:
+        row = self.current(rows)
+        assert row is not None
+        wanted = _following(row[1])
+        if wanted in hand:
+            return f"you must follow with {wanted.display}"
+        if card.suit != wanted.suit:
+            return f"no new suit until all 13 {wanted.suit.plural} are down: the next card is {wanted.display}"
+        return f"{card.display} needs {wanted.display} on the table"
+
+    def on_table(self, card: Card, rows: Sequence[Row | None]) -> str | None:
+        row = rows[card.suit]
+        if row is None or (card.rank - row[0].rank) % 13 >= _row_length(row):
+            return None
+        if _row_length(row) == 13:
+            return f"all 13 {card.suit.plural} are down"
+        return f"{card.display} is already on the table"
+
+    def place(self, state: FanTanState, card: Card) -> tuple[dict[str, Any], bool]:
+        row = state.rows[card.suit]
+        leads = state.leads
+        if row is None:
+            row, leads = (card, card), leads + (card,)
+        else:
+            row = (row[0], card)
+        rows = state.rows[: card.suit] + (row,) + state.rows[card.suit + 1 :]
+        # Whoever puts down a suit's 13th card begins the next suit.
+        return {"rows": rows, "leads": leads}, _row_length(row) == 13
+
+
+class PlayOrPay(_Sequence):
+    """Play or Pay: the first player leads any card; each next player plays the next card
+    of that suit (..., K, A, 2, ...) or pays a chip; whoever plays a suit's 13th card leads
+    a new suit. When a player goes out, every other player pays a chip per card left and
+    the winner takes the pot.
+
+    Options: ``deals`` and ``stack`` as in Fan Tan.
+    """
+
+    name = "play-or-pay"
+    title = "Play or Pay"
+
+
+class LibertyFanTan(_Sequence):
+    """Liberty Fan-Tan: Play or Pay's play, but the winner takes only the chips paid for passes.
+
+    Options: ``deals`` and ``stack`` as in Fan Tan.
+    """
+
+    name = "liberty-fan-tan"
+    title = "Liberty Fan-Tan"
+    pays_cards_left = False
