@@ -185,6 +185,17 @@ def _most_held_suit(hand: Sequence[Card], fallback: Suit) -> Suit:
     return Suit(counts.index(max(counts)))
 
 
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th`` ... ``21st``.
+
+    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th']
+    """
+    if n % 100 in (11, 12, 13):
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     i = hand.index(card)
     return hand[:i] + hand[i + 1 :]
@@ -251,6 +262,9 @@ class CrazyEights(Rules):
     # -- seeing ----------------------------------------------------------
 
     def view(self, state: CrazyEightsState, seat: int | None) -> CrazyEightsView:
+        # A negative seat would index another seat's hand from the end.
+        if seat is not None and not 0 <= seat < state.seats:
+            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
         own = seat is not None and seat == state.turn
         return CrazyEightsView(
             seat=seat,
@@ -383,7 +397,7 @@ class CrazyEights(Rules):
             # The stock ran out: rebuild it from the pile under its top card, unless
             # it already has run out as often as the table allows.
             if state.restocks >= self.options["restock_limit"]:
-                reason = f"the stock ran out for the {state.restocks + 1}th time"
+                reason = f"the stock ran out for the {_ordinal(state.restocks + 1)} time"
                 return self._blocked(state, reason), []
             r = state.restocks + 1
             gathered = sorted(state.pile[:-1])
