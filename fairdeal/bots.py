@@ -28,8 +28,9 @@ from typing import Any
 from fairdeal.cards import Card, Rank, Suit
 from fairdeal.rules.base import Move, Rules
 from fairdeal.rules.crazy_eights import card_points
+from fairdeal.rules.fan_tan import FanTanFamily, SequenceGame
 
-__all__ = ["Bot", "BotError", "RandomBot", "HeuristicBot", "BOT_KINDS", "make_bot"]
+__all__ = ["Bot", "BotError", "RandomBot", "HeuristicBot", "BOT_KINDS", "fan_tan_choice", "make_bot"]
 
 BOT_KINDS = ("heuristic", "random")
 """The kinds :func:`make_bot` builds."""
@@ -145,10 +146,12 @@ class HeuristicBot(Bot):
     ...     None, 30, 1, 0, 0, None, 0, 0, 20, None)
     >>> HeuristicBot().choose(rules, view)  # 9H: two hearts in hand; the eight waits
     Move.play(Card.parse('9H'))
+
+    For the Fan Tan family it follows the rule texts' advice (see :func:`fan_tan_choice`).
     """
 
     kind = "heuristic"
-    games = ("crazy-eights",)
+    games = ("crazy-eights", "fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan")
 
     KEEP_EIGHT_UNLESS_OPPONENT_HOLDS = 2
     """A drawn eight is kept unless some opponent holds this many cards or fewer."""
@@ -157,6 +160,8 @@ class HeuristicBot(Bot):
         if rules.name not in self.games:
             raise BotError(f"the heuristic bot plays {', '.join(self.games)}, not {rules.name}", seat=view.seat)
         moves = _legal(rules, view)
+        if isinstance(rules, FanTanFamily):
+            return fan_tan_choice(rules, view, moves)
         plays = [m for m in moves if m.kind == "play"]
         if view.pending is not None:
             return self._drawn(view, plays) if plays else Move.keep()
@@ -194,6 +199,53 @@ class HeuristicBot(Bot):
         counts, points = _suit_counts(rest), _suit_points(rest)
         suit = max(Suit, key=lambda s: (counts[s], points[s], -s))
         return Move.play(eight, suit)
+
+
+def fan_tan_choice(rules: FanTanFamily, view: Any, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in a Fan Tan game, after the texts' "skillful play".
+
+    - It passes only when it cannot play (even where a pass is allowed at a penalty).
+    - Sevens games: it plays the card that brings the table nearest its own far
+      cards: the one with most of its cards of that suit beyond it, on the side it
+      builds (an opening card counts the whole suit); middle cards wait. Ties: the
+      lowest card in card order.
+    - Sequence games, leading: its longest suit (clubs first on ties), starting with
+      the higher of two touching cards so that it plays the suit's 13th card itself
+      and leads again; with none, its lowest card of that suit.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> from fairdeal.rules import get
+    >>> from fairdeal.rules.fan_tan import FanTanView
+    >>> rules = get("liberty-fan-tan")  # the text's example: with K-9-8-2 of spades, lead the 9
+    >>> view = FanTanView(0, 1, 3, tuple(parse_cards("KS 9S 8S 2S 3H 5D")), (6, 6, 6, 6),
+    ...     (None,) * 4, None, 0, 0, (0,) * 4, None)
+    >>> fan_tan_choice(rules, view, rules.legal_moves(view))
+    Move.play(Card.parse('9S'))
+    """
+    plays = [m.card for m in moves if m.kind == "play"]
+    if not plays:
+        return moves[0]
+    hand = view.hand
+    if isinstance(rules, SequenceGame):
+        if len(plays) == 1:
+            return Move.play(plays[0])
+        counts = [0, 0, 0, 0]
+        for card in hand:
+            counts[card.suit] += 1
+        suit = max(Suit, key=lambda s: (counts[s], -s))
+        cards = sorted(c for c in hand if c.suit == suit)
+        # Led with x, a suit ends with the card before x: hold that one, and the 13th is yours.
+        touching = [c for c in cards if Card(c.rank - 1 or Rank.KING, suit) in hand]
+        return Move.play((touching or cards)[0])
+
+    def reach(card: Card) -> int:
+        mine = [rules.position(c.rank) for c in hand if c.suit == card.suit and c is not card]
+        if view.rows[card.suit] is None:
+            return len(mine)
+        here, opening = rules.position(card.rank), rules.position(view.opening)
+        return sum(1 for p in mine if (p > here if here > opening else p < here))
+
+    return Move.play(max(plays, key=lambda c: (reach(c), -c.index)))
 
 
 def make_bot(kind: str, seed: int | str | None = None) -> Bot:

@@ -43,11 +43,14 @@ from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsErr
 __all__ = [
     "ChipMove",
     "FanTan",
+    "FanTanFamily",
     "FanTanState",
     "FanTanView",
     "FiveOrNine",
     "LibertyFanTan",
     "PlayOrPay",
+    "SequenceGame",
+    "SevensGame",
     "Sjueren",
     "hand_sizes",
 ]
@@ -183,8 +186,12 @@ def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-class _FanTanFamily(Rules):
-    """What the family shares: the deal of the whole pack, turns, passes, chips, the session."""
+class FanTanFamily(Rules):
+    """What the family shares: the deal of the whole pack, turns, passes, chips, the session.
+
+    A game says what may be played (:meth:`playable`, :meth:`why_not`) and how a card
+    lies on the table (:meth:`place`); the rest is common.
+    """
 
     min_seats = 3
     max_seats = 8
@@ -437,7 +444,10 @@ def _paid(state: FanTanState, moves: Sequence[ChipMove]) -> dict[str, Any]:
 # -- the sevens games: a row per suit, built both ways from its opening card ---------
 
 
-class _Sevens(_FanTanFamily):
+class SevensGame(FanTanFamily):
+    """Fan Tan, Sjueren, Five or Nine: a row per suit, opened by the opening rank and built
+    one card at a time down and up from it, in the game's :attr:`order`."""
+
     order: ClassVar[tuple[Rank, ...]] = ACE_LOW
     """A suit's cards from the lowest end of a row to the highest."""
     openers: ClassVar[tuple[Rank, ...]] = (Rank.SEVEN,)
@@ -446,7 +456,8 @@ class _Sevens(_FanTanFamily):
     def initial_opening(self) -> Rank | None:
         return self.openers[0] if len(self.openers) == 1 else None
 
-    def _pos(self, rank: Rank) -> int:
+    def position(self, rank: Rank) -> int:
+        """Where ``rank`` stands in the game's :attr:`order`, 0 (the lowest end) to 12."""
         return self.order.index(rank)
 
     def playable(self, rows: Sequence[Row | None], opening: Rank | None) -> frozenset[Card]:
@@ -455,7 +466,7 @@ class _Sevens(_FanTanFamily):
             if row is None:
                 cards.update(Card(r, suit) for r in ((opening,) if opening else self.openers))
                 continue
-            low, high = self._pos(row[0].rank), self._pos(row[1].rank)
+            low, high = self.position(row[0].rank), self.position(row[1].rank)
             if low > 0:
                 cards.add(Card(self.order[low - 1], suit))
             if high < len(self.order) - 1:
@@ -467,8 +478,8 @@ class _Sevens(_FanTanFamily):
             return f"the first card must be {' or '.join('a ' + r.label for r in self.openers)}"
         row = rows[card.suit]
         # The card waits for its neighbour on the side of the row's opening card.
-        step = 1 if self._pos(card.rank) < self._pos(opening) else -1
-        needed = Card(self.order[self._pos(card.rank) + step], card.suit)
+        step = 1 if self.position(card.rank) < self.position(opening) else -1
+        needed = Card(self.order[self.position(card.rank) + step], card.suit)
         if row is None and needed.rank != opening:
             return f"{card.display} needs {needed.display} on the table (the {card.suit.plural} row opens with {Card(opening, card.suit).display})"
         return f"{card.display} needs {needed.display} on the table"
@@ -477,8 +488,8 @@ class _Sevens(_FanTanFamily):
         row = rows[card.suit]
         if row is None:
             return None
-        low, high = self._pos(row[0].rank), self._pos(row[1].rank)
-        if not low <= self._pos(card.rank) <= high:
+        low, high = self.position(row[0].rank), self.position(row[1].rank)
+        if not low <= self.position(card.rank) <= high:
             return None
         last = len(self.order) - 1
         if (card is row[1] and high == last) or (card is row[0] and low == 0):
@@ -489,7 +500,7 @@ class _Sevens(_FanTanFamily):
         row = state.rows[card.suit]
         if row is None:
             row = (card, card)
-        elif self._pos(card.rank) < self._pos(row[0].rank):
+        elif self.position(card.rank) < self.position(row[0].rank):
             row = (card, row[1])
         else:
             row = (row[0], card)
@@ -497,7 +508,7 @@ class _Sevens(_FanTanFamily):
         return {"rows": rows, "opening": state.opening or card.rank}, False
 
 
-class FanTan(_Sevens):
+class FanTan(SevensGame):
     """Fan Tan (Parliament) with chips: 3 to 8 players, K high and A low, sevens open the rows.
 
     Options: ``deals`` (deals in the session; 0, the default: each player deals once),
@@ -535,7 +546,7 @@ class FanTan(_Sevens):
         return moves
 
 
-class FiveOrNine(_Sevens):
+class FiveOrNine(SevensGame):
     """Five or Nine: Fan Tan where the first card played, a five or a nine, fixes the rank
     that opens every row of the deal; rows build from it down to the ace and up to the king.
 
@@ -548,7 +559,7 @@ class FiveOrNine(_Sevens):
     openers = (Rank.FIVE, Rank.NINE)
 
 
-class Sjueren(_Sevens):
+class Sjueren(SevensGame):
     """Sjueren, the Norwegian Fan Tan: 3 to 6 players, the ace above the king, no chips;
     the first out wins the round, and a session counts rounds won.
 
@@ -580,7 +591,7 @@ def _following(card: Card) -> Card:
     return Card(card.rank % 13 + 1, card.suit)
 
 
-class _Sequence(_FanTanFamily):
+class SequenceGame(FanTanFamily):
     """Play or Pay and Liberty Fan-Tan: no new suit until all 13 cards of the current one are down."""
 
     @staticmethod
@@ -625,7 +636,7 @@ class _Sequence(_FanTanFamily):
         return {"rows": rows, "leads": leads}, _row_length(row) == 13
 
 
-class PlayOrPay(_Sequence):
+class PlayOrPay(SequenceGame):
     """Play or Pay: the first player leads any card; each next player plays the next card
     of that suit (..., K, A, 2, ...) or pays a chip; whoever plays a suit's 13th card leads
     a new suit. When a player goes out, every other player pays a chip per card left and
@@ -638,7 +649,7 @@ class PlayOrPay(_Sequence):
     title = "Play or Pay"
 
 
-class LibertyFanTan(_Sequence):
+class LibertyFanTan(SequenceGame):
     """Liberty Fan-Tan: Play or Pay's play, but the winner takes only the chips paid for passes.
 
     Options: ``deals`` and ``stack`` as in Fan Tan.
