@@ -76,6 +76,14 @@ class Move:
 
     KINDS: ClassVar[tuple[str, ...]] = ("play", "draw", "keep", "pass")
 
+    def __post_init__(self) -> None:
+        # Refuse a malformed move where it is made, not deep inside a game's rules
+        # (which kinds a game knows is the game's to say).
+        if (self.kind == "play") != isinstance(self.card, Card):
+            raise MoveError("a play names its card" if self.kind == "play" else f"a {self.kind} names no card")
+        if self.suit is not None and (self.kind != "play" or not isinstance(self.suit, Suit)):
+            raise MoveError("only a play names a suit, one of C, D, H, S")
+
     @classmethod
     def play(cls, card: Card, suit: Suit | None = None) -> Move:
         return cls("play", card, suit)
