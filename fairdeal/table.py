@@ -118,6 +118,10 @@ class Table:
             table._replay(line)
         return table
 
+    def replay(self, line: dict[str, Any]) -> None:
+        """Apply one more stored line, e.g. one that another server process appended."""
+        self._replay(line)
+
     def _replay(self, line: dict[str, Any]) -> None:
         kind = line["type"]
         if kind == "client-commit":

@@ -1,0 +1,191 @@
+"""The FastAPI application: :func:`create_app` wires settings, keys, the store and the routers.
+
+>>> import tempfile
+>>> from fastapi.testclient import TestClient
+>>> app = create_app(Settings(data_dir=tempfile.mkdtemp(), bot_delay=0, tick_seconds=0))
+>>> with TestClient(app) as client:
+...     client.get("/health").json()
+{'status': 'ok', 'store': 'sqlite'}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+import traceback
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fairdeal import __version__
+from fairdeal.service.errors import ServiceError
+from fairdeal.service.games import GameService
+from fairdeal.service.keys import load_keys
+from fairdeal.service.live import Notifier
+from fairdeal.service.routes import ROUTERS
+from fairdeal.service.sessions import SessionService
+from fairdeal.service.settings import Settings
+from fairdeal.service.store import open_store
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("fairdeal.service")
+access_log = logging.getLogger("fairdeal.access")
+
+# A traceback can quote a value; any long hex in one is hidden, whatever it was.
+_LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
+
+
+def create_app(settings: Settings | None = None, *, clock: Callable[[], float] | None = None) -> FastAPI:
+    """The service, with ``settings`` (default: from the ``FAIRDEAL_*`` environment).
+
+    ``clock`` (a ``time.time`` stand-in) drives turn deadlines, for tests.
+    """
+    settings = settings or Settings.from_env()
+    signer, sealer = load_keys(settings.data_dir)
+    store = open_store(settings.database_url)
+    notifier = Notifier()
+    games = GameService(
+        store,
+        signer,
+        sealer,
+        turn_seconds=settings.turn_seconds,
+        bot_delay=settings.bot_delay,
+        clock=clock or time.time,
+        notifier=notifier,
+    )
+    sessions = SessionService(store, signer, sealer, notifier)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        timer = asyncio.create_task(_run_timer(games, settings.tick_seconds)) if settings.tick_seconds > 0 else None
+        try:
+            yield
+        finally:
+            if timer is not None:
+                timer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await timer
+            store.close()
+
+    app = FastAPI(
+        title="fairdeal",
+        version=__version__,
+        summary="Provably-fair card tables and dealing sessions, with signed hash-chained records.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.signer = signer
+    app.state.store = store
+    app.state.games = games
+    app.state.sessions = sessions
+    for router in ROUTERS:
+        app.include_router(router)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
+
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(AccessLog)
+    return app
+
+
+async def _run_timer(games: GameService, tick: float) -> None:
+    """Play what is due (bots, timed-out turns) every ``tick`` seconds, for as long as the app runs."""
+    while True:
+        await asyncio.sleep(tick)
+        try:
+            await run_in_threadpool(games.run_due)
+        except Exception as exc:  # the database may be away for a moment: try again next tick
+            log.warning("timer: %s", _LONG_HEX.sub("<hex hidden>", f"{type(exc).__name__}: {exc}"))
+
+
+class BodyLimit:
+    """413 for a request body over ``max_bytes``, by its Content-Length or as it streams in."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = JSONResponse({"detail": f"the request body is over {self.max_bytes} bytes"}, status_code=413)
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                if not value.isdigit() or int(value) > self.max_bytes:
+                    await too_large(scope, receive, send)
+                    return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    # Raised inside the body read, before any handler ran: nothing is written.
+                    raise HTTPException(413, f"the request body is over {self.max_bytes} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+class AccessLog:
+    """One JSON log line per request (never a token, seed or body), and a plain 500 for a bug."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+        response_started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal status, response_started
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                response_started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:
+            status = 500
+            trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            log.error("internal error on %s %s\n%s", scope["method"], _route(scope), _LONG_HEX.sub("<hex hidden>", trace))
+            if not response_started:
+                await JSONResponse({"detail": "internal error"}, status_code=500)(scope, receive, send)
+        finally:
+            params = scope.get("path_params") or {}
+            entry: dict[str, Any] = {
+                "method": scope["method"],
+                "path": _route(scope),
+                "status": status,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+            }
+            record_id = params.get("game_id") or params.get("session_id")
+            if isinstance(record_id, str):
+                entry["game_id" if "game_id" in params else "session_id"] = record_id[:64]
+            access_log.info(json.dumps(entry, separators=(",", ":")))
+
+
+def _route(scope: Scope) -> str:
+    """The route's path template (``/games/{game_id}/moves``); never the query string, where a token may be."""
+    path = getattr(scope.get("route"), "path", None)
+    return path if isinstance(path, str) else str(scope.get("path", ""))[:100]

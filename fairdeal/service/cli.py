@@ -1,0 +1,84 @@
+"""``fairdeal serve``: run the service under uvicorn.
+
+Options override the ``FAIRDEAL_*`` environment; the settings reach uvicorn's
+worker processes through that environment (each worker builds its own app
+with :func:`~fairdeal.service.app.create_app`). The keys and the database
+schema are made once here, before any worker starts.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+__all__ = ["serve"]
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging, plus fairdeal's: the access log as bare JSON lines on stdout."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = {key: (dict(value) if isinstance(value, dict) else value) for key, value in LOGGING_CONFIG.items()}
+    config["formatters"] = {**config["formatters"], "bare": {"format": "%(message)s"}}
+    config["handlers"] = {
+        **config["handlers"],
+        "fairdeal_access": {"class": "logging.StreamHandler", "formatter": "bare", "stream": "ext://sys.stdout"},
+    }
+    config["loggers"] = {
+        **config["loggers"],
+        "fairdeal": {"handlers": ["default"], "level": level.upper(), "propagate": False},
+        "fairdeal.access": {"handlers": ["fairdeal_access"], "level": "INFO", "propagate": False},
+    }
+    return config
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="The port to listen on.")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Keys and the SQLite database [env FAIRDEAL_DATA_DIR, default ./data].")
+@click.option("--database-url", default=None, metavar="URL",
+              help="sqlite:///PATH or postgresql://... [env FAIRDEAL_DATABASE_URL, default DATA_DIR/fairdeal.db].")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="uvicorn worker processes.")
+@click.option("--log-level", default=None, type=click.Choice(["debug", "info", "warning", "error"]),
+              help="[env FAIRDEAL_LOG_LEVEL, default info]")
+def serve(host: str, port: int, data_dir: Path | None, database_url: str | None, workers: int, log_level: str | None) -> None:
+    """Serve live card tables and dealing sessions over HTTP (OpenAPI at /docs)."""
+    try:
+        import uvicorn
+
+        from fairdeal.service.keys import load_keys
+        from fairdeal.service.settings import Settings, SettingsError
+        from fairdeal.service.store import open_store
+    except ImportError as exc:
+        raise click.ClickException(f"the service needs its extra: pip install 'fairdeal[service]' ({exc.name} is missing)")
+    env = dict(os.environ)
+    for name, value in (("FAIRDEAL_DATA_DIR", data_dir), ("FAIRDEAL_DATABASE_URL", database_url), ("FAIRDEAL_LOG_LEVEL", log_level)):
+        if value is not None:
+            env[name] = str(value)
+    try:
+        settings = Settings.from_env(env)
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+    os.environ.update(settings.to_env())
+    load_keys(settings.data_dir)
+    try:
+        open_store(settings.database_url).close()  # the schema, once, before the workers
+    except Exception as exc:
+        raise click.ClickException(f"cannot open the database ({settings.store_kind}): {type(exc).__name__}: {exc}")
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    click.echo(f"fairdeal serving on http://{shown}:{port}  (API docs: http://{shown}:{port}/docs)")
+    click.echo(f"  data: {settings.data_dir.resolve()}  store: {settings.store_kind}  workers: {workers}")
+    uvicorn.run(
+        "fairdeal.service.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=settings.log_level,
+        log_config=log_config(settings.log_level),
+        access_log=False,  # ours is structured and never shows a query string (a token may be in one)
+    )

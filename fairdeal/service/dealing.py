@@ -1,0 +1,211 @@
+"""A generic dealing session: protocol v1's commit-reveal and shuffles by label, for games fairdeal does not know.
+
+An operator's server opens a session, lets its players commit to and reveal
+client seeds, then asks for shuffles of any card list under labels of its
+choosing; at the end the server seed is revealed and anyone can derive every
+shuffle again. The record (spec/sessions.md) keeps what was shuffled under
+which label, never the order: the orders are hidden cards until the reveal.
+
+Like :class:`~fairdeal.table.Table` it needs no web server: this class is
+the whole session, and the service only stores its lines.
+
+>>> from fairdeal.record import Signer
+>>> session = DealingSession.new("s1", 1, Signer.generate(), created="2026-01-01T00:00:00Z")
+>>> _ = session.commit(0, client_commitment("my seed"))
+>>> _ = session.reveal_client_seed(0, "my seed")
+>>> order, receipt = session.shuffle("round/1", parse_cards("AS KS QS JS"))
+>>> sorted(codes(order))
+['AS', 'JS', 'KS', 'QS']
+>>> session.reveal()["type"], codes(session.order("round/1")) == codes(order)
+('reveal', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fairdeal.cards import Card, codes, parse_cards
+from fairdeal.fairness import PROTOCOL, Dealer, FairnessError, check_label, client_commitment, new_server_seed
+from fairdeal.record import FORMAT, RecordWriter, Signer, line_hash
+
+__all__ = ["DealingSession", "SessionError", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS", "client_commitment"]
+
+MAX_SESSION_SEATS = 16
+MAX_SHUFFLE_CARDS = 1024
+"""Twenty packs: more than any card game deals from."""
+
+
+class SessionError(ValueError):
+    """A session step out of order: shuffling before the key is fixed, or after the reveal."""
+
+
+class DealingSession:
+    """One dealing session: header, client seeds, shuffles by label, the reveal; every step a record line."""
+
+    def __init__(self, dealer: Dealer, writer: RecordWriter, label_prefix: str = "") -> None:
+        self.dealer = dealer
+        self.writer = writer
+        self.label_prefix = label_prefix
+        self.started = False
+        self.revealed = False
+        self.shuffles: dict[str, tuple[Card, ...]] = {}
+        """Each label's input cards, in the order given."""
+
+    @classmethod
+    def new(
+        cls,
+        session_id: str,
+        seats: int,
+        signer: Signer,
+        *,
+        created: str,
+        label_prefix: str = "",
+        server_seed: str | None = None,
+    ) -> DealingSession:
+        """A new session for ``seats`` client seeds and its header line.
+
+        A server that deals for no player opens one seat and starts at once:
+        that seat's seed is then the empty string.
+        """
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= MAX_SESSION_SEATS:
+            raise SessionError(f"a session has 1 to {MAX_SESSION_SEATS} seats")
+        if label_prefix:
+            check_label(label_prefix)
+        dealer = Dealer(session_id, seats, server_seed or new_server_seed())
+        writer = RecordWriter(signer)
+        writer.append(
+            {
+                "type": "header",
+                "format": FORMAT,
+                "protocol": PROTOCOL,
+                "kind": "session",
+                "game_id": session_id,
+                "rules": None,
+                "seats": seats,
+                "label_prefix": label_prefix,
+                "commitment": dealer.commitment,
+                "server_key": signer.public_hex,
+                "created": created,
+            }
+        )
+        return cls(dealer, writer, label_prefix)
+
+    @classmethod
+    def restore(cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer) -> DealingSession:
+        """Rebuild a session from its stored record and sealed seed."""
+        header = lines[0]
+        dealer = Dealer(header["game_id"], header["seats"], server_seed)
+        session = cls(dealer, RecordWriter(signer, lines[:1]), header.get("label_prefix", ""))
+        for line in lines[1:]:
+            session.replay(line)
+        return session
+
+    def replay(self, line: dict[str, Any]) -> None:
+        """Apply one stored line again."""
+        kind = line["type"]
+        if kind == "client-commit":
+            self.dealer.commit(line["seat"], line["commitment"])
+        elif kind == "client-reveal":
+            self.dealer.reveal_client_seed(line["seat"], line["seed"])
+        elif kind == "start":
+            if not self.dealer.key_fixed:
+                self.dealer.start()
+            self.started = True
+        elif kind == "shuffle":
+            self.shuffles[line["label"]] = tuple(parse_cards(line["cards"]))
+        elif kind == "reveal":
+            self.revealed = True
+        self.writer.lines.append(line)
+        self.writer.head = line_hash(line)
+
+    @property
+    def session_id(self) -> str:
+        return self.dealer.game_id
+
+    @property
+    def seats(self) -> int:
+        return self.writer.lines[0]["seats"]
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        return self.writer.lines
+
+    @property
+    def seq(self) -> int:
+        return len(self.writer.lines)
+
+    def _seed_step(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise SessionError(f"there is no seat {seat!r}")
+        if self.started:
+            raise SessionError("the session has started: client seeds are closed")
+
+    def commit(self, seat: int, commitment_hex: str) -> dict[str, Any]:
+        """Record ``seat``'s client-seed commitment; returns its receipt."""
+        self._seed_step(seat)
+        try:
+            self.dealer.commit(seat, commitment_hex)
+        except FairnessError as exc:
+            raise SessionError(str(exc)) from None
+        line = {"type": "client-commit", "seat": seat, "commitment": self.dealer.client_commitments[seat]}
+        return self.writer.append(line, receipt=True)
+
+    def reveal_client_seed(self, seat: int, seed: str) -> dict[str, Any]:
+        """Record ``seat``'s client seed; the session starts when the last seat has revealed."""
+        self._seed_step(seat)
+        try:
+            self.dealer.reveal_client_seed(seat, seed)
+        except FairnessError as exc:
+            raise SessionError(str(exc)) from None
+        receipt = self.writer.append({"type": "client-reveal", "seat": seat, "seed": seed}, receipt=True)
+        if self.dealer.key_fixed:
+            self._start()
+        return receipt
+
+    def start(self) -> dict[str, Any]:
+        """Fix the key now: seats that have not revealed a seed count with the empty string."""
+        if self.started:
+            raise SessionError("the session has already started")
+        if self.revealed:
+            raise SessionError("the server seed is revealed: this session deals no more")
+        self.dealer.start()
+        return self._start()
+
+    def _start(self) -> dict[str, Any]:
+        self.started = True
+        return self.writer.append({"type": "start", "client_seeds": self.dealer.seat_seeds()})
+
+    def shuffle(self, label: str, cards: Sequence[Card]) -> tuple[list[Card], dict[str, Any]]:
+        """Shuffle ``cards`` by ``label``: the order (top first) and the signed receipt of its line.
+
+        The line records the label and the input cards, not the order.
+        """
+        if not self.started:
+            raise SessionError("the client seeds are still open: the session has not started")
+        if self.revealed:
+            raise SessionError("the server seed is revealed: this session deals no more")
+        check_label(label)
+        if not label.startswith(self.label_prefix):
+            raise SessionError(f"this session's labels start with {self.label_prefix!r}")
+        if label in self.shuffles:
+            raise SessionError(f"label {label!r} has already dealt in this session")
+        if not 1 <= len(cards) <= MAX_SHUFFLE_CARDS:
+            raise SessionError(f"a shuffle takes 1 to {MAX_SHUFFLE_CARDS} cards")
+        order = self.dealer.shuffle(label, cards)
+        self.shuffles[label] = tuple(cards)
+        line = {"type": "shuffle", "label": label, "cards": codes(cards), "count": len(cards)}
+        return order, self.writer.append(line, sign=True, receipt=True)
+
+    def order(self, label: str) -> list[Card]:
+        """The order ``label`` dealt, derived again (the key must be fixed)."""
+        if label not in self.shuffles:
+            raise SessionError(f"label {label!r} has not dealt in this session")
+        return self.dealer.shuffle(label, self.shuffles[label])
+
+    def reveal(self) -> dict[str, Any]:
+        """Append the server seed: the session is over, anyone may now derive every shuffle."""
+        if self.revealed:
+            raise SessionError("the server seed is already revealed")
+        self.revealed = True
+        return self.writer.append({"type": "reveal", "server_seed": self.dealer.reveal()})

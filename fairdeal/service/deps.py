@@ -1,0 +1,142 @@
+"""The API's dependencies, as ``Annotated`` aliases: the services, and who a token says the caller is.
+
+A token comes as ``Authorization: Bearer <token>``. No token, or one that
+belongs to nobody at that game, is 401; a valid token for someone else
+(another seat, the host where a seat is needed) is 403.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Path, Query, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from fairdeal.service.errors import Forbidden
+from fairdeal.service.games import GameService
+from fairdeal.service.live import Role
+from fairdeal.service.sessions import SessionService
+from fairdeal.service.settings import Settings
+from fairdeal.service.store import Store
+
+__all__ = [
+    "GamesDep",
+    "SessionsDep",
+    "StoreDep",
+    "SettingsDep",
+    "TokenDep",
+    "GameId",
+    "SessionId",
+    "SeatNo",
+    "HostDep",
+    "SeatDep",
+    "PlayerDep",
+    "OwnerDep",
+    "SessionSeatDep",
+    "StreamRoleDep",
+]
+
+
+def _games(request: Request) -> GameService:
+    return request.app.state.games
+
+
+def _sessions(request: Request) -> SessionService:
+    return request.app.state.sessions
+
+
+def _store(request: Request) -> Store:
+    return request.app.state.store
+
+
+def _settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+GamesDep = Annotated[GameService, Depends(_games)]
+SessionsDep = Annotated[SessionService, Depends(_sessions)]
+StoreDep = Annotated[Store, Depends(_store)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+
+GameId = Annotated[str, Path(min_length=1, max_length=64, description="The game id.")]
+SessionId = Annotated[str, Path(min_length=1, max_length=64, description="The session id.")]
+SeatNo = Annotated[int, Path(ge=0, le=15, description="The seat number, 0 first.")]
+
+_bearer = HTTPBearer(auto_error=False, description="A host, seat (join) or owner token.")
+
+
+def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str | None:
+    return None if credentials is None else credentials.credentials
+
+
+TokenDep = Annotated[str | None, Depends(_token)]
+
+
+def _game_role(game_id: GameId, games: GamesDep, token: TokenDep) -> Role:
+    return games.authenticate(game_id, token)
+
+
+def _host(role: Annotated[Role, Depends(_game_role)]) -> Role:
+    if not role.is_host:
+        raise Forbidden("only the host's token may do this")
+    return role
+
+
+def _seat(seat: SeatNo, role: Annotated[Role, Depends(_game_role)]) -> int:
+    if role.seat != seat:
+        who = "the host's" if role.is_host else f"seat {role.seat}'s"
+        raise Forbidden(f"this is {who} token, not seat {seat}'s")
+    return seat
+
+
+def _player(role: Annotated[Role, Depends(_game_role)]) -> int:
+    if role.is_host:
+        raise Forbidden("the host's token makes no moves: use the seat's join token")
+    return role.seat
+
+
+HostDep = Annotated[Role, Depends(_host)]
+SeatDep = Annotated[int, Depends(_seat)]
+"""The seat of the path, when the token is that seat's."""
+PlayerDep = Annotated[int, Depends(_player)]
+"""The seat the token belongs to."""
+
+
+def _session_role(session_id: SessionId, sessions: SessionsDep, token: TokenDep) -> Role:
+    return sessions.authenticate(session_id, token)
+
+
+def _owner(role: Annotated[Role, Depends(_session_role)]) -> Role:
+    if not role.is_host:
+        raise Forbidden("only the session's owner key may do this")
+    return role
+
+
+def _session_seat(seat: SeatNo, role: Annotated[Role, Depends(_session_role)]) -> int:
+    if role.seat != seat:
+        who = "the owner's" if role.is_host else f"seat {role.seat}'s"
+        raise Forbidden(f"this is {who} key, not seat {seat}'s")
+    return seat
+
+
+OwnerDep = Annotated[Role, Depends(_owner)]
+SessionSeatDep = Annotated[int, Depends(_session_seat)]
+
+
+def _stream_role(
+    game_id: GameId,
+    games: GamesDep,
+    token: TokenDep,
+    query_token: Annotated[
+        str | None, Query(alias="token", max_length=100, description="A seat token, for clients that cannot set headers.")
+    ] = None,
+) -> Role | None:
+    """A spectator (``None``) unless a token is given; a given token must be valid."""
+    token = token or query_token
+    if token is None:
+        games.read(game_id, lambda table, row: None)  # 404 for an unknown game
+        return None
+    return games.authenticate(game_id, token)
+
+
+StreamRoleDep = Annotated[Role | None, Depends(_stream_role)]

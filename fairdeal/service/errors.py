@@ -1,0 +1,51 @@
+"""What the service answers when it refuses a request: one exception per HTTP status.
+
+Every message says what was wrong in words a client can act on, and never
+holds a secret (a token, a seed before its reveal).
+
+>>> error = Stale("the record is at seq 12, not 10")
+>>> error.status, str(error)
+(409, 'the record is at seq 12, not 10')
+"""
+
+from __future__ import annotations
+
+__all__ = ["ServiceError", "Unauthorized", "Forbidden", "NotFound", "Stale", "Rejected"]
+
+
+class ServiceError(ValueError):
+    """A request the service refuses; ``status`` is its HTTP status code."""
+
+    status = 400
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(detail)
+
+
+class Unauthorized(ServiceError):
+    """No token, or a token that belongs to nobody at this game."""
+
+    status = 401
+
+
+class Forbidden(ServiceError):
+    """A valid token for someone who may not do this (another seat, or the host making a move)."""
+
+    status = 403
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Stale(ServiceError):
+    """The request came too early, too late or second: a stale seq, a step out of order, a lost race."""
+
+    status = 409
+
+
+class Rejected(ServiceError):
+    """The request is well-formed but the rules or the protocol refuse it (an illegal move)."""
+
+    status = 422

@@ -1,0 +1,381 @@
+"""Live card tables: create, client seeds, moves, bots, the turn timer, the reveal; views for seats.
+
+Every change to a game is a :class:`~fairdeal.table.Table` call whose new
+record lines are appended atomically (:class:`~fairdeal.service.live.LiveRecords`);
+everything a client reads is computed from the table those lines replay to.
+
+The table's own rules live here too:
+
+- a bot seat (marked in the header, or a seat the host started without)
+  moves by itself, ``bot_delay`` seconds after it got the turn; with a delay
+  of 0 it moves within the request that handed it the turn;
+- a human seat has ``turn_seconds`` for its turn; when the deadline passes
+  the server plays the rules' auto-move for it (``"auto": true`` in the
+  record) until the turn moves on;
+- the server seed is revealed in the same append as the match's end or the
+  host's abandon.
+
+Deadlines are stored with the game, so a restarted server (or another
+process) carries on where the last one was; :meth:`GameService.run_due`
+does what is due, and the append's expected length makes sure that only
+one process does it.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from fairdeal.bots import BotError, HeuristicBot, make_bot
+from fairdeal.cards import Card
+from fairdeal.fairness import FairnessError, client_commitment, new_server_seed
+from fairdeal.record import Signer, canonical
+from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
+from fairdeal.service.errors import Forbidden, Rejected, Stale
+from fairdeal.service.keys import Sealer, hash_token, new_token
+from fairdeal.service.live import LiveRecords, Notifier
+from fairdeal.service.store import KEEP, GameRow, Store
+from fairdeal.table import Seat, Table, TableError
+
+__all__ = ["GameService", "Created", "iso_time", "now_iso"]
+
+log = logging.getLogger("fairdeal.service")
+
+MAX_FOLLOW_UP_MOVES = 200
+"""Bot and timed-out moves made in one append at most; the timer carries on with the rest."""
+
+
+def iso_time(t: float) -> str:
+    return datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def status_of(table: Table) -> str:
+    if table.abandoned:
+        return "abandoned"
+    if table.match.over:
+        return "over"
+    return "playing" if table.started else "seeding"
+
+
+class Created(dict):
+    """The answer to creating a game: ids and the tokens, shown this once."""
+
+
+class GameService(LiveRecords[Table]):
+    """The live games of one process, over a shared store."""
+
+    table_name = "games"
+    what = "game"
+
+    def __init__(
+        self,
+        store: Store,
+        signer: Signer,
+        sealer: Sealer,
+        *,
+        turn_seconds: float = 20.0,
+        bot_delay: float = 0.3,
+        clock: Callable[[], float] = time.time,
+        notifier: Notifier | None = None,
+    ) -> None:
+        super().__init__(store, signer, sealer, notifier)
+        self.turn_seconds = turn_seconds
+        self.bot_delay = bot_delay
+        self.clock = clock
+
+    def _row(self, record_id: str) -> GameRow | None:
+        return self.store.game(record_id)
+
+    def _host_hash(self, row: GameRow) -> str:
+        return row.host_hash
+
+    def _restore(self, lines: list[dict[str, Any]], server_seed: str) -> Table:
+        return Table.restore(lines, server_seed, self.signer)
+
+    # -- creating ------------------------------------------------------------------
+
+    def create(
+        self,
+        rules_name: str,
+        options: dict[str, int],
+        seats: Sequence[Seat],
+        turn_seconds: float | None = None,
+    ) -> Created:
+        """A new table; its host token and one join token per human seat (only their hashes are kept)."""
+        try:
+            rules = get(rules_name, options)
+            rules.check_seats(len(seats))
+        except OptionsError as exc:
+            raise Rejected(str(exc)) from None
+        turn_seconds = self.turn_seconds if turn_seconds is None else turn_seconds
+        game_id = secrets.token_urlsafe(12)
+        server_seed = new_server_seed()
+        try:
+            table = Table.new(game_id, rules, seats, self.signer, created=now_iso(), server_seed=server_seed)
+        except (TableError, FairnessError) as exc:
+            raise Rejected(str(exc)) from None
+        host_token = new_token()
+        join_tokens = {i: new_token() for i, seat in enumerate(seats) if not seat.bot}
+        columns = self._follow_up(table, turn_seconds)  # a table of bots alone starts at once
+        row = GameRow(
+            id=game_id,
+            rules=rules.name,
+            created=table.lines[0]["created"],
+            status=columns["status"],
+            sealed_seed=self.sealer.seal(game_id, server_seed),
+            host_hash=hash_token(host_token),
+            turn_seconds=turn_seconds,
+            deadline=columns["deadline"],
+            length=table.seq,
+        )
+        self.store.create_game(
+            row,
+            {seat: hash_token(token) for seat, token in join_tokens.items()},
+            [canonical(line).decode() for line in table.lines],
+        )
+        return Created(
+            game_id=game_id,
+            commitment=table.dealer.commitment,
+            host_token=host_token,
+            seats=[
+                {"seat": i, "name": seat.name, "bot": seat.bot, **({"join_token": join_tokens[i]} if i in join_tokens else {})}
+                for i, seat in enumerate(seats)
+            ],
+            public_key=self.signer.public_hex,
+            seq=table.seq,
+            status=row.status,
+        )
+
+    # -- the steps of a game ----------------------------------------------------------
+
+    def _act(self, game_id: str, action: Callable[[Table, GameRow], Any], expected_seq: int | None = None) -> Any:
+        turn_before = None
+
+        def guarded(table: Table, row: GameRow) -> Any:
+            nonlocal turn_before
+            turn_before = _turn_key(table)
+            try:
+                return action(table, row)
+            except IllegalMove as exc:
+                raise Rejected(exc.reason) from None
+            except (MoveError, FairnessError) as exc:
+                raise Rejected(str(exc)) from None
+            except TableError as exc:
+                raise Stale(str(exc)) from None
+
+        def after(table: Table, row: GameRow) -> dict[str, Any]:
+            return self._follow_up(table, row.turn_seconds, row, turn_before)
+
+        return self.act(game_id, guarded, expected_seq=expected_seq, after=after)
+
+    def commit(self, game_id: str, seat: int, commitment: str) -> dict[str, Any]:
+        """Record a human seat's client-seed commitment; returns its signed receipt."""
+        return self._act(game_id, lambda table, row: table.commit(seat, commitment))
+
+    def reveal_seed(self, game_id: str, seat: int, seed: str) -> dict[str, Any]:
+        """Record a seat's client seed (reveals open once every human seat has committed)."""
+
+        def reveal(table: Table, row: GameRow) -> dict[str, Any]:
+            dealer = table.dealer
+            expected = dealer.client_commitments.get(seat)
+            if not table.started and dealer.all_committed and seat not in dealer.client_seeds and expected:
+                if client_commitment(seed) != expected:
+                    raise Rejected(f"seat {seat}'s client seed does not match its commitment")
+            return table.reveal_client_seed(seat, seed)
+
+        return self._act(game_id, reveal)
+
+    def start(self, game_id: str) -> dict[str, Any]:
+        """The host starts now: seats without a revealed seed are played by bots."""
+        return self._act(game_id, lambda table, row: table.start())
+
+    def move(self, game_id: str, seat: int, move: Move, expected_seq: int) -> dict[str, Any]:
+        """``seat``'s move, if the record is still ``expected_seq`` lines long; its signed receipt."""
+
+        def play(table: Table, row: GameRow) -> dict[str, Any]:
+            if not table.started:
+                raise Stale("the game has not started: client seeds are still open")
+            if table.finished:
+                raise Stale(f"the game is {status_of(table)}")
+            if seat in table.bots:
+                raise Forbidden(f"seat {seat} is played by a bot")
+            return table.move(seat, move)
+
+        return self._act(game_id, play, expected_seq)
+
+    def abandon(self, game_id: str, reason: str) -> dict[str, Any]:
+        """The host ends the game; the server seed is revealed with it."""
+        return self._act(game_id, lambda table, row: table.abandon(reason))
+
+    # -- what follows by itself --------------------------------------------------------
+
+    def _follow_up(
+        self, table: Table, turn_seconds: float, row: GameRow | None = None, turn_before: Any = None
+    ) -> dict[str, Any]:
+        """Bots' moves (when they move at once) and the reveal at the end, then the game's status and
+        next deadline (for an existing game: only what changed, ``None`` / ``KEEP`` otherwise)."""
+        if self.bot_delay == 0:
+            for _ in range(MAX_FOLLOW_UP_MOVES):
+                if not table.started or table.finished or table.match.turn not in table.bots:
+                    break
+                self._bot_move(table)
+        if table.finished and not table.revealed:
+            table.reveal()
+        status = status_of(table)
+        deadline = self._deadline(table, None if row is None else row.deadline, turn_before, turn_seconds)
+        if row is None:
+            return {"status": status, "deadline": deadline}
+        return {
+            "status": None if status == row.status else status,
+            "deadline": KEEP if deadline == row.deadline else deadline,
+        }
+
+    def _deadline(self, table: Table, before: float | None, turn_before: Any, turn_seconds: float) -> float | None:
+        if not table.started or table.finished:
+            return None
+        now = self.clock()
+        if table.match.turn in table.bots:
+            # With no delay, a bot still to move here is one the follow-up cap left: due now.
+            return now + self.bot_delay
+        if before is not None and _turn_key(table) == turn_before:
+            return before  # the same turn goes on (a draw): its time does not start again
+        return now + turn_seconds
+
+    def _bot_move(self, table: Table) -> None:
+        seat = table.match.turn
+        rules = table.rules
+        view = table.match.view(seat)
+        try:
+            if rules.name in HeuristicBot.games:
+                move = make_bot("heuristic").choose(rules, view)
+            else:
+                move = make_bot("random", f"{table.game_id}/{table.seq}").choose(rules, view)
+            table.move(seat, move)
+        except (BotError, IllegalMove):
+            # A bot that cannot choose must not stall the table: it makes the table's own move.
+            log.warning("bot could not move; game=%s seat=%s: auto-move instead", table.game_id, seat)
+            table.move(seat, table.match.auto_move())
+
+    def run_due(self, now: float | None = None) -> int:
+        """Make every move that is due (bots, timed-out turns) in the games of the store; how many games moved."""
+        now = self.clock() if now is None else now
+        moved = 0
+        for game_id in self.store.due_games(now):
+            try:
+                if self._play_due(game_id, now):
+                    moved += 1
+            except Stale:
+                pass  # another process made that move
+            except Exception:
+                log.exception("timer: could not play the due turn of game %s", game_id)
+        return moved
+
+    def _play_due(self, game_id: str, now: float) -> bool:
+        played = False
+
+        def due(table: Table, row: GameRow) -> None:
+            nonlocal played
+            if row.deadline is None or row.deadline > now or not table.started or table.finished:
+                return  # not due (any more); the follow-up puts the right deadline back
+            seat = table.match.turn
+            if seat in table.bots:
+                self._bot_move(table)
+            else:
+                turn = _turn_key(table)
+                for _ in range(MAX_FOLLOW_UP_MOVES):
+                    table.move(seat, table.match.auto_move(), auto=True)
+                    if table.finished or _turn_key(table) != turn:
+                        break
+                log.info("timer: seat %s of game %s timed out", seat, game_id)
+            played = True
+
+        self._act(game_id, due)
+        return played
+
+    # -- what clients see -------------------------------------------------------------------
+
+    def seat_view(self, game_id: str, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees: its hand, the public table, its legal moves and why each card can or cannot go."""
+        return self.read(game_id, lambda table, row: self._describe(table, row, seat))
+
+    def public_state(self, game_id: str) -> dict[str, Any]:
+        """What a spectator sees: the public table, no hidden card."""
+        return self.read(game_id, lambda table, row: self._describe(table, row, None))
+
+    def _describe(self, table: Table, row: GameRow, seat: int | None) -> dict[str, Any]:
+        match = table.match
+        dealer = table.dealer
+        turn = match.turn
+        deadline = row.deadline if table.started and not table.finished and turn not in table.bots else None
+        public = None
+        view = None
+        if match.state is not None:
+            view = match.view(seat)
+            public = view.to_json()
+            for private in ("seat", "hand", "pending"):
+                public.pop(private, None)
+        out: dict[str, Any] = {
+            "game_id": table.game_id,
+            "rules": table.rules.name,
+            "options": dict(table.rules.options),
+            "status": status_of(table),
+            "seq": table.seq,
+            "commitment": dealer.commitment,
+            "seats": [{"seat": i, "name": s.name, "bot": i in table.bots} for i, s in enumerate(table.seats)],
+            "client_seeds": {
+                "open": not table.started,
+                "committed": sorted(dealer.client_commitments),
+                "revealed": sorted(dealer.client_seeds),
+            },
+            "turn": turn,
+            "turn_seconds": row.turn_seconds,
+            "deadline": None if deadline is None else iso_time(deadline),
+            "seconds_left": None if deadline is None else round(max(0.0, deadline - self.clock()), 3),
+            "table": public,
+            "hand_no": match.hand_no,
+            "totals": list(match.totals),
+            "hands": [
+                {
+                    "hand": h.hand,
+                    "dealer": h.dealer,
+                    "how": h.result.how,
+                    "winners": list(h.result.winners),
+                    "counts": list(h.result.counts),
+                    "scores": list(h.result.scores),
+                    "totals": list(h.totals),
+                }
+                for h in match.hands
+            ],
+            "standings": match.standings if match.over else None,
+        }
+        if table.revealed:
+            out["server_seed"] = next(line["server_seed"] for line in reversed(table.lines) if line["type"] == "reveal")
+        if seat is not None:
+            hand: Sequence[Card] = view.hand if view is not None else ()
+            out.update(
+                seat=seat,
+                your_turn=turn == seat,
+                hand=[card.code for card in hand],
+                pending=None if view is None or view.pending is None else view.pending.code,
+                legal_moves=[m.to_json() for m in match.legal_moves(seat)] if view is not None and not table.finished else [],
+                cards=[_card_note(table, seat, card) for card in hand],
+            )
+        return out
+
+
+def _turn_key(table: Table) -> tuple[int, int | None]:
+    return (table.match.hand_no, table.match.turn)
+
+
+def _card_note(table: Table, seat: int, card: Card) -> dict[str, Any]:
+    why_not = "the game was abandoned" if table.abandoned else table.match.explain(seat, card)
+    return {"card": card.code, "playable": why_not is None, "why_not": why_not}
+

@@ -1,0 +1,235 @@
+"""What live games and dealing sessions share: a per-process cache of replayed records, kept current.
+
+The stored record is the truth. A process keeps each record it serves
+replayed in memory (a :class:`~fairdeal.table.Table` or a
+:class:`~fairdeal.service.dealing.DealingSession`); before every use it
+replays the lines other processes appended since. An action runs under the
+record's lock, changes the replayed object, and appends exactly the lines
+that added, expecting the record's length it started from; if another
+process appended first, the append fails, the cached object is dropped (it
+went ahead of the truth) and the client gets 409.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from fairdeal.record import Signer, canonical
+from fairdeal.service.errors import NotFound, Stale, Unauthorized
+from fairdeal.service.keys import MAX_TOKEN_CHARS, Sealer, token_matches
+from fairdeal.service.store import KEEP, Conflict, Store
+
+__all__ = ["LiveRecords", "Notifier", "Cached", "Role", "HOST"]
+
+R = TypeVar("R")  # the replayed object: Table or DealingSession
+T = TypeVar("T")
+
+HOST = -1
+"""The :class:`Role` seat of the game's host (or a session's owner)."""
+
+
+@dataclass(frozen=True)
+class Role:
+    """Who a token belongs to: the host (``seat == HOST``) or a seat."""
+
+    seat: int
+
+    @property
+    def is_host(self) -> bool:
+        return self.seat == HOST
+
+
+@dataclass
+class Cached(Generic[R]):
+    live: R
+    host_hash: str
+    seat_hashes: dict[int, str]
+
+
+class Notifier:
+    """Wakes the live-update streams of a record when this process appended to it.
+
+    Streams of other processes notice by polling the store; this only makes
+    the common case instant. Safe to call from any thread.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiters: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+
+    @contextmanager
+    def listen(self, record_id: str) -> Iterator[asyncio.Event]:
+        """An event set whenever ``record_id`` changes; use inside a running event loop."""
+        waiter = (asyncio.get_running_loop(), asyncio.Event())
+        with self._lock:
+            self._waiters.setdefault(record_id, set()).add(waiter)
+        try:
+            yield waiter[1]
+        finally:
+            with self._lock:
+                waiters = self._waiters.get(record_id)
+                if waiters is not None:
+                    waiters.discard(waiter)
+                    if not waiters:
+                        del self._waiters[record_id]
+
+    def notify(self, record_id: str) -> None:
+        with self._lock:
+            waiters = list(self._waiters.get(record_id, ()))
+        for loop, event in waiters:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # that stream's loop has closed
+                pass
+
+
+class LiveRecords(Generic[R]):
+    """The cache, locks and append discipline of one kind of record (games or sessions)."""
+
+    table_name = "games"
+    what = "game"
+    CACHE_SIZE = 1024
+    LOCK_STRIPES = 64
+
+    def __init__(self, store: Store, signer: Signer, sealer: Sealer, notifier: Notifier | None = None) -> None:
+        self.store = store
+        self.signer = signer
+        self.sealer = sealer
+        self.notifier = notifier or Notifier()
+        self._cache: OrderedDict[str, Cached[R]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        # A bounded set of locks: two records may share one, which costs a little waiting, never correctness.
+        self._locks = [threading.Lock() for _ in range(self.LOCK_STRIPES)]
+
+    # -- to be given by subclasses -------------------------------------------
+
+    def _row(self, record_id: str) -> Any:
+        """The stored row (with ``length``, ``sealed_seed``, and the host's token hash), or ``None``."""
+        raise NotImplementedError
+
+    def _host_hash(self, row: Any) -> str:
+        raise NotImplementedError
+
+    def _restore(self, lines: list[dict[str, Any]], server_seed: str) -> R:
+        raise NotImplementedError
+
+    # -- the cache -------------------------------------------------------------
+
+    @contextmanager
+    def locked(self, record_id: str) -> Iterator[None]:
+        with self._locks[zlib.crc32(record_id.encode()) % self.LOCK_STRIPES]:
+            yield
+
+    def drop(self, record_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(record_id, None)
+
+    def load(self, record_id: str) -> tuple[Cached[R], Any]:
+        """The record replayed up to date, and its row; hold :meth:`locked` while using them."""
+        row = self._row(record_id)
+        if row is None:
+            raise NotFound(f"there is no {self.what} {record_id!r}")
+        with self._cache_lock:
+            cached = self._cache.get(record_id)
+            if cached is not None:
+                self._cache.move_to_end(record_id)
+        if cached is not None and row.length < cached.live.seq:
+            cached = None  # cannot happen unless the database was rolled back: start again
+        if cached is None:
+            lines = [json.loads(text) for text in self.store.lines(record_id)]
+            live = self._restore(lines, self.sealer.open(record_id, row.sealed_seed))
+            cached = Cached(live, self._host_hash(row), self.store.seat_hashes(record_id))
+            with self._cache_lock:
+                self._cache[record_id] = cached
+                while len(self._cache) > self.CACHE_SIZE:
+                    self._cache.popitem(last=False)
+        elif row.length > cached.live.seq:
+            for text in self.store.lines(record_id, cached.live.seq):
+                cached.live.replay(json.loads(text))
+        return cached, row
+
+    # -- who is asking ------------------------------------------------------------
+
+    def authenticate(self, record_id: str, token: str | None) -> Role:
+        """The role ``token`` gives at ``record_id``; :class:`Unauthorized` when it gives none."""
+        with self.locked(record_id):
+            cached, _ = self.load(record_id)
+        if not token:
+            raise Unauthorized("this needs a token: Authorization: Bearer <token>")
+        if len(token) > MAX_TOKEN_CHARS:
+            raise Unauthorized(f"that is not a token of this {self.what}")
+        role = None
+        # Compare with every hash, whatever matched: the time taken tells nothing.
+        if token_matches(token, cached.host_hash):
+            role = Role(HOST)
+        for seat, token_hash in sorted(cached.seat_hashes.items()):
+            if token_matches(token, token_hash):
+                role = Role(seat)
+        if role is None:
+            raise Unauthorized(f"that is not a token of this {self.what}")
+        return role
+
+    # -- acting -----------------------------------------------------------------
+
+    def act(
+        self,
+        record_id: str,
+        action: Callable[[R, Any], T],
+        *,
+        expected_seq: int | None = None,
+        after: Callable[[R, Any], dict[str, Any]] | None = None,
+    ) -> T:
+        """Run ``action(live, row)`` and append the lines it added, atomically.
+
+        ``expected_seq`` (a client's view of the record length) must be the
+        length now, or :class:`Stale`. ``after(live, row)`` may change more
+        (bots, the reveal) and returns extra columns for the append
+        (``status``, ``deadline``). Nothing is written when anything raises.
+        """
+        with self.locked(record_id):
+            cached, row = self.load(record_id)
+            live = cached.live
+            start = live.seq
+            if expected_seq is not None and expected_seq != start:
+                raise Stale(f"the record is at seq {start}, not {expected_seq}: fetch the view again")
+            try:
+                result = action(live, row)
+                columns = after(live, row) if after is not None else {}
+                lines = live.lines[start:]
+                if lines or any(value is not None and value is not KEEP for value in columns.values()):
+                    self.store.append(
+                        record_id,
+                        [canonical(line).decode() for line in lines],
+                        start,
+                        table=self.table_name,
+                        **columns,
+                    )
+            except Conflict:
+                self.drop(record_id)
+                raise Stale("another action reached the record first: fetch the view and try again") from None
+            except BaseException:
+                if live.seq != start:
+                    self.drop(record_id)  # the replayed object went ahead of the stored record
+                raise
+        self.notifier.notify(record_id)
+        return result
+
+    def read(self, record_id: str, reader: Callable[[R, Any], T]) -> T:
+        """``reader(live, row)`` on the record brought up to date, under its lock."""
+        with self.locked(record_id):
+            cached, row = self.load(record_id)
+            return reader(cached.live, row)
+
+    def record_text(self, record_id: str) -> str:
+        """The stored record as JSON Lines."""
+        if self._row(record_id) is None:
+            raise NotFound(f"there is no {self.what} {record_id!r}")
+        return "".join(text + "\n" for text in self.store.lines(record_id))

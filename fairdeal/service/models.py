@@ -1,0 +1,97 @@
+"""The request bodies the API accepts, each field with its size limit (a wrong one answers 422)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints, field_validator, model_validator
+
+from fairdeal.fairness import MAX_CLIENT_SEED_BYTES
+from fairdeal.service.dealing import MAX_SESSION_SEATS, MAX_SHUFFLE_CARDS
+from fairdeal.table import MAX_NAME_CHARS
+
+__all__ = [
+    "SeatIn",
+    "CreateGame",
+    "CommitIn",
+    "RevealIn",
+    "MoveIn",
+    "AbandonIn",
+    "CreateSession",
+    "ShuffleIn",
+    "MAX_SEATS",
+]
+
+MAX_SEATS = 6
+HEX64 = r"^[0-9a-fA-F]{64}$"
+LABEL = r"^[a-z0-9/_-]{1,64}$"
+
+OptionName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+CardCode = Annotated[str, StringConstraints(min_length=1, max_length=4)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(_Body):
+    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS, examples=["Ann"])
+    bot: StrictBool = False
+
+
+class CreateGame(_Body):
+    rules: str = Field("crazy-eights", min_length=1, max_length=40)
+    options: dict[OptionName, Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]] = Field(
+        default_factory=dict, max_length=8, examples=[{"target": 100, "restock_limit": 20}]
+    )
+    seats: list[SeatIn] = Field(min_length=1, max_length=MAX_SEATS)
+    turn_seconds: float | None = Field(None, ge=0.1, le=86400, description="A human seat's time for one turn (default 20).")
+
+
+class CommitIn(_Body):
+    commitment: str = Field(
+        pattern=HEX64,
+        description='SHA-256(lp("fairdeal/v1/client") || lp(seed)), 64 hex digits (see `fairdeal commitment`).',
+    )
+
+
+def _seed_size(seed: str) -> str:
+    size = len(seed.encode("utf-8", "surrogatepass"))
+    if size > MAX_CLIENT_SEED_BYTES:
+        raise ValueError(f"a client seed is at most {MAX_CLIENT_SEED_BYTES} UTF-8 bytes, this one is {size}")
+    return seed
+
+
+class RevealIn(_Body):
+    seed: str = Field(max_length=MAX_CLIENT_SEED_BYTES, description="The client seed committed to, at most 128 UTF-8 bytes.")
+
+    _check_seed = field_validator("seed")(_seed_size)
+
+
+class MoveIn(_Body):
+    seq: StrictInt = Field(ge=0, le=1_000_000_000, description="The record length the move was chosen on (the view's seq).")
+    move: Literal["play", "draw", "keep", "pass"]
+    card: CardCode | None = Field(None, examples=["9C"])
+    suit: str | None = Field(None, min_length=1, max_length=8, description="C, D, H or S: only with an eight.")
+    seat: StrictInt | None = Field(None, ge=0, le=MAX_SEATS - 1, description="Optional: the seat the token must be.")
+
+
+class AbandonIn(_Body):
+    reason: str = Field("abandoned by the host", min_length=1, max_length=200)
+
+
+class CreateSession(_Body):
+    seats: StrictInt = Field(1, ge=1, le=MAX_SESSION_SEATS, description="How many client seeds the session takes.")
+    label_prefix: str = Field("", pattern=r"^[a-z0-9/_-]{0,32}$", description="Every shuffle's label must start with it.")
+
+
+class ShuffleIn(_Body):
+    label: str = Field(pattern=LABEL, examples=["round/1/deal"])
+    cards: list[CardCode] | None = Field(None, min_length=1, max_length=MAX_SHUFFLE_CARDS, examples=[["AS", "KH", "8D"]])
+    packs: StrictInt | None = Field(None, ge=1, le=MAX_SHUFFLE_CARDS // 52, description="Shuffle this many full packs in card order.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ShuffleIn:
+        if (self.cards is None) == (self.packs is None):
+            raise ValueError("give either cards or packs")
+        return self

@@ -1,0 +1,7 @@
+"""The API's routers, one per resource."""
+
+from fairdeal.service.routes import events, games, meta, moves, seats, sessions
+
+ROUTERS = [meta.router, games.router, seats.router, moves.router, events.router, sessions.router]
+
+__all__ = ["ROUTERS"]

@@ -1,0 +1,90 @@
+"""Live updates without polling: server-sent events for spectators and seats.
+
+Each new record line is sent as an ``event: line`` (its ``id`` is its seq,
+so a reconnecting ``EventSource`` resumes with ``Last-Event-ID``), then one
+``event: state`` with the public state, or ``event: view`` with the seat's
+own view when the request carries that seat's token. The stream ends after
+the reveal, or after ``wait`` seconds (the client reconnects).
+
+Lines appended by this process wake the stream at once; lines appended by
+other processes are noticed by comparing the record's length every quarter
+of a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import StreamingResponse
+
+from fairdeal.service.deps import GameId, GamesDep, StreamRoleDep
+
+router = APIRouter(prefix="/games/{game_id}/events", tags=["live updates"])
+
+POLL_SECONDS = 0.25
+KEEPALIVE_SECONDS = 15.0
+
+
+def _event(kind: str, data: str, event_id: int | None = None) -> str:
+    head = "" if event_id is None else f"id: {event_id}\n"
+    return f"{head}event: {kind}\ndata: {data}\n\n"
+
+
+@router.get("", response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
+async def live_updates(
+    game_id: GameId,
+    games: GamesDep,
+    role: StreamRoleDep,
+    from_seq: Annotated[int | None, Query(alias="from", ge=0, le=1_000_000_000, description="The first seq to send (default: the next line).")] = None,
+    wait: Annotated[float, Query(ge=0, le=3600, description="Close the stream after this many seconds.")] = 300,
+    last_event_id: Annotated[str | None, Header(max_length=20)] = None,
+) -> StreamingResponse:
+    """Server-sent events: every new record line, and after each batch the fresh state (or the seat's view)."""
+    store = games.store
+    seat = None if role is None or role.is_host else role.seat
+    if from_seq is None and last_event_id is not None and last_event_id.isdigit():
+        from_seq = int(last_event_id) + 1
+    if from_seq is None:
+        from_seq = await run_in_threadpool(store.length, game_id)
+
+    def snapshot() -> dict[str, Any]:
+        return games.public_state(game_id) if seat is None else games.seat_view(game_id, seat)
+
+    async def stream() -> AsyncIterator[str]:
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + wait
+        quiet_since = loop.time()
+        seq = from_seq
+        with games.notifier.listen(game_id) as changed:
+            yield "retry: 1000\n\n"
+            state = await run_in_threadpool(snapshot)
+            yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
+            done = state["status"] in ("over", "abandoned") and "server_seed" in state and seq >= state["seq"]
+            while not done and loop.time() < ends:
+                changed.clear()
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=min(POLL_SECONDS, max(0.0, ends - loop.time())))
+                except asyncio.TimeoutError:
+                    pass
+                texts = await run_in_threadpool(store.lines, game_id, seq)
+                if not texts:
+                    if loop.time() - quiet_since > KEEPALIVE_SECONDS:
+                        quiet_since = loop.time()
+                        yield ": keepalive\n\n"
+                    continue
+                for text in texts:
+                    yield _event("line", text, seq)
+                    seq += 1
+                    done = done or json.loads(text)["type"] == "reveal"
+                state = await run_in_threadpool(snapshot)
+                yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
+                quiet_since = loop.time()
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )

@@ -1,0 +1,32 @@
+"""The service itself: its health and its public signing key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from fairdeal.service.deps import StoreDep
+
+router = APIRouter(tags=["service"])
+
+
+@router.get("/health")
+def health(store: StoreDep) -> Any:
+    """``ok`` and which database it uses, once the database answers."""
+    try:
+        store.ping()
+    except Exception:
+        return JSONResponse({"status": "unavailable", "store": store.kind}, status_code=503)
+    return {"status": "ok", "store": store.kind}
+
+
+@router.get("/.well-known/fairdeal-key")
+def public_key(request: Request) -> dict[str, str]:
+    """The Ed25519 public key that signs every record line, receipt and reveal of this server.
+
+    Pin it when you verify a record (``fairdeal-verify --key``): a record signed
+    by any other key was not written by this server.
+    """
+    return {"key": request.app.state.signer.public_hex, "algorithm": "Ed25519", "encoding": "hex, raw 32-byte public key"}

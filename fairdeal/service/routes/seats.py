@@ -1,0 +1,32 @@
+"""A seat: commit to and reveal its client seed, and see its view (its join token required)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from fairdeal.service.deps import GameId, GamesDep, SeatDep
+from fairdeal.service.models import CommitIn, RevealIn
+
+router = APIRouter(prefix="/games/{game_id}/seats/{seat}", tags=["seats"])
+
+
+@router.post("/commit")
+def commit(game_id: GameId, seat: SeatDep, body: CommitIn, games: GamesDep) -> dict[str, Any]:
+    """Commit to a client seed. Reveals open once every human seat has committed."""
+    return {"receipt": games.commit(game_id, seat, body.commitment.lower())}
+
+
+@router.post("/reveal")
+def reveal(game_id: GameId, seat: SeatDep, body: RevealIn, games: GamesDep) -> dict[str, Any]:
+    """Reveal the client seed committed to; the game starts when every human seat has revealed."""
+    receipt = games.reveal_seed(game_id, seat, body.seed)
+    return {"receipt": receipt, "view": games.seat_view(game_id, seat)}
+
+
+@router.get("/view")
+def view(game_id: GameId, seat: SeatDep, games: GamesDep) -> dict[str, Any]:
+    """The seat's hand, the public table, whose turn and until when, the legal moves,
+    and for every card in hand whether it can be played now and why not."""
+    return games.seat_view(game_id, seat)

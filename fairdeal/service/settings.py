@@ -1,0 +1,88 @@
+"""The service's settings, read from the environment.
+
+>>> s = Settings.from_env({"FAIRDEAL_DATA_DIR": "/srv/fd", "FAIRDEAL_TURN_SECONDS": "30"})
+>>> s.database_url, s.turn_seconds, s.store_kind
+('sqlite:////srv/fd/fairdeal.db', 30.0, 'sqlite')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Settings", "SettingsError"]
+
+
+class SettingsError(ValueError):
+    """An environment variable the service cannot use."""
+
+
+def _number(env: Mapping[str, str], name: str, default: float, low: float, high: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not low <= value <= high:
+        raise SettingsError(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a fairdeal server needs to know; :meth:`from_env` reads the ``FAIRDEAL_*`` variables.
+
+    Every process of one service (uvicorn workers, or several servers) must
+    share ``data_dir``: it holds the signing key and the key that seals
+    server seeds in the database.
+    """
+
+    data_dir: Path = Path("data")
+    database_url: str = ""
+    """``sqlite:///path`` or ``postgresql://...``; empty: ``data_dir/fairdeal.db``."""
+    turn_seconds: float = 20.0
+    """A human seat's time for one turn, unless the table says otherwise."""
+    bot_delay: float = 0.3
+    """How long a bot waits before it moves (0: it moves within the request that gave it the turn)."""
+    tick_seconds: float = 0.1
+    """How often the timer looks for due turns (0: no background timer; tests call ``run_due``)."""
+    log_level: str = "info"
+    max_body_bytes: int = 16 * 1024
+
+    def __post_init__(self) -> None:
+        if not self.database_url:
+            object.__setattr__(self, "database_url", f"sqlite:///{Path(self.data_dir) / 'fairdeal.db'}")
+        object.__setattr__(self, "data_dir", Path(self.data_dir))
+        if not self.database_url.startswith(("sqlite:///", "postgresql://", "postgres://")):
+            raise SettingsError("FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://")
+
+    @property
+    def store_kind(self) -> str:
+        return "sqlite" if self.database_url.startswith("sqlite:") else "postgresql"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        return cls(
+            data_dir=Path(env.get("FAIRDEAL_DATA_DIR") or "data"),
+            database_url=env.get("FAIRDEAL_DATABASE_URL", ""),
+            turn_seconds=_number(env, "FAIRDEAL_TURN_SECONDS", 20.0, 0.05, 86400),
+            bot_delay=_number(env, "FAIRDEAL_BOT_DELAY", 0.3, 0, 60),
+            tick_seconds=_number(env, "FAIRDEAL_TICK_SECONDS", 0.1, 0, 10),
+            log_level=(env.get("FAIRDEAL_LOG_LEVEL") or "info").lower(),
+        )
+
+    def to_env(self) -> dict[str, str]:
+        """The environment that makes :meth:`from_env` give these settings (for worker processes)."""
+        return {
+            "FAIRDEAL_DATA_DIR": str(self.data_dir),
+            "FAIRDEAL_DATABASE_URL": self.database_url,
+            "FAIRDEAL_TURN_SECONDS": repr(self.turn_seconds),
+            "FAIRDEAL_BOT_DELAY": repr(self.bot_delay),
+            "FAIRDEAL_TICK_SECONDS": repr(self.tick_seconds),
+            "FAIRDEAL_LOG_LEVEL": self.log_level,
+        }

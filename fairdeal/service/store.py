@@ -1,0 +1,387 @@
+"""Where games live: their append-only records, sealed seeds and hashed tokens, in SQLite or PostgreSQL.
+
+A record is its lines, one row each, keyed by (game_id, seq). An append
+adds one action's lines in one transaction, and only if the record still
+has the length the caller saw (``expected_seq``); otherwise it raises
+:class:`Conflict`, and the primary key is the last guard: two racing
+actions can never fork a record. Nothing else in a game ever changes but
+its status and its turn deadline, which move with the appends.
+
+>>> store = open_store("sqlite:///:memory:")
+>>> store.create_game(GameRow("g1", "crazy-eights", "2026-01-01T00:00:00Z", "seeding", b"sealed", "hosthash", 20.0, None, 0),
+...                   {0: "seathash"}, ['{"seq":0}'])
+>>> store.append("g1", ['{"seq":1}'], expected_seq=1, status="playing", deadline=123.0)
+>>> store.append("g1", ['{"seq":1}'], expected_seq=1)
+Traceback (most recent call last):
+...
+fairdeal.service.store.Conflict: record g1 has 2 lines, not 1: another action came first
+>>> store.lines("g1", 1), store.game("g1").deadline, store.due_games(now=200.0)
+(['{"seq":1}'], 123.0, ['g1'])
+"""
+
+from __future__ import annotations
+
+import abc
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Store", "GameRow", "SessionRow", "Conflict", "open_store", "SQLiteStore", "PostgresStore", "KEEP"]
+
+
+class Conflict(Exception):
+    """The record is no longer as long as the caller thought: someone else appended first."""
+
+    def __init__(self, record_id: str, expected: int, actual: int | None) -> None:
+        self.record_id, self.expected, self.actual = record_id, expected, actual
+        have = "an unknown number of" if actual is None else str(actual)
+        super().__init__(f"record {record_id} has {have} lines, not {expected}: another action came first")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    rules: str
+    created: str
+    status: str
+    """``seeding`` (client seeds open), ``playing``, ``over`` or ``abandoned``."""
+    sealed_seed: bytes
+    host_hash: str
+    turn_seconds: float
+    deadline: float | None
+    """Unix time when the seat to act is played for (a bot's move or a timed-out turn)."""
+    length: int
+    """The record's number of lines: the next line's seq."""
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: str
+    created: str
+    status: str
+    """``seeding``, ``dealing`` or ``revealed``."""
+    sealed_seed: bytes
+    owner_hash: str
+    seats: int
+    length: int
+
+
+class _Keep:
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+KEEP: Any = _Keep()
+"""Leave the deadline as it is."""
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        rules TEXT NOT NULL,
+        created TEXT NOT NULL,
+        status TEXT NOT NULL,
+        sealed_seed {blob} NOT NULL,
+        host_hash TEXT NOT NULL,
+        turn_seconds {real} NOT NULL,
+        deadline {real},
+        length INTEGER NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS games_due ON games (deadline) WHERE deadline IS NOT NULL",
+    """CREATE TABLE IF NOT EXISTS sessions (
+        id TEXT PRIMARY KEY,
+        created TEXT NOT NULL,
+        status TEXT NOT NULL,
+        sealed_seed {blob} NOT NULL,
+        owner_hash TEXT NOT NULL,
+        seats INTEGER NOT NULL,
+        length INTEGER NOT NULL
+    )""",
+    # Games and dealing sessions share the next two tables; their ids never collide
+    # because creating either inserts its header line (game_id, 0) first.
+    """CREATE TABLE IF NOT EXISTS seat_tokens (
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        token_hash TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )""",
+    """CREATE TABLE IF NOT EXISTS lines (
+        game_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        line TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+]
+
+_GAME_COLUMNS = "id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length"
+_SESSION_COLUMNS = "id, created, status, sealed_seed, owner_hash, seats, length"
+
+
+class Store(abc.ABC):
+    """The storage of games and dealing sessions. SQL is written with ``?`` placeholders."""
+
+    kind: str
+    _unique_violation: type[Exception]
+
+    @abc.abstractmethod
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        """A cursor inside one write transaction, committed on success."""
+
+    @abc.abstractmethod
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one read."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+    def ping(self) -> None:
+        self._query("SELECT 1")
+
+    # -- creating ------------------------------------------------------------
+
+    def _create(self, table: str, columns: str, values: Sequence[Any], record_id: str,
+                seat_hashes: dict[int, str], lines: Sequence[str]) -> None:
+        marks = ", ".join("?" * len(values))
+        try:
+            with self._transaction() as cur:
+                # The header first: an id already taken by a game or session fails here.
+                self._insert_lines(cur, record_id, 0, lines)
+                cur.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", tuple(values))
+                for seat, token_hash in seat_hashes.items():
+                    cur.execute("INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES (?, ?, ?)",
+                                (record_id, seat, token_hash))
+        except self._unique_violation:
+            raise Conflict(record_id, 0, None) from None
+
+    def create_game(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str]) -> None:
+        """Store a new game: its row, seat token hashes, and first lines (``row.length`` is their number)."""
+        values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
+        self._create("games", _GAME_COLUMNS, values, row.id, seat_hashes, lines)
+
+    def create_session(self, row: SessionRow, seat_hashes: dict[int, str], lines: Sequence[str]) -> None:
+        values = [getattr(replace(row, length=len(lines)), c) for c in _SESSION_COLUMNS.split(", ")]
+        self._create("sessions", _SESSION_COLUMNS, values, row.id, seat_hashes, lines)
+
+    @staticmethod
+    def _insert_lines(cur: Any, record_id: str, start: int, lines: Sequence[str]) -> None:
+        for seq, text in enumerate(lines, start):
+            cur.execute("INSERT INTO lines (game_id, seq, line) VALUES (?, ?, ?)", (record_id, seq, text))
+
+    # -- reading ---------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow | None:
+        rows = self._query(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return GameRow(*rows[0]) if rows else None
+
+    def session(self, session_id: str) -> SessionRow | None:
+        rows = self._query(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        return SessionRow(*rows[0]) if rows else None
+
+    def seat_hashes(self, record_id: str) -> dict[int, str]:
+        rows = self._query("SELECT seat, token_hash FROM seat_tokens WHERE game_id = ?", (record_id,))
+        return {seat: token_hash for seat, token_hash in rows}
+
+    def lines(self, record_id: str, start: int = 0) -> list[str]:
+        """The record's lines from ``seq = start`` on, as stored (canonical JSON)."""
+        rows = self._query("SELECT line FROM lines WHERE game_id = ? AND seq >= ? ORDER BY seq", (record_id, start))
+        return [text for (text,) in rows]
+
+    def length(self, record_id: str) -> int:
+        """How many lines the record has (0 for an unknown id): cheap, for live updates."""
+        rows = self._query("SELECT COALESCE(MAX(seq) + 1, 0) FROM lines WHERE game_id = ?", (record_id,))
+        return int(rows[0][0])
+
+    def due_games(self, now: float, limit: int = 50) -> list[str]:
+        """Games whose seat to act is due to be played for, most overdue first."""
+        rows = self._query(
+            "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ? ORDER BY deadline LIMIT ?", (now, limit)
+        )
+        return [game_id for (game_id,) in rows]
+
+    # -- appending ---------------------------------------------------------------
+
+    def append(
+        self,
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        *,
+        status: str | None = None,
+        deadline: float | None = KEEP,
+        table: str = "games",
+    ) -> None:
+        """Add one action's ``lines`` at ``expected_seq``, atomically, or raise :class:`Conflict`.
+
+        ``status`` and ``deadline`` change with the lines (``None`` status: unchanged).
+        """
+        if table not in ("games", "sessions"):
+            raise ValueError(f"no table {table!r}")
+        sets, params = ["length = ?"], [expected_seq + len(lines)]
+        if status is not None:
+            sets.append("status = ?")
+            params.append(status)
+        if deadline is not KEEP:
+            if table != "games":
+                raise ValueError("only games have deadlines")
+            sets.append("deadline = ?")
+            params.append(deadline)
+        try:
+            with self._transaction() as cur:
+                # The row lock taken here orders racing appends; the loser sees the new length.
+                cur.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?",
+                            (*params, record_id, expected_seq))
+                if cur.rowcount != 1:
+                    raise Conflict(record_id, expected_seq, None)
+                self._insert_lines(cur, record_id, expected_seq, lines)
+        except self._unique_violation:
+            raise Conflict(record_id, expected_seq, None) from None
+        except Conflict:
+            raise Conflict(record_id, expected_seq, self.length(record_id)) from None
+
+    def set_deadline(self, game_id: str, expected_seq: int, deadline: float | None) -> bool:
+        """Change only the deadline, if the record is still ``expected_seq`` lines long."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE games SET deadline = ? WHERE id = ? AND length = ?", (deadline, game_id, expected_seq))
+            return cur.rowcount == 1
+
+
+class SQLiteStore(Store):
+    """SQLite in WAL mode: one connection per thread, ``BEGIN IMMEDIATE`` for every write."""
+
+    kind = "sqlite"
+    _unique_violation = sqlite3.IntegrityError
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._shared: sqlite3.Connection | None = None
+        conn = self._conn()
+        conn.execute("PRAGMA journal_mode=WAL")
+        with self._transaction() as cur:
+            for statement in _SCHEMA:
+                cur.execute(statement.format(blob="BLOB", real="REAL"))
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            if self.path == ":memory:":
+                # One in-memory database: every thread shares one connection (doctests only).
+                if self._shared is None:
+                    self._shared = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                return self._shared
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 30000")
+            # In WAL mode a committed transaction survives the process being killed;
+            # only a power cut could lose the last ones, and FULL costs an fsync per move.
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Cursor]:
+        conn = self._conn()
+        with self._lock if conn is self._shared else _nothing():
+            cur = conn.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                yield cur
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        conn = self._conn()
+        with self._lock if conn is self._shared else _nothing():
+            return conn.execute(sql, tuple(params)).fetchall()
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+            if self._shared is not None:
+                self._shared.close()
+        self._local = threading.local()
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg 3 and a small connection pool per process."""
+
+    kind = "postgresql"
+
+    def __init__(self, url: str, max_connections: int = 8) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        self._unique_violation = psycopg.errors.UniqueViolation
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_connections,
+            timeout=30,
+            check=ConnectionPool.check_connection,
+            open=True,
+            name="fairdeal",
+        )
+        with self._transaction() as cur:
+            # Two servers starting together must not both create the tables.
+            cur.execute("SELECT pg_advisory_xact_lock(?)", (0x66616972,))
+            for statement in _SCHEMA:
+                cur.execute(statement.format(blob="BYTEA", real="DOUBLE PRECISION"))
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        return sql.replace("?", "%s")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self._pool.connection() as conn:  # commits on success, rolls back on an exception
+            with conn.cursor() as cur:
+                yield _PgCursor(cur)
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(self._sql(sql), tuple(params)).fetchall()
+        return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows]
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+class _PgCursor:
+    """A psycopg cursor that takes the ``?`` placeholders the store's SQL is written with."""
+
+    def __init__(self, cur: Any) -> None:
+        self._cur = cur
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._cur.execute(PostgresStore._sql(sql), tuple(params))
+
+    @property
+    def rowcount(self) -> int:
+        return self._cur.rowcount
+
+
+def open_store(url: str) -> Store:
+    """The store a database URL names: ``sqlite:///path`` or ``postgresql://...``."""
+    if url.startswith("sqlite:///"):
+        return SQLiteStore(url[len("sqlite:///"):])
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url)
+    raise ValueError("a database URL starts with sqlite:/// or postgresql://")
