@@ -1,0 +1,305 @@
+"""The verifier: what it reports of an honest record, and what it refuses.
+
+Records come from the real Table and Match with fixed seeds (test_verifier_support).
+"""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from test_verifier_support import SIGNER, play, seed_for, text_of
+
+import verifier.cli
+import verifier.receipts
+import verifier.replay
+import verifier.report
+from fairdeal.cards import pack
+from fairdeal.fairness import commitment, game_key, shuffle
+from fairdeal.record import RecordError, Signer, canonical, check_chain, line_hash, parse_record, resign
+from fairdeal.rules import get
+from fairdeal.table import Seat, Table, client_commitment
+from verifier.replay import NOT_REVEALED, read_lines, verify
+
+
+@pytest.mark.parametrize(
+    "module",
+    [verifier.replay, verifier.receipts, verifier.report, verifier.cli],
+    ids=lambda m: m.__name__,
+)
+def test_docstring_examples(module):
+    failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert attempted > 0
+    assert failed == 0
+
+
+# -- an honest record ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def game():
+    # A game id chosen for a record that shows everything: an eight turned back into
+    # the stock, restocks, hands that went out and a blocked hand.
+    return play("honest-454", 4, humans=2, options={"target": 100, "restock_limit": 2}, use_bots=False)
+
+
+def test_an_honest_record_verifies_from_its_text_and_from_its_lines(game):
+    for source in (game.text, game.text.encode(), game.lines):
+        report = verify(source)
+        assert report.verified, report.error
+        assert report.error is None
+    assert report.game_id == "honest-454"
+    assert report.rules == "crazy-eights"
+    assert report.options == {"target": 100, "restock_limit": 2}
+    assert [s["name"] for s in report.seats] == ["P0", "P1", "P2", "P3"]
+    assert report.lines == len(game.lines)
+    assert report.moves == sum(1 for line in game.lines if line["type"] == "move")
+
+
+def test_the_report_deals_every_hand_as_the_seed_dictates(game):
+    """The report's deals are those of the protocol, derived here without the match."""
+    report = verify(game.text)
+    start = next(line for line in game.lines if line["type"] == "start")
+    key = game_key(seed_for("honest-454"), "honest-454", start["client_seeds"])
+    assert report.client_seeds == start["client_seeds"]
+    assert len(report.hands) >= 2
+    for hand in report.hands:
+        order = shuffle(key, f"hand/{hand.hand}/deal", pack())
+        first = (hand.dealer + 1) % 4
+        # Five cards each, one at a time from the dealer's left.
+        expected = [[order[i].code for i in range(20) if (first + i) % 4 == seat] for seat in range(4)]
+        assert hand.deal == expected
+        turned = [c.code for c in order[20:21]]
+        assert hand.summary["starter"] == hand.summary["turned"][-1]
+        if order[20].rank != 8:
+            assert hand.summary["turned"] == turned
+        for restock in hand.summary["restocks"]:
+            assert len(restock["stock"]) > 0
+
+
+def test_the_report_adds_up_scores_totals_and_standings(game):
+    report = verify(game.text)
+    running = [0, 0, 0, 0]
+    ends = [line for line in game.lines if line["type"] == "hand-end"]
+    assert len(ends) == len(report.hands)
+    for hand, end in zip(report.hands, ends):
+        running = [t + s for t, s in zip(running, hand.scores)]
+        assert list(hand.totals) == running == end["totals"]
+        assert list(hand.scores) == end["scores"]
+        assert hand.how == end["how"] and list(hand.winners) == end["winners"]
+    assert max(running) >= 100
+    assert {hand.how for hand in report.hands} == {"out", "blocked"}
+    assert report.standings == game.lines[-2]["standings"]
+    assert report.standings[0]["total"] == max(running)
+
+
+def test_json_shape_of_a_hand(game):
+    data = verify(game.text).to_json()
+    assert set(data) >= {"verified", "game_id", "rules", "hands", "standings", "error"}
+    hand = data["hands"][0]
+    assert set(hand) >= {"hand", "dealer", "deal", "starter", "restocks", "result", "scores", "totals"}
+    assert set(hand["result"]) >= {"how", "winners", "counts"}
+    assert all(isinstance(code, str) and len(code) == 2 for seat in hand["deal"] for code in seat)
+
+
+# -- unfinished, abandoned ------------------------------------------------------
+
+
+def test_a_game_in_progress_is_not_verified_the_seed_is_not_revealed():
+    table = Table.new("live", get("crazy-eights"), [Seat("Ann"), Seat("Bot", bot=True)], SIGNER,
+                      created="2026-01-01T00:00:00Z", server_seed=seed_for("live"))
+    table.commit(0, client_commitment("ann"))
+    table.reveal_client_seed(0, "ann")
+    for _ in range(6):
+        table.move(table.match.turn, table.match.auto_move(), auto=True)
+    report = verify(table.writer.text())
+    assert not report.verified
+    assert report.error.line == len(table.lines)
+    assert report.error.reason == NOT_REVEALED
+    assert "not revealed" in report.error.reason
+
+
+@pytest.mark.parametrize("cut", [1, 2, 5, 30])
+def test_a_truncated_record_is_not_verified(game, cut):
+    lines = game.lines[:-cut]
+    report = verify(text_of(lines))
+    assert not report.verified
+    assert report.error.line <= len(lines)
+    if lines[-1]["type"] not in ("hand-end", "match-end"):
+        assert report.error.reason == NOT_REVEALED
+    else:
+        assert report.error.reason in (NOT_REVEALED, "the last line is not signed")
+
+
+def test_a_record_cut_in_the_middle_of_a_line_is_not_verified(game):
+    text = game.text
+    report = verify(text[: len(text) - 40])
+    assert not report.verified
+    assert report.error.line == len(game.lines)
+    assert "truncated" in report.error.reason
+
+
+def test_an_abandoned_game_verifies_with_no_standings():
+    game = play("abandoned", 3, humans=1, abandon_after=25)
+    assert game.lines[-2]["type"] == "abandon"
+    report = verify(game.text)
+    assert report.verified, report.error
+    assert report.abandoned == "the host closed the table"
+    assert report.standings is None
+    assert report.moves == 25
+
+
+def test_a_game_abandoned_before_the_start_verifies():
+    table = Table.new("early", get("crazy-eights"), [Seat("Ann"), Seat("Bob")], SIGNER,
+                      created="2026-01-01T00:00:00Z", server_seed=seed_for("early"))
+    table.commit(0, client_commitment("a"))
+    table.abandon("nobody came")
+    table.reveal()
+    report = verify(table.writer.text())
+    assert report.verified, report.error
+    assert report.hands == [] and report.abandoned == "nobody came"
+
+
+def test_a_host_start_makes_silent_seats_bots():
+    game = play("silent", 4, humans=3, silent=1)
+    start = next(line for line in game.lines if line["type"] == "start")
+    assert start["client_seeds"][2] == "" and 2 in start["bots"]
+    assert verify(game.text).verified
+
+
+# -- versions, keys, encoding ---------------------------------------------------
+
+
+def _resigned(lines, change, signer=SIGNER):
+    lines = [dict(line) for line in lines]
+    change(lines)
+    return resign(lines, signer)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("format", "fairdeal-record/2", "unknown record format 'fairdeal-record/2': this verifier reads fairdeal-record/1 only"),
+        ("protocol", "fairdeal/v2", "unknown fairness protocol 'fairdeal/v2': this verifier knows fairdeal/v1 only"),
+        ("rules", "whist", "header: unknown rules 'whist'"),
+        ("options", {"target": 0}, "header: target must be between 1 and 100000 points"),
+        ("options", {"target": True}, "header: option 'target' must be an integer, not True"),
+        ("seats", [{"name": "solo", "bot": False}], "header seats: Crazy Eights is for 2 to 6 players, not 1"),
+        ("seats", [{"name": "", "bot": False}, {"name": "b", "bot": True}], "header seat 0: a seat name is 1 to 40 characters"),
+        ("commitment", "AB" * 32, "header commitment is not 64 lowercase hex digits"),
+    ],
+)
+def test_the_header_is_checked_first(game, field, value, reason):
+    report = verify(_resigned(game.lines, lambda lines: lines[0].__setitem__(field, value)))
+    assert not report.verified
+    assert report.error.line == 1
+    assert report.error.reason.startswith(reason)
+
+
+def test_a_pinned_key_must_be_the_records_key(game):
+    assert verify(game.text, key=SIGNER.public_hex).verified
+    other = Signer.from_seed(bytes(32))
+    report = verify(game.text, key=other.public_hex)
+    assert not report.verified
+    assert report.error.line == 1
+    assert "is not the key you gave" in report.error.reason
+    # A record re-signed by another key verifies only without the pin.
+    forged = text_of(resign(game.lines, other))
+    assert verify(forged).verified
+    assert not verify(forged, key=SIGNER.public_hex).verified
+
+
+def test_every_line_must_be_canonical(game):
+    lines = game.text.splitlines()
+    lines[5] = lines[5].replace(",", ", ")
+    report = verify("\n".join(lines) + "\n")
+    assert (report.error.line, report.verified) == (6, False)
+    assert report.error.reason.startswith("not in canonical form")
+    # A key given twice is not canonical either (parsers disagree on which one counts).
+    lines = game.text.splitlines()
+    lines[3] = lines[3][:-1] + ',"type":"move"}'
+    assert verify("\n".join(lines)).error.line == 4
+
+
+def test_windows_line_ends_are_read(game):
+    assert verify(game.text.replace("\n", "\r\n")).verified
+
+
+def test_numbers_are_integers_only(game):
+    lines = game.text.splitlines()
+    lines[2] = lines[2].replace('"seq":2', '"seq":2.0')
+    report = verify("\n".join(lines))
+    assert report.error == verifier.replay.Failure(3, "the number 2.0 is not an integer (records hold integers only)")
+
+
+def test_true_is_not_one(game):
+    """JSON true equals 1 in Python; a verifier in another language would read it differently."""
+    ends = [i for i, line in enumerate(game.lines) if line["type"] == "hand-end"]
+    moves = [i for i, line in enumerate(game.lines) if line["type"] == "move" and line["seat"] == 1]
+
+    assert game.lines[ends[0]]["hand"] == 1
+    report = verify(_resigned(game.lines, lambda lines: lines[ends[0]].__setitem__("hand", True)))
+    assert not report.verified
+    assert report.error == verifier.replay.Failure(ends[0] + 1, "hand-end hand True but the rules give 1")
+    report = verify(_resigned(game.lines, lambda lines: lines[moves[0]].__setitem__("seat", True)))
+    assert not report.verified and report.error.reason == "move seat True is not a seat number"
+    report = verify(_resigned(game.lines, lambda lines: lines[moves[0]].__setitem__("auto", 1)))
+    assert not report.verified and report.error.reason == "move auto 1: auto is true when present"
+
+
+def test_check_chain_refuses_a_boolean_seq_and_a_null_sig(game):
+    """Two holes fixed in fairdeal.record.check_chain (true == 1 in Python; "sig": null)."""
+    lines = [dict(line) for line in game.lines]
+    lines[1]["seq"] = True
+    lines = resign(lines, SIGNER)
+    lines[1]["seq"] = True  # resign renumbers; put it back (hash of seq true)
+    rechained = [lines[0], lines[1]]
+    for line in game.lines[2:]:
+        rechained.append({**line, "prev": line_hash(rechained[-1])})
+    with pytest.raises(Exception, match="sequence number True, expected 1"):
+        check_chain(rechained)
+    lines = [dict(line) for line in game.lines]
+    lines[-1]["sig"] = None
+    with pytest.raises(Exception, match="bad signature"):
+        check_chain(lines)
+
+
+def test_parse_record_splits_only_at_newlines():
+    """A seat name or client seed may hold U+2028 or U+0085, which canonical JSON leaves raw."""
+    table = Table.new("names", get("crazy-eights", {"target": 10}), [Seat("Ann\u2028Lee"), Seat("Bo\x85", bot=True)],
+                      SIGNER, created="2026-01-01T00:00:00Z", server_seed=seed_for("names"))
+    table.commit(0, client_commitment("seed\u2029"))
+    table.reveal_client_seed(0, "seed\u2029")
+    while not table.match.over:
+        table.move(table.match.turn, table.match.auto_move(), auto=True)
+    table.reveal()
+    assert len(parse_record(table.writer.text())) == len(table.lines)
+    report = verify(table.writer.text())
+    assert report.verified, report.error
+    assert report.seats[0]["name"] == "Ann\u2028Lee"
+
+
+def test_not_a_record_at_all_raises_record_error():
+    for data in (b"", b"\n", b"hello\n", b'{"type":"move"}\n', b"[1,2]\n", b"\xff\xfe\n", b'{"a":1}'):
+        with pytest.raises(RecordError):
+            read_lines(data)
+
+
+def test_a_second_header_or_a_line_before_the_start(game):
+    report = verify(_resigned(game.lines, lambda lines: lines.insert(1, dict(lines[0]))))
+    assert report.error == verifier.replay.Failure(2, "a second header")
+    moved = _resigned(game.lines, lambda lines: lines.insert(1, {"type": "move", "seat": 0, "move": "draw"}))
+    assert verify(moved).error == verifier.replay.Failure(2, "a move line before the start (client seeds come first)")
+
+
+def test_hashes_of_lines_read_from_text_are_their_line_hashes(game):
+    lines, hashes, failure = read_lines(game.text)
+    assert failure is None
+    assert hashes == [line_hash(line) for line in game.lines]
+    assert canonical(lines[0]) == game.text.splitlines()[0].encode()
+
+
+def test_commitment_of_the_revealed_seed(game):
+    report = verify(game.text)
+    assert report.server_seed == seed_for("honest-454")
+    assert commitment(report.server_seed) == report.commitment == game.lines[0]["commitment"]

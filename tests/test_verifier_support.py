@@ -1,0 +1,125 @@
+"""Records for the verifier's tests, built by the real table and match with fixed seeds.
+
+Not a test module of its own (it holds one self-check); the verifier tests
+import it. Seats that are bots in the header are played by
+:mod:`fairdeal.bots`; human seats mix random legal moves with the table's
+timed-out auto-moves, so records hold every kind of move line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairdeal.bots import make_bot
+from fairdeal.record import Signer, canonical
+from fairdeal.rules import get
+from fairdeal.table import Seat, Table, client_commitment
+
+SIGNER = Signer.from_seed(bytes(range(32)))
+CREATED = "2026-01-01T00:00:00Z"
+
+
+def seed_for(label: str) -> str:
+    """A fixed server seed per test label (tests only: a real seed comes from the CSPRNG)."""
+    return hashlib.sha256(f"fairdeal tests/{label}".encode()).hexdigest()
+
+
+@dataclass
+class Played:
+    table: Table
+    receipts: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        return self.table.lines
+
+    @property
+    def text(self) -> str:
+        return self.table.writer.text()
+
+
+def play(
+    game_id: str,
+    players: int = 3,
+    *,
+    humans: int = 2,
+    rules: str = "crazy-eights",
+    options: dict[str, int] | None = None,
+    receipts: bool = False,
+    silent: int = 0,
+    abandon_after: int | None = None,
+    reveal: bool = True,
+    signer: Signer = SIGNER,
+    use_bots: bool = True,
+) -> Played:
+    """One whole game. ``humans`` seats bring client seeds, except the last ``silent``
+    of them, which never reveal (the host starts without them: they become bots).
+
+    ``receipts`` keeps every receipt the table gives (slower: each is signed);
+    ``abandon_after`` abandons the game after that many moves. ``use_bots=False``
+    plays bot seats like human ones (random legal moves and auto-moves, from the
+    rules alone), for records that must not change when the bots get cleverer.
+    """
+    rng = random.Random(game_id)
+    seats = [Seat(f"P{s}", bot=s >= humans) for s in range(players)]
+    table = Table.new(game_id, get(rules, options), seats, signer, created=CREATED, server_seed=seed_for(game_id))
+    kept: list[dict[str, Any]] = []
+    human = list(range(min(humans, players)))
+    client = {s: f"seed of {game_id}/{s}" for s in human}
+    for s in human:
+        kept.append(table.commit(s, client_commitment(client[s])))
+    revealing = human[: len(human) - silent]
+    for s in revealing:
+        kept.append(table.reveal_client_seed(s, client[s]))
+    if not table.started:
+        table.start()
+    bots = {}
+    if use_bots:
+        bots = {s: make_bot("heuristic" if (s + len(game_id)) % 2 else "random", seed=f"{game_id}/{s}") for s in table.bots}
+    match, rules_obj = table.match, table.rules
+    moves = 0
+    while not match.over:
+        if abandon_after is not None and moves >= abandon_after:
+            table.abandon("the host closed the table")
+            break
+        seat = match.turn
+        auto = False
+        if seat in bots:
+            move = bots[seat].choose(rules_obj, match.view(seat))
+        elif rng.random() < 0.25:
+            move, auto = match.auto_move(), True  # the turn timer ran out
+        else:
+            move = rng.choice(match.legal_moves(seat))
+        if receipts:
+            kept.append(table.move(seat, move, auto=auto))
+        else:
+            # Table.move without its receipt (signing each receipt is most of the cost):
+            # the same lines, appended the same way.
+            table.writer.extend(match.apply(seat, move, auto=auto))
+        moves += 1
+    if reveal:
+        table.reveal()
+    return Played(table, kept)
+
+
+def text_of(lines: list[dict[str, Any]]) -> str:
+    """A record's text from its lines (canonical, one per line)."""
+    return "".join(canonical(line).decode() + "\n" for line in lines)
+
+
+def jsonl(items: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(item) + "\n" for item in items)
+
+
+def test_support_builds_the_same_record_as_table_move() -> None:
+    # The receipt-free driver must write exactly what Table.move writes.
+    with_receipts = play("support-1", 4, humans=2, receipts=True, options={"target": 50})
+    without = play("support-1", 4, humans=2, receipts=False, options={"target": 50})
+    assert with_receipts.text == without.text
+    assert len(with_receipts.receipts) > 10
+    assert any(line.get("auto") for line in without.lines)
+    assert {line.get("move") for line in without.lines} >= {"play", "draw"}

@@ -1,0 +1,663 @@
+"""Replay a fairdeal record and check everything in it: the header, the chain and
+its signatures, the client seeds' commit-reveal, the server seed, and every
+deal, move, restock and score against the rules.
+
+:func:`verify` reads a record (its text, or its lines already parsed) and
+returns a :class:`Report`. It stops at the first failure, which it names by
+its 1-based line number and a reason a person understands; the hands played
+before the failure are still reported, for auditors.
+
+>>> from fairdeal.record import Signer
+>>> from fairdeal.rules import get
+>>> from fairdeal.table import Seat, Table
+>>> table = Table.new("doc", get("crazy-eights", {"target": 20}), [Seat("Ann", bot=True), Seat("Bob", bot=True)],
+...                   Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="00" * 32)
+>>> while not table.match.over:
+...     _ = table.move(table.match.turn, table.match.auto_move(), auto=True)
+>>> _ = table.reveal()
+>>> report = verify(table.writer.text())
+>>> report.verified, report.error, len(report.hands) >= 1
+(True, None, True)
+>>> table.lines[7]["card"] = "KD"   # a move nobody made
+>>> print(verify(table.lines).error)
+line 8: illegal move play KD by seat 0: the auto-move here is play TS
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairdeal.fairness import (
+    PROTOCOL,
+    FairnessError,
+    check_client_seed,
+    check_game_id,
+    client_commitment,
+    commitment,
+    game_key,
+    shuffle,
+)
+from fairdeal.match import Match
+from fairdeal.record import FORMAT, SIGNED_TYPES, ChainError, RecordError, canonical, check_chain, line_hash
+from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, Rules, get
+
+__all__ = ["verify", "read_lines", "Report", "Hand", "Failure", "Step", "RecordError", "NOT_REVEALED"]
+
+MAX_SEAT_NAME = 40
+"""A seat name is 1 to 40 characters (fairdeal.table's limit)."""
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_SIG = re.compile(r"[0-9a-f]{128}")
+
+# Lines whose fields follow from the seed alone: a mismatch there is the deal's, not a player's.
+_SEED_LINES = frozenset({"draw-for-deal", "deal", "restock"})
+# The fields every line may carry besides its event.
+_CHAIN_FIELDS = frozenset({"seq", "prev", "sig"})
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why a record does not verify: the first line that fails (1-based) and the reason."""
+
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One finished hand as the seed and the rules give it.
+
+    ``summary`` is what the rules report of the hand (for Crazy Eights:
+    ``deal`` by seat, ``starter``, ``turned`` and ``restocks``, each with
+    its new stock, top first); the rest is how it ended.
+    """
+
+    hand: int
+    dealer: int
+    summary: dict[str, Any]
+    how: str
+    winners: tuple[int, ...]
+    counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    reason: str = ""
+
+    @property
+    def deal(self) -> list[list[str]]:
+        return self.summary.get("deal", [])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "dealer": self.dealer,
+            **self.summary,
+            "result": {
+                "how": self.how,
+                "winners": list(self.winners),
+                "counts": list(self.counts),
+                "reason": self.reason,
+            },
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+        }
+
+
+@dataclass
+class Report:
+    """What :func:`verify` found. ``verified`` is true only when ``error`` is ``None``."""
+
+    verified: bool = False
+    error: Failure | None = None
+    game_id: str | None = None
+    rules: str | None = None
+    options: dict[str, int] = field(default_factory=dict)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    created: str | None = None
+    server_key: str | None = None
+    """The key the signatures were checked with (the pinned one, or the header's)."""
+    commitment: str | None = None
+    client_seeds: list[str] | None = None
+    bots: list[int] | None = None
+    server_seed: str | None = None
+    first_dealer: int | None = None
+    draw: list[str] = field(default_factory=list)
+    """The cards turned face up in the draw for the first dealer."""
+    hands: list[Hand] = field(default_factory=list)
+    standings: list[dict[str, int]] | None = None
+    """The final standings, once the match is over."""
+    totals: list[int] | None = None
+    """The totals after the last finished hand."""
+    abandoned: str | None = None
+    """The reason given when the game was abandoned."""
+    lines: int = 0
+    moves: int = 0
+    record: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    """The lines read (up to the first unreadable one): what receipts are checked against."""
+    unread_from: int | None = None
+    """The first line that could not be read (nothing from there on was checked)."""
+    hashes: list[str] | None = field(default=None, repr=False, compare=False)
+    """Their hashes, when the record was read from its text."""
+
+    def line_hash(self, seq: int) -> str:
+        """The hash of the record's line ``seq`` (0 is the header)."""
+        return self.hashes[seq] if self.hashes is not None else line_hash(self.record[seq])
+
+    def fail(self, line: int, reason: str) -> None:
+        """Record a failure unless an earlier one is known (receipts add theirs after the replay)."""
+        if self.error is None or line < self.error.line:
+            self.error = Failure(line, reason)
+        self.verified = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verified": self.verified,
+            "game_id": self.game_id,
+            "rules": self.rules,
+            "options": self.options,
+            "seats": self.seats,
+            "hands": [hand.to_json() for hand in self.hands],
+            "standings": self.standings,
+            "abandoned": self.abandoned,
+            "error": None if self.error is None else self.error.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of the replay, for a caller that watches it (``fairdeal-verify --moves``).
+
+    ``before`` is the hand's state before the line (``None`` for the start)
+    and ``match`` the match after it; ``events`` are what the engine produced
+    for it; ``report`` holds the header's facts (seats and their names).
+    """
+
+    line: int
+    record: dict[str, Any]
+    events: list[dict[str, Any]]
+    before: Any
+    match: Match
+    report: Report
+
+
+class _Fail(Exception):
+    def __init__(self, index: int, reason: str) -> None:
+        self.index = index
+        self.reason = reason
+
+
+class _NotInteger(ValueError):
+    pass
+
+
+def _refuse_number(text: str) -> Any:
+    raise _NotInteger(text)
+
+
+# fairdeal records hold integers only: a float (or NaN) is refused while parsing.
+_decode = json.JSONDecoder(parse_float=_refuse_number, parse_constant=_refuse_number).decode
+
+
+def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
+    """One line's object and its hash, or ``None`` and why it cannot be read."""
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    if not raw.strip():
+        return None, "an empty line (a record has one JSON object on every line)"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte {exc.start + 1} of the line)"
+    try:
+        obj = _decode(text)
+    except _NotInteger as exc:
+        return None, f"the number {exc} is not an integer (records hold integers only)"
+    except json.JSONDecodeError as exc:
+        return None, f"not a complete JSON object ({exc.msg} at column {exc.colno}; a truncated record?)"
+    except RecursionError:
+        return None, "not a record line (nested too deeply)"
+    if not isinstance(obj, dict):
+        return None, "not a JSON object"
+    try:
+        encoded = canonical(obj)
+    except (UnicodeEncodeError, ValueError):
+        return None, "a string that is not valid Unicode text"
+    if encoded != raw:
+        # The hash is of the canonical encoding; a line in any other form (spaces, key
+        # order, escapes, a key twice) could be read differently by another verifier.
+        return None, "not in canonical form (keys sorted, no spaces, UTF-8; spec/record.md)"
+    # The line hash is of the canonical encoding without "sig": here, the line's own bytes.
+    return obj, line_hash(obj) if "sig" in obj else hashlib.sha256(raw).hexdigest()
+
+
+def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Failure | None]:
+    """The record's lines up to the first one that cannot be read, their hashes, and that failure.
+
+    Raises :class:`~fairdeal.record.RecordError` when the data is not a
+    fairdeal record at all: empty, or its first line is not a JSON header.
+
+    >>> lines, hashes, failure = read_lines(b'{"seq":0,"type":"header"}\\n{"seq":1,"type":"x"')
+    >>> len(lines), str(failure)
+    (1, "line 2: not a complete JSON object (Expecting ',' delimiter at column 20; a truncated record?)")
+    >>> read_lines(b'{"hello": "world"}\\n')
+    Traceback (most recent call last):
+    ...
+    fairdeal.record.RecordError: not a fairdeal record: the first line is not a record header
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    raws = data.split(b"\n")
+    if raws and raws[-1] == b"":
+        raws.pop()  # the newline that ends the last line
+    if not raws:
+        raise RecordError("not a fairdeal record: the file is empty")
+    lines: list[dict[str, Any]] = []
+    hashes: list[str] = []
+    for number, raw in enumerate(raws, 1):
+        obj, why = _parse(raw)  # why: the reason it cannot be read, else its hash
+        if number == 1 and (obj is None or obj.get("type") != "header"):
+            # The first line decides whether this is a record at all.
+            try:
+                first = json.loads(raw)
+            except (ValueError, RecursionError):
+                raise RecordError("not a fairdeal record: the first line is not JSON") from None
+            if not isinstance(first, dict) or first.get("type") != "header":
+                raise RecordError("not a fairdeal record: the first line is not a record header") from None
+        if obj is None:
+            return lines, hashes, Failure(number, why)
+        lines.append(obj)
+        hashes.append(why)
+    return lines, hashes, None
+
+
+def _show(value: Any) -> str:
+    return repr(value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, and of the same JSON types all the way down (``true`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same, a, b))
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
+    return a == b
+
+
+_MISSING = object()
+
+
+def _compare(index: int, line: dict[str, Any], expected: dict[str, Any]) -> None:
+    """Raise :class:`_Fail` naming the first field where ``line`` differs from the engine's event."""
+    if "sig" not in line and {**expected, "seq": line.get("seq"), "prev": line.get("prev")} == line:
+        # Equal as Python values. A move's fields were type-checked before it was
+        # applied; elsewhere an integer could still be a JSON true or false.
+        if expected["type"] == "move" or all(map(_same, expected.values(), map(line.get, expected))):
+            return
+    kind = expected["type"]
+    got = line.get("type")
+    if got != kind:
+        raise _Fail(index, f"a {got} line, but the {'seed' if kind in _SEED_LINES else 'rules'} give a {kind} line here")
+    for key, value in expected.items():
+        found = line.get(key, _MISSING)
+        if found is _MISSING or not _same(value, found):
+            source = "the seed gives" if kind in _SEED_LINES else "the rules give"
+            if found is _MISSING:
+                raise _Fail(index, f"{kind} has no {key}, but {source} {_show(value)}")
+            raise _Fail(index, f"{kind} {key} {_show(found)} but {source} {_show(value)}")
+    _no_extra(index, line, expected.keys())
+
+
+def _no_extra(index: int, line: dict[str, Any], allowed: Any) -> None:
+    for key in line:
+        if key not in allowed and key not in _CHAIN_FIELDS:
+            raise _Fail(index, f"{line.get('type')} has a field {key!r} that the format does not give")
+
+
+def _seat_number(index: int, line: dict[str, Any], seats: int) -> int:
+    seat = line.get("seat")
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise _Fail(index, f"{line.get('type')} seat {_show(seat)} is not a seat of this {seats}-seat game")
+    return seat
+
+
+class _Replay:
+    """The state of one verification, line by line."""
+
+    def __init__(self, lines: Sequence[dict[str, Any]], report: Report, watch: Callable[[Step], None] | None):
+        self.lines = lines
+        self.report = report
+        self.watch = watch
+        self.rules: Rules | None = None
+        self.match: Match | None = None
+
+    # -- the header --------------------------------------------------------
+
+    def header(self, key: str | None) -> None:
+        report, line = self.report, self.lines[0]
+        if line.get("type") != "header":
+            raise _Fail(0, "the first line is not a header")
+        fmt, protocol = line.get("format"), line.get("protocol")
+        if fmt != FORMAT:
+            raise _Fail(0, f"unknown record format {fmt!r}: this verifier reads {FORMAT} only")
+        if protocol != PROTOCOL:
+            raise _Fail(0, f"unknown fairness protocol {protocol!r}: this verifier knows {PROTOCOL} only")
+        try:
+            report.game_id = check_game_id(line.get("game_id"))
+        except FairnessError as exc:
+            raise _Fail(0, f"header game_id: {exc}") from None
+        name, options = line.get("rules"), line.get("options")
+        if not isinstance(options, dict):
+            raise _Fail(0, f"header options {_show(options)} is not a JSON object")
+        try:
+            self.rules = get(name, options)
+        except OptionsError as exc:
+            raise _Fail(0, f"header: {exc}") from None
+        report.rules, report.options = self.rules.name, dict(self.rules.options)
+        seats = line.get("seats")
+        if not isinstance(seats, list):
+            raise _Fail(0, "header seats is not a list")
+        for n, seat in enumerate(seats):
+            if not isinstance(seat, dict) or type(seat.get("bot")) is not bool:
+                raise _Fail(0, f"header seat {n} needs a name and whether a bot plays it")
+            seat_name = seat.get("name")
+            if not isinstance(seat_name, str) or not 1 <= len(seat_name) <= MAX_SEAT_NAME:
+                raise _Fail(0, f"header seat {n}: a seat name is 1 to {MAX_SEAT_NAME} characters")
+        try:
+            self.rules.check_seats(len(seats))
+        except OptionsError as exc:
+            raise _Fail(0, f"header seats: {exc}") from None
+        report.seats = [{"name": s["name"], "bot": s["bot"]} for s in seats]
+        report.created = line.get("created") if isinstance(line.get("created"), str) else None
+        if report.created is None:
+            raise _Fail(0, "header created is not a date (ISO 8601 text)")
+        report.commitment = line.get("commitment")
+        if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
+            raise _Fail(0, "header commitment is not 64 lowercase hex digits")
+        server_key = line.get("server_key")
+        if not isinstance(server_key, str) or not _HEX64.fullmatch(server_key):
+            raise _Fail(0, "header server_key is not 64 lowercase hex digits (an Ed25519 public key)")
+        if key is not None and server_key != key:
+            raise _Fail(0, f"the header's server_key {server_key[:16]}... is not the key you gave ({key[:16]}...)")
+        report.server_key = key or server_key
+
+    # -- the server seed ---------------------------------------------------
+
+    def server_seed(self) -> str | None:
+        """The revealed seed, checked against the header's commitment (``None`` before the reveal)."""
+        for index, line in enumerate(self.lines):
+            if line.get("type") == "reveal":
+                _no_extra(index, line, ("type", "server_seed"))
+                seed = line.get("server_seed")
+                if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
+                    raise _Fail(index, "reveal server_seed is not 64 lowercase hex digits")
+                if commitment(seed) != self.report.commitment:
+                    raise _Fail(index, "the revealed server seed does not match the commitment in the header")
+                self.report.server_seed = seed
+                return seed
+        return None
+
+    # -- client seeds and the start ----------------------------------------
+
+    def seeds(self, end: int) -> int:
+        """Check the commit-reveal lines up to the start line; returns the start line's index."""
+        report = self.report
+        seats = len(report.seats)
+        humans = [s for s in range(seats) if not report.seats[s]["bot"]]
+        committed: dict[int, str] = {}
+        revealed: dict[int, str] = {}
+        for index in range(1, end):
+            line = self.lines[index]
+            kind = line.get("type")
+            if kind == "client-commit":
+                _no_extra(index, line, ("type", "seat", "commitment"))
+                seat = _seat_number(index, line, seats)
+                if seat not in humans:
+                    raise _Fail(index, f"seat {seat} is played by a bot and brings no client seed")
+                if seat in committed:
+                    raise _Fail(index, f"seat {seat} has already committed to a client seed")
+                value = line.get("commitment")
+                if not isinstance(value, str) or not _HEX64.fullmatch(value):
+                    raise _Fail(index, "client-commit commitment is not 64 lowercase hex digits")
+                committed[seat] = value
+            elif kind == "client-reveal":
+                _no_extra(index, line, ("type", "seat", "seed"))
+                seat = _seat_number(index, line, seats)
+                if seat not in humans:
+                    raise _Fail(index, f"seat {seat} is played by a bot and brings no client seed")
+                waiting = [s for s in humans if s not in committed]
+                if waiting:
+                    # Otherwise a late seat could choose its seed knowing this one.
+                    raise _Fail(index, f"seat {seat} revealed its client seed before every seat committed (waiting for seats {waiting})")
+                if seat in revealed:
+                    raise _Fail(index, f"seat {seat} has already revealed its client seed")
+                seed = line.get("seed")
+                try:
+                    check_client_seed(seed)
+                except FairnessError as exc:
+                    raise _Fail(index, f"client-reveal seed: {exc}") from None
+                if client_commitment(seed) != committed[seat]:
+                    raise _Fail(index, f"seat {seat}'s client seed does not match its commitment")
+                revealed[seat] = seed
+            elif kind == "start":
+                _no_extra(index, line, ("type", "client_seeds", "bots"))
+                seeds = line.get("client_seeds")
+                expected = [revealed.get(s, "") for s in range(seats)]
+                if not isinstance(seeds, list) or len(seeds) != seats:
+                    raise _Fail(index, f"start client_seeds must list one seed for each of the {seats} seats")
+                for s in range(seats):
+                    if not _same(seeds[s], expected[s]):
+                        source = f"seat {s} revealed {expected[s]!r}" if s in revealed else f"seat {s} revealed none"
+                        raise _Fail(index, f"start client_seeds[{s}] is {_show(seeds[s])} but {source}")
+                bots = sorted({s for s in range(seats) if report.seats[s]["bot"]} | (set(humans) - set(revealed)))
+                if not _same(line.get("bots"), bots):
+                    raise _Fail(index, f"start bots {_show(line.get('bots'))} but the seats without a client seed are {bots}")
+                report.client_seeds, report.bots = expected, bots
+                return index
+            elif kind in ("abandon", "reveal"):
+                return index
+            elif kind == "header":
+                raise _Fail(index, "a second header")
+            else:
+                raise _Fail(index, f"a {kind} line before the start (client seeds come first)")
+        return end
+
+    # -- the match ---------------------------------------------------------
+
+    def play(self, start: int, end: int, seed: str) -> int:
+        """Replay the lines from the start line to ``end``; returns the reveal's index (or ``end``)."""
+        report, lines, rules = self.report, self.lines, self.rules
+        assert rules is not None and report.game_id is not None and report.client_seeds is not None
+        key = game_key(seed, report.game_id, report.client_seeds)
+        match = self.match = Match(rules, len(report.seats), lambda label, cards: shuffle(key, label, cards))
+        pending: deque[dict[str, Any]] = deque(match.start())
+        report.first_dealer = match.first_dealer
+        if self.watch:
+            self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
+        apply, from_json, watch = match.apply, Move.from_json, self.watch
+        moves = 0
+        index = start + 1
+        try:
+            while index < end:
+                line = lines[index]
+                if pending:
+                    _compare(index, line, pending.popleft())
+                    if line["type"] == "draw-for-deal":
+                        report.draw = line["cards"]
+                    index += 1
+                    continue
+                kind = line.get("type")
+                if kind == "reveal":
+                    if not match.over and report.abandoned is None:
+                        raise _Fail(index, "the server seed is revealed before the game is over")
+                    return index
+                if match.over or report.abandoned is not None:
+                    after = "abandon" if report.abandoned is not None else "match-end"
+                    raise _Fail(index, f"a {kind} line after the {after}: only the reveal may follow")
+                if kind == "move":
+                    seat = line.get("seat")
+                    if type(seat) is not int:
+                        raise _Fail(index, f"move seat {_show(seat)} is not a seat number")
+                    auto = line.get("auto", False)
+                    if auto is not True and "auto" in line:
+                        raise _Fail(index, f"move auto {_show(auto)}: auto is true when present")
+                    try:
+                        move = from_json(line)
+                    except MoveError as exc:
+                        raise _Fail(index, str(exc)) from None
+                    before = match.state
+                    try:
+                        events = apply(seat, move, auto=auto)
+                    except IllegalMove as exc:
+                        raise _Fail(index, str(exc)) from None
+                    _compare(index, line, events[0])
+                    pending.extend(events[1:])
+                    moves += 1
+                    if watch:
+                        watch(Step(index + 1, line, events, before, match, report))
+                elif kind == "abandon":
+                    self.abandon(index, line)
+                elif kind in ("client-commit", "client-reveal", "start"):
+                    raise _Fail(index, f"a {kind} line after the start: the client seeds were fixed at the start")
+                else:
+                    raise _Fail(index, f"a {kind} line where the rules expect a move")
+                index += 1
+        finally:
+            report.moves = moves
+        return index
+
+    def abandon(self, index: int, line: dict[str, Any]) -> None:
+        _no_extra(index, line, ("type", "reason"))
+        reason = line.get("reason")
+        if not isinstance(reason, str) or len(reason) > 200:
+            raise _Fail(index, "abandon reason is text of at most 200 characters")
+        self.report.abandoned = reason
+
+    def finish(self) -> None:
+        """Copy the hands (and the standings, once the match is over) into the report."""
+        match, report = self.match, self.report
+        if match is None:
+            return
+        report.hands = [
+            Hand(h.hand, h.dealer, h.summary, h.result.how, h.result.winners, h.result.counts,
+                 h.result.scores, h.totals, h.result.reason)
+            for h in match.hands
+        ]
+        if match.hands:
+            report.totals = list(match.totals)
+        if match.over:
+            report.standings = match.standings
+
+
+NOT_REVEALED = "the record ends here and the server seed is not revealed (a game in progress, or a truncated record)"
+
+
+def verify(
+    lines: str | bytes | Sequence[dict[str, Any]],
+    *,
+    key: str | None = None,
+    watch: Callable[[Step], None] | None = None,
+) -> Report:
+    """Check a whole record; see the module docstring. ``lines`` is the record's text
+    (each line must be canonical) or its parsed lines.
+
+    ``key`` pins the server's published public key (64 hex digits) instead of
+    trusting the header's. ``watch`` is called with a :class:`Step` for the
+    start and every move, as the replay goes.
+
+    Raises :class:`~fairdeal.record.RecordError` for text that is not a fairdeal record at all.
+    """
+    if key is not None:
+        key = key.strip().lower()
+        if not _HEX64.fullmatch(key):
+            raise ValueError("a server key is 64 hex digits (the raw Ed25519 public key)")
+    unreadable: Failure | None = None
+    hashes: list[str] | None = None
+    if isinstance(lines, (str, bytes)):
+        lines, hashes, unreadable = read_lines(lines)
+    lines = list(lines)
+    report = Report(lines=len(lines), record=lines, hashes=hashes)
+    if unreadable is not None:
+        report.fail(unreadable.line, unreadable.reason)
+        report.unread_from = unreadable.line
+    if not lines:
+        report.fail(1, "the record is empty")
+        return report
+    replay = _Replay(lines, report, watch)
+    # The checks run in this order: the header, the chain and its signatures, the
+    # server seed against its commitment, the client seeds, then the replay (only
+    # of lines before any failure found so far). The earliest failing line wins.
+    try:
+        replay.header(key)
+    except _Fail as failure:
+        report.fail(failure.index + 1, failure.reason)
+        return report
+    try:
+        _chain(lines, report.server_key, hashes)
+    except ChainError as exc:
+        report.fail(exc.line, exc.reason)
+    end = len(lines) if report.error is None else report.error.line - 1
+    try:
+        seed = replay.server_seed()
+        start = replay.seeds(end)
+        if start < end:
+            kind = lines[start]["type"]
+            if kind == "reveal":
+                raise _Fail(start, "the server seed is revealed before the game is over")
+            if kind == "abandon":
+                replay.abandon(start, lines[start])
+                reveal = start + 1
+                if reveal < end and lines[reveal].get("type") != "reveal":
+                    raise _Fail(reveal, f"a {lines[reveal].get('type')} line after the abandon: only the reveal may follow")
+            elif seed is None:
+                reveal = end
+            else:
+                reveal = replay.play(start, end, seed)
+            if reveal + 1 < end:
+                raise _Fail(reveal + 1, f"a {lines[reveal + 1].get('type')} line after the reveal: the reveal is the last line")
+        if report.error is None and lines[-1].get("type") != "reveal":
+            # Finished or not, a record without its reveal proves nothing yet.
+            raise _Fail(end - 1, NOT_REVEALED)
+    except _Fail as failure:
+        report.fail(failure.index + 1, failure.reason)
+    finally:
+        replay.finish()
+    report.verified = report.error is None
+    return report
+
+
+def _chain(lines: Sequence[dict[str, Any]], key: str | None, hashes: list[str] | None) -> None:
+    """:func:`fairdeal.record.check_chain`, except for an unsigned last line of an unfinished record.
+
+    A record that stops before its reveal (a game in progress) ends on a line
+    the server did not sign; it does not verify anyway, and "not revealed"
+    says why better than "not signed".
+    """
+    for index, line in enumerate(lines):
+        if "sig" in line and not (isinstance(line["sig"], str) and _SIG.fullmatch(line["sig"])):
+            raise ChainError(index + 1, "sig is not 128 lowercase hex digits (an Ed25519 signature)")
+    try:
+        check_chain(lines, key, hashes=hashes)
+    except ChainError as exc:
+        last = lines[-1]
+        unfinished_tail = (
+            exc.line == len(lines) > 1
+            and "sig" not in last
+            and last.get("type") not in SIGNED_TYPES
+            and last.get("seq") == len(lines) - 1
+            and last.get("prev") == (line_hash(lines[-2]) if hashes is None else hashes[-2])
+        )
+        if not unfinished_tail:
+            raise

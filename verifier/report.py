@@ -1,0 +1,270 @@
+"""What ``fairdeal-verify`` prints: the text report, the JSON report, and the move-by-move replay.
+
+The text report's last line is the verdict, ``VERIFIED`` or
+``NOT VERIFIED: line N: <reason>``. Names and other text that a record
+brings are shown escaped when they hold control or line-breaking
+characters, so that a record cannot print a verdict of its own.
+
+>>> from fairdeal.record import Signer
+>>> from fairdeal.rules import get
+>>> from fairdeal.table import Seat, Table
+>>> from verifier.replay import verify
+>>> table = Table.new("doc", get("crazy-eights", {"target": 20}), [Seat("Ann", bot=True), Seat("Bob", bot=True)],
+...                   Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="00" * 32)
+>>> while not table.match.over:
+...     _ = table.move(table.match.turn, table.match.auto_move(), auto=True)
+>>> _ = table.reveal()
+>>> text = text_report(verify(table.writer.text()))
+>>> text.splitlines()[0]
+'game doc: Crazy Eights (crazy-eights), target 20, restock_limit 20'
+>>> text.splitlines()[-1]
+'VERIFIED'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from fairdeal.cards import Card, CardError, Suit
+from fairdeal.rules import RULES
+from verifier.receipts import ReceiptCheck
+from verifier.replay import Hand, Report, Step
+
+__all__ = ["text_report", "json_report", "verdict", "MovePrinter", "display", "safe"]
+
+
+def safe(text: Any) -> str:
+    """``text`` as it may be printed: quoted and escaped if it holds anything unprintable.
+
+    >>> safe("Ann"), safe("Ann\\nVERIFIED")
+    ('Ann', "'Ann\\\\nVERIFIED'")
+    """
+    text = str(text)
+    return text if text.isprintable() else repr(text)
+
+
+def display(codes: Sequence[str] | str) -> str:
+    """Card codes as a person reads them: ``['8H', 'TC']`` -> ``'8♥ 10♣'``."""
+    if isinstance(codes, str):
+        codes = [codes]
+    out = []
+    for code in codes:
+        try:
+            out.append(Card.parse(code).display)
+        except CardError:
+            out.append(safe(code))
+    return " ".join(out)
+
+
+def verdict(report: Report) -> str:
+    """``VERIFIED`` or ``NOT VERIFIED: line N: <reason>``."""
+    if report.verified:
+        return "VERIFIED"
+    return f"NOT VERIFIED: {safe(report.error)}"
+
+
+def _seat(report: Report, seat: int) -> str:
+    if 0 <= seat < len(report.seats):
+        name = safe(report.seats[seat]["name"])
+        return f"seat {seat} ({name})"
+    return f"seat {seat}"
+
+
+def _seats(report: Report, seats: Sequence[int]) -> str:
+    return ", ".join(_seat(report, s) for s in seats)
+
+
+def _title(report: Report) -> str:
+    cls = RULES.get(report.rules or "")
+    title = f"{cls.title} ({report.rules})" if cls else safe(report.rules)
+    options = ", ".join(f"{k} {v}" for k, v in report.options.items())
+    return f"game {safe(report.game_id)}: {title}" + (f", {options}" if options else "")
+
+
+def _table(report: Report, rows: Sequence[tuple[str, Sequence[int]]], indent: str = "  ") -> list[str]:
+    """Per-seat numbers in columns headed by the seat names."""
+    names = [safe(s["name"]) for s in report.seats]
+    width = max([len(label) for label, _ in rows] + [0])
+    cols = [max(len(n), *(len(str(v[i])) for _, v in rows if i < len(v))) for i, n in enumerate(names)]
+    out = [indent + " " * width + "  " + "  ".join(n.rjust(c) for n, c in zip(names, cols))]
+    for label, values in rows:
+        cells = "  ".join(str(v).rjust(c) for v, c in zip(values, cols))
+        out.append(f"{indent}{label.ljust(width)}  {cells}")
+    return out
+
+
+def _hand(report: Report, hand: Hand) -> list[str]:
+    out = [f"hand {hand.hand}, dealer {_seat(report, hand.dealer)}"]
+    summary = dict(hand.summary)
+    deal = summary.pop("deal", None)
+    if deal is not None:
+        names = [f"seat {s} {safe(report.seats[s]['name'])}" if s < len(report.seats) else f"seat {s}"
+                 for s in range(len(deal))]
+        width = max(len(n) for n in names) if names else 0
+        for name, cards in zip(names, deal):
+            out.append(f"  {name.ljust(width)}  {display(cards)}")
+    starter = summary.pop("starter", None)
+    turned = summary.pop("turned", None)
+    if starter is not None:
+        back = [c for c in (turned or [])[:-1]]
+        out.append(f"  starter {display(starter)}" + (f" (eights turned back into the stock: {display(back)})" if back else ""))
+    for restock in summary.pop("restocks", []):
+        stock = restock.get("stock", [])
+        out.append(f"  restock {restock.get('restock')}: {len(stock)} cards, new stock (top first) {display(stock)}")
+    for move in summary.pop("chips", []):
+        # Chip games (the Fan Tan family): each movement of chips, in order.
+        if isinstance(move, dict):
+            payer, payee = move.get("from"), move.get("to")
+            payer = _seat(report, payer) if isinstance(payer, int) else safe(payer)
+            payee = _seat(report, payee) if isinstance(payee, int) else safe(payee)
+            out.append(f"  chips: {safe(move.get('reason'))}: {move.get('amount')} from {payer} to {payee}")
+    for key, value in summary.items():
+        out.append(f"  {safe(key)}: {safe(json.dumps(value, ensure_ascii=False))}")
+    if hand.how == "out":
+        ended = f"{_seat(report, hand.winners[0])} went out"
+    else:
+        ended = f"{hand.how} ({safe(hand.reason)}); lowest count: {_seats(report, hand.winners)}"
+    out.append(f"  ended: {ended}")
+    out.extend(_table(report, [("counts", hand.counts), ("scores", hand.scores), ("totals", hand.totals)]))
+    return out
+
+
+def _standings(report: Report, standings: Sequence[dict[str, int]]) -> list[str]:
+    places = [s["place"] for s in standings]
+    rows = []
+    for row in standings:
+        shared = places.count(row["place"]) > 1  # "2=": a place shared by equal totals
+        rows.append((f"{row['place']}{'=' if shared else ''}", _seat(report, row["seat"]), str(row["total"])))
+    w0, w1, w2 = (max(len(r[i]) for r in rows) for i in range(3))
+    return [f"  {p.ljust(w0)}  {who.ljust(w1)}  {total.rjust(w2)}" for p, who, total in rows]
+
+
+def text_report(report: Report, receipts: Sequence[ReceiptCheck] = ()) -> str:
+    """The whole report of one record, ending with its verdict line."""
+    out: list[str] = []
+    if report.game_id is not None:
+        out.append(_title(report))
+        if report.created:
+            out.append(f"created {safe(report.created)}")
+        out.append(f"server key  {report.server_key}")
+        out.append(f"commitment  {report.commitment}")
+        if report.server_seed:
+            out.append(f"server seed {report.server_seed} (matches the commitment)")
+        else:
+            out.append("server seed not revealed")
+        out.append("seats")
+        for s, seat in enumerate(report.seats):
+            who = f"  {s}  {safe(seat['name'])}" + (" (bot)" if seat["bot"] else "")
+            if report.client_seeds is not None:
+                seed = report.client_seeds[s]
+                if seed:
+                    who += f", client seed {seed!r}"
+                elif not seat["bot"]:
+                    who += ", no client seed (played by a bot)"
+            out.append(who)
+    if report.draw:
+        out.append(f"draw for the first dealer: {display(report.draw)}: {_seat(report, report.first_dealer)} deals first")
+    for hand in report.hands:
+        out.append("")
+        out.extend(_hand(report, hand))
+    if report.abandoned is not None:
+        out.append("")
+        out.append(f"abandoned: {safe(report.abandoned)}")
+    if report.standings is not None:
+        out.append("")
+        out.append("final standings")
+        out.extend(_standings(report, report.standings))
+    if receipts:
+        out.append("")
+        out.append("receipts")
+        out.extend(f"  {check}" for check in receipts)
+    if out:
+        out.append("")
+    out.append(verdict(report))
+    return "\n".join(out) + "\n"
+
+
+def json_report(report: Report, *, file: str | None = None, receipts: Sequence[ReceiptCheck] | None = None) -> str:
+    """One line of JSON for one record (no newline at the end)."""
+    data: dict[str, Any] = {}
+    if file is not None:
+        data["file"] = file
+    data.update(report.to_json())
+    if receipts is not None:
+        data["receipts"] = [check.to_json() for check in receipts]
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+class MovePrinter:
+    """Watches a replay (:func:`verifier.replay.verify`'s ``watch``) and prints every move
+    with every hand visible: the seat, the move, the card a draw drew, the pile top and
+    each seat's hand after it. ``hand`` limits it to one hand."""
+
+    def __init__(self, write: Callable[[str], None], hand: int | None = None) -> None:
+        self.write = write
+        self.hand = hand
+
+    def __call__(self, step: Step) -> None:
+        match, report = step.match, step.report
+        if step.before is None:
+            self._deal(step.match.state, step.line, report)
+            return
+        before, after = step.before, match.state
+        same_hand = after is not None and after.hand == before.hand
+        if self.hand is None or before.hand == self.hand:
+            self._move(step, before, after if same_hand else None, report)
+        if not same_hand and after is not None:
+            self._deal(after, step.line, report)
+
+    def _show(self, hand_no: int) -> bool:
+        return self.hand is None or hand_no == self.hand
+
+    def _deal(self, state: Any, line: int, report: Report) -> None:
+        if not self._show(state.hand):
+            return
+        self.write("")
+        header = f"hand {state.hand}, dealer {_seat(report, state.dealer)}"
+        top = getattr(state, "pile", None)
+        if top:
+            header += f", starter {display(top[-1].code)}"
+        self.write(header)
+        for s, cards in enumerate(getattr(state, "hands", ())):
+            self.write(f"  {_seat(report, s)}: {display([c.code for c in cards])}")
+
+    def _move(self, step: Step, before: Any, after: Any, report: Report) -> None:
+        line = step.record
+        seat = line["seat"]
+        text = line["move"]
+        if "card" in line:
+            text += " " + display(line["card"])
+        if "suit" in line:
+            text += " naming " + Suit.parse(line["suit"]).symbol
+        if line["move"] == "draw" and after is not None:
+            grew = len(after.hands[seat]) - len(before.hands[seat])
+            if grew == 1:
+                text += " -> " + after.hands[seat][-1].display
+        if line.get("auto"):
+            text += " (auto)"
+        out = f"line {step.line}: {_seat(report, seat)} {text}"
+        if after is not None:
+            if hasattr(after, "pile") and after.pile:
+                top = after.pile[-1].display
+                named = getattr(after, "named", None)
+                out += f"; pile {top}" + (f" ({named.symbol} named)" if named is not None else "")
+            hands = getattr(after, "hands", None)
+            if hands is not None:
+                out += " | " + " | ".join(f"{s}: {display([c.code for c in h])}" for s, h in enumerate(hands))
+        self.write(out)
+        for event in step.events[1:]:
+            kind = event.get("type")
+            if kind == "restock":
+                self.write(f"  the stock ran out: restock {event['restock']}, {event['cards']} cards")
+            elif kind == "hand-end":
+                self.write(f"  hand {event['hand']} ends ({event['how']}): scores {event['scores']}, totals {event['totals']}")
+            elif kind == "match-end":
+                places = ", ".join(f"{r['place']}. seat {r['seat']} {r['total']}" for r in event["standings"])
+                self.write(f"  the match is over: {places}")
+            elif kind not in ("deal",):
+                self.write(f"  {safe(json.dumps(event, ensure_ascii=False))}")
