@@ -219,7 +219,8 @@ def parse_record(text: str | bytes) -> list[dict[str, Any]]:
         except UnicodeDecodeError as exc:
             raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
     lines = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    # Not splitlines(): it also splits at U+2028, U+0085 and others that canonical JSON leaves unescaped.
+    for number, raw in enumerate(text.split("\n"), 1):
         if not raw.strip():
             continue
         try:
@@ -234,11 +235,15 @@ def parse_record(text: str | bytes) -> list[dict[str, Any]]:
     return lines
 
 
-def check_chain(lines: Sequence[dict[str, Any]], public_hex: str | None = None) -> None:
+def check_chain(
+    lines: Sequence[dict[str, Any]], public_hex: str | None = None, *, hashes: Sequence[str] | None = None
+) -> None:
     """Check numbering, the hash chain, and every signature; raise :class:`ChainError` at the first fault.
 
     ``public_hex`` defaults to the header's ``server_key``. Lines the format
     requires signed, and the last line, must carry a valid ``sig``.
+    ``hashes``, when given, are the lines' :func:`line_hash` values already
+    computed by the caller (a verifier that encodes each line once anyway).
     """
     if not lines or lines[0].get("type") != "header":
         raise ChainError(1, "the first line is not a header")
@@ -253,13 +258,14 @@ def check_chain(lines: Sequence[dict[str, Any]], public_hex: str | None = None) 
     head = GENESIS
     last = len(lines) - 1
     for i, line in enumerate(lines):
-        if line.get("seq") != i:
-            raise ChainError(i + 1, f"sequence number {line.get('seq')!r}, expected {i}")
+        seq = line.get("seq")
+        if seq != i or type(seq) is not int:  # true == 1 in Python, not in JSON
+            raise ChainError(i + 1, f"sequence number {seq!r}, expected {i}")
         if line.get("prev") != head:
             raise ChainError(i + 1, "prev does not match the hash of the line before")
-        digest = line_hash(line)
+        digest = line_hash(line) if hashes is None else hashes[i]
         sig = line.get("sig")
-        if sig is not None:
+        if "sig" in line:  # "sig": null is not a signature
             try:
                 key.verify(bytes.fromhex(sig), head_message(game_id, i, digest))
             except (InvalidSignature, ValueError, TypeError):
