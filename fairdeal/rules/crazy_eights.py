@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
@@ -89,6 +89,23 @@ class CrazyEightsState:
     def can_draw(self) -> bool:
         """A card can be drawn: from the stock, or from a restock of the pile under its top card."""
         return bool(self.stock) or len(self.pile) > 1
+
+
+# (name, get, set) of each slot of the state, for replace().
+_STATE_SLOTS = tuple(
+    (f.name, getattr(CrazyEightsState, f.name).__get__, getattr(CrazyEightsState, f.name).__set__)
+    for f in fields(CrazyEightsState)
+)
+
+
+def replace(state: CrazyEightsState, **changes: Any) -> CrazyEightsState:
+    """``dataclasses.replace`` for a state, twice as fast: a verifier replays every move through it."""
+    new = object.__new__(CrazyEightsState)
+    for name, get, set_ in _STATE_SLOTS:
+        set_(new, changes.pop(name) if name in changes else get(state))
+    if changes:
+        raise TypeError(f"CrazyEightsState has no field {next(iter(changes))!r}")
+    return new
 
 
 @dataclass(frozen=True, slots=True)
