@@ -677,3 +677,12 @@ def test_the_heuristic_bot_plays_toward_its_far_cards_in_the_sevens_games():
     assert HeuristicBot().choose(rules, rules.view(state, 0)) == Move.play(Card.parse("8S"))
     state = position(rules, "7H 2H 8S", "", rows=["7S-7S"], rest=1)
     assert HeuristicBot().choose(rules, rules.view(state, 0)) == Move.play(Card.parse("7H"))
+
+
+def test_the_modules_examples_are_true():
+    import doctest
+
+    import fairdeal.rules.fan_tan
+
+    failed, attempted = doctest.testmod(fairdeal.rules.fan_tan, optionflags=doctest.ELLIPSIS)
+    assert attempted > 0 and failed == 0

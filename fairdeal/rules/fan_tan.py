@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -444,6 +445,24 @@ def _paid(state: FanTanState, moves: Sequence[ChipMove]) -> dict[str, Any]:
 # -- the sevens games: a row per suit, built both ways from its opening card ---------
 
 
+@functools.lru_cache(maxsize=4096)
+def _sevens_playable(
+    order: tuple[Rank, ...], openers: tuple[Rank, ...], rows: tuple[Row | None, ...], opening: Rank | None
+) -> frozenset[Card]:
+    # Cached: a replay asks this of the same table for legal_moves, apply and explain.
+    cards = set()
+    for suit, row in zip(Suit, rows):
+        if row is None:
+            cards.update(Card(r, suit) for r in ((opening,) if opening else openers))
+            continue
+        low, high = order.index(row[0].rank), order.index(row[1].rank)
+        if low > 0:
+            cards.add(Card(order[low - 1], suit))
+        if high < len(order) - 1:
+            cards.add(Card(order[high + 1], suit))
+    return frozenset(cards)
+
+
 class SevensGame(FanTanFamily):
     """Fan Tan, Sjueren, Five or Nine: a row per suit, opened by the opening rank and built
     one card at a time down and up from it, in the game's :attr:`order`."""
@@ -461,17 +480,7 @@ class SevensGame(FanTanFamily):
         return self.order.index(rank)
 
     def playable(self, rows: Sequence[Row | None], opening: Rank | None) -> frozenset[Card]:
-        cards = set()
-        for suit, row in zip(Suit, rows):
-            if row is None:
-                cards.update(Card(r, suit) for r in ((opening,) if opening else self.openers))
-                continue
-            low, high = self.position(row[0].rank), self.position(row[1].rank)
-            if low > 0:
-                cards.add(Card(self.order[low - 1], suit))
-            if high < len(self.order) - 1:
-                cards.add(Card(self.order[high + 1], suit))
-        return frozenset(cards)
+        return _sevens_playable(self.order, self.openers, tuple(rows), opening)
 
     def why_not(self, card: Card, rows: Sequence[Row | None], opening: Rank | None, hand: Sequence[Card]) -> str:
         if opening is None:
@@ -591,6 +600,12 @@ def _following(card: Card) -> Card:
     return Card(card.rank % 13 + 1, card.suit)
 
 
+@functools.lru_cache(maxsize=4096)
+def _sequence_playable(rows: tuple[Row | None, ...]) -> frozenset[Card] | None:
+    row = SequenceGame.current(rows)
+    return None if row is None else frozenset((_following(row[1]),))
+
+
 class SequenceGame(FanTanFamily):
     """Play or Pay and Liberty Fan-Tan: no new suit until all 13 cards of the current one are down."""
 
@@ -603,8 +618,7 @@ class SequenceGame(FanTanFamily):
         return None
 
     def playable(self, rows: Sequence[Row | None], opening: Rank | None) -> frozenset[Card] | None:
-        row = self.current(rows)
-        return None if row is None else frozenset((_following(row[1]),))
+        return _sequence_playable(tuple(rows))
 
     def why_not(self, card: Card, rows: Sequence[Row | None], opening: Rank | None, hand: Sequence[Card]) -> str:
         row = self.current(rows)
