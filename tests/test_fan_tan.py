@@ -686,3 +686,12 @@ def test_the_modules_examples_are_true():
 
     failed, attempted = doctest.testmod(fairdeal.rules.fan_tan, optionflags=doctest.ELLIPSIS)
     assert attempted > 0 and failed == 0
+
+
+@pytest.mark.parametrize("seat", [-1, 3, 99])
+def test_a_view_for_a_seat_not_at_the_table_is_refused(seat):
+    rules = get("fan-tan")
+    state = position(rules, "7H", "8H", "", rest=2)
+    with pytest.raises(ValueError, match=f"there is no seat {seat} at this 3-seat table"):
+        rules.view(state, seat)
+    assert rules.view(state, None).hand == ()

@@ -300,6 +300,9 @@ class FanTanFamily(Rules):
     # -- seeing ----------------------------------------------------------------
 
     def view(self, state: FanTanState, seat: int | None) -> FanTanView:
+        # A negative seat would index another seat's hand from the end.
+        if seat is not None and not 0 <= seat < state.seats:
+            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
         return FanTanView(
             seat=seat,
             hand_no=state.hand,
