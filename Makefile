@@ -13,8 +13,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[service,test]'
 	@touch $(STAMP)
 
+# The service on SQLite in ./data (the demo of the protocol alone: `fairdeal demo`).
 run: $(STAMP)
-	$(BIN)/fairdeal demo
+	$(BIN)/fairdeal serve
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

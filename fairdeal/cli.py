@@ -222,6 +222,11 @@ from fairdeal.simulate import simulate_command  # noqa: E402
 
 main.add_command(simulate_command, "simulate")
 
+# The service's command imports uvicorn and FastAPI only when it runs.
+from fairdeal.service.cli import serve  # noqa: E402
+
+main.add_command(serve, "serve")
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -34,6 +34,7 @@ from fairdeal.service.routes import ROUTERS
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
+from fairdeal.web import mount as mount_pages
 
 __all__ = ["create_app"]
 
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], float] |
     app.state.sessions = sessions
     for router in ROUTERS:
         app.include_router(router)
+    mount_pages(app)  # the lobby, the table and the verify page (fairdeal/web), after the API routes
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:

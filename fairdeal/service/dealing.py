@@ -37,7 +37,9 @@ MAX_SHUFFLE_CARDS = 1024
 
 
 class SessionError(ValueError):
-    """A session step out of order: shuffling before the key is fixed, or after the reveal."""
+    """A session step out of order: shuffling before the key is fixed, after the reveal, or
+    under a label that has dealt already. (Input the protocol refuses, such as a bad label,
+    is a :class:`~fairdeal.fairness.FairnessError`.)"""
 
 
 class DealingSession:
@@ -187,11 +189,11 @@ class DealingSession:
             raise SessionError("the server seed is revealed: this session deals no more")
         check_label(label)
         if not label.startswith(self.label_prefix):
-            raise SessionError(f"this session's labels start with {self.label_prefix!r}")
+            raise FairnessError(f"this session's labels start with {self.label_prefix!r}, not {label!r}")
+        if not 1 <= len(cards) <= MAX_SHUFFLE_CARDS:
+            raise FairnessError(f"a shuffle takes 1 to {MAX_SHUFFLE_CARDS} cards, not {len(cards)}")
         if label in self.shuffles:
             raise SessionError(f"label {label!r} has already dealt in this session")
-        if not 1 <= len(cards) <= MAX_SHUFFLE_CARDS:
-            raise SessionError(f"a shuffle takes 1 to {MAX_SHUFFLE_CARDS} cards")
         order = self.dealer.shuffle(label, cards)
         self.shuffles[label] = tuple(cards)
         line = {"type": "shuffle", "label": label, "cards": codes(cards), "count": len(cards)}

@@ -58,8 +58,9 @@ SessionsDep = Annotated[SessionService, Depends(_sessions)]
 StoreDep = Annotated[Store, Depends(_store)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 
-GameId = Annotated[str, Path(min_length=1, max_length=64, description="The game id.")]
-SessionId = Annotated[str, Path(min_length=1, max_length=64, description="The session id.")]
+# Ids are URL-safe base64; anything else cannot name a game (and never reaches the database).
+GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="The game id.")]
+SessionId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="The session id.")]
 SeatNo = Annotated[int, Path(ge=0, le=15, description="The seat number, 0 first.")]
 
 _bearer = HTTPBearer(auto_error=False, description="A host, seat (join) or owner token.")

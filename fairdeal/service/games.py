@@ -157,13 +157,15 @@ class GameService(LiveRecords[Table]):
     # -- the steps of a game ----------------------------------------------------------
 
     def _act(self, game_id: str, action: Callable[[Table, GameRow], Any], expected_seq: int | None = None) -> Any:
-        turn_before = None
+        same_turn = False
 
         def guarded(table: Table, row: GameRow) -> Any:
-            nonlocal turn_before
+            nonlocal same_turn
             turn_before = _turn_key(table)
             try:
-                return action(table, row)
+                result = action(table, row)
+                same_turn = _turn_key(table) == turn_before
+                return result
             except IllegalMove as exc:
                 raise Rejected(exc.reason) from None
             except (MoveError, FairnessError) as exc:
@@ -172,7 +174,7 @@ class GameService(LiveRecords[Table]):
                 raise Stale(str(exc)) from None
 
         def after(table: Table, row: GameRow) -> dict[str, Any]:
-            return self._follow_up(table, row.turn_seconds, row, turn_before)
+            return self._follow_up(table, row.turn_seconds, row, same_turn)
 
         return self.act(game_id, guarded, expected_seq=expected_seq, after=after)
 
@@ -218,19 +220,23 @@ class GameService(LiveRecords[Table]):
     # -- what follows by itself --------------------------------------------------------
 
     def _follow_up(
-        self, table: Table, turn_seconds: float, row: GameRow | None = None, turn_before: Any = None
+        self, table: Table, turn_seconds: float, row: GameRow | None = None, same_turn: bool = False
     ) -> dict[str, Any]:
         """Bots' moves (when they move at once) and the reveal at the end, then the game's status and
-        next deadline (for an existing game: only what changed, ``None`` / ``KEEP`` otherwise)."""
+        next deadline (for an existing game: only what changed, ``None`` / ``KEEP`` otherwise).
+
+        ``same_turn``: the action left the turn with the seat that had it (a draw), so its time goes on.
+        """
         if self.bot_delay == 0:
             for _ in range(MAX_FOLLOW_UP_MOVES):
                 if not table.started or table.finished or table.match.turn not in table.bots:
                     break
                 self._bot_move(table)
+                same_turn = False
         if table.finished and not table.revealed:
             table.reveal()
         status = status_of(table)
-        deadline = self._deadline(table, None if row is None else row.deadline, turn_before, turn_seconds)
+        deadline = self._deadline(table, None if row is None else row.deadline, same_turn, turn_seconds)
         if row is None:
             return {"status": status, "deadline": deadline}
         return {
@@ -238,14 +244,14 @@ class GameService(LiveRecords[Table]):
             "deadline": KEEP if deadline == row.deadline else deadline,
         }
 
-    def _deadline(self, table: Table, before: float | None, turn_before: Any, turn_seconds: float) -> float | None:
+    def _deadline(self, table: Table, before: float | None, same_turn: bool, turn_seconds: float) -> float | None:
         if not table.started or table.finished:
             return None
         now = self.clock()
         if table.match.turn in table.bots:
             # With no delay, a bot still to move here is one the follow-up cap left: due now.
             return now + self.bot_delay
-        if before is not None and _turn_key(table) == turn_before:
+        if before is not None and same_turn:
             return before  # the same turn goes on (a draw): its time does not start again
         return now + turn_seconds
 
@@ -286,15 +292,18 @@ class GameService(LiveRecords[Table]):
             if row.deadline is None or row.deadline > now or not table.started or table.finished:
                 return  # not due (any more); the follow-up puts the right deadline back
             seat = table.match.turn
-            if seat in table.bots:
-                self._bot_move(table)
-            else:
-                turn = _turn_key(table)
-                for _ in range(MAX_FOLLOW_UP_MOVES):
-                    table.move(seat, table.match.auto_move(), auto=True)
-                    if table.finished or _turn_key(table) != turn:
-                        break
+            bot = seat in table.bots
+            if not bot:
                 log.info("timer: seat %s of game %s timed out", seat, game_id)
+            # A whole turn: a bot's, or the table's auto-moves for a seat out of time (draws, then a play).
+            turn = _turn_key(table)
+            for _ in range(MAX_FOLLOW_UP_MOVES):
+                if bot:
+                    self._bot_move(table)
+                else:
+                    table.move(seat, table.match.auto_move(), auto=True)
+                if table.finished or _turn_key(table) != turn:
+                    break
             played = True
 
         self._act(game_id, due)

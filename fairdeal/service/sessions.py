@@ -16,7 +16,7 @@ from fairdeal.cards import Card, codes
 from fairdeal.fairness import FairnessError, client_commitment, new_server_seed
 from fairdeal.record import Signer, canonical
 from fairdeal.service.dealing import DealingSession, SessionError
-from fairdeal.service.errors import Rejected, Stale
+from fairdeal.service.errors import NotFound, Rejected, Stale
 from fairdeal.service.games import now_iso
 from fairdeal.service.keys import Sealer, hash_token, new_token
 from fairdeal.service.live import LiveRecords, Notifier
@@ -127,7 +127,7 @@ class SessionService(LiveRecords[DealingSession]):
             try:
                 order = session.order(label)
             except SessionError as exc:
-                raise Rejected(str(exc)) from None
+                raise NotFound(str(exc)) from None
             return {"label": label, "order": codes(order), "count": len(order)}
 
         return self.read(session_id, read)

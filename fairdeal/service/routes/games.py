@@ -40,7 +40,7 @@ def record(game_id: GameId, games: GamesDep) -> Response:
 @router.get("/{game_id}/verify")
 async def verify(game_id: GameId, games: GamesDep) -> dict[str, Any]:
     """Run the standalone verifier on the stored record, pinned to this server's key; its JSON report."""
-    from verifier import verify as verify_record
+    from verifier.replay import verify as verify_record
 
     text = await run_in_threadpool(games.record_text, game_id)
     report = await run_in_threadpool(verify_record, text, key=games.signer.public_hex)

@@ -1,0 +1,64 @@
+"""Fixtures for the service tests: every app runs on SQLite *and* on PostgreSQL.
+
+PostgreSQL is the one on 127.0.0.1:5432 (user postgres, trust auth,
+database ``test``). Each test gets a schema of its own (through the
+connection's ``search_path``), dropped afterwards, so runs never see each
+other's games.
+"""
+
+from __future__ import annotations
+
+import secrets
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+# Starlette would rather have `httpx2`; `httpx` (what the service extra installs) works the same.
+warnings.filterwarnings("ignore", message=".*httpx.*")
+from fastapi.testclient import TestClient  # noqa: E402
+from service_helpers import Api, Clock  # noqa: E402
+
+from fairdeal.service import Settings, create_app  # noqa: E402
+
+PG_SERVER = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'data' / 'fairdeal.db'}"
+        return
+    schema = f"fairdeal_test_{secrets.token_hex(6)}"
+    with psycopg.connect(PG_SERVER, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{PG_SERVER}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(PG_SERVER, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def settings(tmp_path: Any, database_url: str) -> Settings:
+    return Settings(data_dir=tmp_path / "data", database_url=database_url, bot_delay=0, tick_seconds=0)
+
+
+@pytest.fixture
+def app(settings: Settings, clock: Clock) -> Iterator[Any]:
+    app = create_app(settings, clock=clock)
+    yield app
+    app.state.store.close()
+
+
+@pytest.fixture
+def api(app: Any) -> Iterator[Api]:
+    with TestClient(app) as client:
+        yield Api(client)

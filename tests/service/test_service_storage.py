@@ -1,0 +1,191 @@
+"""What the database holds: records, hashed tokens, sealed seeds; and what a restart or a second process sees."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import stat
+import threading
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from service_helpers import Api, choose
+
+from fairdeal.rules import Move
+from fairdeal.service import create_app
+from fairdeal.service.errors import Stale
+from fairdeal.service.keys import Sealer
+from fairdeal.service.store import Conflict
+
+
+def dump_database(settings) -> str:
+    """Every row of every table, as text: what a stolen database dump would show."""
+    tables = ["games", "sessions", "seat_tokens", "lines"]
+    rows = []
+    if settings.store_kind == "sqlite":
+        with sqlite3.connect(settings.database_url[len("sqlite:///"):]) as conn:
+            for table in tables:
+                rows += conn.execute(f"SELECT * FROM {table}").fetchall()
+    else:
+        with psycopg.connect(settings.database_url) as conn:
+            for table in tables:
+                rows += conn.execute(f"SELECT * FROM {table}").fetchall()
+    return "\n".join(repr(tuple(bytes(v).hex() if isinstance(v, (bytes, memoryview)) else v for v in row)) for row in rows)
+
+
+def test_tokens_are_stored_hashed_and_seeds_sealed(api, settings):
+    game = api.create([("Ann", False), ("Bob", False), ("Bot", True)])
+    session = api.ok("POST", "/sessions", status=201, json={"seats": 2})
+    tokens = [game["host_token"], session["owner_key"]]
+    tokens += [s["join_token"] for s in game["seats"] if "join_token" in s]
+    tokens += [s["token"] for s in session["seats"]]
+    seeds = [
+        api.app.state.games.read(game["game_id"], lambda t, r: t.dealer._server_seed),
+        api.app.state.sessions.read(session["session_id"], lambda s, r: s.dealer._server_seed),
+    ]
+    dump = dump_database(settings)
+    assert game["game_id"] in dump and game["commitment"] in dump
+    for token in tokens:
+        assert token not in dump
+        assert hashlib.sha256(token.encode()).hexdigest() in dump
+    for seed in seeds:
+        assert seed not in dump and seed.upper() not in dump
+    # The seal key is the data directory's, readable by its owner alone; a seed sealed for
+    # one game does not open as another's.
+    seal_key = settings.data_dir / "seal.key"
+    assert stat.S_IMODE(seal_key.stat().st_mode) == 0o600
+    assert stat.S_IMODE((settings.data_dir / "server-key.pem").stat().st_mode) == 0o600
+    sealer = Sealer(seal_key.read_bytes())
+    sealed = sealer.seal("game-a", seeds[0])
+    assert sealer.open("game-a", sealed) == seeds[0]
+    try:
+        sealer.open("game-b", sealed)
+    except ValueError as exc:
+        assert seeds[0] not in str(exc)
+    else:
+        raise AssertionError("a seed sealed for game-a opened as game-b's")
+
+
+def test_a_restarted_server_continues_the_game_with_the_same_key(settings, clock):
+    app = create_app(settings, clock=clock)
+    with TestClient(app) as client:
+        api = Api(client)
+        game = api.create([("Ann", False), ("Bot", True), ("Bot 2", True)])
+        token = api.join(game)[0]
+        for _ in range(3):
+            view = api.view(game["game_id"], 0, token)
+            api.ok("POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **choose(view)})
+        before = api.view(game["game_id"], 0, token)
+        key = api.ok("GET", "/.well-known/fairdeal-key")["key"]
+
+    restarted = create_app(settings, clock=clock)  # a new process: nothing cached, the same data dir
+    with TestClient(restarted) as client:
+        api = Api(client)
+        assert api.ok("GET", "/.well-known/fairdeal-key")["key"] == key
+        view = api.view(game["game_id"], 0, token)
+        assert view == before  # hand, seq, deadline and all
+        while view["status"] == "playing":
+            view = api.ok("POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **choose(view)})["view"]
+        assert api.ok("GET", f"/games/{game['game_id']}/verify")["verified"]
+    restarted.state.store.close()
+    app.state.store.close()
+
+
+def test_two_processes_on_one_database_serve_the_same_game(settings, clock):
+    first, second = create_app(settings, clock=clock), create_app(settings, clock=clock)
+    with TestClient(first) as one, TestClient(second) as two:
+        a, b = Api(one), Api(two)
+        game = a.create([("Ann", False), ("Bot", True)])
+        gid = game["game_id"]
+        token = a.join(game)[0]
+        view = b.view(gid, 0, token)  # the second process learns the game from the database
+        turn = 0
+        while view["status"] == "playing":
+            # Interleave: each process in turn takes the move, from a view that may be stale in its cache.
+            api = (a, b)[turn % 2]
+            view = api.ok("POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], **choose(view)})["view"]
+            turn += 1
+        assert turn > 5
+        assert b.record(gid) == a.record(gid)
+        assert a.ok("GET", f"/games/{gid}/verify")["verified"]
+    first.state.store.close()
+    second.state.store.close()
+
+
+def test_racing_submissions_of_one_move_make_one_record(api):
+    game = api.create([("Ann", False), ("Bot", True)])
+    gid = game["game_id"]
+    token = api.join(game)[0]
+    view = api.view(gid, 0, token)
+    body = {"seq": view["seq"], **choose(view)}
+    statuses = []
+    barrier = threading.Barrier(12)
+
+    def submit():
+        barrier.wait()
+        statuses.append(api.client.post(f"/games/{gid}/moves", json=body, headers={"Authorization": f"Bearer {token}"}).status_code)
+
+    threads = [threading.Thread(target=submit) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200] + [409] * 11
+    moves = [line for line in api.record(gid) if line["type"] == "move" and line["seq"] == view["seq"]]
+    assert len(moves) == 1 and moves[0]["seat"] == 0
+
+
+def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(settings, clock):
+    first, second = create_app(settings, clock=clock), create_app(settings, clock=clock)
+    with TestClient(first) as one, TestClient(second) as two:
+        a, b = Api(one), Api(two)
+        game = a.create([("Ann", False), ("Bot", True)])
+        gid = game["game_id"]
+        token = a.join(game)[0]
+        view = b.view(gid, 0, token)
+        body = {"seq": view["seq"], **choose(view)}
+        a.ok("POST", f"/games/{gid}/moves", token, json=body)
+        late = b.call("POST", f"/games/{gid}/moves", token, json=body)
+        assert late.status_code == 409
+        assert json.loads(late.text)["detail"].startswith(f"the record is at seq ")
+        assert b.view(gid, 0, token) == a.view(gid, 0, token)
+    first.state.store.close()
+    second.state.store.close()
+
+
+def test_an_append_that_lost_the_race_inside_the_store_writes_nothing(settings, clock):
+    """Both processes passed the seq check; the second append finds the record longer and fails."""
+    first, second = create_app(settings, clock=clock), create_app(settings, clock=clock)
+    with TestClient(first) as one, TestClient(second) as two:
+        a, b = Api(one), Api(two)
+        game = a.create([("Ann", False), ("Bot", True)])
+        gid = game["game_id"]
+        token = a.join(game)[0]
+        view = b.view(gid, 0, token)
+        body = {"seq": view["seq"], **choose(view)}
+
+        def move_after_the_other_process(table, row):
+            a.ok("POST", f"/games/{gid}/moves", token, json=body)  # gets in between b's check and b's append
+            return table.move(0, Move.from_json(body))
+
+        with pytest.raises(Stale, match="another action reached the record first"):
+            second.state.games.act(gid, move_after_the_other_process)
+        record = a.record(gid)
+        assert [line["seq"] for line in record] == list(range(len(record)))
+        assert sum(1 for line in record if line["type"] == "move" and line["seq"] == view["seq"]) == 1
+        assert b.view(gid, 0, token) == a.view(gid, 0, token)  # the loser dropped its cache and caught up
+    first.state.store.close()
+    second.state.store.close()
+
+
+def test_the_store_refuses_an_append_at_a_stale_length(app):
+    store = app.state.store
+    game = Api(TestClient(app)).create([("Ann", False), ("Bot", True)])
+    length = store.length(game["game_id"])
+    store.append(game["game_id"], ['{"x":1}'], length)
+    with pytest.raises(Conflict) as caught:
+        store.append(game["game_id"], ['{"x":2}'], length)
+    assert caught.value.actual == length + 1
+    assert store.lines(game["game_id"], length) == ['{"x":1}']

@@ -1,0 +1,125 @@
+"""The table's clock: turn deadlines, auto-moves, bots that take their time, and a restart in between."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from fastapi.testclient import TestClient
+from service_helpers import Api
+
+from fairdeal.service import create_app
+
+
+def ann_and_a_bot(api: Api, **body) -> tuple[str, str]:
+    game = api.create([("Ann", False), ("Bot", True)], **body)
+    return game["game_id"], api.join(game)[0]
+
+
+def test_a_turn_that_runs_out_is_played_by_the_table_and_recorded_as_auto(api, clock):
+    game_id, token = ann_and_a_bot(api)
+    view = api.view(game_id, 0, token)
+    assert view["turn"] == 0 and view["seconds_left"] == 20.0  # the bot moved at once
+    games = api.app.state.games
+
+    clock.advance(19.9)
+    assert games.run_due() == 0
+    assert api.view(game_id, 0, token)["seconds_left"] == 0.1
+
+    clock.advance(0.2)
+    length = len(api.record(game_id))
+    assert games.run_due() == 1
+    new = api.record(game_id)[length:]
+    ann = [line for line in new if line["type"] == "move" and line["seat"] == 0]
+    assert ann and all(line["auto"] is True for line in ann)
+    assert ann[-1]["move"] in ("play", "keep", "pass")  # the auto-moves went on until the turn was over
+    assert all("auto" not in line for line in new if line["type"] == "move" and line["seat"] == 1)
+    view = api.view(game_id, 0, token)
+    assert view["turn"] == 0 and view["seconds_left"] == 20.0  # the bot answered; a fresh turn
+    assert games.run_due() == 0
+
+
+def test_a_draw_does_not_restart_the_turn_time(api, clock):
+    game_id, token = ann_and_a_bot(api, turn_seconds=30)
+    view = api.view(game_id, 0, token)
+    assert view["seconds_left"] == 30.0
+    clock.advance(12)
+    view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], "move": "draw"})["view"]
+    assert view["turn"] == 0 and view["seconds_left"] == 18.0
+
+
+def test_a_restarted_server_keeps_the_deadline_and_plays_the_timed_out_turn(settings, clock):
+    first = create_app(settings, clock=clock)
+    with TestClient(first) as client:
+        api = Api(client)
+        game_id, token = ann_and_a_bot(api)
+        deadline = api.view(game_id, 0, token)["deadline"]
+    first.state.store.close()
+
+    clock.advance(25)  # the server was down when the turn ran out
+    restarted = create_app(settings, clock=clock)
+    with TestClient(restarted) as client:
+        api = Api(client)
+        view = api.view(game_id, 0, token)
+        assert view["deadline"] == deadline and view["seconds_left"] == 0
+        assert restarted.state.games.run_due() == 1
+        assert any(line.get("auto") for line in api.record(game_id))
+        assert api.view(game_id, 0, token)["seconds_left"] == 20.0
+    restarted.state.store.close()
+
+
+def test_only_one_process_plays_a_due_turn(settings, clock):
+    first, second = create_app(settings, clock=clock), create_app(settings, clock=clock)
+    with TestClient(first) as one, TestClient(second) as two:
+        game_id, token = ann_and_a_bot(Api(one))
+        Api(two).view(game_id, 0, token)  # both processes have the game cached
+        clock.advance(21)
+        assert first.state.games.run_due() == 1
+        assert second.state.games.run_due() == 0
+        record = Api(two).record(game_id)
+        assert [line["seq"] for line in record] == list(range(len(record)))
+    first.state.store.close()
+    second.state.store.close()
+
+
+def test_bots_take_their_time_when_they_have_a_delay(settings, clock):
+    app = create_app(dataclasses.replace(settings, bot_delay=1.5), clock=clock)
+    with TestClient(app) as client:
+        api = Api(client)
+        game_id, token = ann_and_a_bot(api)
+        games = app.state.games
+        for _ in range(3):  # let the bot play until it is Ann's turn (once a hand ends, it may deal and lead)
+            if api.view(game_id, 0, token)["turn"] == 0:
+                break
+            clock.advance(1.5)
+            games.run_due()
+        view = api.view(game_id, 0, token)
+        assert view["turn"] == 0
+        for _ in range(100):  # Ann plays or draws until the turn is the bot's
+            if view["turn"] != 0:
+                break
+            moves = view["legal_moves"]
+            move = next((m for m in moves if m["move"] in ("play", "keep", "pass")), moves[0])
+            view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], **move})["view"]
+        assert view["turn"] == 1 and view["deadline"] is None  # a bot's turn shows no countdown
+        length = len(api.record(game_id))
+        clock.advance(1.4)
+        assert games.run_due() == 0 and len(api.record(game_id)) == length
+        clock.advance(0.1)
+        assert games.run_due() == 1
+        bot_moves = [line for line in api.record(game_id)[length:] if line["type"] == "move"]
+        assert bot_moves[0]["seat"] == 1 and "auto" not in bot_moves[0]
+    app.state.store.close()
+
+
+def test_the_background_timer_plays_a_short_turn_on_the_real_clock(settings):
+    app = create_app(dataclasses.replace(settings, tick_seconds=0.05))
+    with TestClient(app) as client:
+        api = Api(client)
+        game_id, token = ann_and_a_bot(api, turn_seconds=0.2)
+        give_up = time.monotonic() + 10
+        while not any(line.get("auto") for line in api.record(game_id)):
+            assert time.monotonic() < give_up, "the timer never played the timed-out turn"
+            time.sleep(0.05)
+        assert api.view(game_id, 0, token)["status"] in ("playing", "over")
+    app.state.store.close()
