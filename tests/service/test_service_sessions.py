@@ -97,3 +97,25 @@ def test_session_input_limits(api):
     assert api.call("POST", f"/sessions/{sid}/shuffle", owner, json={"label": "x", "cards": ["AS"], "packs": 1}).status_code == 422
     missing = api.call("GET", f"/sessions/{sid}/shuffles/never", owner)
     assert missing.status_code == 404 and missing.json()["detail"] == "label 'never' has not dealt in this session"
+
+
+def test_the_example_in_spec_sessions_md_is_what_the_code_writes():
+    from pathlib import Path
+
+    from fairdeal.record import Signer, canonical
+    from fairdeal.service.dealing import DealingSession
+
+    spec = (Path(__file__).resolve().parents[2] / "spec" / "sessions.md").read_text(encoding="utf-8")
+    session = DealingSession.new("s-example", 2, Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z",
+                                 server_seed="00" * 32)
+    for seat, seed in enumerate(["alice", "bob"]):
+        session.commit(seat, client_commitment(seed))
+    for seat, seed in enumerate(["alice", "bob"]):
+        session.reveal_client_seed(seat, seed)
+    order, _ = session.shuffle("round/1", parse_cards("AS KS QS JS TS"))
+    session.reveal()
+    assert canonical(session.lines[0]).decode() in spec
+    for line in session.lines[1:]:
+        shown = {k: (v[:8] + "..." if k in ("prev", "sig") else v) for k, v in line.items()}
+        assert canonical(shown).decode() in spec
+    assert f"The order of `round/1` is `{' '.join(codes(order))}`" in spec

@@ -1,0 +1,30 @@
+"""The ``>>>`` examples in the service's docstrings (and the embedding example of the package) are true."""
+
+import doctest
+
+import pytest
+
+import fairdeal
+import fairdeal.service.app
+import fairdeal.service.dealing
+import fairdeal.service.errors
+import fairdeal.service.keys
+import fairdeal.service.settings
+import fairdeal.service.store
+
+MODULES = [
+    fairdeal,
+    fairdeal.service.app,
+    fairdeal.service.dealing,
+    fairdeal.service.errors,
+    fairdeal.service.keys,
+    fairdeal.service.settings,
+    fairdeal.service.store,
+]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_docstring_examples(module):
+    failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert attempted > 0
+    assert failed == 0
