@@ -116,10 +116,14 @@ def _hand(report: Report, hand: Hand) -> list[str]:
     for move in summary.pop("chips", []):
         # Chip games (the Fan Tan family): each movement of chips, in order.
         if isinstance(move, dict):
-            payer, payee = move.get("from"), move.get("to")
-            payer = _seat(report, payer) if isinstance(payer, int) else safe(payer)
-            payee = _seat(report, payee) if isinstance(payee, int) else safe(payee)
-            out.append(f"  chips: {safe(move.get('reason'))}: {move.get('amount')} from {payer} to {payee}")
+            out.append(f"  {_chips(report, move)}")
+    # The Fan Tan family's table: the rank that opened the rows, the suits' first cards, the rows.
+    if isinstance(summary.get("opening"), str):
+        out.append(f"  opening rank: {safe(summary.pop('opening'))}")
+    if isinstance(summary.get("leads"), list):
+        out.append(f"  suits begun with: {display(summary.pop('leads'))}")
+    if isinstance(summary.get("rows"), dict):
+        out.append(f"  rows at the end: {_rows(summary.pop('rows'))}")
     for key, value in summary.items():
         out.append(f"  {safe(key)}: {safe(json.dumps(value, ensure_ascii=False))}")
     if hand.how == "out":
@@ -129,6 +133,26 @@ def _hand(report: Report, hand: Hand) -> list[str]:
     out.append(f"  ended: {ended}")
     out.extend(_table(report, [("counts", hand.counts), ("scores", hand.scores), ("totals", hand.totals)]))
     return out
+
+
+def _chips(report: Report, move: dict[str, Any]) -> str:
+    payer, payee = move.get("from"), move.get("to")
+    payer = _seat(report, payer) if isinstance(payer, int) else safe(payer)
+    payee = _seat(report, payee) if isinstance(payee, int) else safe(payee)
+    return f"chips: {safe(move.get('reason'))}: {safe(move.get('amount'))} from {payer} to {payee}"
+
+
+def _rows(rows: dict[str, Any]) -> str:
+    """A Fan Tan table, each suit's row by its two end cards: ``♣ 2♣-Q♣, ♦ none, ...``."""
+    out = []
+    for letter, ends in rows.items():
+        try:
+            symbol = Suit.parse(letter).symbol
+        except CardError:
+            symbol = safe(letter)
+        shown = display(ends).replace(" ", "-") if isinstance(ends, list) and ends else "none"
+        out.append(f"{symbol} {shown}")
+    return ", ".join(out)
 
 
 def _standings(report: Report, standings: Sequence[dict[str, int]]) -> list[str]:
@@ -210,6 +234,7 @@ class MovePrinter:
         match, report = step.match, step.report
         if step.before is None:
             self._deal(step.match.state, step.line, report)
+            self._dealt(step.events, step.match.state.hand, report)
             return
         before, after = step.before, match.state
         same_hand = after is not None and after.hand == before.hand
@@ -217,6 +242,17 @@ class MovePrinter:
             self._move(step, before, after if same_hand else None, report)
         if not same_hand and after is not None:
             self._deal(after, step.line, report)
+            self._dealt(step.events, after.hand, report)
+
+    def _dealt(self, events: Sequence[dict[str, Any]], hand_no: int, report: Report) -> None:
+        """What the deal itself moved: the antes of a chip game, after the new hand's header."""
+        if not self._show(hand_no):
+            return
+        kinds = [event.get("type") for event in events]
+        if "deal" in kinds:
+            for event in events[kinds.index("deal") + 1 :]:
+                if event.get("type") == "chips":
+                    self.write(f"  {_chips(report, event)}")
 
     def _show(self, hand_no: int) -> bool:
         return self.hand is None or hand_no == self.hand
@@ -249,6 +285,9 @@ class MovePrinter:
             text += " (auto)"
         out = f"line {step.line}: {_seat(report, seat)} {text}"
         if after is not None:
+            if isinstance(getattr(after, "rows", None), tuple):
+                rows = {suit.letter: None if row is None else [c.code for c in row] for suit, row in zip(Suit, after.rows)}
+                out += f"; rows {_rows(rows)}"
             if hasattr(after, "pile") and after.pile:
                 top = after.pile[-1].display
                 named = getattr(after, "named", None)
@@ -259,10 +298,14 @@ class MovePrinter:
         self.write(out)
         for event in step.events[1:]:
             kind = event.get("type")
+            if kind == "deal":
+                break  # the next hand's: shown under its header
             if kind == "restock":
                 self.write(f"  the stock ran out: restock {event['restock']}, {event['cards']} cards")
             elif kind == "hand-end":
                 self.write(f"  hand {event['hand']} ends ({event['how']}): scores {event['scores']}, totals {event['totals']}")
+            elif kind == "chips":
+                self.write(f"  {_chips(report, event)}")
             elif kind == "match-end":
                 places = ", ".join(f"{r['place']}. seat {r['seat']} {r['total']}" for r in event["standings"])
                 self.write(f"  the match is over: {places}")
