@@ -393,7 +393,7 @@ class FanTanFamily(Rules):
         if self.uses_chips:
             if self.pays_cards_left:
                 around = [(winner + i) % state.seats for i in range(1, state.seats)]
-                moves += [ChipMove("cards-left", s, None, counts[s]) for s in around]
+                moves += [ChipMove("cards-left", s, None, counts[s]) for s in around if counts[s]]
             pot = state.pot + sum(m.amount for m in moves)
             if pot:
                 moves.append(ChipMove("pot", None, winner, pot))
