@@ -29,6 +29,7 @@ import hashlib
 import json
 import re
 from collections import deque
+from datetime import datetime
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -365,6 +366,10 @@ class _Replay:
             self.rules = get(name, options)
         except OptionsError as exc:
             raise _Fail(0, f"header: {exc}") from None
+        missing = [k for k in self.rules.options if k not in options]
+        if missing:
+            # Defaults may change between versions: a record names every option it was played with.
+            raise _Fail(0, f"header options do not give {missing[0]!r} (a record lists every option of {self.rules.name})")
         report.rules, report.options = self.rules.name, dict(self.rules.options)
         seats = line.get("seats")
         if not isinstance(seats, list):
@@ -380,9 +385,12 @@ class _Replay:
         except OptionsError as exc:
             raise _Fail(0, f"header seats: {exc}") from None
         report.seats = [{"name": s["name"], "bot": s["bot"]} for s in seats]
-        report.created = line.get("created") if isinstance(line.get("created"), str) else None
-        if report.created is None:
-            raise _Fail(0, "header created is not a date (ISO 8601 text)")
+        created = line.get("created")
+        try:
+            datetime.fromisoformat(created.replace("Z", "+00:00"))
+        except (AttributeError, TypeError, ValueError):
+            raise _Fail(0, f"header created {_show(created)} is not an ISO 8601 date and time") from None
+        report.created = created
         report.commitment = line.get("commitment")
         if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
             raise _Fail(0, "header commitment is not 64 lowercase hex digits")
