@@ -369,11 +369,12 @@ class GameService(LiveRecords[Table]):
             out["server_seed"] = next(line["server_seed"] for line in reversed(table.lines) if line["type"] == "reveal")
         if seat is not None:
             hand: Sequence[Card] = view.hand if view is not None else ()
+            pending = getattr(view, "pending", None)  # a card drawn that must be played or kept (Crazy Eights)
             out.update(
                 seat=seat,
                 your_turn=turn == seat,
                 hand=[card.code for card in hand],
-                pending=None if view is None or view.pending is None else view.pending.code,
+                pending=None if pending is None else pending.code,
                 legal_moves=[m.to_json() for m in match.legal_moves(seat)] if view is not None and not table.finished else [],
                 cards=[_card_note(table, seat, card) for card in hand],
             )

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import logging
 
+import pytest
 from service_helpers import CARD_CODE, choose, server_hands
 
 from fairdeal.fairness import commitment, game_key, shuffle
 from fairdeal.cards import pack
 from fairdeal.record import check_chain, verify_head
+from fairdeal.rules import RULES
 from verifier.replay import verify
 
 
@@ -125,3 +127,20 @@ def test_the_host_abandons_and_the_seed_is_revealed(api):
     assert report["verified"] and report["abandoned"] == "closing time"
     again = api.call("POST", f"/games/{game_id}/abandon", game["host_token"])
     assert again.status_code == 409 and "over" in again.json()["detail"]
+
+
+@pytest.mark.parametrize("rules", sorted(RULES))
+def test_every_game_fairdeal_knows_plays_through_the_api(api, rules):
+    game = api.create([("Ann", False), ("Bot 1", True), ("Bot 2", True)], rules=rules)
+    token = api.join(game)[0]
+    view = api.view(game["game_id"], 0, token)
+    for _ in range(5000):
+        if view["status"] != "playing":
+            break
+        assert view["your_turn"], "bots move at once, so it is always Ann's turn"
+        public = api.ok("GET", f"/games/{game['game_id']}")
+        assert "hand" not in public and public["seq"] == view["seq"]
+        view = api.ok("POST", f"/games/{game['game_id']}/moves", token,
+                      json={"seq": view["seq"], **view["legal_moves"][0]})["view"]
+    assert view["status"] == "over" and view["rules"] == rules
+    assert api.ok("GET", f"/games/{game['game_id']}/verify")["verified"]
