@@ -207,3 +207,19 @@ def test_no_500_for_odd_input(api):
         assert 400 <= response.status_code < 500, (url, response.status_code, response.text)
     wrong_scheme = api.client.get(f"/games/{gid}/seats/0/view", headers={"Authorization": f"Basic {token}"})
     assert wrong_scheme.status_code == 401
+
+
+@pytest.mark.parametrize("field", ["name", "rules", "option", "seed", "reason"])
+def test_text_that_is_not_unicode_is_422_not_500(api, field):
+    """JSON may carry a lone surrogate ("\\ud800"), which no UTF-8 record can hold."""
+    game = api.create([("Ann", False), ("Bot", True)])
+    gid, token = game["game_id"], game["seats"][0]["join_token"]
+    bad = r'"\ud800"'
+    url, body, who = {
+        "name": ("/games", '{"seats":[{"name":%s},{"name":"b"}]}' % bad, None),
+        "rules": ("/games", '{"rules":%s,"seats":[{"name":"a"},{"name":"b"}]}' % bad, None),
+        "option": ("/games", '{"options":{%s:1},"seats":[{"name":"a"},{"name":"b"}]}' % bad, None),
+        "seed": (f"/games/{gid}/seats/0/reveal", '{"seed":%s}' % bad, token),
+        "reason": (f"/games/{gid}/abandon", '{"reason":%s}' % bad, game["host_token"]),
+    }[field]
+    refused(api, 422, "POST", url, who, content=body.encode(), headers={"content-type": "application/json"})
