@@ -47,7 +47,7 @@ async def live_updates(
     """Server-sent events: every new record line, and after each batch the fresh state (or the seat's view)."""
     store = games.store
     seat = None if role is None or role.is_host else role.seat
-    if from_seq is None and last_event_id is not None and last_event_id.isdigit():
+    if from_seq is None and last_event_id is not None and last_event_id.isdigit() and len(last_event_id) <= 9:
         from_seq = int(last_event_id) + 1
     if from_seq is None:
         from_seq = await run_in_threadpool(store.length, game_id)
