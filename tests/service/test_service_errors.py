@@ -223,3 +223,12 @@ def test_text_that_is_not_unicode_is_422_not_500(api, field):
         "reason": (f"/games/{gid}/abandon", '{"reason":%s}' % bad, game["host_token"]),
     }[field]
     refused(api, 422, "POST", url, who, content=body.encode(), headers={"content-type": "application/json"})
+
+
+def test_the_openapi_document_lists_every_route(api):
+    paths = api.ok("GET", "/openapi.json")["paths"]
+    for path in ["/games", "/games/{game_id}", "/games/{game_id}/moves", "/games/{game_id}/seats/{seat}/view",
+                 "/games/{game_id}/events", "/games/{game_id}/record", "/games/{game_id}/verify",
+                 "/sessions", "/sessions/{session_id}/shuffle", "/health", "/.well-known/fairdeal-key"]:
+        assert path in paths
+    assert api.call("GET", "/docs").status_code == 200
