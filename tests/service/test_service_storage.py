@@ -149,7 +149,7 @@ def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(settings,
         a.ok("POST", f"/games/{gid}/moves", token, json=body)
         late = b.call("POST", f"/games/{gid}/moves", token, json=body)
         assert late.status_code == 409
-        assert json.loads(late.text)["detail"].startswith(f"the record is at seq ")
+        assert json.loads(late.text)["detail"].startswith("the record is at seq ")
         assert b.view(gid, 0, token) == a.view(gid, 0, token)
     first.state.store.close()
     second.state.store.close()
