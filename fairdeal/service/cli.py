@@ -54,7 +54,7 @@ def serve(host: str, port: int, data_dir: Path | None, database_url: str | None,
         from fairdeal.service.settings import Settings, SettingsError
         from fairdeal.service.store import open_store
     except ImportError as exc:
-        raise click.ClickException(f"the service needs its extra: pip install 'fairdeal[service]' ({exc.name} is missing)")
+        raise click.ClickException(f"the service needs its extra: pip install 'fairdeal[service]' ({exc.name} is missing)") from None
     env = dict(os.environ)
     for name, value in (("FAIRDEAL_DATA_DIR", data_dir), ("FAIRDEAL_DATABASE_URL", database_url), ("FAIRDEAL_LOG_LEVEL", log_level)):
         if value is not None:
@@ -68,7 +68,7 @@ def serve(host: str, port: int, data_dir: Path | None, database_url: str | None,
     try:
         open_store(settings.database_url).close()  # the schema, once, before the workers
     except Exception as exc:
-        raise click.ClickException(f"cannot open the database ({settings.store_kind}): {type(exc).__name__}: {exc}")
+        raise click.ClickException(f"cannot open the database ({settings.store_kind}): {type(exc).__name__}: {exc}") from None
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     click.echo(f"fairdeal serving on http://{shown}:{port}  (API docs: http://{shown}:{port}/docs)")
     click.echo(f"  data: {settings.data_dir.resolve()}  store: {settings.store_kind}  workers: {workers}")
