@@ -105,6 +105,26 @@ def commitment_command(server_seed: str) -> None:
         click.echo(commitment(server_seed))
 
 
+@main.command("client-commitment")
+@click.argument("seed")
+def client_commitment_command(seed: str) -> None:
+    """Print the commitment a seat sends for its client SEED (before it reveals the seed).
+
+    It is SHA-256(lp("fairdeal/v1/client") || lp(SEED)), 64 hex digits: the
+    "commitment" of POST /games/{id}/seats/{seat}/commit. A seed is 1 to 128
+    UTF-8 bytes.
+
+    \b
+    Example:
+      fairdeal client-commitment 'my lucky seed'
+    """
+    with user_input():
+        if seed == "":
+            # The protocol's empty seed belongs to a seat that gives none; it is never committed to.
+            raise ValueError("a client seed to commit to is not empty")
+        click.echo(client_commitment(seed))
+
+
 @main.command("derive")
 @click.option("--server-seed", required=True, metavar="HEX", help="The revealed server seed, 64 hex digits.")
 @click.option("--game-id", required=True, metavar="ID", help="The game id.")
