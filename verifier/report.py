@@ -281,6 +281,8 @@ class MovePrinter:
             grew = len(after.hands[seat]) - len(before.hands[seat])
             if grew == 1:
                 text += " -> " + after.hands[seat][-1].display
+            elif grew == 0:
+                text += " -> no card"
         if line.get("auto"):
             text += " (auto)"
         out = f"line {step.line}: {_seat(report, seat)} {text}"

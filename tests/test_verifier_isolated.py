@@ -1,0 +1,72 @@
+"""ISOLATION TEST: ``fairdeal-verify`` runs with only cryptography and click installed.
+
+It builds a fresh virtual environment (no system site-packages, nothing of
+this project's .venv), installs exactly ``cryptography`` and ``click`` with
+pip (from PyPI or pip's local cache), puts the project on PYTHONPATH without
+installing it, shows that the service's dependencies are absent, and runs
+``python -m verifier.cli`` on a record. It takes some seconds (the venv and
+pip) and needs PyPI or a warm pip cache; it never skips, so that CI proves
+the verifier imports no service code.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_verifier_support import SIGNER, play, text_of
+
+from fairdeal.record import resign
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory) -> Path:
+    venv = tmp_path_factory.mktemp("bare-venv")
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, capture_output=True)
+    python = venv / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "cryptography", "click"],
+        capture_output=True,
+        text=True,
+    )
+    assert install.returncode == 0, install.stderr
+    return python
+
+
+def _run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run([str(python), *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def test_the_bare_environment_has_no_service_dependencies(bare_python, tmp_path):
+    for module in ("fastapi", "uvicorn", "starlette", "pydantic", "pytest"):
+        proc = _run(bare_python, "-c", f"import {module}", cwd=tmp_path)
+        assert proc.returncode == 1
+        assert f"No module named '{module}'" in proc.stderr
+    proc = _run(bare_python, "-c", "import cryptography, click, fairdeal; print(fairdeal.__file__)", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(ROOT / "fairdeal" / "__init__.py")  # from PYTHONPATH, not installed
+
+
+def test_the_verifier_runs_with_only_cryptography_and_click(bare_python, tmp_path):
+    game = play("isolated", 3, humans=2, options={"target": 50}, use_bots=False)
+    record = tmp_path / "record.jsonl"
+    record.write_text(game.text)
+    proc = _run(bare_python, "-m", "verifier.cli", str(record), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "VERIFIED"
+    assert proc.stderr == ""
+    # And it still refuses a forgery there.
+    lines = [dict(line) for line in game.lines]
+    lines[-1]["server_seed"] = "00" * 32
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(text_of(resign(lines, SIGNER)))
+    proc = _run(bare_python, "-m", "verifier.cli", "--json", str(forged), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert '"verified":false' in proc.stdout
