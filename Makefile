@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean chromium
 
 # Reinstall only when the project's metadata changed.
 $(STAMP): pyproject.toml
@@ -17,7 +17,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/fairdeal serve
 
-test: $(STAMP)
+# The browser tests need Chromium: Debian's package (CI runs as root; Playwright downloads nothing).
+chromium:
+	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

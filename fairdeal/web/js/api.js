@@ -1,0 +1,151 @@
+// The service's JSON API, and its live updates (server-sent events) read with
+// fetch so the seat's token travels in a header, never in a URL that a log
+// could keep.
+
+/** An answer other than 2xx: `status` and the server's `detail`. */
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(typeof detail === "string" ? detail : JSON.stringify(detail));
+    this.name = "ApiError";
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** A JSON request; `token` goes in Authorization: Bearer. */
+export async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
+  const type = response.headers.get("content-type") ?? "";
+  const data = type.includes("json") ? await response.json().catch(() => null) : await response.text();
+  if (!response.ok) {
+    let detail = data?.detail ?? data ?? response.statusText;
+    // FastAPI's validation errors are a list: say the first one plainly.
+    if (Array.isArray(detail)) detail = detail.map((d) => d.msg ?? String(d)).join("; ");
+    throw new ApiError(response.status, detail);
+  }
+  return data;
+}
+
+/** One game seen by one seat (or a spectator when `seat` is null). */
+export class GameApi {
+  constructor(gameId, { seat = null, token = null, host = null } = {}) {
+    this.gameId = gameId;
+    this.seat = seat;
+    this.token = token;
+    this.host = host;
+    this.base = `/games/${encodeURIComponent(gameId)}`;
+  }
+
+  /** The seat's view, or the public state for a spectator. */
+  view() {
+    if (this.seat === null) return request("GET", this.base);
+    return request("GET", `${this.base}/seats/${this.seat}/view`, { token: this.token });
+  }
+
+  commit(commitment) {
+    return request("POST", `${this.base}/seats/${this.seat}/commit`, { token: this.token, body: { commitment } });
+  }
+
+  reveal(seed) {
+    return request("POST", `${this.base}/seats/${this.seat}/reveal`, { token: this.token, body: { seed } });
+  }
+
+  /** {seq, move, card?, suit?} → {receipt, view} */
+  move(seq, move) {
+    return request("POST", `${this.base}/moves`, { token: this.token, body: { seq, ...move } });
+  }
+
+  start() {
+    return request("POST", `${this.base}/start`, { token: this.host });
+  }
+
+  abandon() {
+    return request("POST", `${this.base}/abandon`, { token: this.host });
+  }
+
+  async record() {
+    const response = await fetch(`${this.base}/record`, { cache: "no-store" });
+    if (!response.ok) throw new ApiError(response.status, await response.text());
+    return response.text();
+  }
+
+  /**
+   * Follow the game live: onEvent({event, data, id}) for every server-sent
+   * event; reconnects by itself (resuming after the last line seen) until
+   * close() is called or the game's stream ends for good.
+   */
+  follow(onEvent, { onStatus = () => {}, from = null } = {}) {
+    let closed = false;
+    let controller = null;
+    let next = from; // the first seq still to receive
+    let failures = 0;
+    let finished = false;
+
+    const run = async () => {
+      while (!closed && !finished) {
+        controller = new AbortController();
+        const query = next === null ? "" : `?from=${next}`;
+        try {
+          const headers = { Accept: "text/event-stream" };
+          if (this.token) headers.Authorization = `Bearer ${this.token}`;
+          const response = await fetch(`${this.base}/events${query}`, { headers, signal: controller.signal, cache: "no-store" });
+          if (!response.ok || !response.body) throw new ApiError(response.status, "live updates unavailable");
+          onStatus("live");
+          failures = 0;
+          await readEvents(response.body, (event) => {
+            if (event.event === "line" && event.id !== null) next = Number(event.id) + 1;
+            if (event.event === "line" && event.data.includes('"type":"reveal"')) finished = true;
+            onEvent(event);
+          });
+        } catch (error) {
+          if (closed || error?.name === "AbortError") return;
+          if (error instanceof ApiError && error.status === 404) return;
+          failures += 1;
+          onStatus("reconnecting");
+        }
+        if (!closed && !finished) await sleep(Math.min(8000, 250 * 2 ** Math.min(failures, 5)));
+      }
+    };
+    run();
+    return {
+      close() {
+        closed = true;
+        controller?.abort();
+      },
+    };
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Read a text/event-stream body, calling `onEvent({event, data, id})` for each event. */
+async function readEvents(body, onEvent) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let event = { event: "message", data: [], id: null };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.search(/\r?\n/)) >= 0) {
+      const line = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + (buffer[cut] === "\r" ? 2 : 1));
+      if (line === "") {
+        if (event.data.length) onEvent({ event: event.event, data: event.data.join("\n"), id: event.id });
+        event = { event: "message", data: [], id: null };
+        continue;
+      }
+      if (line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value2 = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+      if (field === "event") event.event = value2;
+      else if (field === "data") event.data.push(value2);
+      else if (field === "id") event.id = value2;
+    }
+  }
+}

@@ -1,0 +1,1114 @@
+// The live table: one seat's page (or a spectator's). Everything it shows
+// comes from the service: the seat's view (its hand, the public table, its
+// legal moves and, for each card, why it cannot be played now, in the
+// engine's words) and the public record, followed live. The page never
+// decides what is legal; it asks, and says what the engine said.
+//
+// The URL is /table/GAME#seat=N&token=JOIN[&host=HOST]. The fragment never
+// leaves the browser, so the seat's key is in no server log.
+
+import { ApiError, GameApi } from "./api.js";
+import { cardName, display, isRed, suitName, suitSymbol, SUIT_SYMBOLS } from "./cards.js";
+import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
+import { setSound, soundOn, sounds } from "./sound.js";
+import { cardBack, cardFace, el, fill, shortHex } from "./ui.js";
+
+// -- where we are -------------------------------------------------------------
+
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
+const fragment = new URLSearchParams(location.hash.slice(1));
+const seat = fragment.has("seat") ? Number(fragment.get("seat")) : null;
+const api = new GameApi(gameId, { seat: Number.isInteger(seat) ? seat : null, token: fragment.get("token"), host: fragment.get("host") });
+const me = api.seat; // null: a spectator
+
+const TITLES = {
+  "crazy-eights": "Crazy Eights",
+  "fan-tan": "Fan Tan",
+  sjueren: "Sjueren",
+  "five-or-nine": "Five or Nine",
+  "play-or-pay": "Play or Pay",
+  "liberty-fan-tan": "Liberty Fan-Tan",
+};
+const SEQUENCE_GAMES = new Set(["play-or-pay", "liberty-fan-tan"]);
+// Suits in a hand alternate colours: clubs, hearts, spades, diamonds.
+const HAND_SUIT_ORDER = "CHSD";
+
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  view: null, // the latest view (or public state)
+  record: [], // the public record, line by line
+  lifted: null, // the card lifted in the hand
+  picking: false, // the suit tokens are open for the lifted eight
+  busy: false, // a move is on its way
+  deadlineAt: null, // performance.now() when the turn runs out
+  deadlineTotal: null,
+  focused: null, // the card code that had the focus in the hand
+  lastTurn: undefined,
+  lastTop: null,
+  lastHand: [],
+  seeding: false,
+  endShown: false,
+};
+
+// -- small helpers ---------------------------------------------------------------
+
+function seatNameOf(s) {
+  return ui.view?.seats?.[s]?.name ?? `Seat ${s}`;
+}
+
+function who(s) {
+  return s === me ? "You" : seatNameOf(s);
+}
+
+function isBot(s) {
+  return Boolean(ui.view?.seats?.[s]?.bot);
+}
+
+function legal(kind, card = undefined) {
+  return (ui.view?.legal_moves ?? []).some((m) => m.move === kind && (card === undefined || m.card === card));
+}
+
+function cardNote(code) {
+  return (ui.view?.cards ?? []).find((c) => c.card === code) ?? null;
+}
+
+function myTurn() {
+  return me !== null && ui.view?.status === "playing" && ui.view.turn === me;
+}
+
+function isChips() {
+  return ui.view && ui.view.rules !== "crazy-eights" && ui.view.rules !== "sjueren";
+}
+
+function sortHand(codes) {
+  const rank = (c) => RANKS.indexOf(c[0]);
+  return [...codes].sort((a, b) => HAND_SUIT_ORDER.indexOf(a[1]) - HAND_SUIT_ORDER.indexOf(b[1]) || rank(a) - rank(b));
+}
+
+let toastTimer = null;
+function toast(message, { kind = "info", ms = 4000 } = {}) {
+  const box = $("toast");
+  box.textContent = message;
+  box.className = `toast ${kind}`;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (box.hidden = true), ms);
+}
+
+function announce(message) {
+  $("announce").textContent = message;
+}
+
+function log(message, { mine = false } = {}) {
+  const item = el("li", { class: mine ? "mine" : null }, message);
+  $("log").prepend(item);
+  while ($("log").children.length > 200) $("log").lastChild.remove();
+}
+
+// -- tooltips: pointing at (or holding a finger on) a card, the stock or the pile --
+
+const tooltip = $("tooltip");
+let tipTimer = null;
+let pressTimer = null;
+let suppressClick = false;
+
+function showTip(target, text) {
+  if (!text) return;
+  tooltip.textContent = text;
+  tooltip.hidden = false;
+  const box = target.getBoundingClientRect();
+  const tip = tooltip.getBoundingClientRect();
+  const left = Math.min(Math.max(8, box.left + box.width / 2 - tip.width / 2), window.innerWidth - tip.width - 8);
+  let top = box.top - tip.height - 10;
+  if (top < 8) top = box.bottom + 10;
+  tooltip.style.left = `${left}px`;
+  tooltip.style.top = `${top}px`;
+}
+
+function hideTip() {
+  clearTimeout(tipTimer);
+  tooltip.hidden = true;
+}
+
+/** Hover (mouse), hold (touch) and focus (keyboard) show `explain()` next to `node`. */
+function explainOn(node, explain) {
+  node.addEventListener("pointerenter", (event) => {
+    if (event.pointerType !== "mouse") return;
+    clearTimeout(tipTimer);
+    tipTimer = setTimeout(() => showTip(node, explain()), 300);
+  });
+  node.addEventListener("pointerleave", hideTip);
+  node.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse") return;
+    suppressClick = false;
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(() => {
+      suppressClick = true;
+      showTip(node, explain());
+    }, 450);
+  });
+  const release = () => {
+    clearTimeout(pressTimer);
+    if (suppressClick) setTimeout(hideTip, 1800);
+  };
+  node.addEventListener("pointerup", release);
+  node.addEventListener("pointercancel", release);
+  node.addEventListener("contextmenu", (event) => event.preventDefault());
+  // Keyboard focus shows it too; a tap or a click that focuses the card does not.
+  node.addEventListener("focus", () => node.matches(":focus-visible") && showTip(node, explain()));
+  node.addEventListener("blur", hideTip);
+}
+
+function tapped(handler) {
+  return (event) => {
+    if (suppressClick) {
+      suppressClick = false;
+      event.preventDefault();
+      return;
+    }
+    handler(event);
+  };
+}
+
+// -- moves ---------------------------------------------------------------------
+
+async function send(move) {
+  if (ui.busy || !ui.view) return;
+  ui.busy = true;
+  document.body.dataset.busy = "true";
+  hideTip();
+  try {
+    const answer = await api.move(ui.view.seq, move);
+    ui.lifted = null;
+    ui.picking = false;
+    setView(answer.view);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      toast("The table moved on before your move arrived: here is where it is now.");
+    } else if (error instanceof ApiError && error.status === 422) {
+      toast(String(error.detail), { kind: "bad" });
+    } else {
+      toast(`Your move did not go through: ${error.message}`, { kind: "bad" });
+    }
+    try {
+      setView(await api.view());
+    } catch {
+      /* the live stream will bring it */
+    }
+  } finally {
+    ui.busy = false;
+    delete document.body.dataset.busy;
+    render();
+  }
+}
+
+function play(code, suit = null) {
+  if (code[0] === "8" && ui.view.rules === "crazy-eights" && !suit) {
+    ui.lifted = code;
+    ui.picking = true;
+    render();
+    $("suit-picker").querySelector("button")?.focus();
+    return;
+  }
+  sounds.play();
+  send(suit ? { move: "play", card: code, suit } : { move: "play", card: code });
+}
+
+function draw() {
+  if (!legal("draw")) {
+    toast(stockText());
+    return;
+  }
+  sounds.draw();
+  send({ move: "draw" });
+}
+
+function keep() {
+  if (legal("keep")) send({ move: "keep" });
+}
+
+function pass() {
+  if (legal("pass")) send({ move: "pass" });
+}
+
+function tapCard(code) {
+  const note = cardNote(code);
+  hideTip();
+  if (!note?.playable) {
+    toast(note?.why_not ?? "that card cannot be played now");
+    const node = $("hand").querySelector(`[data-code="${code}"]`);
+    node?.classList.remove("shake");
+    void node?.offsetWidth;
+    node?.classList.add("shake");
+    return;
+  }
+  if (ui.lifted === code) {
+    play(code);
+  } else {
+    ui.lifted = code;
+    ui.picking = false;
+    render();
+  }
+}
+
+function nameSuit(letter) {
+  if (!ui.picking || !ui.lifted) return;
+  const card = ui.lifted;
+  ui.picking = false;
+  play(card, letter);
+}
+
+// -- the view ---------------------------------------------------------------------
+
+function setView(view) {
+  if (!view) return;
+  if (ui.view && view.seq < ui.view.seq) return; // an older answer overtaken by the live stream
+  ui.view = view;
+  if (view.seconds_left !== null && view.seconds_left !== undefined && view.turn !== null) {
+    ui.deadlineAt = performance.now() + view.seconds_left * 1000;
+    ui.deadlineTotal = view.turn_seconds;
+  } else {
+    ui.deadlineAt = null;
+  }
+  // Keep what the seat lifted only while it can still play it.
+  const hand = view.hand ?? [];
+  if (ui.lifted && (!hand.includes(ui.lifted) || !cardNote(ui.lifted)?.playable)) {
+    ui.lifted = null;
+    ui.picking = false;
+  }
+  if (view.pending && ui.lifted !== view.pending) {
+    ui.lifted = view.pending; // the drawn card that fits is lifted for the seat
+    ui.picking = false;
+  }
+  if (myTurn() && ui.lastTurn !== `${view.hand_no}/${me}` ) {
+    sounds.turn();
+    announce("Your turn.");
+  }
+  ui.lastTurn = myTurn() ? `${view.hand_no}/${me}` : null;
+  ui.newCards = hand.filter((c) => !ui.lastHand.includes(c) && ui.lastHand.length);
+  ui.lastHand = hand;
+  seedStep();
+  render();
+}
+
+// -- the client seed: made, committed and revealed by this browser -------------------------
+
+function seedKey() {
+  return `fairdeal:seed:${gameId}:${me}`;
+}
+
+function storedSeed() {
+  try {
+    return JSON.parse(localStorage.getItem(seedKey()) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+function newSeed() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return toHex(bytes);
+}
+
+async function seedStep() {
+  if (me === null || ui.seeding) return;
+  ui.seeding = true;
+  try {
+    // Commit, then reveal once every person has committed; each step reads the latest view.
+    for (let step = 0; step < 2; step++) {
+      const view = ui.view;
+      if (!view || view.status !== "seeding" || isBot(me)) break;
+      const { committed, revealed } = view.client_seeds;
+      let mine = storedSeed();
+      if (!committed.includes(me)) {
+        if (!mine) {
+          const seed = newSeed();
+          mine = { seed, commitment: await clientCommitment(seed) };
+          localStorage.setItem(seedKey(), JSON.stringify(mine));
+        }
+        await api.commit(mine.commitment);
+        setView(await api.view());
+      } else if (!revealed.includes(me)) {
+        const humans = view.seats.filter((s) => !s.bot).map((s) => s.seat);
+        if (!humans.every((s) => committed.includes(s)) || !mine) break;
+        setView((await api.reveal(mine.seed)).view);
+      } else {
+        break;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 409)) toast(`Your seed could not be sent: ${error.message}`, { kind: "bad" });
+  } finally {
+    ui.seeding = false;
+  }
+  renderSeeding();
+}
+
+// -- the record, followed live ------------------------------------------------------
+
+function onLine(line) {
+  if (line.seq !== ui.record.length) return; // already seen (a reconnect resends nothing older)
+  ui.record.push(line);
+  const text = describeLine(line);
+  if (text) {
+    log(text, { mine: line.seat === me && line.type === "move" });
+    if (line.type === "move" && line.seat !== me) announce(text);
+  }
+  if (line.type === "move") {
+    if (line.move === "play" && line.seat !== me) sounds.play();
+    if (line.move === "draw" && line.seat !== me) sounds.draw();
+    if (line.auto && line.seat === me) toast(`Time ran out: the table made your move (${moveWords(line)}).`, { ms: 5000 });
+  }
+  if (line.type === "hand-end") toast(handEndText(line), { ms: 5000 });
+  renderFair();
+}
+
+function moveWords(line) {
+  switch (line.move) {
+    case "play":
+      return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}`;
+    case "draw":
+      return "drew a card";
+    case "keep":
+      return "kept the card";
+    case "pass":
+      return "passed";
+    default:
+      return line.move;
+  }
+}
+
+function handEndText(line) {
+  const names = line.winners.map(who);
+  if (line.how === "out") {
+    const gain = line.scores[line.winners[0]];
+    return `Hand ${line.hand}: ${names[0]} went out${ui.view?.rules === "crazy-eights" ? ` and scored ${gain}` : ""}.`;
+  }
+  return `Hand ${line.hand} is blocked: ${names.join(" and ")} held the lowest count and scored ${line.scores[line.winners[0]]}.`;
+}
+
+function describeLine(line) {
+  switch (line.type) {
+    case "header":
+      return `Table opened. Fingerprint ${shortHex(line.commitment, 8)}.`;
+    case "client-commit":
+      return `${who(line.seat)} committed to a seed.`;
+    case "client-reveal":
+      return `${who(line.seat)} revealed a seed.`;
+    case "start":
+      return "Every seed is in: the game key is fixed.";
+    case "draw-for-deal":
+      return `Draw for the deal: ${line.cards.map(display).join(" ")}. ${who(line.dealer)} deal${line.dealer === me ? "" : "s"} first.`;
+    case "deal":
+      return `Hand ${line.hand}: ${who(line.dealer)} deal${line.dealer === me ? "" : "s"}.${line.turned?.length ? ` Starter ${display(line.turned.at(-1))}.` : ""}`;
+    case "move":
+      return `${who(line.seat)} ${moveWords(line)}${line.auto ? " (time ran out)" : ""}.`;
+    case "restock":
+      return `The stock ran out: the pile became a new stock of ${line.cards} cards.`;
+    case "chips":
+      return `${line.from === "pot" ? "The pot" : who(line.from)} paid ${line.amount} chip${line.amount === 1 ? "" : "s"} to ${line.to === "pot" ? "the pot" : who(line.to)} (${line.reason.replace("-", " ")}).`;
+    case "hand-end":
+      return handEndText(line);
+    case "match-end":
+      return "The game is over.";
+    case "abandon":
+      return `The game was abandoned: ${line.reason}.`;
+    case "reveal":
+      return "The server revealed its seed: anyone can now check every deal.";
+    default:
+      return null;
+  }
+}
+
+// -- rendering ---------------------------------------------------------------------
+
+function render() {
+  const view = ui.view;
+  if (!view) return;
+  document.body.dataset.phase = view.status;
+  document.body.dataset.seq = String(view.seq);
+  document.body.dataset.rules = view.rules;
+  document.body.dataset.myTurn = myTurn() ? "true" : "false";
+  $("game-title").textContent = `${TITLES[view.rules] ?? view.rules}${view.hand_no ? ` · hand ${view.hand_no}` : ""}`;
+  document.title = `${myTurn() ? "● Your turn · " : ""}${TITLES[view.rules] ?? "Table"} · fairdeal`;
+  renderOpponents();
+  renderCenter();
+  renderMe();
+  renderHand();
+  renderActions();
+  renderStatus();
+  renderTimer();
+  renderScores();
+  renderFair();
+  renderSeeding();
+  renderEnd();
+}
+
+function seatOrder() {
+  const n = ui.view.seats.length;
+  if (me === null) return ui.view.seats.map((s) => s.seat);
+  return Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
+}
+
+function chipsOf(s) {
+  const t = ui.view.table;
+  return (ui.view.totals?.[s] ?? 0) + (t?.net?.[s] ?? 0);
+}
+
+function seatFacts(s) {
+  const view = ui.view;
+  const count = view.table?.hand_sizes?.[s];
+  const facts = [];
+  if (count !== undefined) facts.push(`${count} card${count === 1 ? "" : "s"}`);
+  if (isChips()) facts.push(`${chipsOf(s)} chips`);
+  else facts.push(`${view.totals?.[s] ?? 0} point${view.totals?.[s] === 1 ? "" : "s"}`);
+  return facts;
+}
+
+function renderOpponents() {
+  const view = ui.view;
+  const order = seatOrder();
+  const mid = (order.length - 1) / 2;
+  fill(
+    $("opponents"),
+    order.map((s, i) => {
+      const count = view.table?.hand_sizes?.[s] ?? 0;
+      const turn = view.status === "playing" && view.turn === s;
+      const dealer = view.table?.dealer === s;
+      const label = [seatNameOf(s), isBot(s) ? "bot" : null, ...seatFacts(s), dealer ? "dealer" : null, turn ? "playing now" : null].filter(Boolean).join(", ");
+      const fan = el("span", { class: "fan", "aria-hidden": "true" }, Array.from({ length: Math.min(count, 7) }, () => cardBack()));
+      const node = el(
+        "li",
+        { class: `opp${turn ? " turn" : ""}${isBot(s) ? " is-bot" : ""}`, "data-seat": s, "aria-label": label, "aria-current": turn ? "true" : null },
+        el("span", { class: "avatar", "aria-hidden": "true" }, isBot(s) ? "⚙" : (seatNameOf(s)[0] ?? "?").toUpperCase()),
+        el("span", { class: "opp-name" }, seatNameOf(s), isBot(s) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null),
+        fan,
+        el("span", { class: "opp-facts" }, seatFacts(s).join(" · ")),
+        turn && ui.deadlineAt ? el("span", { class: "opp-timer", "data-timer": "true" }) : null,
+      );
+      node.style.setProperty("--lift", `${Math.round(Math.abs(i - mid) * 10)}px`);
+      return node;
+    }),
+  );
+}
+
+function stockText() {
+  const t = ui.view?.table;
+  if (!t) return "";
+  const base = `The stock: ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}.`;
+  if (ui.view.status !== "playing") return base;
+  if (!myTurn()) return `${base} It is not your turn.`;
+  if (ui.view.pending) return `${base} You must play or keep the card you drew (${display(ui.view.pending)}).`;
+  if (!legal("draw")) return `${base} There is nothing to draw: the stock is empty and the pile has only its top card.`;
+  if (t.stock_size === 0) return `${base} Drawing shuffles the pile under its top card into a new stock.`;
+  return `${base} Tap to draw (D). Stop at the first card that fits.`;
+}
+
+function pileText() {
+  const t = ui.view?.table;
+  if (!t) return "";
+  const top = `${cardName(t.top)} (${display(t.top)})`;
+  const named = t.named ? ` named ${suitName(t.named)} ${suitSymbol(t.named)}` : "";
+  const wants = t.named ? `a ${suitName(t.named).slice(0, -1)} or an eight` : `a ${suitName(t.top[1]).slice(0, -1)}, a ${t.top[0] === "T" ? "10" : t.top[0]} or an eight`;
+  return `The pile: ${t.pile_size} card${t.pile_size === 1 ? "" : "s"}, on top ${top}${named}. Next: ${wants}.`;
+}
+
+function renderCenter() {
+  const view = ui.view;
+  const crazy = view.rules === "crazy-eights";
+  $("stock-pile").hidden = !crazy || !view.table;
+  $("rows").hidden = crazy || !view.table;
+  if (!view.table) return;
+  if (crazy) renderStockPile();
+  else renderRows();
+  renderSuitPicker();
+}
+
+function renderStockPile() {
+  const t = ui.view.table;
+  const drawable = legal("draw");
+  const stock = el(
+    "button",
+    {
+      type: "button",
+      class: `stock${drawable ? " live" : ""}${t.stock_size === 0 ? " empty" : ""}`,
+      id: "stock",
+      "aria-label": `Stock, ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}${drawable ? ", draw a card" : ""}`,
+      "aria-disabled": drawable ? null : "true",
+      onclick: tapped(draw),
+    },
+    el("span", { class: "stack", "aria-hidden": "true" }, t.stock_size ? [cardBack(), cardBack(), cardBack()].slice(0, Math.min(3, t.stock_size)) : el("span", { class: "card ghost" })),
+    el("span", { class: "count", "aria-hidden": "true" }, String(t.stock_size)),
+  );
+  explainOn(stock, stockText);
+  const fresh = ui.lastTop !== null && ui.lastTop !== `${t.top}/${t.pile_size}`;
+  ui.lastTop = `${t.top}/${t.pile_size}`;
+  const under = t.pile_size > 1 ? el("span", { class: "under", "aria-hidden": "true" }, cardBack(), cardBack()) : null;
+  const pile = el(
+    "div",
+    { class: "pile", id: "pile", tabindex: "0", role: "img", "aria-label": `Pile: ${cardName(t.top)}${t.named ? `, ${suitName(t.named)} named` : ""}` },
+    under,
+    cardFace(t.top, { attrs: { class: `card ${isRed(t.top) ? "red" : "black"} top${fresh ? " fresh" : ""}` } }),
+    t.named ? el("span", { class: `token ${isRed(t.named) ? "red" : "black"}`, "aria-hidden": "true", title: `${suitName(t.named)} named` }, suitSymbol(t.named)) : null,
+  );
+  explainOn(pile, pileText);
+  fill($("stock-pile"), stock, pile);
+}
+
+function rowRun(rules, suit, row) {
+  if (!row) return [];
+  const [low, high] = row;
+  if (SEQUENCE_GAMES.has(rules)) {
+    const out = [];
+    let i = RANKS.indexOf(low[0]);
+    for (;;) {
+      out.push(RANKS[i] + suit);
+      if (RANKS[i] === high[0] || out.length >= 13) return out;
+      i = (i + 1) % 13;
+    }
+  }
+  const order = rules === "sjueren" ? "23456789TJQKA" : RANKS;
+  return order.slice(order.indexOf(low[0]), order.indexOf(high[0]) + 1).split("").map((r) => r + suit);
+}
+
+function renderRows() {
+  const view = ui.view;
+  const t = view.table;
+  const rows = [...SUITS].map((suit, i) => {
+    const run = rowRun(view.rules, suit, t.rows?.[suit]);
+    const opening = t.opening ? (t.opening === "10" ? "T" : t.opening) : null;
+    const cards = run.length
+      ? el("span", { class: "run" }, run.map((code) => cardFace(code)))
+      : el("span", { class: "run empty" }, el("span", { class: "card ghost", "aria-hidden": "true" }, opening && !SEQUENCE_GAMES.has(view.rules) ? display(opening + suit) : SUIT_SYMBOLS[i]));
+    const label = run.length ? `${suitName(suit)}: ${display(run[0])} to ${display(run.at(-1))}` : `${suitName(suit)}: not opened yet`;
+    return el("div", { class: "suit-row", role: "group", "aria-label": label }, el("span", { class: `row-suit ${isRed(suit) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[i]), cards);
+  });
+  const pot = isChips() ? el("div", { class: "pot", role: "img", "aria-label": `Pot: ${t.pot} chips` }, el("span", { class: "chips", "aria-hidden": "true" }, "●●●"), ` Pot ${t.pot}`) : null;
+  fill($("rows"), rows, pot);
+}
+
+function renderSuitPicker() {
+  const picker = $("suit-picker");
+  const open = ui.picking && ui.lifted && ui.lifted[0] === "8" && myTurn();
+  picker.hidden = !open;
+  if (!open) {
+    fill(picker);
+    return;
+  }
+  fill(
+    picker,
+    el("span", { class: "picker-title" }, `Name a suit for ${display(ui.lifted)}`),
+    [...SUITS].map((letter, i) =>
+      el(
+        "button",
+        { type: "button", class: `suit-token ${isRed(letter) ? "red" : "black"}`, "data-suit": letter, "aria-label": `Name ${suitName(letter)} (${i + 1})`, onclick: () => nameSuit(letter) },
+        el("span", { class: "glyph", "aria-hidden": "true" }, SUIT_SYMBOLS[i]),
+        el("span", { class: "suit-word" }, suitName(letter)),
+        el("kbd", { "aria-hidden": "true" }, String(i + 1)),
+      ),
+    ),
+  );
+}
+
+function renderMe() {
+  const view = ui.view;
+  if (me === null) {
+    fill($("me-head"), el("span", { class: "spectating" }, "Watching: you are not seated at this table."));
+    return;
+  }
+  const dealer = view.table?.dealer === me;
+  fill(
+    $("me-head"),
+    el("span", { class: "me-name" }, seatNameOf(me), el("span", { class: "badge you" }, "you"), isBot(me) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null),
+    el("span", { class: "me-facts" }, seatFacts(me).join(" · ")),
+    myTurn() ? el("span", { class: "your-turn" }, "Your turn") : null,
+  );
+}
+
+function renderHand() {
+  const view = ui.view;
+  const handNode = $("hand");
+  const active = handNode.contains(document.activeElement) ? document.activeElement?.dataset?.code : null;
+  const codes = sortHand(view.hand ?? []);
+  const turn = myTurn();
+  const buttons = codes.map((code) => {
+    const note = cardNote(code);
+    const playable = Boolean(note?.playable) && turn;
+    const lifted = ui.lifted === code;
+    const label = `${cardName(code)}, ${playable ? "playable" : "not playable"}${lifted ? ", lifted" : ""}`;
+    const node = cardFace(code, {
+      tag: "button",
+      label,
+      attrs: {
+        type: "button",
+        tabindex: "-1",
+        "aria-pressed": lifted ? "true" : "false",
+        class: `card ${isRed(code) ? "red" : "black"}${playable ? " playable" : " dim"}${lifted ? " lifted" : ""}${(ui.newCards ?? []).includes(code) ? " fresh" : ""}${turn ? "" : " waiting"}`,
+      },
+    });
+    node.addEventListener("click", tapped(() => tapCard(code)));
+    explainOn(node, () => (note?.why_not ? `${display(code)}: ${note.why_not}` : turn ? `${display(code)} can be played: tap to lift, tap again to play.` : display(code)));
+    return node;
+  });
+  fill(handNode, buttons);
+  if (!buttons.length) fill(handNode, el("span", { class: "empty-hand hint" }, view.status === "seeding" ? "Your cards come when every seed is in." : me === null ? "" : "No cards."));
+  // One card takes the Tab stop; the arrows move along the hand.
+  const focusCode = active ?? ui.focused;
+  const target = buttons.find((b) => b.dataset.code === focusCode) ?? buttons.find((b) => b.dataset.code === ui.lifted) ?? buttons.find((b) => b.classList.contains("playable")) ?? buttons[0];
+  if (target) target.tabIndex = 0;
+  if (active && target) target.focus({ preventScroll: true });
+  fitHand();
+}
+
+/** Overlap the cards so the hand fits its width (a phone holds a big hand too). */
+function fitHand() {
+  const handNode = $("hand");
+  const cards = [...handNode.querySelectorAll(".card")];
+  handNode.classList.remove("crowded");
+  if (!cards.length) return;
+  const style = getComputedStyle(handNode);
+  const width = handNode.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+  const gap = 6;
+  const MIN_SLICE = 20; // enough of each card to show its corner
+  let cardWidth = cards[0].offsetWidth || 80;
+  if (cards.length > 1 && (width - cardWidth) / (cards.length - 1) < MIN_SLICE + 6) {
+    handNode.classList.add("crowded"); // smaller cards before the overlap gets too deep
+    cardWidth = cards[0].offsetWidth || cardWidth;
+  }
+  let step = cardWidth + gap;
+  if (cards.length > 1 && cards.length * step - gap > width) step = Math.max(MIN_SLICE, (width - cardWidth) / (cards.length - 1));
+  handNode.style.setProperty("--step", `${step - cardWidth}px`);
+}
+
+function renderActions() {
+  const view = ui.view;
+  const buttons = [];
+  if (myTurn()) {
+    const pending = view.pending;
+    if (pending) {
+      buttons.push(el("button", { type: "button", class: "gold", id: "play-it", onclick: () => play(pending) }, `Play it (${display(pending)})`));
+      if (legal("keep")) buttons.push(el("button", { type: "button", class: "secondary", id: "keep-it", onclick: keep }, "Keep it", el("kbd", {}, "K")));
+    } else if (ui.lifted && cardNote(ui.lifted)?.playable) {
+      const lifted = ui.lifted;
+      buttons.push(el("button", { type: "button", class: "gold", id: "play", onclick: () => play(lifted) }, `Play ${display(lifted)}`, el("kbd", {}, "Enter")));
+      buttons.push(el("button", { type: "button", class: "secondary", id: "lower", onclick: lower }, "Put back", el("kbd", {}, "Esc")));
+    }
+    if (!pending && legal("draw")) buttons.push(el("button", { type: "button", class: "secondary", id: "draw", onclick: draw }, "Draw", el("kbd", {}, "D")));
+    if (legal("pass")) {
+      const able = (view.cards ?? []).some((c) => c.playable);
+      buttons.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: pass }, able ? "Pass (with a penalty)" : "Pass", el("kbd", {}, "P")));
+    }
+  }
+  fill($("actions"), buttons);
+}
+
+function lower() {
+  ui.lifted = null;
+  ui.picking = false;
+  render();
+}
+
+function renderStatus() {
+  $("status").textContent = statusText();
+}
+
+function statusText() {
+  const view = ui.view;
+  if (view.status === "seeding") return "Waiting for every player's seed…";
+  if (view.status === "over") return "The game is over.";
+  if (view.status === "abandoned") return "The game was abandoned.";
+  const t = view.table;
+  if (!myTurn()) {
+    if (view.turn === null || view.turn === undefined) return "";
+    return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}.`;
+  }
+  if (view.rules !== "crazy-eights") {
+    if (legal("play")) return "Your turn: play a card that builds on a row.";
+    return "Your turn: nothing can go on the table, so you pass.";
+  }
+  if (view.pending) return `You drew ${display(view.pending)} and it fits: play it or keep it.`;
+  if (legal("draw") && !legal("play")) {
+    return t.drawn ? "No fit yet: draw again." : "Nothing in your hand fits: draw from the stock.";
+  }
+  if (legal("pass")) return "Nothing fits and nothing is left to draw: pass.";
+  const wants = t.named ? `a ${suitName(t.named).slice(0, -1)} (named)` : `a ${suitName(t.top[1]).slice(0, -1)} or a ${t.top[0] === "T" ? "10" : t.top[0]}`;
+  return `Your turn: play ${wants}, or an eight — or draw.`;
+}
+
+function renderTimer() {
+  const box = $("timer");
+  const show = ui.deadlineAt !== null && ui.view?.status === "playing";
+  box.hidden = !(show && myTurn());
+  tick();
+}
+
+function tick() {
+  if (ui.deadlineAt === null) return;
+  const left = Math.max(0, (ui.deadlineAt - performance.now()) / 1000);
+  const total = ui.deadlineTotal || 20;
+  const fraction = Math.max(0, Math.min(1, left / total));
+  $("timer-fill").style.transform = `scaleX(${fraction})`;
+  $("timer").classList.toggle("low", left <= 5);
+  $("timer-text").textContent = `${Math.ceil(left)} s`;
+  for (const node of document.querySelectorAll("[data-timer]")) {
+    node.textContent = `${Math.ceil(left)} s`;
+    node.style.setProperty("--left", String(fraction));
+  }
+}
+
+setInterval(tick, 200);
+
+function renderScores() {
+  const view = ui.view;
+  const seats = view.seats;
+  const chips = isChips();
+  const target = view.options?.target;
+  const head = el("tr", {}, el("th", { scope: "col" }, "Hand"), seats.map((s) => el("th", { scope: "col", title: s.name }, s.seat === me ? "You" : s.name)));
+  const hands = (view.hands ?? []).map((h) =>
+    el(
+      "tr",
+      {},
+      el("th", { scope: "row" }, String(h.hand)),
+      seats.map((s) => el("td", { class: h.winners.includes(s.seat) ? "won" : null }, chips ? signed(h.scores[s.seat]) : String(h.scores[s.seat]), h.winners.includes(s.seat) ? el("span", { class: "visually-hidden" }, " (won the hand)") : null)),
+    ),
+  );
+  const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, chips ? "Chips" : "Total"), seats.map((s) => el("td", {}, String(view.totals?.[s.seat] ?? 0))));
+  fill(
+    $("panel-scores"),
+    el("h2", {}, chips ? "Chips" : "Scores"),
+    el("p", { class: "hint" }, chips ? "Chips each seat holds after every deal." : `Points scored in each hand; the game ends after a hand in which someone reaches ${target ?? 100}.`),
+    el("table", { class: "scores", id: "scores" }, el("thead", {}, head), el("tbody", {}, hands, totals)),
+    !chips && target ? progressBars(view, target) : null,
+    api.host && view.status === "playing"
+      ? el("div", { class: "host-tools" }, el("h3", {}, "Host"), el("button", { type: "button", class: "secondary", id: "abandon", onclick: abandonGame }, "Abandon the game"))
+      : null,
+  );
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function progressBars(view, target) {
+  return el(
+    "ul",
+    { class: "progress" },
+    view.seats.map((s) => {
+      const total = view.totals?.[s.seat] ?? 0;
+      const bar = el("span", { class: "bar" }, el("span", { class: "fill" }));
+      bar.firstChild.style.width = `${Math.min(100, (100 * total) / target)}%`;
+      return el("li", {}, el("span", { class: "who" }, s.seat === me ? "You" : s.name), bar, el("span", { class: "num" }, `${total}/${target}`));
+    }),
+  );
+}
+
+function clientSeedsFromRecord() {
+  const start = ui.record.find((l) => l.type === "start");
+  const revealed = new Map(ui.record.filter((l) => l.type === "client-reveal").map((l) => [l.seat, l.seed]));
+  return { start, revealed };
+}
+
+function renderFair() {
+  const view = ui.view;
+  if (!view) return;
+  const { start, revealed } = clientSeedsFromRecord();
+  const committed = new Set(view.client_seeds?.committed ?? []);
+  const mine = me !== null ? storedSeed() : null;
+  const seedRows = view.seats.map((s) => {
+    let state;
+    if (start) {
+      const value = start.client_seeds[s.seat];
+      state = value ? el("code", { class: "seed" }, value) : el("span", { class: "hint" }, s.bot ? "bot: no seed" : "no seed");
+    } else if (revealed.has(s.seat)) {
+      state = el("code", { class: "seed" }, revealed.get(s.seat));
+    } else if (s.bot) {
+      state = el("span", { class: "hint" }, "bot: no seed");
+    } else {
+      state = el("span", { class: "hint" }, committed.has(s.seat) ? "committed, not yet revealed" : "waiting for a commitment");
+    }
+    return el("li", {}, el("span", { class: "who" }, s.seat === me ? "You" : s.name), state);
+  });
+  const over = view.status === "over" || view.status === "abandoned";
+  fill(
+    $("panel-fair"),
+    el("h2", {}, "Why it is fair"),
+    el("p", {}, "A secret seed shuffles every deal and every new stock of this game. Its fingerprint was fixed before any player's seed existed; the seed itself is shown at the end, so anyone can deal every hand again and check it."),
+    el("h3", {}, "Fingerprint, from the start"),
+    el("code", { class: "hex", id: "fair-commitment" }, view.commitment),
+    el("h3", {}, "Players' seeds"),
+    el("p", { class: "hint" }, "Each player's browser picks a seed and commits to it before any is shown, so nobody can choose theirs after seeing another."),
+    el("ul", { class: "seeds", id: "fair-seeds" }, seedRows),
+    mine ? el("p", { class: "hint", id: "my-seed" }, "Your browser's seed: ", el("code", {}, mine.seed), " — committed as ", el("code", {}, shortHex(mine.commitment, 10)), ".") : null,
+    el("h3", {}, "Server seed, at the end"),
+    view.server_seed ? el("code", { class: "hex", id: "fair-server-seed" }, view.server_seed) : el("p", { class: "hint", id: "fair-server-seed" }, "Hidden until the game ends."),
+    el("p", {}, el("a", { class: over ? "button gold" : "button secondary", href: `/verify?game=${encodeURIComponent(gameId)}`, id: "verify-link" }, "Verify this game")),
+    over ? null : el("p", { class: "hint" }, "Before the end the check can only say the seed is not revealed yet."),
+  );
+}
+
+function renderSeeding() {
+  const view = ui.view;
+  const open = view?.status === "seeding";
+  $("seeding").hidden = !open;
+  if (!open) return;
+  const { committed, revealed } = view.client_seeds;
+  const mine = me !== null ? storedSeed() : null;
+  const rows = view.seats.map((s) => {
+    const status = s.bot ? "bot" : revealed.includes(s.seat) ? "seed revealed ✔" : committed.includes(s.seat) ? "committed ✔" : "waiting…";
+    return el("li", {}, el("span", { class: "who" }, s.seat === me ? `${s.name} (you)` : s.name, s.bot ? el("span", { class: "badge bot" }, "bot") : null), el("span", { class: "state" }, status));
+  });
+  const lostSeed = me !== null && committed.includes(me) && !revealed.includes(me) && !mine;
+  fill(
+    $("seeding-body"),
+    el("p", {}, "Each player's browser picks a random seed and commits to it. When every player has committed, the seeds are revealed and mixed with the server's secret seed to shuffle the cards."),
+    el("p", { class: "hint" }, "Fingerprint of the server's seed: ", el("code", {}, shortHex(view.commitment, 16))),
+    el("ul", { class: "seed-status" }, rows),
+    mine ? el("p", { class: "hint" }, "Your seed: ", el("code", {}, mine.seed)) : null,
+    lostSeed ? el("p", { class: "error" }, "This seat committed from another browser: open the game there to reveal its seed, or the host can start without it.") : null,
+    api.host ? el("button", { type: "button", class: "secondary", id: "start-now", onclick: startNow }, "Start now: seats without a seed become bots") : null,
+  );
+}
+
+async function startNow() {
+  try {
+    await api.start();
+    setView(await api.view());
+  } catch (error) {
+    toast(`Could not start: ${error.message}`, { kind: "bad" });
+  }
+}
+
+async function abandonGame() {
+  if (!confirm("Abandon this game? The server reveals its seed and the game ends.")) return;
+  try {
+    await api.abandon();
+    setView(await api.view());
+  } catch (error) {
+    toast(`Could not abandon: ${error.message}`, { kind: "bad" });
+  }
+}
+
+function placeWord(p) {
+  return ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"][p] ?? `${p}th`;
+}
+
+function renderEnd() {
+  const view = ui.view;
+  const over = (view.status === "over" && view.standings) || view.status === "abandoned";
+  if (!over) {
+    $("end").hidden = true;
+    return;
+  }
+  if (ui.endShown === "closed") return;
+  const standings = view.standings ?? [];
+  const shared = (p) => standings.filter((r) => r.place === p).length > 1;
+  const winners = standings.filter((r) => r.place === 1).map((r) => who(r.seat));
+  const headline =
+    view.status === "abandoned"
+      ? "The game was abandoned."
+      : winners.length > 1
+        ? `${winners.join(" and ")} share first place!`
+        : winners[0] === "You"
+          ? "You win!"
+          : `${winners[0]} wins.`;
+  const first = !ui.endShown;
+  if (first) {
+    ui.endShown = true;
+    hideTip();
+    if (standings.some((r) => r.place === 1 && r.seat === me)) sounds.win();
+  }
+  $("end-title").textContent = view.status === "abandoned" ? "Game abandoned" : "Game over";
+  const focusedId = $("end").contains(document.activeElement) ? document.activeElement.id : null;
+  fill(
+    $("end-body"),
+    el("p", { class: "headline", id: "winner" }, headline),
+    standings.length
+      ? el(
+          "table",
+          { class: "standings", id: "standings" },
+          el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", { class: "num" }, isChips() ? "Chips" : "Points"))),
+          el(
+            "tbody",
+            {},
+            standings.map((r) =>
+              el("tr", { class: r.place === 1 ? "first" : null }, el("td", {}, `${placeWord(r.place)}${shared(r.place) ? " (shared)" : ""}`), el("td", {}, who(r.seat), isBot(r.seat) ? el("span", { class: "badge bot" }, "bot") : null), el("td", { class: "num" }, String(r.total))),
+            ),
+          ),
+        )
+      : null,
+    el("p", {}, "The server has revealed its seed. Check every deal and every score yourself:"),
+    el(
+      "p",
+      { class: "end-actions" },
+      el("a", { class: "button gold", href: `/verify?game=${encodeURIComponent(gameId)}`, id: "end-verify" }, "Verify this game"),
+      el("button", { type: "button", class: "secondary", id: "end-close", onclick: () => ((ui.endShown = "closed"), ($("end").hidden = true)) }, "Look at the table"),
+      el("a", { class: "button secondary", href: "/" }, "New table"),
+    ),
+  );
+  $("end").hidden = false;
+  // A redraw replaces the buttons: the focus stays where it was (on Verify the first time).
+  const focus = first ? $("end-verify") : focusedId ? $(focusedId) : null;
+  focus?.focus();
+}
+
+// -- the side panel (a drawer on a phone) ---------------------------------------------
+
+function showPanel(name) {
+  for (const tab of ["scores", "fair", "log"]) {
+    $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
+    $(`panel-${tab}`).hidden = tab !== name;
+  }
+}
+
+for (const tab of ["scores", "fair", "log"]) $(`tab-${tab}`).addEventListener("click", () => showPanel(tab));
+
+function openSide(name) {
+  showPanel(name);
+  document.body.classList.add("side-open");
+  $("open-scores").setAttribute("aria-expanded", "true");
+  $("open-fair").setAttribute("aria-expanded", "true");
+  $(`tab-${name}`).focus();
+}
+
+function closeSide() {
+  document.body.classList.remove("side-open");
+  $("open-scores").setAttribute("aria-expanded", "false");
+  $("open-fair").setAttribute("aria-expanded", "false");
+}
+
+$("open-scores").addEventListener("click", () => openSide("scores"));
+$("open-fair").addEventListener("click", () => openSide("fair"));
+$("close-side").addEventListener("click", closeSide);
+
+function showSound() {
+  $("sound").setAttribute("aria-pressed", String(soundOn()));
+  $("sound").title = soundOn() ? "Sound is on: M turns it off" : "Sound is off: M turns it on";
+}
+
+function toggleSound() {
+  setSound(!soundOn());
+  showSound();
+  toast(soundOn() ? "Sound on (M turns it off)." : "Sound off (M turns it on).", { ms: 1800 });
+}
+
+$("sound").addEventListener("click", toggleSound);
+
+// -- the keyboard -----------------------------------------------------------------------
+
+function handButtons() {
+  return [...$("hand").querySelectorAll("button.card")];
+}
+
+$("hand").addEventListener("focusin", (event) => {
+  const code = event.target?.dataset?.code;
+  if (!code) return;
+  ui.focused = code;
+  for (const b of handButtons()) b.tabIndex = b === event.target ? 0 : -1;
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+  const key = event.key;
+  const inHand = $("hand").contains(target) && target.dataset?.code;
+  if (inHand && (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End")) {
+    const buttons = handButtons();
+    let i = buttons.indexOf(target);
+    if (key === "ArrowLeft") i = Math.max(0, i - 1);
+    if (key === "ArrowRight") i = Math.min(buttons.length - 1, i + 1);
+    if (key === "Home") i = 0;
+    if (key === "End") i = buttons.length - 1;
+    buttons[i].focus();
+    event.preventDefault();
+    return;
+  }
+  if (inHand && (key === "Enter" || key === " ")) {
+    tapCard(target.dataset.code);
+    event.preventDefault();
+    return;
+  }
+  switch (key.toLowerCase()) {
+    case "d":
+      if (myTurn()) draw();
+      break;
+    case "k":
+      keep();
+      break;
+    case "p":
+      pass();
+      break;
+    case "m":
+      toggleSound();
+      break;
+    case "1":
+    case "2":
+    case "3":
+    case "4":
+      if (ui.picking) nameSuit(SUITS[Number(key) - 1]);
+      break;
+    case "escape":
+      if (document.body.classList.contains("side-open")) closeSide();
+      else if (ui.lifted) lower();
+      hideTip();
+      break;
+    default:
+      return;
+  }
+});
+
+window.addEventListener("resize", fitHand);
+window.addEventListener("scroll", hideTip, { passive: true });
+
+// -- starting up ------------------------------------------------------------------------
+
+async function loadRecord() {
+  try {
+    const text = await api.record();
+    ui.record = text
+      .split("\n")
+      .filter((raw) => raw.trim())
+      .map((raw) => JSON.parse(raw));
+    for (const line of ui.record.slice(-12)) {
+      const words = describeLine(line);
+      if (words) log(words);
+    }
+  } catch {
+    ui.record = [];
+  }
+}
+
+async function boot() {
+  showSound();
+  if (!gameId) {
+    fill($("status"), "No game here. ", el("a", { href: "/" }, "Open a table"));
+    return;
+  }
+  try {
+    await loadRecord();
+    setView(await api.view());
+  } catch (error) {
+    document.body.dataset.phase = "error";
+    const why = error instanceof ApiError && error.status === 404 ? "There is no such game on this server." : error instanceof ApiError && (error.status === 401 || error.status === 403) ? "This link's seat key is not valid for this game." : error.message;
+    $("game-title").textContent = "Table unavailable";
+    fill($("status"), why, " ", el("a", { href: "/" }, "Open a new table"));
+    return;
+  }
+  api.follow(
+    (event) => {
+      if (event.event === "line") onLine(JSON.parse(event.data));
+      else if (event.event === "view" || event.event === "state") setView(JSON.parse(event.data));
+    },
+    {
+      from: ui.record.length,
+      onStatus: (status) => {
+        document.body.dataset.live = status;
+        if (status === "reconnecting") $("status").textContent = "Connection lost: reconnecting…";
+      },
+    },
+  );
+}
+
+boot();

@@ -1,0 +1,265 @@
+// The verify page: load a record (a file, pasted text, or ?game=ID from the
+// server), check it with record.js in this browser, and show what it found.
+
+import { verifyRecord, DEALS_ONLY } from "./record.js";
+import { cardFace, cardRow, el, fill, seatName } from "./ui.js";
+import { display } from "./cards.js";
+import { HAS_WEB_CRYPTO } from "./protocol.js";
+
+const verdict = document.getElementById("verdict");
+const reportBox = document.getElementById("report");
+
+const TITLES = { "crazy-eights": "Crazy Eights", ...Object.fromEntries(Object.entries(DEALS_ONLY).map(([k, v]) => [k, v.title])) };
+
+async function check(text, source) {
+  fill(verdict, el("div", { class: "verdict working" }, el("span", { class: "mark", "aria-hidden": "true" }, "⏳"), el("div", {}, el("strong", {}, "Checking…"), el("span", { class: "detail" }, source))));
+  fill(reportBox);
+  const report = await verifyRecord(text);
+  showVerdict(report, source);
+  showReport(report);
+  document.body.dataset.verdict = report.verified ? "verified" : report.deals_only && !report.error ? "deals-only" : "failed";
+  return report;
+}
+
+function showVerdict(report, source) {
+  let box;
+  if (report.verified) {
+    const hands = report.hands.length;
+    box = el(
+      "div",
+      { class: "verdict ok", id: "verdict-box" },
+      el("span", { class: "mark", "aria-hidden": "true" }, "✔"),
+      el(
+        "div",
+        {},
+        el("strong", {}, "VERIFIED"),
+        el("span", { class: "detail" }, `Every card of ${hands} hand${hands === 1 ? "" : "s"} follows from the seeds, every move is legal and every score adds up. (${source})`),
+      ),
+    );
+  } else if (report.deals_only && !report.error) {
+    box = el(
+      "div",
+      { class: "verdict partial", id: "verdict-box" },
+      el("span", { class: "mark", "aria-hidden": "true" }, "◐"),
+      el(
+        "div",
+        {},
+        el("strong", {}, "DEALS CHECKED"),
+        el(
+          "span",
+          { class: "detail" },
+          `Signatures, the hash chain, the seeds and their commitments hold, and every deal below is derived from the seeds. This page does not replay ${TITLES[report.rules] ?? report.rules} moves, so the scores are shown as the record states them; the fairdeal-verify command checks them.`,
+        ),
+      ),
+    );
+  } else {
+    const where = report.error?.line ? `line ${report.error.line}: ` : "";
+    box = el(
+      "div",
+      { class: "verdict bad", id: "verdict-box" },
+      el("span", { class: "mark", "aria-hidden": "true" }, "✘"),
+      el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, `${where}${report.error?.reason ?? "unknown failure"}`)),
+    );
+  }
+  fill(verdict, box);
+}
+
+function seatLabel(report, s) {
+  return seatName(report.seats[s], s);
+}
+
+function plainName(report, s) {
+  return report.seats[s]?.name ?? `seat ${s}`;
+}
+
+function showReport(report) {
+  const parts = [];
+  if (report.game_id !== null) parts.push(factsPanel(report));
+  report.hands.forEach((hand) => parts.push(handPanel(report, hand)));
+  if (report.standings) parts.push(standingsPanel(report));
+  if (report.game_id !== null) parts.push(checkedPanel(report));
+  fill(reportBox, parts);
+}
+
+function factsPanel(report) {
+  const options = report.options && typeof report.options === "object" ? Object.entries(report.options).map(([k, v]) => `${k} ${v}`).join(", ") : "";
+  const rows = report.seats.map((seat, s) => {
+    const seed = report.client_seeds ? report.client_seeds[s] : null;
+    return el(
+      "tr",
+      {},
+      el("td", {}, seatLabel(report, s), report.first_dealer === s ? el("span", { class: "badge", title: "dealt first" }, "first dealer") : null),
+      el("td", { class: "mono" }, seed === null ? "—" : seed === "" ? el("span", { class: "hint" }, "none (empty seed)") : JSON.stringify(seed)),
+    );
+  });
+  return el(
+    "section",
+    { class: "panel", "aria-labelledby": "facts-title" },
+    el("h2", { id: "facts-title" }, "The game"),
+    el(
+      "dl",
+      { class: "facts" },
+      el("dt", {}, "Game"),
+      el("dd", { class: "mono" }, report.game_id),
+      el("dt", {}, "Rules"),
+      el("dd", {}, TITLES[report.rules] ?? String(report.rules), options ? el("span", { class: "hint" }, ` (${options})`) : null),
+      el("dt", {}, "Fingerprint shown at the start"),
+      el("dd", { class: "mono", id: "commitment" }, report.commitment ?? "—"),
+      el("dt", {}, "Server seed revealed at the end"),
+      el("dd", { class: "mono", id: "server-seed" }, report.server_seed ?? "not revealed", report.server_seed ? el("span", { class: "check", title: "its SHA-256 is the fingerprint" }, " ✔ matches") : null),
+    ),
+    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Client seed"))), el("tbody", {}, rows)),
+  );
+}
+
+function handPanel(report, hand) {
+  const n = report.seats.length;
+  const winners = new Set(hand.result?.winners ?? []);
+  const rows = hand.deal.map((cards, s) =>
+    el(
+      "tr",
+      { class: winners.has(s) ? "winner" : null },
+      el("th", { scope: "row" }, seatLabel(report, s), hand.dealer === s ? el("span", { class: "badge", title: "the dealer" }, "D") : null),
+      el("td", {}, cardRow(cards)),
+      el("td", { class: "num" }, hand.result ? String(hand.result.counts[s]) : ""),
+      el("td", { class: "num" }, hand.scores ? String(hand.scores[s]) : ""),
+      el("td", { class: "num" }, hand.totals ? String(hand.totals[s]) : ""),
+    ),
+  );
+  const chips = report.rules !== "crazy-eights";
+  const starter = hand.starter
+    ? el(
+        "div",
+        { class: "starter" },
+        el("span", {}, "Starter:"),
+        cardFace(hand.starter),
+        hand.turned.length > 1
+          ? el("span", { class: "hint" }, `(${hand.turned.slice(0, -1).map(display).join(", ")} turned first and went back into the middle of the stock)`)
+          : null,
+      )
+    : null;
+  const restocks = hand.restocks?.length
+    ? el(
+        "div",
+        { class: "restocks" },
+        hand.restocks.map((r) =>
+          el("details", {}, el("summary", {}, `Restock ${r.restock}: the pile became a new stock of ${r.stock.length} cards`), cardRow(r.stock)),
+        ),
+      )
+    : null;
+  return el(
+    "section",
+    { class: "panel hand", "aria-labelledby": `hand-${hand.hand}`, "data-hand": hand.hand },
+    el("div", { class: "hand-head" }, el("h2", { id: `hand-${hand.hand}` }, `Hand ${hand.hand}`), el("span", { class: "hint" }, `dealt by ${plainName(report, hand.dealer)}, one card at a time from the dealer's left`)),
+    el(
+      "table",
+      { class: "deal" },
+      el(
+        "thead",
+        {},
+        el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Dealt"), el("th", { class: "num" }, chips ? "Cards left" : "Left (points)"), el("th", { class: "num" }, chips ? "Chips" : "Score"), el("th", { class: "num" }, "Total")),
+      ),
+      el("tbody", {}, rows),
+    ),
+    starter,
+    restocks,
+    hand.result ? el("p", { class: "result-line" }, resultText(report, hand, n)) : null,
+  );
+}
+
+function resultText(report, hand) {
+  const names = hand.result.winners.map((s) => plainName(report, s));
+  const score = hand.scores[hand.result.winners[0]];
+  if (hand.result.how === "out") return `${names[0]} went out${report.rules === "crazy-eights" ? ` and scores ${score}` : ""}.`;
+  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+  return `Blocked: ${list} held the lowest count and score${names.length > 1 ? " " + score + " each" : "s " + score}.`;
+}
+
+function standingsPanel(report) {
+  const placeWord = (p) => ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"][p] ?? `${p}th`;
+  return el(
+    "section",
+    { class: "panel", "aria-labelledby": "standings-title" },
+    el("h2", { id: "standings-title" }, "Final standings"),
+    el(
+      "table",
+      { class: "standings", id: "standings" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Seat"), el("th", { class: "num" }, "Total"))),
+      el(
+        "tbody",
+        {},
+        report.standings.map((row) =>
+          el("tr", { class: `place-${row.place}` }, el("td", {}, placeWord(row.place) + (report.standings.filter((r) => r.place === row.place).length > 1 ? " (shared)" : "")), el("td", {}, seatLabel(report, row.seat)), el("td", { class: "num" }, String(row.total))),
+        ),
+      ),
+    ),
+  );
+}
+
+function checkedPanel(report) {
+  const items = [
+    "The hash chain links every line to the one before it, and the server's Ed25519 signatures hold.",
+    "SHA-256 of the revealed server seed is the fingerprint published before any player's seed.",
+    "Every player's seed matches the commitment that player sent before any seed was revealed.",
+    "The draw for the first dealer, every deal, every starter and every new stock are dealt again here from the seeds (fairness protocol v1, Web Crypto).",
+  ];
+  if (report.replayed) items.push("Every move is replayed through the rules; every hand's end, score and total is recomputed and compared with the record.");
+  return el(
+    "section",
+    { class: "panel", "aria-labelledby": "checked-title" },
+    el("h2", { id: "checked-title" }, "What this page checked"),
+    el("ul", { class: "checked-list" }, items.map((t) => el("li", {}, t))),
+    el("p", { class: "hint" }, "It does not show that the operator kept the cards secret while the game ran: nobody could choose them, but the server could see them."),
+  );
+}
+
+// -- loading ---------------------------------------------------------------
+
+async function fromFile(file) {
+  if (!file) return;
+  await check(await file.text(), file.name);
+}
+
+const fileInput = document.getElementById("file");
+fileInput.addEventListener("change", () => fromFile(fileInput.files[0]));
+
+const drop = document.getElementById("drop");
+drop.addEventListener("dragover", (event) => {
+  event.preventDefault();
+  drop.classList.add("over");
+});
+drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+drop.addEventListener("drop", (event) => {
+  event.preventDefault();
+  drop.classList.remove("over");
+  fromFile(event.dataTransfer.files[0]);
+});
+
+document.getElementById("paste-go").addEventListener("click", () => check(document.getElementById("paste").value, "pasted record"));
+
+async function fromServer(gameId) {
+  const source = `game ${gameId} from this server`;
+  try {
+    const response = await fetch(`/games/${encodeURIComponent(gameId)}/record`, { headers: { Accept: "application/x-ndjson" } });
+    if (!response.ok) {
+      fill(verdict, el("div", { class: "verdict bad" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NO RECORD"), el("span", { class: "detail", id: "failure" }, `The server has no record for game ${gameId} (HTTP ${response.status}).`))));
+      document.body.dataset.verdict = "failed";
+      return;
+    }
+    await check(await response.text(), source);
+  } catch (error) {
+    fill(verdict, el("div", { class: "verdict bad" }, el("strong", {}, "Could not load the record"), el("span", { class: "detail" }, String(error))));
+    document.body.dataset.verdict = "failed";
+  }
+}
+
+if (!HAS_WEB_CRYPTO) {
+  fill(verdict, el("div", { class: "verdict partial" }, el("span", { class: "mark", "aria-hidden": "true" }, "!"), el("div", {}, el("strong", {}, "Open this page over https"), el("span", { class: "detail" }, "Browsers give signature checks (Web Crypto) only to secure pages: https, or this computer's localhost."))));
+}
+
+const gameId = new URLSearchParams(location.search).get("game");
+if (gameId) fromServer(gameId);
+else document.body.dataset.verdict = "idle";
+
+// For people who want to poke at it from the console.
+globalThis.fairdealVerify = (text) => check(text, "console");

@@ -1,0 +1,215 @@
+"""Real Chromium (Playwright for Python) against the real app in a uvicorn subprocess.
+
+- ``server``: the app (tests/browser/server.py: fairdeal's create_app under
+  uvicorn, reproducible server seeds) on a free localhost port, for the session.
+- ``browser``: Debian's Chromium at /usr/bin/chromium, headless; Playwright never
+  downloads a browser here.
+- ``open_page(path, viewport=..., seed=...)``: a page in a fresh context whose
+  ``crypto.getRandomValues`` is seeded (so the seat's client seed, and with it
+  the whole game, is the same on every run), with every console error and page
+  error collected; a test fails if any page logged one.
+- ``table``: create a game through the API and open a seat's link.
+
+Screenshots go to tests/artifacts/ (gitignored) for people to look at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+HERE = Path(__file__).resolve().parent
+ARTIFACTS = HERE.parent / "artifacts"
+CHROMIUM = os.environ.get("FAIRDEAL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LAPTOP = {"width": 1366, "height": 820}
+PHONE = {"width": 375, "height": 740}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("browser-data")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "FAIRDEAL_BOT_DELAY": "0",  # bots answer within the seat's own request
+        "FAIRDEAL_TICK_SECONDS": "0.05",
+        "FAIRDEAL_TURN_SECONDS": "20",
+        "FAIRDEAL_LOG_LEVEL": "warning",
+    }
+    log = open(data / "server.log", "wb")
+    process = subprocess.Popen(
+        [sys.executable, str(HERE / "server.py"), "--port", str(port), "--data-dir", str(data)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/health", timeout=1) as response:
+                if response.status == 200:
+                    break
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"the test server did not start:\n{(data / 'server.log').read_text()[-3000:]}")
+        time.sleep(0.1)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        raise RuntimeError(f"Chromium is not installed at {CHROMIUM}: `make test` installs Debian's chromium package")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+# crypto.getRandomValues from a fixed seed (xorshift32): the seat's client seed
+# becomes a function of the test, so the cards dealt are too.
+SEEDED_RANDOM = """
+(() => {
+  let state = %d >>> 0 || 1;
+  const next = () => { state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0; return state; };
+  const original = crypto.getRandomValues.bind(crypto);
+  crypto.getRandomValues = (array) => {
+    if (!(array instanceof Uint8Array)) return original(array);
+    for (let i = 0; i < array.length; i++) array[i] = next() & 255;
+    return array;
+  };
+})();
+"""
+
+
+@dataclass
+class Opened:
+    page: Page
+    context: BrowserContext
+    errors: list[str] = field(default_factory=list)
+
+    def shot(self, name: str, *, full_page: bool = False) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+        return path
+
+
+@pytest.fixture
+def open_page(server: str, browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Opened]]:
+    opened: list[Opened] = []
+
+    def open_(path: str, *, viewport: dict[str, int] = LAPTOP, seed: int | None = None, expect_errors: bool = False) -> Opened:
+        context = browser.new_context(viewport=viewport, device_scale_factor=1, locale="en-GB")
+        context.set_default_timeout(15_000)
+        context.add_init_script(SEEDED_RANDOM % (seed if seed is not None else _seed_of(request.node.name)))
+        page = context.new_page()
+        item = Opened(page, context)
+        page.on("console", lambda m: item.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: item.errors.append(f"page error: {e}"))
+        if not expect_errors:
+            opened.append(item)
+        page.goto(server + path)
+        return item
+
+    yield open_
+    problems = [f"{o.page.url}: {e}" for o in opened for e in o.errors]
+    for o in opened:
+        o.context.close()
+    assert not problems, "pages logged errors:\n" + "\n".join(problems)
+
+
+def _seed_of(name: str) -> int:
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big")
+
+
+def api(server: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """A request to the test server; returns the decoded JSON body, or the text of any
+    other type (raises on 4xx/5xx)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server + path, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read().decode()
+        kind = response.headers.get("Content-Type", "")
+    return json.loads(text) if kind.startswith("application/json") else text
+
+
+def record_lines(server: str, game_id: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in api(server, "GET", f"/games/{game_id}/record").splitlines() if line]
+
+
+@dataclass
+class Game:
+    server: str
+    created: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return self.created["game_id"]
+
+    def token(self, seat: int) -> str:
+        return self.created["seats"][seat]["join_token"]
+
+    def link(self, seat: int, *, host: bool = False) -> str:
+        fragment = f"seat={seat}&token={self.token(seat)}"
+        if host:
+            fragment += f"&host={self.created['host_token']}"
+        return f"/table/{self.id}#{fragment}"
+
+    def record(self) -> list[dict[str, Any]]:
+        return record_lines(self.server, self.id)
+
+
+@pytest.fixture
+def new_game(server: str) -> Callable[..., Game]:
+    def create(names: list[str], *, bots: list[bool] | None = None, rules: str = "crazy-eights", **extra: Any) -> Game:
+        bots = bots if bots is not None else [i > 0 for i in range(len(names))]
+        body = {"rules": rules, "seats": [{"name": n, "bot": b} for n, b in zip(names, bots)], **extra}
+        return Game(server, api(server, "POST", "/games", body))
+
+    return create

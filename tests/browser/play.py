@@ -1,0 +1,118 @@
+"""How a person plays the table in these tests: with the mouse, or with the keyboard only.
+
+Each helper waits for conditions the page shows (the seat's turn, the record
+length it reports in ``body[data-seq]``), never for a fixed time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from playwright.sync_api import Page
+
+MY_TURN = "body[data-my-turn='true']:not([data-busy])"
+OVER = "body[data-phase='over'], body[data-phase='abandoned']"
+
+
+def wait_turn(page: Page) -> bool:
+    """Wait until it is this seat's turn (True) or the game is over (False)."""
+    page.wait_for_selector(f"{MY_TURN}, {OVER}")
+    return page.locator("body").get_attribute("data-phase") == "playing"
+
+
+def seq(page: Page) -> str:
+    return page.locator("body").get_attribute("data-seq") or ""
+
+
+def wait_moved(page: Page, before: str) -> None:
+    """Wait until the page shows a record longer than ``before`` (the move went through)."""
+    page.wait_for_selector(f"body:not([data-seq='{before}']):not([data-busy])")
+
+
+# Where a person touches a card of the hand: near its top-left corner, the part that shows
+# when the cards of a big hand (or a phone's) overlap.
+CORNER = {"x": 10, "y": 24}
+
+
+def picker_open(page: Page) -> bool:
+    return page.locator("#suit-picker:not([hidden]) .suit-token").count() == 4
+
+
+def mouse_move(page: Page, suit_index: int = 2) -> str:
+    """One move by mouse: play it / the first bright card (tap, tap) / pass / tap the stock."""
+    before = seq(page)
+    if page.locator("#play-it").count():
+        page.click("#play-it")
+        kind = "play it"
+    elif page.locator(".hand .card.playable").count():
+        card = page.locator(".hand .card.playable").first
+        card.click(position=CORNER)
+        card.click(position=CORNER)
+        kind = "play"
+    elif page.locator("#pass").count():
+        page.click("#pass")
+        kind = "pass"
+    else:
+        page.click("#stock")
+        kind = "draw"
+    if kind.startswith("play") and picker_open(page):
+        page.locator(".suit-token").nth(suit_index).click()
+        kind += " eight"
+    wait_moved(page, before)
+    return kind
+
+
+def focus_hand(page: Page) -> None:
+    """Press Tab until a card of the hand has the focus (as a keyboard user would)."""
+    for _ in range(20):
+        if page.evaluate("() => Boolean(document.activeElement?.closest('#hand'))"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError("Tab never reached the hand")
+
+
+def keyboard_move(page: Page) -> str:
+    """One move with the keyboard only: arrows to a playable card, Enter to lift and play,
+    a digit for an eight's suit; K keeps, P passes, D draws."""
+    before = seq(page)
+    playable = page.locator(".hand .card.playable")
+    if playable.count():
+        focus_hand(page)
+        page.keyboard.press("Home")
+        for _ in range(60):
+            if page.evaluate("() => document.activeElement?.classList.contains('playable')"):
+                break
+            page.keyboard.press("ArrowRight")
+        else:
+            raise AssertionError("the arrows found no playable card")
+        if page.evaluate("() => document.activeElement?.getAttribute('aria-pressed')") != "true":
+            page.keyboard.press("Enter")  # lift
+            page.wait_for_selector(".hand .card.lifted")
+        page.keyboard.press("Enter")  # play
+        kind = "play"
+        if not _moved(page, before) and picker_open(page):
+            page.keyboard.press("4")  # spades
+            kind = "play eight"
+    elif page.locator("#pass").count():
+        page.keyboard.press("p")
+        kind = "pass"
+    else:
+        page.keyboard.press("d")
+        kind = "draw"
+    wait_moved(page, before)
+    return kind
+
+
+def _moved(page: Page, before: str) -> bool:
+    page.wait_for_selector(f"body:not([data-seq='{before}']), #suit-picker:not([hidden])")
+    return seq(page) != before
+
+
+def play_to_end(page: Page, move=mouse_move, limit: int = 2000) -> Counter[str]:
+    """Play every turn of this seat until the game ends; how many moves of each kind."""
+    kinds: Counter[str] = Counter()
+    for _ in range(limit):
+        if not wait_turn(page):
+            return kinds
+        kinds[move(page)] += 1
+    raise AssertionError(f"the game did not end within {limit} moves")

@@ -1,0 +1,119 @@
+"""Records for the browser's verifier to check: honest simulated games and tampered copies.
+
+Each tampering is what a cheating operator, a broken store or a careless
+editor might produce; most are re-chained and re-signed (fairdeal.record.resign)
+so that only the content is wrong and the replay has to catch it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from fairdeal.record import Signer, canonical, resign
+from fairdeal.simulate import simulate
+
+Lines = list[dict]
+
+FORGER = Signer.from_seed(b"\x07" * 32)
+
+
+def text(lines: Lines) -> str:
+    return "".join(canonical(line).decode() + "\n" for line in lines)
+
+
+def honest_records(out: Path) -> list[Path]:
+    """Seeded bot games of Crazy Eights for 2 to 6 players, heuristic, random and mixed bots."""
+    paths: list[Path] = []
+    paths += simulate("crazy-eights", 2, 3, out, seed="web2", bot="random")
+    paths += simulate("crazy-eights", 3, 5, out, seed="web3")
+    paths += simulate("crazy-eights", 4, 5, out, seed="web4", bot="mixed")
+    paths += simulate("crazy-eights", 5, 3, out, seed="web5")
+    paths += simulate("crazy-eights", 6, 3, out, seed="web6", bot="mixed")
+    # A short match with a tiny restock limit: blocked hands and restocks.
+    paths += simulate("crazy-eights", 2, 2, out, seed="webblk", bot="random", options={"target": 40, "restock_limit": 1})
+    return paths
+
+
+def _first(lines: Lines, kind: str, start: int = 1, **match: object) -> int:
+    for i in range(start, len(lines)):
+        line = lines[i]
+        if line["type"] == kind and all(line.get(k) == v for k, v in match.items()):
+            return i
+    raise LookupError(kind)
+
+
+def _edit(lines: Lines, index: int, **changes: object) -> Lines:
+    out = [dict(line) for line in lines]
+    out[index].update(changes)
+    return out
+
+
+def _drop_keys(line: dict, *keys: str) -> dict:
+    return {k: v for k, v in line.items() if k not in keys}
+
+
+def tamperings(lines: Lines) -> Iterator[tuple[str, str]]:
+    """(name, record text) for tampered copies of one honest record."""
+    yield "honest", text(lines)
+
+    move = _first(lines, "move")
+    play = _first(lines, "move", move="play")
+    draw = _first(lines, "move", move="draw")
+    deal2 = next((i for i, l in enumerate(lines) if l["type"] == "deal" and l["hand"] == 2), None)
+    hand_end = _first(lines, "hand-end")
+    start = _first(lines, "start")
+    reveal = len(lines) - 1
+
+    # Content changed, then re-chained and re-signed: only the replay can tell.
+    other = "KD" if lines[play]["card"] != "KD" else "QC"
+    yield "a card nobody played", text(resign(_edit(lines, play, card=other), FORGER))
+    yield "a move by the wrong seat", text(resign(_edit(lines, move, seat=(lines[move]["seat"] + 1) % len(lines[0]["seats"])), FORGER))
+    scores = list(lines[hand_end]["scores"])
+    scores[0] += 10
+    yield "a score changed", text(resign(_edit(lines, hand_end, scores=scores), FORGER))
+    yield "a draw recorded as a pass", text(resign(_edit(lines, draw, move="pass"), FORGER))
+    if deal2 is not None:
+        turned = list(lines[deal2]["turned"])
+        turned[-1] = "8S" if turned[-1] != "8S" else "8H"
+        yield "another starter", text(resign(_edit(lines, deal2, turned=turned), FORGER))
+    seeds = list(lines[start]["client_seeds"])
+    seeds[0] = seeds[0] + "x"
+    yield "a client seed swapped at the start", text(resign(_edit(lines, start, client_seeds=seeds), FORGER))
+    yield "a different server seed", text(resign(_edit(lines, reveal, server_seed="ab" * 32), FORGER))
+    yield "the first two moves swapped", text(resign(lines[:move] + [lines[move + 1], lines[move]] + lines[move + 2 :], FORGER))
+    yield "another target", text(resign(_edit(lines, 0, options={**lines[0]["options"], "target": 500}), FORGER))
+
+    # Chain and signature faults, left unsigned.
+    yield "a byte of prev changed", text(_edit(lines, move, prev=("0" if lines[move]["prev"][0] != "0" else "1") + lines[move]["prev"][1:]))
+    sig = lines[hand_end]["sig"]
+    yield "a bad signature", text(_edit(lines, hand_end, sig=("0" if sig[0] != "0" else "1") + sig[1:]))
+    unsigned = [dict(line) for line in lines]
+    unsigned[hand_end] = _drop_keys(unsigned[hand_end], "sig")
+    yield "a hand end not signed", text(unsigned)
+    yield "a card changed without re-signing", text(_edit(lines, play, card=other))
+
+    # Shape faults.
+    yield "the reveal cut off", text(lines[:-1])
+    yield "cut in the middle of a line", text(lines)[: len(text(lines[: move + 1])) + 25]
+    raw = text(lines).splitlines()
+    raw[move] = raw[move].replace(",", ", ", 1)
+    yield "a space in a line", "\n".join(raw) + "\n"
+    yield "a line after the reveal", text(resign(lines + [{"type": "move", "seat": 0, "move": "draw"}], FORGER))
+
+
+TAMPERED = ("sim-web3-1", "sim-web4-2", "sim-webblk-1")
+"""The honest records whose tampered copies are checked too (small ones: the browser checks each)."""
+
+
+def all_cases(out: Path) -> list[tuple[str, str]]:
+    """Every honest record and, for those in :data:`TAMPERED`, every tampering: (name, text)."""
+    cases: list[tuple[str, str]] = []
+    for path in honest_records(out):
+        lines = [json.loads(raw) for raw in path.read_text().splitlines()]
+        if path.stem in TAMPERED:
+            cases += [(f"{path.stem}: {name}", body) for name, body in tamperings(lines)]
+        else:
+            cases.append((f"{path.stem}: honest", text(lines)))
+    return cases

@@ -1,0 +1,368 @@
+"""The live table in a real browser: the lobby, whole games, every control of the rule text."""
+
+from __future__ import annotations
+
+import re
+import urllib.request
+
+from .conftest import PHONE, api
+from .play import CORNER, MY_TURN, keyboard_move, mouse_move, play_to_end, seq, wait_moved, wait_turn
+
+CARD_LABEL = re.compile(r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades), (playable|not playable)(, lifted)?$")
+
+
+def moves_of(record: list[dict], seat: int) -> list[dict]:
+    return [line for line in record if line["type"] == "move" and line["seat"] == seat]
+
+
+def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
+    opened = open_page("/")
+    page = opened.page
+    page.wait_for_selector("#seat-list li:nth-child(4)")
+    assert page.locator(".seat-row").count() == 4  # you and three bots, as the lobby opens
+    page.fill("#seat-name-0", "Lin")
+    page.select_option("#turn-seconds", "30")
+    opened.shot("lobby-laptop")
+    page.click("#create-button")
+    link = page.locator("#link-list input.link-url")
+    page.wait_for_selector("#links:not([hidden])")
+    assert link.count() == 1  # one person, one link
+    url = link.input_value()
+    assert re.search(r"/table/[^?#]+#seat=0&token=[^&]+&host=", url) and "?" not in url  # the key rides in the fragment
+    commitment = page.locator("#links-commitment").inner_text()
+
+    page.click("#link-list a.button")
+    page.wait_for_selector(MY_TURN)
+    game_id = page.url.split("/table/")[1].split("#")[0]
+    # The fingerprint was there from the start; the seat's own seed was committed and revealed by this page.
+    page.click("#tab-fair")
+    assert page.locator("#fair-commitment").inner_text() == commitment
+    my_seed = page.locator("#my-seed code").first.inner_text()
+    assert re.fullmatch(r"[0-9a-f]{32}", my_seed)
+    assert my_seed in page.locator("#fair-seeds").inner_text()
+    assert "Hidden until the game ends" in page.locator("#fair-server-seed").inner_text()
+    page.click("#tab-scores")
+    assert page.locator("#timer").is_visible() and re.fullmatch(r"\d+ s", page.locator("#timer-text").inner_text())
+    assert page.locator(".opp .badge.bot").count() == 3  # bots are always marked as bots
+    opened.shot("table-laptop-your-turn")
+
+    kinds = play_to_end(page, mouse_move)
+    assert kinds["play"] + kinds["play it"] + kinds["play eight"] + kinds["play it eight"] >= 1
+    assert kinds["draw"] >= 1
+
+    page.wait_for_selector("#end:not([hidden])")
+    record = api(server, "GET", f"/games/{game_id}/record").splitlines()
+    assert '"type":"reveal"' in record[-1]
+    standings = page.locator("#standings tbody tr")
+    assert standings.count() == 4
+    assert page.locator("#winner").inner_text()
+    opened.shot("table-laptop-game-over")
+    page.click("#end-close")
+    page.click("#tab-fair")
+    assert re.fullmatch(r"[0-9a-f]{64}", page.locator("#fair-server-seed").inner_text())
+
+    page.click("#verify-link")
+    page.wait_for_selector("body[data-verdict='verified']")
+    assert page.locator("#commitment").inner_text() == commitment
+    assert page.locator("section.hand").count() >= 1
+    opened.shot("verify-from-the-table", full_page=True)
+
+
+def test_a_whole_game_with_the_keyboard_only(open_page, new_game):
+    game = new_game(["Kay", "Bot A", "Bot B", "Bot C"])
+    opened = open_page(game.link(0))
+    page = opened.page
+    page.wait_for_selector(MY_TURN)
+    kinds = play_to_end(page, keyboard_move)
+    assert kinds["play"] + kinds["play eight"] >= 1 and kinds["draw"] >= 1
+    page.wait_for_selector("#end:not([hidden])")
+    # The dialog takes the focus, so the keyboard goes on from there.
+    assert page.evaluate("() => document.activeElement.id") == "end-verify"
+    assert moves_of(game.record(), 0)
+    assert not any(line.get("auto") for line in moves_of(game.record(), 0))
+
+
+def test_phone_sized_table_whole_short_game(open_page, new_game):
+    game = new_game(["Pia", "Bot P", "Bot Q"], options={"target": 30})
+    opened = open_page(game.link(0), viewport=PHONE)
+    page = opened.page
+    page.wait_for_selector(MY_TURN)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("#hand .card").first.is_visible() and page.locator("#stock").is_visible()
+    opened.shot("table-phone-your-turn")
+    page.click("#open-scores")
+    page.wait_for_selector("body.side-open #scores")
+    opened.shot("table-phone-scores")
+    page.click("#close-side")
+    kinds = play_to_end(page, mouse_move)
+    assert sum(kinds.values()) > 3
+    page.wait_for_selector("#end:not([hidden])")
+    opened.shot("table-phone-game-over")
+
+
+def test_an_eight_names_a_suit_and_its_token_lies_on_the_pile(open_page, new_game):
+    game = new_game(["Ede", "Bot E", "Bot F", "Bot G"])
+    opened = open_page(game.link(0))
+    page = opened.page
+    for _ in range(200):
+        assert wait_turn(page), "the game ended before an eight came to this seat"
+        eights = page.locator(".hand .card.playable[data-code^='8']")
+        before = seq(page)
+        if not eights.count():
+            others = page.locator(".hand .card.playable")
+            if page.locator("#play-it").count():
+                page.click("#play-it")
+            elif others.count():
+                others.first.click(position=CORNER)
+                others.first.click(position=CORNER)
+            else:
+                page.click("#stock")
+            wait_moved(page, before)
+            continue
+        eight = eights.first.get_attribute("data-code")
+        eights.first.click(position=CORNER)  # lift
+        eights.first.click(position=CORNER)  # play: the four tokens open instead
+        page.wait_for_selector("#suit-picker:not([hidden])")
+        tokens = page.locator("#suit-picker .suit-token")
+        assert tokens.count() == 4
+        assert [tokens.nth(i).get_attribute("aria-label") for i in range(4)] == [
+            "Name clubs (1)",
+            "Name diamonds (2)",
+            "Name hearts (3)",
+            "Name spades (4)",
+        ]
+        opened.shot("table-laptop-suit-tokens")
+        page.click("#suit-picker [data-suit='H']")
+        wait_moved(page, before)
+        break
+    else:
+        raise AssertionError("no eight in 200 turns")
+    played = [m for m in moves_of(game.record(), 0) if m["move"] == "play" and m["card"] == eight]
+    assert played and played[-1]["suit"] == "H"
+    # The token stays on the pile while that eight is on top (the next seat may already have covered it).
+    if page.locator("#pile .card.top").get_attribute("data-code") == eight:
+        assert page.locator("#pile .token").inner_text() == "♥"
+        assert "hearts named" in page.locator("#pile").get_attribute("aria-label")
+
+
+def test_draw_then_keep(open_page, new_game):
+    game = new_game(["Dee", "Bot K", "Bot L"])
+    opened = open_page(game.link(0))
+    page = opened.page
+    assert wait_turn(page)
+    hand_before = page.locator("#hand .card").count()
+    draws = 0
+    while not page.locator("#keep-it").count():
+        before = seq(page)
+        page.click("#stock")
+        wait_moved(page, before)
+        draws += 1
+        assert draws < 40
+    # The drawn card that fits is lifted for the seat, with "Play it" and "Keep it".
+    pending = page.locator("#hand .card.lifted")
+    assert pending.count() == 1
+    assert page.locator("#play-it").is_visible()
+    assert page.locator("#hand .card.playable").count() == 1  # only the drawn card may be played now
+    opened.shot("table-laptop-play-it-or-keep-it")
+    before = seq(page)
+    page.click("#keep-it")
+    wait_moved(page, before)
+    mine = moves_of(game.record(), 0)
+    assert [m["move"] for m in mine] == ["draw"] * draws + ["keep"]
+    assert all("card" not in m for m in mine)  # a draw never records its card
+    assert page.locator("#hand .card").count() == hand_before + draws
+
+
+def test_the_timer_runs_out_and_the_table_moves(open_page, new_game):
+    game = new_game(["Tim", "Bot T", "Bot U"], turn_seconds=1.5)
+    opened = open_page(game.link(0))
+    page = opened.page
+    page.wait_for_selector(MY_TURN)
+    assert page.locator("#timer").is_visible()
+    assert page.locator("#timer-text").inner_text() in ("1 s", "2 s")
+    # Nobody touches anything: the server plays the seat's lowest card or draws, and says so.
+    page.wait_for_selector("#log li:has-text('(time ran out)')", state="attached", timeout=10_000)
+    page.wait_for_selector(".toast:has-text('Time ran out')")
+    auto = [m for m in moves_of(game.record(), 0) if m.get("auto")]
+    assert auto and auto[0]["move"] in ("play", "draw")
+    opened.shot("table-laptop-timer-ran-out")
+
+
+def test_a_pass_only_when_passing_is_legal_fan_tan(open_page, new_game):
+    game = new_game(["Fan", "Bot V", "Bot W", "Bot X"], rules="fan-tan")
+    opened = open_page(game.link(0))
+    page = opened.page
+    passed = False
+    for _ in range(60):
+        assert wait_turn(page)
+        playable = page.locator("#hand .card.playable").count()
+        has_pass = page.locator("#pass").count() == 1
+        # Play is compulsory: the pass button is there exactly when nothing can be played.
+        assert has_pass == (playable == 0)
+        assert page.locator("#stock").count() == 0  # no stock in Fan Tan
+        assert page.locator("#rows .suit-row").count() == 4 and "Pot" in page.locator("#rows .pot").inner_text()
+        if has_pass:
+            opened.shot("table-laptop-fan-tan-pass")
+            before = seq(page)
+            page.keyboard.press("p")
+            wait_moved(page, before)
+            passed = True
+            break
+        mouse_move(page)
+    assert passed, "this seat never had to pass"
+    record = game.record()
+    mine = moves_of(record, 0)
+    assert mine[-1]["move"] == "pass"
+    i = record.index(mine[-1])
+    assert record[i + 1] == {**record[i + 1], "type": "chips", "reason": "pass", "from": 0, "to": "pot", "amount": 1}
+
+
+def test_fan_tan_on_a_phone(open_page, new_game):
+    game = new_game(["Fen", "Bot Y", "Bot Z"], rules="sjueren")
+    opened = open_page(game.link(0), viewport=PHONE)
+    page = opened.page
+    assert wait_turn(page)
+    for _ in range(3):
+        mouse_move(page)
+        if not wait_turn(page):
+            break
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    opened.shot("table-phone-sjueren")
+
+
+def test_two_people_see_each_other_live_and_a_reload_picks_up(open_page, new_game):
+    game = new_game(["Ann", "Bob", "Bot M"], bots=[False, False, True])
+    ann = open_page(game.link(0), seed=1)
+    bob = open_page(game.link(1), seed=2)
+    # Each browser commits, then reveals once both have committed: the game starts by itself.
+    ann.page.wait_for_selector("body[data-phase='playing']")
+    bob.page.wait_for_selector("body[data-phase='playing']")
+    start = next(line for line in game.record() if line["type"] == "start")
+    assert all(start["client_seeds"][:2]) and start["client_seeds"][2] == ""
+    ann.page.click("#tab-fair")
+    for seed in start["client_seeds"][:2]:
+        ann.page.wait_for_selector(f"#fair-seeds code:has-text('{seed}')")
+    moves = 0
+    while moves < 6:
+        for mover, watcher in ((ann, bob), (bob, ann)):
+            page = mover.page
+            if page.locator(MY_TURN).count():
+                mouse_move(page)
+                moves += 1
+                # The other browser sees it without a reload.
+                watcher.page.wait_for_selector(f"body[data-seq='{seq(page)}']")
+        if ann.page.locator("body[data-phase='over']").count():
+            break
+        ann.page.wait_for_selector(f"{MY_TURN}, body[data-phase='over']") if not bob.page.locator(MY_TURN).count() else None
+    hand = sorted(bob.page.locator("#hand .card").evaluate_all("nodes => nodes.map(n => n.dataset.code)"))
+    at = seq(bob.page)
+    bob.page.reload()
+    bob.page.wait_for_selector(f"body[data-seq='{at}']")
+    assert sorted(bob.page.locator("#hand .card").evaluate_all("nodes => nodes.map(n => n.dataset.code)")) == hand
+    assert bob.page.locator("#log li").count() > 0
+
+
+def test_every_card_and_control_has_a_spoken_name(open_page, new_game):
+    game = new_game(["Ari", "Bot N", "Bot O", "Bot R"])
+    opened = open_page(game.link(0))
+    page = opened.page
+    assert wait_turn(page)
+    labels = page.locator("#hand .card").evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))")
+    assert labels and all(CARD_LABEL.match(label) for label in labels), labels
+    assert any(label.endswith(", playable") for label in labels) or page.locator("#stock.live").count()
+    assert re.match(r"Stock, \d+ cards?", page.locator("#stock").get_attribute("aria-label"))
+    assert page.locator("#pile").get_attribute("aria-label").startswith("Pile: ")
+    opponents = page.locator(".opp").evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))")
+    assert len(opponents) == 3 and all(", bot, " in label and " cards" in label for label in opponents)
+    # Focus is visible: the focused card draws an outline.
+    page.locator("#hand .card[tabindex='0']").focus()
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineWidth")
+    assert outline not in ("0px", "")
+    # Not colour alone: a playable card also stands higher than the others on the seat's turn.
+    playable = page.locator("#hand .card.playable")
+    if playable.count() and page.locator("#hand .card.dim").count():
+        lift = lambda sel: page.locator(sel).first.evaluate("n => n.getBoundingClientRect().top")  # noqa: E731
+        assert lift("#hand .card.playable") < lift("#hand .card.dim")
+
+
+def test_pointing_at_a_card_says_why_not_in_the_engines_words(open_page, new_game):
+    game = new_game(["Why", "Bot H", "Bot I", "Bot J"])
+    opened = open_page(game.link(0))
+    page = opened.page
+    assert wait_turn(page)
+    view = api(game.server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+    blocked = [c for c in view["cards"] if not c["playable"]]
+    assert blocked, "every card was playable: pick other names"
+    card = blocked[0]
+    page.hover(f"#hand .card[data-code='{card['card']}']")
+    tip = page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    assert card["why_not"] in tip.inner_text()
+    opened.shot("table-laptop-explanation")
+    page.mouse.move(5, 5)
+    tip.wait_for(state="hidden")
+    page.hover("#stock")
+    tip.wait_for(state="visible")
+    assert tip.inner_text().startswith(f"The stock: {view['table']['stock_size']} card")
+    page.mouse.move(5, 5)
+    # Holding a finger on a card shows the same words.
+    page.dispatch_event(f"#hand .card[data-code='{card['card']}']", "pointerdown", {"pointerType": "touch", "isPrimary": True})
+    tip.wait_for(state="visible")
+    assert card["why_not"] in tip.inner_text()
+    page.dispatch_event(f"#hand .card[data-code='{card['card']}']", "pointerup", {"pointerType": "touch", "isPrimary": True})
+
+
+def test_sound_goes_off_with_m(open_page, new_game):
+    game = new_game(["Sam", "Bot S"])
+    opened = open_page(game.link(0))
+    page = opened.page
+    page.wait_for_selector("body[data-phase='playing']")
+    assert page.locator("#sound").get_attribute("aria-pressed") == "true"
+    page.keyboard.press("m")
+    assert page.locator("#sound").get_attribute("aria-pressed") == "false"
+    assert page.evaluate("() => localStorage.getItem('fairdeal:sound')") == "off"
+    page.reload()
+    page.wait_for_selector("body[data-phase='playing']")
+    assert page.locator("#sound").get_attribute("aria-pressed") == "false"
+
+
+def test_a_spectator_sees_no_hand(open_page, new_game):
+    game = new_game(["Vic", "Bot W2", "Bot W3"])
+    player = open_page(game.link(0))
+    player.page.wait_for_selector("body[data-phase='playing']")
+    watcher = open_page(f"/table/{game.id}")
+    watcher.page.wait_for_selector("body[data-phase='playing']")
+    assert watcher.page.locator("#hand .card").count() == 0
+    assert "Watching" in watcher.page.locator("#me-head").inner_text()
+    assert watcher.page.locator(".opp").count() == 3
+
+
+def test_pages_are_served_with_a_strict_content_security_policy(server):
+    for path in ("/", "/verify", "/table/anything"):
+        with urllib.request.urlopen(server + path) as response:
+            assert response.status == 200
+            assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+            assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_the_lobby_on_a_phone(open_page):
+    opened = open_page("/", viewport=PHONE)
+    opened.page.wait_for_selector("#seat-list li:nth-child(4)")
+    assert opened.page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    opened.shot("lobby-phone", full_page=True)
+
+
+def test_a_bad_link_says_so(open_page, new_game):
+    game = new_game(["Zed", "Bot Z1"])
+    opened = open_page(f"/table/{game.id}#seat=0&token=not-the-token", expect_errors=True)
+    opened.page.wait_for_selector("body[data-phase='error']")
+    assert "not valid for this game" in opened.page.locator("#status").inner_text()
+
+
+def test_the_web_module_docstring():
+    import doctest
+
+    import fairdeal.web
+
+    failed, attempted = doctest.testmod(fairdeal.web)
+    assert attempted > 0 and failed == 0

@@ -1,0 +1,191 @@
+"""The verify page checks records by itself, and agrees with ``fairdeal-verify --json``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fairdeal.simulate import simulate
+
+from .records import all_cases, text
+
+# What both verifiers report of a verified hand, compared field by field.
+HAND_FIELDS = ("hand", "dealer", "deal", "starter", "turned", "restocks", "scores", "totals")
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    """Simulated records and tampered copies, each with fairdeal-verify's JSON report."""
+    out = tmp_path_factory.mktemp("verify-cases")
+    named = all_cases(out / "sims")
+    paths = []
+    for n, (name, body) in enumerate(named):
+        path = out / f"case-{n:03d}.jsonl"
+        path.write_text(body, encoding="utf-8")
+        paths.append(path)
+    run = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode in (0, 1), run.stderr
+    reports = {Path(r["file"]).name: r for r in map(json.loads, run.stdout.splitlines())}
+    return [{"name": name, "text": body, "cli": reports[path.name]} for (name, body), path in zip(named, paths)]
+
+
+@pytest.fixture(scope="module")
+def js_reports(cases, server, browser) -> list[dict]:
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/verify")
+    page.wait_for_selector("body[data-verdict='idle']")
+    reports = page.evaluate(
+        """async (texts) => {
+          const R = await import('/js/record.js');
+          const out = [];
+          for (const t of texts) out.push(await R.verifyRecord(t));
+          return out;
+        }""",
+        [c["text"] for c in cases],
+    )
+    context.close()
+    assert not errors
+    return reports
+
+
+def test_enough_records_honest_and_tampered(cases):
+    verified = [c for c in cases if c["cli"]["verified"]]
+    tampered = [c for c in cases if not c["cli"]["verified"]]
+    assert len(cases) >= 50
+    assert len(verified) >= 15 and len(tampered) >= 30
+    assert {c["name"].split(": ")[1] for c in tampered} >= {"a card nobody played", "a bad signature", "the reveal cut off"}
+
+
+def test_browser_and_fairdeal_verify_agree_on_every_record(cases, js_reports):
+    for case, js in zip(cases, js_reports):
+        cli = case["cli"]
+        assert js["verified"] == cli["verified"], case["name"]
+        assert (js["error"] or {}).get("line") == (cli["error"] or {}).get("line"), case["name"]
+        if cli["verified"]:
+            assert js["standings"] == cli["standings"], case["name"]
+            assert len(js["hands"]) == len(cli["hands"]), case["name"]
+            for mine, theirs in zip(js["hands"], cli["hands"]):
+                for field in HAND_FIELDS:
+                    assert mine[field] == theirs[field], f"{case['name']}: hand {theirs['hand']} {field}"
+                for field in ("how", "winners", "counts"):
+                    assert mine["result"][field] == theirs["result"][field], f"{case['name']}: hand {theirs['hand']} {field}"
+
+
+def test_reasons_name_what_was_tampered(cases, js_reports):
+    by_name = {c["name"]: r for c, r in zip(cases, js_reports)}
+    some = next(name.split(": ")[0] for name in by_name if name.endswith("a card nobody played"))
+    assert "you do not hold" in by_name[f"{some}: a card nobody played"]["error"]["reason"]
+    assert by_name[f"{some}: a bad signature"]["error"]["reason"] == "bad signature"
+    assert "does not match the commitment" in by_name[f"{some}: a different server seed"]["error"]["reason"]
+    assert "not revealed" in by_name[f"{some}: the reveal cut off"]["error"]["reason"]
+    assert "score" in by_name[f"{some}: a score changed"]["error"]["reason"]
+
+
+def _load(page, path: Path) -> None:
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("body:not([data-verdict='idle'])")
+
+
+def test_loading_a_record_file_shows_every_deal_and_verified(open_page, cases, tmp_path):
+    case = next(c for c in cases if c["cli"]["verified"] and len(c["cli"]["hands"]) >= 2)
+    path = tmp_path / "game.jsonl"
+    path.write_text(case["text"])
+    opened = open_page("/verify")
+    page = opened.page
+    page.wait_for_selector("body[data-verdict='idle']")
+    _load(page, path)
+    page.wait_for_selector("body[data-verdict='verified']")
+    assert page.locator("#verdict-box strong").inner_text() == "VERIFIED"
+    hands = page.locator("section.hand")
+    assert hands.count() == len(case["cli"]["hands"])
+    # The first hand's deal, card by card, as the Python verifier derives it.
+    first = case["cli"]["hands"][0]
+    rows = hands.first.locator("tbody tr")
+    for seat, cards in enumerate(first["deal"]):
+        assert rows.nth(seat).locator(".card").evaluate_all("nodes => nodes.map(n => n.dataset.code)") == cards
+    assert hands.first.locator(".starter .card").get_attribute("data-code") == first["starter"]
+    totals = page.locator("#standings tbody tr td.num").all_inner_texts()
+    assert [int(t) for t in totals] == [row["total"] for row in case["cli"]["standings"]]
+    assert page.locator("#server-seed").inner_text().startswith(json.loads(case["text"].splitlines()[-1])["server_seed"])
+    opened.shot("verify-laptop-verified", full_page=True)
+
+
+@pytest.mark.parametrize("tampering", ["a score changed", "a bad signature", "a card nobody played"])
+def test_a_tampered_record_shows_its_first_failure(open_page, cases, tmp_path, tampering):
+    case = next(c for c in cases if c["name"].endswith(tampering))
+    path = tmp_path / "tampered.jsonl"
+    path.write_text(case["text"])
+    opened = open_page("/verify")
+    opened.page.wait_for_selector("body[data-verdict='idle']")
+    _load(opened.page, path)
+    opened.page.wait_for_selector("body[data-verdict='failed']")
+    assert opened.page.locator("#verdict-box strong").inner_text() == "NOT VERIFIED"
+    assert opened.page.locator("#failure").inner_text().startswith(f"line {case['cli']['error']['line']}: ")
+    if tampering == "a score changed":
+        opened.shot("verify-laptop-tampered", full_page=True)
+
+
+def test_phone_sized_verify_page(open_page, cases, tmp_path):
+    case = next(c for c in cases if c["cli"]["verified"])
+    path = tmp_path / "game.jsonl"
+    path.write_text(case["text"])
+    opened = open_page("/verify", viewport={"width": 375, "height": 740})
+    opened.page.wait_for_selector("body[data-verdict='idle']")
+    _load(opened.page, path)
+    opened.page.wait_for_selector("body[data-verdict='verified']")
+    # Nothing wider than the phone: the page does not scroll sideways.
+    assert opened.page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    opened.shot("verify-phone-verified", full_page=True)
+
+
+def test_fan_tan_record_shows_every_derived_deal(open_page, tmp_path):
+    """For games the page does not replay it derives every deal and says so."""
+    [path] = simulate("fan-tan", 4, 1, tmp_path, seed="webfantan", bot="random", options={"deals": 2})
+    cli = json.loads(subprocess.run([sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True).stdout)
+    assert cli["verified"]
+    opened = open_page("/verify")
+    opened.page.wait_for_selector("body[data-verdict='idle']")
+    _load(opened.page, path)
+    opened.page.wait_for_selector("body[data-verdict='deals-only']")
+    assert opened.page.locator("#verdict-box strong").inner_text() == "DEALS CHECKED"
+    hands = opened.page.locator("section.hand")
+    assert hands.count() == len(cli["hands"]) == 2
+    for n, hand in enumerate(cli["hands"]):
+        rows = hands.nth(n).locator("tbody tr")
+        for seat, cards in enumerate(hand["deal"]):
+            assert rows.nth(seat).locator(".card").evaluate_all("nodes => nodes.map(n => n.dataset.code)") == cards
+
+
+def test_a_record_that_is_not_one(open_page, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello\n")
+    opened = open_page("/verify")
+    opened.page.wait_for_selector("body[data-verdict='idle']")
+    _load(opened.page, path)
+    opened.page.wait_for_selector("body[data-verdict='failed']")
+    assert "not a fairdeal record" in opened.page.locator("#failure").inner_text()
+
+
+def test_unknown_game_from_the_server(open_page):
+    opened = open_page("/verify?game=no-such-game", expect_errors=True)  # the 404 is logged by Chromium
+    opened.page.wait_for_selector("body[data-verdict='failed']")
+    assert "no record for game no-such-game" in opened.page.locator("#failure").inner_text()
+
+
+def test_text_helper_round_trips(cases):
+    # records.text() writes canonical lines, as the service does.
+    honest = next(c for c in cases if c["name"].endswith("honest"))
+    lines = [json.loads(raw) for raw in honest["text"].splitlines()]
+    assert text(lines) == honest["text"]
