@@ -1,0 +1,131 @@
+"""How fast ``fairdeal-verify`` checks records, against merely parsing them.
+
+    python bench/verify.py [--records N] [--repeat R] [--profile]
+
+Makes ``N`` finished 4-player Crazy Eights records with fairdeal's own table
+and match (fixed seeds: two human seats that commit and reveal client seeds
+and play legal moves, sometimes by the turn timer; two bot seats), writes
+them to a temporary directory, then, ``R`` times over, reads every file and
+verifies it (:func:`verifier.replay.verify`: canonical form, the chain, every
+signature, the seeds, the replay of every move) and, as the baseline in the
+same run, reads every file and ``json.loads`` each line. Times are CPU time
+of this one process (the machines are shared); medians are reported.
+
+The last line is ``key=value`` pairs, for comparing runs:
+``records_per_s`` and ``moves_per_s`` (move lines) for the verifier,
+``parse_moves_per_s`` for the baseline, and
+``ratio_vs_parse = moves_per_s / parse_moves_per_s`` (target >= 0.10).
+``--profile`` prints the verifier's top functions under cProfile instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import hashlib
+import json
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from fairdeal.record import Signer
+from fairdeal.rules import get
+from fairdeal.table import Seat, Table, client_commitment
+from verifier.replay import verify
+
+SIGNER = Signer.from_seed(hashlib.sha256(b"bench/verify").digest())
+
+
+def make_record(n: int) -> str:
+    """Record ``n``: a whole match, every seat's move from the rules alone (no bot heuristics)."""
+    game_id = f"bench-{n}"
+    rng = random.Random(game_id)
+    seats = [Seat("Ann"), Seat("Bob"), Seat("Bot 1", bot=True), Seat("Bot 2", bot=True)]
+    server_seed = hashlib.sha256(f"bench/verify/{n}".encode()).hexdigest()
+    table = Table.new(game_id, get("crazy-eights"), seats, SIGNER, created="2026-01-01T00:00:00Z", server_seed=server_seed)
+    for seat in (0, 1):
+        table.commit(seat, client_commitment(f"{game_id}/{seat}"))
+    for seat in (0, 1):
+        table.reveal_client_seed(seat, f"{game_id}/{seat}")
+    match = table.match
+    while not match.over:
+        seat = match.turn
+        if seat < 2 and rng.random() < 0.5:
+            move, auto = rng.choice(match.legal_moves(seat)), False
+        else:
+            move, auto = match.auto_move(), seat < 2
+        # Table.move without its receipt (signing one per move would dominate making the records).
+        table.writer.extend(match.apply(seat, move, auto=auto))
+    table.reveal()
+    return table.writer.text()
+
+
+def verify_all(paths: list[Path]) -> int:
+    verified = 0
+    for path in paths:
+        verified += verify(path.read_bytes()).verified
+    return verified
+
+
+def parse_all(paths: list[Path]) -> int:
+    lines = 0
+    for path in paths:
+        for raw in path.read_bytes().split(b"\n"):
+            if raw:
+                json.loads(raw)
+                lines += 1
+    return lines
+
+
+def cpu_time(fn, *args) -> float:
+    start = time.process_time()
+    fn(*args)
+    return time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=200, help="records to make (default 200)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed repetitions (default 5)")
+    parser.add_argument("--profile", action="store_true", help="profile the verifier instead of timing it")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for n in range(args.records):
+            path = Path(tmp) / f"bench-{n}.jsonl"
+            path.write_text(make_record(n), encoding="utf-8")
+            paths.append(path)
+        lines = parse_all(paths)
+        moves = sum(path.read_bytes().count(b'"type":"move"') for path in paths)
+        if verify_all(paths) != len(paths):
+            sys.exit("bench/verify.py: a record the table wrote does not verify")
+        print(f"{len(paths)} records of 4 seats: {lines} lines, {moves} moves, "
+              f"{sum(p.stat().st_size for p in paths) / 1e6:.1f} MB")
+        if args.profile:
+            profile = cProfile.Profile()
+            profile.runcall(verify_all, paths)
+            pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+            return
+        verify_times, parse_times = [], []
+        for _ in range(args.repeat):  # interleaved, so that a noisy moment hits both
+            verify_times.append(cpu_time(verify_all, paths))
+            parse_times.append(cpu_time(parse_all, paths))
+        verify_s, parse_s = statistics.median(verify_times), statistics.median(parse_times)
+
+    print(f"verify: {verify_s:.3f} s CPU for all ({1e6 * verify_s / lines:.1f} us a line), median of {args.repeat}")
+    print(f"parse:  {parse_s:.3f} s CPU for all ({1e6 * parse_s / lines:.1f} us a line), median of {args.repeat}")
+    moves_per_s = moves / verify_s
+    parse_moves_per_s = moves / parse_s
+    print(
+        f"records_per_s={len(paths) / verify_s:.1f} moves_per_s={moves_per_s:.0f} "
+        f"parse_moves_per_s={parse_moves_per_s:.0f} ratio_vs_parse={moves_per_s / parse_moves_per_s:.3f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
