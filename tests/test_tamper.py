@@ -57,8 +57,17 @@ def _hex_flip(text: str) -> str:
 
 
 def _variants(value: Any) -> Iterator[Any]:
-    """Other values for a field: the same type changed, and other JSON types."""
-    if isinstance(value, bool):
+    """Other values for a field: the same type changed, and other JSON types (never the value itself)."""
+    for other in _candidates(value):
+        if canonical(other) != canonical(value):
+            yield other
+
+
+def _candidates(value: Any) -> Iterator[Any]:
+    if value is None:
+        yield 0
+        yield ""
+    elif isinstance(value, bool):
         yield not value
         yield int(value)
     elif isinstance(value, int):

@@ -121,6 +121,8 @@ class Report:
 
     verified: bool = False
     error: Failure | None = None
+    kind: str = "game"
+    """``"game"``, or ``"session"`` for a dealing session's record (spec/sessions.md)."""
     game_id: str | None = None
     rules: str | None = None
     options: dict[str, int] = field(default_factory=dict)
@@ -142,6 +144,9 @@ class Report:
     """The totals after the last finished hand."""
     abandoned: str | None = None
     """The reason given when the game was abandoned."""
+    label_prefix: str | None = None
+    shuffles: list[dict[str, Any]] | None = None
+    """A session's shuffles: label, count, cards, and the derived ``order`` once the seed is known."""
     lines: int = 0
     moves: int = 0
     record: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
@@ -162,6 +167,19 @@ class Report:
         self.verified = False
 
     def to_json(self) -> dict[str, Any]:
+        if self.kind == "session":
+            return {
+                "verified": self.verified,
+                "kind": "session",
+                "game_id": self.game_id,
+                "rules": None,
+                "seats": len(self.seats),
+                "label_prefix": self.label_prefix,
+                "shuffles": [{k: v for k, v in s.items() if k != "line"} for s in self.shuffles or []],
+                "hands": [],
+                "standings": None,
+                "error": None if self.error is None else self.error.to_json(),
+            }
         return {
             "verified": self.verified,
             "game_id": self.game_id,
@@ -327,6 +345,15 @@ def _no_extra(index: int, line: dict[str, Any], allowed: Any) -> None:
             raise _Fail(index, f"{line.get('type')} has a field {key!r} that the format does not give")
 
 
+def _created(created: Any) -> str:
+    """The header's ``created``, if it is an ISO 8601 date and time."""
+    try:
+        datetime.fromisoformat(created.replace("Z", "+00:00"))
+    except (AttributeError, TypeError, ValueError):
+        raise _Fail(0, f"header created {_show(created)} is not an ISO 8601 date and time") from None
+    return created
+
+
 def _seat_number(index: int, line: dict[str, Any], seats: int) -> int:
     seat = line.get("seat")
     if type(seat) is not int or not 0 <= seat < seats:
@@ -355,6 +382,8 @@ class _Replay:
             raise _Fail(0, f"unknown record format {fmt!r}: this verifier reads {FORMAT} only")
         if protocol != PROTOCOL:
             raise _Fail(0, f"unknown fairness protocol {protocol!r}: this verifier knows {PROTOCOL} only")
+        if "kind" in line:
+            raise _Fail(0, f"unknown record kind {line['kind']!r}: this verifier reads games and sessions")
         try:
             report.game_id = check_game_id(line.get("game_id"))
         except FairnessError as exc:
@@ -385,12 +414,7 @@ class _Replay:
         except OptionsError as exc:
             raise _Fail(0, f"header seats: {exc}") from None
         report.seats = [{"name": s["name"], "bot": s["bot"]} for s in seats]
-        created = line.get("created")
-        try:
-            datetime.fromisoformat(created.replace("Z", "+00:00"))
-        except (AttributeError, TypeError, ValueError):
-            raise _Fail(0, f"header created {_show(created)} is not an ISO 8601 date and time") from None
-        report.created = created
+        report.created = _created(line.get("created"))
         report.commitment = line.get("commitment")
         if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
             raise _Fail(0, "header commitment is not 64 lowercase hex digits")
@@ -603,6 +627,10 @@ def verify(
     if not lines:
         report.fail(1, "the record is empty")
         return report
+    if lines[0].get("type") == "header" and lines[0].get("kind") == "session":
+        from verifier.session import verify_session  # (it imports this module)
+
+        return verify_session(lines, hashes, report, key)
     replay = _Replay(lines, report, watch)
     # The checks run in this order: the header, the chain and its signatures, the
     # server seed against its commitment, the client seeds, then the replay (only

@@ -165,10 +165,31 @@ def _standings(report: Report, standings: Sequence[dict[str, int]]) -> list[str]
     return [f"  {p.ljust(w0)}  {who.ljust(w1)}  {total.rjust(w2)}" for p, who, total in rows]
 
 
+def _session(report: Report) -> list[str]:
+    """A dealing session (spec/sessions.md): its seeds and each shuffle with the order it dealt."""
+    out = [f"dealing session {safe(report.game_id)}: {len(report.seats)} seats, labels start with {report.label_prefix!r}"]
+    if report.created:
+        out.append(f"created {safe(report.created)}")
+    out.append(f"server key  {report.server_key}")
+    out.append(f"commitment  {report.commitment}")
+    out.append(f"server seed {report.server_seed} (matches the commitment)" if report.server_seed else "server seed not revealed")
+    if report.client_seeds is not None:
+        out.append("client seeds: " + ", ".join(
+            f"seat {s} {seed!r}" if seed else f"seat {s} none" for s, seed in enumerate(report.client_seeds)))
+    for dealt in report.shuffles or []:
+        out.append("")
+        out.append(f"shuffle {safe(dealt['label'])} (line {dealt['line']}), {dealt['count']} cards: {display(dealt['cards'])}")
+        if "order" in dealt:
+            out.append(f"  order (top first): {display(dealt['order'])}")
+    return out
+
+
 def text_report(report: Report, receipts: Sequence[ReceiptCheck] = ()) -> str:
     """The whole report of one record, ending with its verdict line."""
     out: list[str] = []
-    if report.game_id is not None:
+    if report.kind == "session" and report.game_id is not None:
+        out.extend(_session(report))
+    elif report.game_id is not None:
         out.append(_title(report))
         if report.created:
             out.append(f"created {safe(report.created)}")

@@ -1,0 +1,196 @@
+"""Dealing-session records (spec/sessions.md): the same format as a game's, other line types.
+
+A session is fairness protocol v1 without a game: client seeds, then shuffles of
+any cards under the operator's labels, then the reveal. A verifier checks the
+chain and signatures, the commit-reveal, the server seed against its
+commitment and that every shuffle line is a well-formed request; after the
+reveal it derives each shuffle's order (the record never holds it), which
+the operator's game is then checked against by whoever knows that game.
+
+:func:`verifier.replay.verify` hands a record whose header says ``"kind":
+"session"`` to :func:`verify_session`; its :class:`~verifier.replay.Report`
+then has ``kind == "session"`` and the derived ``shuffles``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from fairdeal.cards import ALL_CARDS, codes, parse_cards
+from fairdeal.fairness import (
+    PROTOCOL,
+    FairnessError,
+    check_client_seed,
+    check_game_id,
+    check_label,
+    client_commitment,
+    game_key,
+    shuffle,
+)
+from fairdeal.record import FORMAT, ChainError
+from verifier.replay import _HEX64, NOT_REVEALED, Report, _chain, _created, _Fail, _no_extra, _Replay, _seat_number, _show
+
+__all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
+
+MAX_SESSION_SEATS = 16
+MAX_SHUFFLE_CARDS = 1024
+MAX_PREFIX = 32
+
+_HEADER_FIELDS = frozenset(
+    {"type", "format", "protocol", "kind", "game_id", "rules", "seats", "label_prefix", "commitment", "server_key", "created"}
+)
+_CODES = frozenset(card.code for card in ALL_CARDS)
+_PREFIX = re.compile(r"[a-z0-9/_-]*")
+
+
+def verify_session(
+    lines: Sequence[dict[str, Any]], hashes: list[str] | None, report: Report, key: str | None
+) -> Report:
+    """Check a session record; ``report`` may already hold an unreadable line's failure."""
+    report.kind = "session"
+    report.shuffles = []
+    replay = _Replay(lines, report, None)
+    try:
+        _header(lines[0], report, key)
+    except _Fail as failure:
+        report.fail(failure.index + 1, failure.reason)
+        return report
+    try:
+        _chain(lines, report.server_key, hashes)
+    except ChainError as exc:
+        report.fail(exc.line, exc.reason)
+    end = len(lines) if report.error is None else report.error.line - 1
+    try:
+        seed = replay.server_seed()
+        _lines(lines, end, report, seed)
+        if report.error is None and lines[-1].get("type") != "reveal":
+            raise _Fail(end - 1, NOT_REVEALED)
+    except _Fail as failure:
+        report.fail(failure.index + 1, failure.reason)
+    report.verified = report.error is None
+    return report
+
+
+def _header(line: dict[str, Any], report: Report, key: str | None) -> None:
+    if line.get("format") != FORMAT:
+        raise _Fail(0, f"unknown record format {line.get('format')!r}: this verifier reads {FORMAT} only")
+    if line.get("protocol") != PROTOCOL:
+        raise _Fail(0, f"unknown fairness protocol {line.get('protocol')!r}: this verifier knows {PROTOCOL} only")
+    for field in sorted(set(line) - _HEADER_FIELDS - {"seq", "prev", "sig"}):
+        raise _Fail(0, f"a session header has no field {field!r}")
+    try:
+        report.game_id = check_game_id(line.get("game_id"))
+    except FairnessError as exc:
+        raise _Fail(0, f"header game_id: {exc}") from None
+    if line.get("rules", _Fail) is not None:
+        raise _Fail(0, "a session header has rules null")
+    seats = line.get("seats")
+    if type(seats) is not int or not 1 <= seats <= MAX_SESSION_SEATS:
+        raise _Fail(0, f"session seats {_show(seats)}: a session has 1 to {MAX_SESSION_SEATS} client seeds")
+    prefix = line.get("label_prefix")
+    if not isinstance(prefix, str) or len(prefix) > MAX_PREFIX or not _PREFIX.fullmatch(prefix):
+        raise _Fail(0, f"label_prefix is at most {MAX_PREFIX} characters of a-z 0-9 / _ -")
+    report.label_prefix = prefix
+    report.seats = [{"seat": s} for s in range(seats)]
+    report.created = _created(line.get("created"))
+    report.commitment = line.get("commitment")
+    if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
+        raise _Fail(0, "header commitment is not 64 lowercase hex digits")
+    server_key = line.get("server_key")
+    if not isinstance(server_key, str) or not _HEX64.fullmatch(server_key):
+        raise _Fail(0, "header server_key is not 64 lowercase hex digits (an Ed25519 public key)")
+    if key is not None and server_key != key:
+        raise _Fail(0, f"the header's server_key {server_key[:16]}... is not the key you gave ({key[:16]}...)")
+    report.server_key = key or server_key
+
+
+def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str | None) -> None:
+    seats = len(report.seats)
+    committed: dict[int, str] = {}
+    revealed: dict[int, str] = {}
+    started = False
+    key: bytes | None = None
+    labels: set[str] = set()
+    for index in range(1, end):
+        line = lines[index]
+        kind = line.get("type")
+        if kind == "reveal":
+            if index + 1 < end:
+                raise _Fail(index + 1, f"a {lines[index + 1].get('type')} line after the reveal: the reveal is the last line")
+            return
+        if kind in ("client-commit", "client-reveal") and started:
+            raise _Fail(index, f"a {kind} line after the start: the client seeds were fixed at the start")
+        if kind == "client-commit":
+            _no_extra(index, line, ("type", "seat", "commitment"))
+            seat = _seat_number(index, line, seats)
+            if seat in committed:
+                raise _Fail(index, f"seat {seat} has already committed to a client seed")
+            value = line.get("commitment")
+            if not isinstance(value, str) or not _HEX64.fullmatch(value):
+                raise _Fail(index, "client-commit commitment is not 64 lowercase hex digits")
+            committed[seat] = value
+        elif kind == "client-reveal":
+            _no_extra(index, line, ("type", "seat", "seed"))
+            seat = _seat_number(index, line, seats)
+            waiting = [s for s in range(seats) if s not in committed]
+            if waiting:
+                raise _Fail(index, f"seat {seat} revealed its client seed before every seat committed (waiting for seats {waiting})")
+            if seat in revealed:
+                raise _Fail(index, f"seat {seat} has already revealed its client seed")
+            try:
+                check_client_seed(line.get("seed"))
+            except FairnessError as exc:
+                raise _Fail(index, f"client-reveal seed: {exc}") from None
+            if client_commitment(line["seed"]) != committed[seat]:
+                raise _Fail(index, f"seat {seat}'s client seed does not match its commitment")
+            revealed[seat] = line["seed"]
+        elif kind == "start":
+            if started:
+                raise _Fail(index, "a second start")
+            _no_extra(index, line, ("type", "client_seeds"))
+            expected = [revealed.get(s, "") for s in range(seats)]
+            if not isinstance(line.get("client_seeds"), list) or len(line["client_seeds"]) != seats:
+                raise _Fail(index, f"start client_seeds must list one seed for each of the {seats} seats")
+            for s, value in enumerate(line["client_seeds"]):
+                if value != expected[s] or type(value) is not str:
+                    source = f"seat {s} revealed {expected[s]!r}" if s in revealed else f"seat {s} revealed none"
+                    raise _Fail(index, f"start client_seeds[{s}] is {_show(value)} but {source}")
+            started = True
+            report.client_seeds = expected
+            if seed is not None:
+                key = game_key(seed, report.game_id, expected)
+        elif kind == "shuffle":
+            if not started:
+                raise _Fail(index, "a shuffle before the start (the client seeds are still open)")
+            report.shuffles.append(_shuffle(index, line, report.label_prefix, labels, key))
+        else:
+            raise _Fail(index, f"a {kind} line: a dealing session has none")
+
+
+def _shuffle(index: int, line: dict[str, Any], prefix: str, labels: set[str], key: bytes | None) -> dict[str, Any]:
+    _no_extra(index, line, ("type", "label", "cards", "count"))
+    if "sig" not in line:
+        raise _Fail(index, "a shuffle line is not signed")
+    label, cards, count = line.get("label"), line.get("cards"), line.get("count")
+    try:
+        check_label(label)
+    except FairnessError as exc:
+        raise _Fail(index, f"shuffle label: {exc}") from None
+    if not label.startswith(prefix):
+        raise _Fail(index, f"shuffle label {label!r} does not start with the session's prefix {prefix!r}")
+    if label in labels:
+        raise _Fail(index, f"label {label!r} has already dealt in this session")
+    labels.add(label)
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_SHUFFLE_CARDS:
+        raise _Fail(index, f"shuffle cards: a shuffle takes 1 to {MAX_SHUFFLE_CARDS} card codes")
+    for code in cards:
+        if code not in _CODES:
+            raise _Fail(index, f"shuffle cards: {_show(code)} is not a card code (A23456789TJQK then CDHS)")
+    if type(count) is not int or count != len(cards):
+        raise _Fail(index, f"shuffle count {_show(count)} but it lists {len(cards)} cards")
+    derived = {"label": label, "count": count, "cards": list(cards), "line": index + 1}
+    if key is not None:
+        derived["order"] = codes(shuffle(key, label, parse_cards(cards)))
+    return derived
