@@ -10,6 +10,7 @@ import doctest
 import pytest
 from test_verifier_support import SIGNER, play, seed_for, text_of
 
+import verifier
 import verifier.cli
 import verifier.receipts
 import verifier.replay
@@ -24,7 +25,7 @@ from verifier.replay import NOT_REVEALED, read_lines, verify
 
 @pytest.mark.parametrize(
     "module",
-    [verifier.replay, verifier.receipts, verifier.report, verifier.cli],
+    [verifier, verifier.replay, verifier.receipts, verifier.report, verifier.cli],
     ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module):

@@ -225,3 +225,27 @@ def test_a_seat_name_cannot_print_a_verdict(tmp_path):
     assert result.exit_code == 1
     assert "VERIFIED" not in result.stdout.splitlines()[:-1]
     assert "'Eve\\nVERIFIED'" in result.stdout
+
+
+def test_a_progress_bar_only_on_a_terminal_and_verdicts_after_it(files):
+    """stderr a terminal (a pty here) and several records: click's bar on stderr, stdout untouched."""
+    import os
+    import pty
+
+    d, _, _ = files
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "xterm"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", str(d / "good.jsonl"), str(d / "other.jsonl")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=slave, text=True, env=env,
+    )
+    os.close(slave)
+    try:
+        bar = os.read(master, 65536).decode()
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    assert "verifying" in bar
+    assert proc.stdout.splitlines() == [
+        f"{d / 'good.jsonl'}: VERIFIED", f"{d / 'other.jsonl'}: VERIFIED", "2 records: 2 verified, 0 not verified",
+    ]
