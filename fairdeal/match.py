@@ -19,24 +19,27 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fairdeal.cards import Card, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, Rules, Shuffler, standings
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, Rules, ScoreSheet, Shuffler, standings
 
 __all__ = ["Match", "HandReport", "draw_for_deal"]
 
 
 @dataclass(frozen=True, slots=True)
 class HandReport:
-    """A finished hand: who dealt, what the rules report of it, how it ended, the totals after it."""
+    """A finished hand: who dealt, what the rules report of it, how it ended, the totals after it
+    (and the whole score sheet, for games that keep more than a total)."""
 
     hand: int
     dealer: int
     summary: dict[str, Any]
     result: HandResult
     totals: tuple[int, ...]
+    sheet: ScoreSheet | None = None
 
 
 def draw_for_deal(rules: Rules, seats: int, shuffle: Shuffler) -> tuple[int, list[Card]]:
@@ -64,13 +67,27 @@ class Match:
         self._shuffle = shuffle
         self.state: Any = None
         """The current (or last) hand's state; ``None`` before :meth:`start`."""
-        self.totals: tuple[int, ...] = rules.initial_totals(seats)
+        self.sheet: ScoreSheet = rules.new_sheet(seats)
+        """The match's running score, as the rules keep it (see :meth:`Rules.score_hand`)."""
         self.hands: list[HandReport] = []
         self.first_dealer: int | None = None
         self.over = False
 
     def __repr__(self) -> str:
         return f"<Match {self.rules.name} seats={self.seats} hand={self.hand_no} totals={list(self.totals)}>"
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total: what the standings rank."""
+        return self.sheet.totals
+
+    @totals.setter
+    def totals(self, totals: Sequence[int]) -> None:
+        # For tests and tools that start a match from given totals; a sheet that keeps
+        # more than totals (Hollywood scoring) cannot be set from totals alone.
+        if type(self.sheet) is not ScoreSheet:
+            raise TypeError(f"{type(self.sheet).__name__} keeps more than totals: replace match.sheet instead")
+        self.sheet = replace(self.sheet, totals=tuple(totals))
 
     @property
     def hand_no(self) -> int:
@@ -100,7 +117,7 @@ class Match:
         return events
 
     def _deal(self, dealer: int, hand: int) -> list[Event]:
-        self.state, events = self.rules.deal(self.seats, dealer, hand, self._shuffle)
+        self.state, events = self.rules.deal_hand(self.sheet, self.seats, dealer, hand, self._shuffle)
         return events
 
     def apply(self, seat: int, move: Move, *, auto: bool = False) -> list[Event]:
@@ -138,8 +155,10 @@ class Match:
     def _end_hand(self) -> list[Event]:
         state = self.state
         result: HandResult = state.result
-        self.totals = tuple(t + s for t, s in zip(self.totals, result.scores))
-        self.hands.append(HandReport(state.hand, state.dealer, self.rules.summary(state), result, self.totals))
+        self.sheet = self.rules.score_hand(self.sheet, state)
+        self.hands.append(
+            HandReport(state.hand, state.dealer, self.rules.summary(state), result, self.totals, self.sheet)
+        )
         events: list[Event] = [
             {
                 "type": "hand-end",
@@ -148,10 +167,10 @@ class Match:
                 "winners": list(result.winners),
                 "counts": list(result.counts),
                 "scores": list(result.scores),
-                "totals": list(self.totals),
+                **self.sheet.record(),
             }
         ]
-        if self.rules.match_over(self.totals, len(self.hands)):
+        if self.rules.match_over(self.sheet, len(self.hands)):
             self.over = True
             events.append({"type": "match-end", "standings": self.standings})
         else:

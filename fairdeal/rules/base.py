@@ -23,6 +23,7 @@ __all__ = [
     "MoveError",
     "OptionsError",
     "Rules",
+    "ScoreSheet",
     "Shuffler",
     "standings",
 ]
@@ -165,6 +166,33 @@ class HandResult:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """A match's running score: what the hands so far have added up to.
+
+    The plain sheet is one total per seat (points, hands won, or chips). A
+    game that keeps more (Hollywood scoring keeps three games at once) has a
+    sheet of its own that subclasses this one; its ``totals`` are always what
+    the standings rank, and :meth:`record` says what a ``hand-end`` line shows
+    of it. The rules own the sheet: :meth:`Rules.new_sheet`,
+    :meth:`Rules.score_hand` and :meth:`Rules.match_over`.
+
+    >>> sheet = ScoreSheet((0, 0, 0)).add((12, 0, 0))
+    >>> sheet.totals, sheet.record()
+    ((12, 0, 0), {'totals': [12, 0, 0]})
+    """
+
+    totals: tuple[int, ...]
+
+    def add(self, scores: Sequence[int]) -> ScoreSheet:
+        """This sheet with a hand's ``scores`` added to the totals."""
+        return ScoreSheet(tuple(t + s for t, s in zip(self.totals, scores)))
+
+    def record(self) -> dict[str, Any]:
+        """The fields of a ``hand-end`` line that show the sheet after the hand (JSON-ready)."""
+        return {"totals": list(self.totals)}
+
+
 def standings(totals: Sequence[int]) -> list[dict[str, int]]:
     """Seats by total, highest first; equal totals share a place.
 
@@ -248,13 +276,33 @@ class Rules(abc.ABC):
     def summary(self, state: Any) -> dict[str, Any]:
         """A finished hand for the verifier's report: deal by seat, and what else it showed."""
 
+    # -- the match's score: the rules own the sheet --------------------------------
+
     def initial_totals(self, seats: int) -> tuple[int, ...]:
         """Each seat's total before the first hand (points games start at 0; chip games at a stack)."""
         return (0,) * seats
 
-    def match_over(self, totals: Sequence[int], hands_played: int) -> bool:
-        """Whether the match ends after ``hands_played`` hands that left these totals.
+    def new_sheet(self, seats: int) -> ScoreSheet:
+        """The score sheet before the first hand; a plain sheet of :meth:`initial_totals`."""
+        return ScoreSheet(self.initial_totals(seats))
+
+    def score_hand(self, sheet: ScoreSheet, state: Any) -> ScoreSheet:
+        """The sheet after the finished hand ``state`` (its ``result``): by default each
+        seat's score for the hand is added to its total."""
+        return sheet.add(state.result.scores)
+
+    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
+        """Whether the match ends after ``hands_played`` hands that left this sheet.
 
         Points games end when a total reaches the ``target`` option.
         """
-        return max(totals) >= self.options["target"]
+        return max(sheet.totals) >= self.options["target"]
+
+    def deal_hand(self, sheet: ScoreSheet, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+        """Deal hand number ``hand`` of a match whose sheet is ``sheet``: what the match calls.
+
+        Only :meth:`deal` by default. A game whose deal depends on the match so far
+        (counters left over from the last deal, say) overrides this and keeps what
+        carries over in its sheet.
+        """
+        return self.deal(seats, dealer, hand, shuffle)

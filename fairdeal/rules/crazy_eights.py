@@ -23,7 +23,17 @@ from typing import Any
 from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
 
-__all__ = ["CrazyEights", "CrazyEightsState", "CrazyEightsView", "card_points", "auto_card_order"]
+__all__ = [
+    "CrazyEights",
+    "CrazyEightsState",
+    "CrazyEightsView",
+    "auto_card_order",
+    "card_points",
+    "deal_hands",
+    "fits",
+    "most_held_suit",
+    "turn_starter",
+]
 
 
 def card_points(card: Card) -> int:
@@ -154,7 +164,13 @@ class CrazyEightsView:
         }
 
 
-def _fits(card: Card, top: Card, named: Suit | None) -> bool:
+def fits(card: Card, top: Card, named: Suit | None) -> bool:
+    """Whether ``card`` may go on ``top``: an eight always; after an eight, the suit it
+    named; else the top card's suit or rank. The Eights games share it.
+
+    >>> fits(Card.parse("9C"), Card.parse("9H"), None), fits(Card.parse("9C"), Card.parse("8H"), Suit.SPADES)
+    (True, False)
+    """
     if card.rank == Rank.EIGHT:
         return True
     if named is not None:
@@ -185,21 +201,60 @@ def _why_not(
         return f"you must play or keep the card you drew ({pending.display})"
     if pending is None and drawn and can_draw:
         return "you have started drawing: draw until a card fits"
-    if _fits(card, top, named):
+    if fits(card, top, named):
         return None
     if named is not None:
         return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
     return f"{card.display} does not match {top.display} in suit or rank"
 
 
-def _most_held_suit(hand: Sequence[Card], fallback: Suit) -> Suit:
-    """The suit a timed-out eight names: the one the hand holds most of (clubs first on ties)."""
+def most_held_suit(hand: Sequence[Card], fallback: Suit) -> Suit:
+    """The suit a timed-out eight names: the one the hand holds most of (clubs first on ties).
+
+    >>> most_held_suit([Card.parse(c) for c in ("2H", "5H", "KS")], Suit.CLUBS).name
+    'HEARTS'
+    """
     if not hand:
         return fallback
     counts = [0, 0, 0, 0]
     for card in hand:
         counts[card.suit] += 1
     return Suit(counts.index(max(counts)))
+
+
+def deal_hands(
+    order: Sequence[Card], seats: int, dealer: int, size: int
+) -> tuple[tuple[tuple[Card, ...], ...], list[Card]]:
+    """Deal ``size`` cards to each seat from the top of ``order``, one at a time, clockwise
+    from the dealer's left (protocol v1, step 11); the hands in seat order and the rest.
+
+    >>> hands, rest = deal_hands(pack()[:7], 3, dealer=2, size=2)
+    >>> [" ".join(c.code for c in h) for h in hands], rest
+    (['AC 4C', '2C 5C', '3C 6C'], [Card.parse('7C')])
+    """
+    first = (dealer + 1) % seats
+    # Card i goes to seat first + i.
+    hands = tuple(tuple(order[(seat - first) % seats : size * seats : seats]) for seat in range(seats))
+    return hands, list(order[size * seats :])
+
+
+def turn_starter(stock: list[Card]) -> tuple[Card, list[Card], list[Card]]:
+    """Turn the starter from the top of ``stock``: an eight goes back into the middle of the
+    stock (protocol v1, step 11) and the next card is turned. The starter, every card turned
+    (the eights, then the starter), and the stock left.
+
+    >>> starter, turned, stock = turn_starter([Card.parse(c) for c in ("8H", "2C", "3C", "4C", "5C")])
+    >>> starter, [c.code for c in turned], [c.code for c in stock]
+    (Card.parse('2C'), ['8H', '2C'], ['3C', '8H', '4C', '5C'])
+    """
+    stock = list(stock)
+    turned = []
+    while True:
+        starter = stock.pop(0)
+        turned.append(starter)
+        if starter.rank != Rank.EIGHT:
+            return starter, turned, stock
+        stock.insert(len(stock) // 2, starter)
 
 
 def _ordinal(n: int) -> str:
@@ -247,21 +302,9 @@ class CrazyEights(Rules):
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
         self.check_seats(seats)
         order = shuffle(f"hand/{hand}/deal", pack())
-        size = self.hand_size(seats)
         first = (dealer + 1) % seats
-        # One card at a time, clockwise from the dealer's left: card i goes to seat first + i.
-        hands = tuple(
-            tuple(order[(seat - first) % seats : size * seats : seats]) for seat in range(seats)
-        )
-        stock = order[size * seats :]
-        turned = []
-        while True:
-            starter = stock.pop(0)
-            turned.append(starter)
-            if starter.rank != Rank.EIGHT:
-                break
-            # Protocol v1, step 11: an eight goes back into the middle of the stock.
-            stock.insert(len(stock) // 2, starter)
+        hands, stock = deal_hands(order, seats, dealer, self.hand_size(seats))
+        starter, turned, stock = turn_starter(stock)
         state = CrazyEightsState(
             hand=hand,
             dealer=dealer,
@@ -324,7 +367,7 @@ class CrazyEights(Rules):
             return [Move.draw()]
         moves = []
         for card in sorted(set(view.hand)):
-            if _fits(card, view.top, view.named):
+            if fits(card, view.top, view.named):
                 moves.extend(self._plays(card))
         if view.can_draw:
             moves.append(Move.draw())
@@ -369,7 +412,7 @@ class CrazyEights(Rules):
             if state.can_draw:
                 raise illegal("you may pass only when there is nothing to draw")
             top, named = state.top, state.named
-            playable = [c for c in state.hands[seat] if _fits(c, top, named)]
+            playable = [c for c in state.hands[seat] if fits(c, top, named)]
             if playable:
                 raise illegal(f"you may pass only when you cannot play, and {playable[0].display} fits")
             passes = state.passes + 1
@@ -429,9 +472,9 @@ class CrazyEights(Rules):
             events.append({"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)})
         card, stock = state.stock[0], state.stock[1:]
         hands = state.hands[:seat] + (state.hands[seat] + (card,),) + state.hands[seat + 1 :]
-        fits = _fits(card, state.top, state.named)
+        fitting = fits(card, state.top, state.named)
         new = replace(
-            state, hands=hands, stock=stock, drawn=state.drawn + 1, pending=card if fits else None, passes=0
+            state, hands=hands, stock=stock, drawn=state.drawn + 1, pending=card if fitting else None, passes=0
         )
         return new, events
 
@@ -466,7 +509,7 @@ class CrazyEights(Rules):
             return self._auto_play(state.pending, hand)
         if state.drawn and state.can_draw:
             return Move.draw()
-        playable = [c for c in hand if _fits(c, state.top, state.named)]
+        playable = [c for c in hand if fits(c, state.top, state.named)]
         if playable:
             return self._auto_play(min(playable, key=auto_card_order), hand)
         if state.can_draw:
@@ -477,7 +520,7 @@ class CrazyEights(Rules):
     def _auto_play(card: Card, hand: tuple[Card, ...]) -> Move:
         if card.rank != Rank.EIGHT:
             return Move.play(card)
-        return Move.play(card, _most_held_suit(_remove(hand, card), card.suit))
+        return Move.play(card, most_held_suit(_remove(hand, card), card.suit))
 
     # -- reporting --------------------------------------------------------
 

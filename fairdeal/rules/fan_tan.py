@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, ScoreSheet, Shuffler
 
 __all__ = [
     "ChipMove",
@@ -222,8 +222,8 @@ class FanTanFamily(Rules):
     def initial_totals(self, seats: int) -> tuple[int, ...]:
         return (self.options["stack"] if self.uses_chips else 0,) * seats
 
-    def match_over(self, totals: Sequence[int], hands_played: int) -> bool:
-        return hands_played >= self.deals_in_session(len(totals))
+    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
+        return hands_played >= self.deals_in_session(len(sheet.totals))
 
     # -- dealing -------------------------------------------------------------
 
