@@ -4,10 +4,11 @@
   uvicorn, reproducible server seeds) on a free localhost port, for the session.
 - ``browser``: Debian's Chromium at /usr/bin/chromium, headless; Playwright never
   downloads a browser here.
-- ``open_page(path, viewport=..., seed=...)``: a page in a fresh context whose
-  ``crypto.getRandomValues`` is seeded (so the seat's client seed, and with it
-  the whole game, is the same on every run), with every console error and page
-  error collected; a test fails if any page logged one.
+- ``open_page(path, viewport=..., seed=..., motion=...)``: a page in a fresh
+  context whose ``crypto.getRandomValues`` is seeded (so the seat's client seed,
+  and with it the whole game, is the same on every run), with every console
+  error and page error collected; a test fails if any page logged one. Pages
+  prefer reduced motion unless ``motion=True``.
 - ``table``: create a game through the API and open a seat's link.
 
 Screenshots go to tests/artifacts/ (gitignored) for people to look at.
@@ -141,9 +142,19 @@ class Opened:
 def open_page(server: str, browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Opened]]:
     opened: list[Opened] = []
 
-    def open_(path: str, *, viewport: dict[str, int] = LAPTOP, seed: int | None = None, expect_errors: bool = False) -> Opened:
-        context = browser.new_context(viewport=viewport, device_scale_factor=1, locale="en-GB")
-        context.set_default_timeout(15_000)
+    def open_(
+        path: str,
+        *,
+        viewport: dict[str, int] = LAPTOP,
+        seed: int | None = None,
+        expect_errors: bool = False,
+        motion: bool = False,
+    ) -> Opened:
+        # Most tests ask for reduced motion, as some people do: no animation to wait for.
+        context = browser.new_context(
+            viewport=viewport, device_scale_factor=1, locale="en-GB", reduced_motion="no-preference" if motion else "reduce"
+        )
+        context.set_default_timeout(30_000)  # a ceiling for waits on a busy machine, not a sleep
         context.add_init_script(SEEDED_RANDOM % (seed if seed is not None else _seed_of(request.node.name)))
         page = context.new_page()
         item = Opened(page, context)

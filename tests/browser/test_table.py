@@ -16,7 +16,7 @@ def moves_of(record: list[dict], seat: int) -> list[dict]:
 
 
 def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
-    opened = open_page("/")
+    opened = open_page("/", motion=True)  # animations on: the clicks wait for them, as a person would
     page = opened.page
     page.wait_for_selector("#seat-list li:nth-child(4)")
     assert page.locator(".seat-row").count() == 4  # you and three bots, as the lobby opens
@@ -101,7 +101,7 @@ def test_phone_sized_table_whole_short_game(open_page, new_game):
 
 
 def test_an_eight_names_a_suit_and_its_token_lies_on_the_pile(open_page, new_game):
-    game = new_game(["Ede", "Bot E", "Bot F", "Bot G"])
+    game = new_game(["Eva", "Bot E", "Bot F", "Bot G"])  # an eight on the first turn (fixed seeds)
     opened = open_page(game.link(0))
     page = opened.page
     for _ in range(200):
@@ -243,7 +243,7 @@ def test_two_people_see_each_other_live_and_a_reload_picks_up(open_page, new_gam
     for seed in start["client_seeds"][:2]:
         ann.page.wait_for_selector(f"#fair-seeds code:has-text('{seed}')")
     moves = 0
-    while moves < 6:
+    while moves < 4:
         for mover, watcher in ((ann, bob), (bob, ann)):
             page = mover.page
             if page.locator(MY_TURN).count():
@@ -366,3 +366,73 @@ def test_the_web_module_docstring():
 
     failed, attempted = doctest.testmod(fairdeal.web)
     assert attempted > 0 and failed == 0
+
+
+def test_the_host_starts_without_a_missing_player(open_page, new_game):
+    game = new_game(["Hal", "Absent", "Bot H2"], bots=[False, False, True])
+    opened = open_page(game.link(0, host=True))
+    page = opened.page
+    # Hal has committed; Absent never opens the link, so no seed can be revealed yet.
+    page.wait_for_selector("#seeding:not([hidden]) #start-now")
+    page.wait_for_selector("#seeding li:has-text('committed ✔')")
+    opened.shot("table-laptop-waiting-for-seeds")
+    page.click("#start-now")
+    # Every seat without a revealed seed is played by a bot (Hal's too, as the page said), marked as one.
+    page.wait_for_selector("body[data-phase='over'] #end:not([hidden])")
+    start = next(line for line in game.record() if line["type"] == "start")
+    assert start["bots"] == [0, 1, 2] and start["client_seeds"] == ["", "", ""]
+    page.click("#end-close")
+    assert page.locator("#me-head .badge.bot").count() == 1
+    assert page.locator(".opp[data-seat='1'] .badge.bot").count() == 1
+
+
+def test_the_host_abandons_and_the_record_still_verifies(open_page, new_game):
+    game = new_game(["Abe", "Bot A2", "Bot A3"])
+    opened = open_page(game.link(0, host=True))
+    page = opened.page
+    page.wait_for_selector(MY_TURN)
+    page.click("#tab-scores")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#abandon")
+    page.wait_for_selector("body[data-phase='abandoned'] #end:not([hidden])")
+    assert page.locator("#end-title").inner_text() == "Game abandoned"
+    assert [line["type"] for line in game.record()[-2:]] == ["abandon", "reveal"]
+    page.click("#end-verify")
+    page.wait_for_selector("body[data-verdict='verified']")
+    assert "this server's published key" in page.locator("#server-key").inner_text()
+
+
+def test_a_dropped_connection_reconnects_and_catches_up(open_page, new_game):
+    game = new_game(["Net", "Bot N1", "Bot N2"])
+    player = open_page(game.link(0))
+    watcher = open_page(f"/table/{game.id}", expect_errors=True)  # offline fetches fail loudly, on purpose
+    player.page.wait_for_selector(MY_TURN)
+    watcher.page.wait_for_selector(f"body[data-seq='{seq(player.page)}']")
+    watcher.context.set_offline(True)
+    for _ in range(3):
+        if not wait_turn(player.page):
+            break
+        mouse_move(player.page)
+    watcher.page.wait_for_selector("body[data-live='reconnecting']")
+    assert seq(watcher.page) != seq(player.page)  # it missed those moves while it was away
+    watcher.context.set_offline(False)
+    # Back online, the live stream resumes after the last line it had, without a reload.
+    watcher.page.wait_for_selector(f"body[data-seq='{seq(player.page)}'][data-live='live']")
+    assert watcher.page.locator("#log li").count() >= 3
+
+
+def test_a_finished_game_is_not_polled(open_page, new_game, server):
+    game = new_game(["Old", "Bot O1"])
+    opened = open_page(game.link(0))
+    page = opened.page
+    page.wait_for_selector(MY_TURN)
+    page.on("dialog", lambda dialog: dialog.accept())
+    api(server, "POST", f"/games/{game.id}/abandon", {"reason": "test"}, token=game.created["host_token"])
+    page.wait_for_selector("body[data-phase='abandoned']")
+    streams: list[str] = []
+    page.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
+    page.reload()
+    page.wait_for_selector("body[data-phase='abandoned']")
+    # One request for the stream; the server says the game is over and revealed; the page stops asking.
+    page.wait_for_selector("body[data-live='done']")
+    assert len(streams) == 1

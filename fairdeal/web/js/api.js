@@ -75,7 +75,9 @@ export class GameApi {
   /**
    * Follow the game live: onEvent({event, data, id}) for every server-sent
    * event; reconnects by itself (resuming after the last line seen) until
-   * close() is called or the game's stream ends for good.
+   * close() is called or the game's stream ends for good. A network that goes
+   * away, or a stream silent for longer than the server's keepalives allow,
+   * makes it reconnect at once rather than wait on a dead connection.
    */
   follow(onEvent, { onStatus = () => {}, from = null } = {}) {
     let closed = false;
@@ -83,6 +85,20 @@ export class GameApi {
     let next = from; // the first seq still to receive
     let failures = 0;
     let finished = false;
+    let heard = Date.now();
+    let wake = () => {};
+
+    const restart = () => {
+      onStatus("reconnecting");
+      controller?.abort();
+      wake();
+    };
+    const offline = () => restart();
+    const online = () => wake();
+    // The server says something at least every 15 s; 40 s of silence is a dead connection.
+    const watchdog = setInterval(() => Date.now() - heard > 40_000 && restart(), 5_000);
+    addEventListener("offline", offline);
+    addEventListener("online", online);
 
     const run = async () => {
       while (!closed && !finished) {
@@ -95,40 +111,62 @@ export class GameApi {
           if (!response.ok || !response.body) throw new ApiError(response.status, "live updates unavailable");
           onStatus("live");
           failures = 0;
-          await readEvents(response.body, (event) => {
-            if (event.event === "line" && event.id !== null) next = Number(event.id) + 1;
-            if (event.event === "line" && event.data.includes('"type":"reveal"')) finished = true;
-            onEvent(event);
-          });
+          heard = Date.now();
+          await readEvents(
+            response.body,
+            (event) => {
+              if (event.event === "line" && event.id !== null) next = Number(event.id) + 1;
+              if (event.event === "line" && event.data.includes('"type":"reveal"')) finished = true;
+              if (event.event === "view" || event.event === "state") {
+                const state = JSON.parse(event.data);
+                // A finished, revealed game has nothing more to say: the server closes the stream.
+                if ((state.status === "over" || state.status === "abandoned") && state.server_seed) finished = true;
+                onEvent({ ...event, parsed: state });
+              } else {
+                onEvent(event);
+              }
+            },
+            () => (heard = Date.now()),
+          );
         } catch (error) {
-          if (closed || error?.name === "AbortError") return;
-          if (error instanceof ApiError && error.status === 404) return;
-          failures += 1;
+          if (closed) break;
+          if (error instanceof ApiError && error.status === 404) break;
+          if (error?.name !== "AbortError") failures += 1;
           onStatus("reconnecting");
         }
-        if (!closed && !finished) await sleep(Math.min(8000, 250 * 2 ** Math.min(failures, 5)));
+        if (!closed && !finished) {
+          await new Promise((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, navigator.onLine === false ? 30_000 : Math.min(8000, 250 * 2 ** Math.min(failures, 5)));
+          });
+        }
       }
+      clearInterval(watchdog);
+      removeEventListener("offline", offline);
+      removeEventListener("online", online);
+      if (finished) onStatus("done");
     };
     run();
     return {
       close() {
         closed = true;
         controller?.abort();
+        wake();
       },
     };
   }
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Read a text/event-stream body, calling `onEvent({event, data, id})` for each event. */
-async function readEvents(body, onEvent) {
+/** Read a text/event-stream body, calling `onEvent({event, data, id})` for each event
+ * and `onBytes()` whenever anything arrives (a keepalive too). */
+async function readEvents(body, onEvent, onBytes = () => {}) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let event = { event: "message", data: [], id: null };
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
+    onBytes();
     buffer += value;
     let cut;
     while ((cut = buffer.search(/\r?\n/)) >= 0) {

@@ -360,6 +360,7 @@ function newReport() {
     standings: null,
     totals: null,
     abandoned: null,
+    key_pinned: false,
     lines: 0,
     moves: 0,
   };
@@ -371,9 +372,10 @@ function failAt(report, line, reason) {
 }
 
 class Replay {
-  constructor(lines, report) {
+  constructor(lines, report, key = null) {
     this.lines = lines;
     this.report = report;
+    this.key = key; // the server's published key, when the caller pins it
     this.rules = null; // a rules object, when this page replays the game
     this.family = null; // a DEALS_ONLY entry, when it only derives the deals
     this.match = null;
@@ -440,7 +442,11 @@ class Replay {
     if (typeof line.server_key !== "string" || !HEX64.test(line.server_key)) {
       fail("header server_key is not 64 lowercase hex digits (an Ed25519 public key)");
     }
-    report.server_key = line.server_key;
+    if (this.key && line.server_key !== this.key) {
+      fail(`the header's server_key ${line.server_key.slice(0, 16)}... is not the key you gave (${this.key.slice(0, 16)}...)`);
+    }
+    report.server_key = this.key ?? line.server_key;
+    report.key_pinned = Boolean(this.key);
   }
 
   /** The revealed seed, checked against the header's commitment (null before the reveal). */
@@ -638,11 +644,15 @@ class Replay {
  * parsed): never throws; the report says VERIFIED (verified: true) or where
  * the first fault is (error: {line, reason}). For a game this page does not
  * replay, deals_only is true and verified false even when nothing failed.
+ *
+ * `key` (64 hex digits) pins the server's published public key instead of
+ * trusting the one the header names.
  */
-export async function verifyRecord(input) {
+export async function verifyRecord(input, { key = null } = {}) {
   const report = newReport();
   try {
-    await verifyInto(input, report);
+    if (key !== null && !HEX64.test(key.trim().toLowerCase())) throw new RecordError(null, "a server key is 64 hex digits (the raw Ed25519 public key)");
+    await verifyInto(input, report, key === null ? null : key.trim().toLowerCase());
   } catch (error) {
     if (error instanceof RecordError) failAt(report, error.line ?? 1, error.reason);
     else failAt(report, 1, `the check stopped: ${error?.message ?? error}`);
@@ -651,7 +661,7 @@ export async function verifyRecord(input) {
   return report;
 }
 
-async function verifyInto(input, report) {
+async function verifyInto(input, report, key) {
   let lines = input;
   if (!Array.isArray(input)) {
     const read = readLines(input);
@@ -663,7 +673,7 @@ async function verifyInto(input, report) {
     failAt(report, 1, "the record is empty");
     return;
   }
-  const replay = new Replay(lines, report);
+  const replay = new Replay(lines, report, key);
   try {
     replay.header();
   } catch (error) {

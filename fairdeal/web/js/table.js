@@ -867,7 +867,14 @@ function renderSeeding() {
     el("ul", { class: "seed-status" }, rows),
     mine ? el("p", { class: "hint" }, "Your seed: ", el("code", {}, mine.seed)) : null,
     lostSeed ? el("p", { class: "error" }, "This seat committed from another browser: open the game there to reveal its seed, or the host can start without it.") : null,
-    api.host ? el("button", { type: "button", class: "secondary", id: "start-now", onclick: startNow }, "Start now: seats without a seed become bots") : null,
+    api.host
+      ? el(
+          "div",
+          { class: "host-start" },
+          el("button", { type: "button", class: "secondary", id: "start-now", onclick: startNow }, "Start now with bots"),
+          el("p", { class: "hint" }, "Every seat whose seed is not revealed yet is then played by a bot. Seeds are revealed only once every player has committed, so until then that means every seat, yours too."),
+        )
+      : null,
   );
 }
 
@@ -917,6 +924,7 @@ function renderEnd() {
   if (first) {
     ui.endShown = true;
     hideTip();
+    $("toast").hidden = true; // the dialog says it all
     if (standings.some((r) => r.place === 1 && r.seat === me)) sounds.win();
   }
   $("end-title").textContent = view.status === "abandoned" ? "Game abandoned" : "Game over";
@@ -1099,7 +1107,7 @@ async function boot() {
   api.follow(
     (event) => {
       if (event.event === "line") onLine(JSON.parse(event.data));
-      else if (event.event === "view" || event.event === "state") setView(JSON.parse(event.data));
+      else if (event.event === "view" || event.event === "state") setView(event.parsed ?? JSON.parse(event.data));
     },
     {
       from: ui.record.length,

@@ -11,10 +11,10 @@ const reportBox = document.getElementById("report");
 
 const TITLES = { "crazy-eights": "Crazy Eights", ...Object.fromEntries(Object.entries(DEALS_ONLY).map(([k, v]) => [k, v.title])) };
 
-async function check(text, source) {
+async function check(text, source, { key = null } = {}) {
   fill(verdict, el("div", { class: "verdict working" }, el("span", { class: "mark", "aria-hidden": "true" }, "⏳"), el("div", {}, el("strong", {}, "Checking…"), el("span", { class: "detail" }, source))));
   fill(reportBox);
-  const report = await verifyRecord(text);
+  const report = await verifyRecord(text, { key });
   showVerdict(report, source);
   showReport(report);
   document.body.dataset.verdict = report.verified ? "verified" : report.deals_only && !report.error ? "deals-only" : "failed";
@@ -103,6 +103,8 @@ function factsPanel(report) {
       el("dd", { class: "mono" }, report.game_id),
       el("dt", {}, "Rules"),
       el("dd", {}, TITLES[report.rules] ?? String(report.rules), options ? el("span", { class: "hint" }, ` (${options})`) : null),
+      el("dt", {}, "Signed by"),
+      el("dd", { class: "mono", id: "server-key" }, report.server_key ?? "—", report.key_pinned && !report.error ? el("span", { class: "check" }, " ✔ this server's published key") : null),
       el("dt", {}, "Fingerprint shown at the start"),
       el("dd", { class: "mono", id: "commitment" }, report.commitment ?? "—"),
       el("dt", {}, "Server seed revealed at the end"),
@@ -115,18 +117,20 @@ function factsPanel(report) {
 function handPanel(report, hand) {
   const n = report.seats.length;
   const winners = new Set(hand.result?.winners ?? []);
+  const chips = report.rules !== "crazy-eights";
+  const leftLabel = chips ? "Cards left" : "Left (points)";
+  const scoreLabel = chips ? "Chips" : "Score";
   const rows = hand.deal.map((cards, s) =>
     el(
       "tr",
       { class: winners.has(s) ? "winner" : null },
-      el("th", { scope: "row" }, seatLabel(report, s), hand.dealer === s ? el("span", { class: "badge", title: "the dealer" }, "D") : null),
-      el("td", {}, cardRow(cards)),
-      el("td", { class: "num" }, hand.result ? String(hand.result.counts[s]) : ""),
-      el("td", { class: "num" }, hand.scores ? String(hand.scores[s]) : ""),
-      el("td", { class: "num" }, hand.totals ? String(hand.totals[s]) : ""),
+      el("th", { scope: "row", class: "who" }, seatLabel(report, s), hand.dealer === s ? el("span", { class: "badge", title: "the dealer" }, "D") : null),
+      el("td", { class: "dealt" }, cardRow(cards)),
+      el("td", { class: "num", "data-label": leftLabel }, hand.result ? String(hand.result.counts[s]) : ""),
+      el("td", { class: "num", "data-label": scoreLabel }, hand.scores ? String(hand.scores[s]) : ""),
+      el("td", { class: "num", "data-label": "Total" }, hand.totals ? String(hand.totals[s]) : ""),
     ),
   );
-  const chips = report.rules !== "crazy-eights";
   const starter = hand.starter
     ? el(
         "div",
@@ -138,12 +142,16 @@ function handPanel(report, hand) {
           : null,
       )
     : null;
-  const restocks = hand.restocks?.length
+  const count = hand.restocks?.length ?? 0;
+  const restocks = count
     ? el(
-        "div",
+        "details",
         { class: "restocks" },
-        hand.restocks.map((r) =>
-          el("details", {}, el("summary", {}, `Restock ${r.restock}: the pile became a new stock of ${r.stock.length} cards`), cardRow(r.stock)),
+        el("summary", {}, `The stock ran out ${count === 1 ? "once" : `${count} times`}: each time the pile under its top card became a new stock, shuffled from the seeds`),
+        el(
+          "ol",
+          {},
+          hand.restocks.map((r) => el("li", {}, el("span", { class: "hint" }, `Restock ${r.restock}, ${r.stock.length} cards, top first: `), cardRow(r.stock))),
         ),
       )
     : null;
@@ -157,7 +165,7 @@ function handPanel(report, hand) {
       el(
         "thead",
         {},
-        el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Dealt"), el("th", { class: "num" }, chips ? "Cards left" : "Left (points)"), el("th", { class: "num" }, chips ? "Chips" : "Score"), el("th", { class: "num" }, "Total")),
+        el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Dealt"), el("th", { class: "num" }, leftLabel), el("th", { class: "num" }, scoreLabel), el("th", { class: "num" }, "Total")),
       ),
       el("tbody", {}, rows),
     ),
@@ -217,7 +225,7 @@ function checkedPanel(report) {
 
 async function fromFile(file) {
   if (!file) return;
-  await check(await file.text(), file.name);
+  await check(new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
 const fileInput = document.getElementById("file");
@@ -246,7 +254,15 @@ async function fromServer(gameId) {
       document.body.dataset.verdict = "failed";
       return;
     }
-    await check(await response.text(), source);
+    // Pin the key this server publishes: a record signed by any other key is not its record.
+    let key = null;
+    try {
+      const published = await fetch("/.well-known/fairdeal-key", { headers: { Accept: "application/json" } });
+      if (published.ok) key = (await published.json()).key ?? null;
+    } catch {
+      key = null;
+    }
+    await check(new Uint8Array(await response.arrayBuffer()), source, { key });
   } catch (error) {
     fill(verdict, el("div", { class: "verdict bad" }, el("strong", {}, "Could not load the record"), el("span", { class: "detail" }, String(error))));
     document.body.dataset.verdict = "failed";
