@@ -47,10 +47,17 @@ access_log = logging.getLogger("fairdeal.access")
 _LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 
 
-def create_app(settings: Settings | None = None, *, clock: Callable[[], float] | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Callable[[], float] | None = None,
+    new_ids: Callable[[], tuple[str, str]] | None = None,
+) -> FastAPI:
     """The service, with ``settings`` (default: from the ``FAIRDEAL_*`` environment).
 
-    ``clock`` (a ``time.time`` stand-in) drives turn deadlines, for tests.
+    For tests: ``clock`` (a ``time.time`` stand-in) drives turn deadlines, and
+    ``new_ids`` (default: the OS CSPRNG) gives each new game's id and server
+    seed, so that a test's games are the same on every run.
     """
     settings = settings or Settings.from_env()
     signer, sealer = load_keys(settings.data_dir)
@@ -64,6 +71,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], float] |
         bot_delay=settings.bot_delay,
         clock=clock or time.time,
         notifier=notifier,
+        new_ids=new_ids,
     )
     sessions = SessionService(store, signer, sealer, notifier)
 

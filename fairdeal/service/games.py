@@ -85,11 +85,15 @@ class GameService(LiveRecords[Table]):
         bot_delay: float = 0.3,
         clock: Callable[[], float] = time.time,
         notifier: Notifier | None = None,
+        new_ids: Callable[[], tuple[str, str]] | None = None,
     ) -> None:
         super().__init__(store, signer, sealer, notifier)
         self.turn_seconds = turn_seconds
         self.bot_delay = bot_delay
         self.clock = clock
+        self.new_ids = new_ids or _fresh_ids
+
+    # -- creating ------------------------------------------------------------------
 
     def _row(self, record_id: str) -> GameRow | None:
         return self.store.game(record_id)
@@ -116,8 +120,7 @@ class GameService(LiveRecords[Table]):
         except OptionsError as exc:
             raise Rejected(str(exc)) from None
         turn_seconds = self.turn_seconds if turn_seconds is None else turn_seconds
-        game_id = secrets.token_urlsafe(12)
-        server_seed = new_server_seed()
+        game_id, server_seed = self.new_ids()
         try:
             table = Table.new(game_id, rules, seats, self.signer, created=now_iso(), server_seed=server_seed)
         except (TableError, FairnessError) as exc:
@@ -379,6 +382,11 @@ class GameService(LiveRecords[Table]):
                 cards=[_card_note(table, seat, card) for card in hand],
             )
         return out
+
+
+def _fresh_ids() -> tuple[str, str]:
+    """A new game's id and server seed, both from the OS CSPRNG."""
+    return secrets.token_urlsafe(12), new_server_seed()
 
 
 def _turn_key(table: Table) -> tuple[int, int | None]:

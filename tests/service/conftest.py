@@ -8,6 +8,8 @@ other's games.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import secrets
 import warnings
 from collections.abc import Iterator
@@ -52,8 +54,22 @@ def settings(tmp_path: Any, database_url: str) -> Settings:
 
 
 @pytest.fixture
-def app(settings: Settings, clock: Clock) -> Iterator[Any]:
-    app = create_app(settings, clock=clock)
+def new_ids(request: pytest.FixtureRequest) -> Any:
+    """Game ids and server seeds fixed by the test's name, so every run (and both stores) play the same games."""
+    count = itertools.count(1)
+    name = f"{request.node.module.__name__}.{request.node.originalname}"
+
+    def ids() -> tuple[str, str]:
+        n = next(count)
+        digest = hashlib.sha256(f"{name}/{n}".encode()).digest()
+        return f"t{n}-{digest[:6].hex()}", digest.hex()
+
+    return ids
+
+
+@pytest.fixture
+def app(settings: Settings, clock: Clock, new_ids: Any) -> Iterator[Any]:
+    app = create_app(settings, clock=clock, new_ids=new_ids)
     yield app
     app.state.store.close()
 

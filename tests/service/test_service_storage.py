@@ -68,8 +68,8 @@ def test_tokens_are_stored_hashed_and_seeds_sealed(api, settings):
         raise AssertionError("a seed sealed for game-a opened as game-b's")
 
 
-def test_a_restarted_server_continues_the_game_with_the_same_key(settings, clock):
-    app = create_app(settings, clock=clock)
+def test_a_restarted_server_continues_the_game_with_the_same_key(settings, clock, new_ids):
+    app = create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(app) as client:
         api = Api(client)
         game = api.create([("Ann", False), ("Bot", True), ("Bot 2", True)])
@@ -80,7 +80,7 @@ def test_a_restarted_server_continues_the_game_with_the_same_key(settings, clock
         before = api.view(game["game_id"], 0, token)
         key = api.ok("GET", "/.well-known/fairdeal-key")["key"]
 
-    restarted = create_app(settings, clock=clock)  # a new process: nothing cached, the same data dir
+    restarted = create_app(settings, clock=clock, new_ids=new_ids)  # a new process: nothing cached, the same data dir
     with TestClient(restarted) as client:
         api = Api(client)
         assert api.ok("GET", "/.well-known/fairdeal-key")["key"] == key
@@ -93,8 +93,8 @@ def test_a_restarted_server_continues_the_game_with_the_same_key(settings, clock
     app.state.store.close()
 
 
-def test_two_processes_on_one_database_serve_the_same_game(settings, clock):
-    first, second = create_app(settings, clock=clock), create_app(settings, clock=clock)
+def test_two_processes_on_one_database_serve_the_same_game(settings, clock, new_ids):
+    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(first) as one, TestClient(second) as two:
         a, b = Api(one), Api(two)
         game = a.create([("Ann", False), ("Bot", True)])
@@ -137,8 +137,8 @@ def test_racing_submissions_of_one_move_make_one_record(api):
     assert len(moves) == 1 and moves[0]["seat"] == 0
 
 
-def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(settings, clock):
-    first, second = create_app(settings, clock=clock), create_app(settings, clock=clock)
+def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(settings, clock, new_ids):
+    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(first) as one, TestClient(second) as two:
         a, b = Api(one), Api(two)
         game = a.create([("Ann", False), ("Bot", True)])
@@ -155,9 +155,9 @@ def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(settings,
     second.state.store.close()
 
 
-def test_an_append_that_lost_the_race_inside_the_store_writes_nothing(settings, clock):
+def test_an_append_that_lost_the_race_inside_the_store_writes_nothing(settings, clock, new_ids):
     """Both processes passed the seq check; the second append finds the record longer and fails."""
-    first, second = create_app(settings, clock=clock), create_app(settings, clock=clock)
+    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(first) as one, TestClient(second) as two:
         a, b = Api(one), Api(two)
         game = a.create([("Ann", False), ("Bot", True)])

@@ -48,8 +48,8 @@ def test_a_draw_does_not_restart_the_turn_time(api, clock):
     assert view["turn"] == 0 and view["seconds_left"] == 18.0
 
 
-def test_a_restarted_server_keeps_the_deadline_and_plays_the_timed_out_turn(settings, clock):
-    first = create_app(settings, clock=clock)
+def test_a_restarted_server_keeps_the_deadline_and_plays_the_timed_out_turn(settings, clock, new_ids):
+    first = create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(first) as client:
         api = Api(client)
         game_id, token = ann_and_a_bot(api)
@@ -57,7 +57,7 @@ def test_a_restarted_server_keeps_the_deadline_and_plays_the_timed_out_turn(sett
     first.state.store.close()
 
     clock.advance(25)  # the server was down when the turn ran out
-    restarted = create_app(settings, clock=clock)
+    restarted = create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(restarted) as client:
         api = Api(client)
         view = api.view(game_id, 0, token)
@@ -68,8 +68,8 @@ def test_a_restarted_server_keeps_the_deadline_and_plays_the_timed_out_turn(sett
     restarted.state.store.close()
 
 
-def test_only_one_process_plays_a_due_turn(settings, clock):
-    first, second = create_app(settings, clock=clock), create_app(settings, clock=clock)
+def test_only_one_process_plays_a_due_turn(settings, clock, new_ids):
+    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(first) as one, TestClient(second) as two:
         game_id, token = ann_and_a_bot(Api(one))
         Api(two).view(game_id, 0, token)  # both processes have the game cached
