@@ -30,6 +30,8 @@ const TITLES = {
   "liberty-fan-tan": "Liberty Fan-Tan",
 };
 const SEQUENCE_GAMES = new Set(["play-or-pay", "liberty-fan-tan"]);
+// Games where an eight is wild and names a suit (what the status line tells the seat).
+const WILD_EIGHTS = new Set(["crazy-eights", "crazy-eights-book", "eights", "hollywood-eights"]);
 // Suits in a hand alternate colours: clubs, hearts, spades, diamonds.
 const HAND_SUIT_ORDER = "CHSD";
 
@@ -77,8 +79,23 @@ function myTurn() {
   return me !== null && ui.view?.status === "playing" && ui.view.turn === me;
 }
 
+/** A game played for chips (the view shows a pot), rather than points. */
 function isChips() {
-  return ui.view && ui.view.rules !== "crazy-eights" && ui.view.rules !== "sjueren";
+  return typeof ui.view?.table?.pot === "number" && ui.view.rules !== "sjueren";
+}
+
+/** A game with a stock and a pile (Crazy Eights and its kin): the view shows a top card. */
+function hasPile() {
+  return typeof ui.view?.table?.top === "string";
+}
+
+/** Whether playing `code` now needs a suit named with it (an eight): the legal moves say so. */
+function needsSuit(code) {
+  return (ui.view?.legal_moves ?? []).some((m) => m.move === "play" && m.card === code && m.suit);
+}
+
+function title(rules) {
+  return TITLES[rules] ?? rules.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
 function sortHand(codes) {
@@ -204,7 +221,7 @@ async function send(move) {
 }
 
 function play(code, suit = null) {
-  if (code[0] === "8" && ui.view.rules === "crazy-eights" && !suit) {
+  if (!suit && needsSuit(code)) {
     ui.lifted = code;
     ui.picking = true;
     render();
@@ -384,7 +401,7 @@ function handEndText(line) {
   const names = line.winners.map(who);
   if (line.how === "out") {
     const gain = line.scores[line.winners[0]];
-    return `Hand ${line.hand}: ${names[0]} went out${ui.view?.rules === "crazy-eights" ? ` and scored ${gain}` : ""}.`;
+    return `Hand ${line.hand}: ${names[0]} went out${isChips() ? "" : ` and scored ${gain}`}.`;
   }
   return `Hand ${line.hand} is blocked: ${names.join(" and ")} held the lowest count and scored ${line.scores[line.winners[0]]}.`;
 }
@@ -431,8 +448,8 @@ function render() {
   document.body.dataset.seq = String(view.seq);
   document.body.dataset.rules = view.rules;
   document.body.dataset.myTurn = myTurn() ? "true" : "false";
-  $("game-title").textContent = `${TITLES[view.rules] ?? view.rules}${view.hand_no ? ` · hand ${view.hand_no}` : ""}`;
-  document.title = `${myTurn() ? "● Your turn · " : ""}${TITLES[view.rules] ?? "Table"} · fairdeal`;
+  $("game-title").textContent = `${title(view.rules)}${view.hand_no ? ` · hand ${view.hand_no}` : ""}`;
+  document.title = `${myTurn() ? "● Your turn · " : ""}${title(view.rules)} · fairdeal`;
   renderOpponents();
   renderCenter();
   renderMe();
@@ -503,7 +520,7 @@ function stockText() {
   if (ui.view.pending) return `${base} You must play or keep the card you drew (${display(ui.view.pending)}).`;
   if (!legal("draw")) return `${base} There is nothing to draw: the stock is empty and the pile has only its top card.`;
   if (t.stock_size === 0) return `${base} Drawing shuffles the pile under its top card into a new stock.`;
-  return `${base} Tap to draw (D). Stop at the first card that fits.`;
+  return `${base} Tap to draw (D).${ui.view.rules === "crazy-eights" ? " Stop at the first card that fits." : ""}`;
 }
 
 function pileText() {
@@ -511,18 +528,22 @@ function pileText() {
   if (!t) return "";
   const top = `${cardName(t.top)} (${display(t.top)})`;
   const named = t.named ? ` named ${suitName(t.named)} ${suitSymbol(t.named)}` : "";
-  const wants = t.named ? `a ${suitName(t.named).slice(0, -1)} or an eight` : `a ${suitName(t.top[1]).slice(0, -1)}, a ${t.top[0] === "T" ? "10" : t.top[0]} or an eight`;
+  const eight = WILD_EIGHTS.has(ui.view.rules);
+  const rank = t.top[0] === "T" ? "10" : t.top[0];
+  const wants = t.named
+    ? `a ${suitName(t.named).slice(0, -1)}${eight ? " or an eight" : ""}`
+    : `a ${suitName(t.top[1]).slice(0, -1)}${eight ? `, a ${rank} or an eight` : ` or a ${rank}`}`;
   return `The pile: ${t.pile_size} card${t.pile_size === 1 ? "" : "s"}, on top ${top}${named}. Next: ${wants}.`;
 }
 
 function renderCenter() {
   const view = ui.view;
-  const crazy = view.rules === "crazy-eights";
-  $("stock-pile").hidden = !crazy || !view.table;
-  $("rows").hidden = crazy || !view.table;
-  if (!view.table) return;
-  if (crazy) renderStockPile();
-  else renderRows();
+  const pile = hasPile();
+  const rows = Boolean(view.table?.rows);
+  $("stock-pile").hidden = !pile;
+  $("rows").hidden = !rows;
+  if (pile) renderStockPile();
+  else if (rows) renderRows();
   renderSuitPicker();
 }
 
@@ -591,7 +612,7 @@ function renderRows() {
 
 function renderSuitPicker() {
   const picker = $("suit-picker");
-  const open = ui.picking && ui.lifted && ui.lifted[0] === "8" && myTurn();
+  const open = ui.picking && ui.lifted && needsSuit(ui.lifted) && myTurn();
   picker.hidden = !open;
   if (!open) {
     fill(picker);
@@ -724,8 +745,8 @@ function statusText() {
     if (view.turn === null || view.turn === undefined) return "";
     return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}.`;
   }
-  if (view.rules !== "crazy-eights") {
-    if (legal("play")) return "Your turn: play a card that builds on a row.";
+  if (!hasPile()) {
+    if (legal("play")) return `Your turn: play a card that builds on a row${legal("pass") ? ", or pass and pay" : ""}.`;
     return "Your turn: nothing can go on the table, so you pass.";
   }
   if (view.pending) return `You drew ${display(view.pending)} and it fits: play it or keep it.`;
@@ -734,7 +755,8 @@ function statusText() {
   }
   if (legal("pass")) return "Nothing fits and nothing is left to draw: pass.";
   const wants = t.named ? `a ${suitName(t.named).slice(0, -1)} (named)` : `a ${suitName(t.top[1]).slice(0, -1)} or a ${t.top[0] === "T" ? "10" : t.top[0]}`;
-  return `Your turn: play ${wants}, or an eight — or draw.`;
+  const eight = WILD_EIGHTS.has(view.rules) ? ", or an eight" : "";
+  return `Your turn: play ${wants}${eight}${legal("draw") ? " — or draw" : ""}.`;
 }
 
 function renderTimer() {
