@@ -27,10 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.fairness import PROTOCOL, Dealer, FairnessError, client_commitment, new_server_seed
+from fairdeal.fairness import PROTOCOL, Dealer, client_commitment, new_server_seed
 from fairdeal.match import Match
-from fairdeal.record import FORMAT, RecordWriter, Signer, line_hash
+from fairdeal.record import FORMAT, RecordWriter, Signer
 from fairdeal.rules import Move, Rules, get
+from fairdeal.seeding import SeededRecord
 
 __all__ = ["Seat", "Table", "TableError", "client_commitment"]
 
@@ -52,18 +53,17 @@ class Seat:
         return {"name": self.name, "bot": self.bot}
 
 
-class Table:
+class Table(SeededRecord):
     """One game: header, client seeds, the match, the reveal; every step a record line."""
 
+    error = TableError
+
     def __init__(self, dealer: Dealer, rules: Rules, seats: Sequence[Seat], writer: RecordWriter) -> None:
-        self.dealer = dealer
+        super().__init__(dealer, writer)
         self.rules = rules
         self.seats = list(seats)
-        self.writer = writer
         self.match = Match(rules, len(self.seats), dealer.shuffle)
         self.bots: set[int] = {i for i, s in enumerate(self.seats) if s.bot}
-        self.started = False
-        self.revealed = False
         self.abandoned = False
 
     @classmethod
@@ -115,49 +115,19 @@ class Table:
         dealer = Dealer(header["game_id"], len(seats), server_seed, humans)
         table = cls(dealer, rules, seats, RecordWriter(signer, lines[:1]))
         for line in lines[1:]:
-            table._replay(line)
+            table.replay(line)
         return table
 
-    def replay(self, line: dict[str, Any]) -> None:
-        """Apply one more stored line, e.g. one that another server process appended."""
-        self._replay(line)
+    def _replay_start(self, line: dict[str, Any]) -> None:
+        self.bots = set(line["bots"])
+        self.match.start()
 
-    def _replay(self, line: dict[str, Any]) -> None:
-        kind = line["type"]
-        if kind == "client-commit":
-            self.dealer.commit(line["seat"], line["commitment"])
-        elif kind == "client-reveal":
-            self.dealer.reveal_client_seed(line["seat"], line["seed"])
-        elif kind == "start":
-            if not self.dealer.key_fixed:
-                self.dealer.start()
-            self.bots = set(line["bots"])
-            self.match.start()
-            self.started = True
-        elif kind == "move":
+    def _replay_other(self, line: dict[str, Any]) -> None:
+        if line["type"] == "move":
             self.match.apply(line["seat"], Move.from_json(line), auto=line.get("auto", False))
-        elif kind == "abandon":
+        elif line["type"] == "abandon":
             self.abandoned = True
-        elif kind == "reveal":
-            self.revealed = True
-        # draw-for-deal, deal, restock, hand-end, match-end follow from the lines above.
-        self.writer.lines.append(line)
-        self.writer.head = line_hash(line)
-
-    # -- the header's facts ------------------------------------------------
-
-    @property
-    def game_id(self) -> str:
-        return self.dealer.game_id
-
-    @property
-    def lines(self) -> list[dict[str, Any]]:
-        return self.writer.lines
-
-    @property
-    def seq(self) -> int:
-        """The sequence number the next line will get."""
-        return len(self.writer.lines)
+        # draw-for-deal, deal, restock, hand-end, match-end follow from the lines before.
 
     @property
     def finished(self) -> bool:
@@ -166,43 +136,13 @@ class Table:
     # -- client seeds ------------------------------------------------------
 
     def _seed_step(self, seat: int) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise TableError(f"there is no seat {seat!r}")
-        if self.started:
-            raise TableError("the game has started: client seeds are closed")
+        super()._seed_step(seat)
         if seat in self.bots:
             raise TableError(f"seat {seat} is played by a bot and brings no client seed")
 
-    def commit(self, seat: int, commitment_hex: str) -> dict[str, Any]:
-        """Record ``seat``'s client-seed commitment; returns its receipt."""
-        self._seed_step(seat)
-        try:
-            self.dealer.commit(seat, commitment_hex)
-        except FairnessError as exc:
-            raise TableError(str(exc)) from None
-        return self.writer.append(
-            {"type": "client-commit", "seat": seat, "commitment": self.dealer.client_commitments[seat]},
-            receipt=True,
-        )
-
-    def reveal_client_seed(self, seat: int, seed: str) -> dict[str, Any]:
-        """Record ``seat``'s client seed; the game starts when the last human seat has revealed."""
-        self._seed_step(seat)
-        try:
-            self.dealer.reveal_client_seed(seat, seed)
-        except FairnessError as exc:
-            raise TableError(str(exc)) from None
-        receipt = self.writer.append({"type": "client-reveal", "seat": seat, "seed": seed}, receipt=True)
-        if self.dealer.key_fixed:
-            self._start()
-        return receipt
-
     def start(self) -> dict[str, Any]:
         """Start now (the host's call): seats that have not revealed a seed are played by bots."""
-        if self.started:
-            raise TableError("the game has already started")
-        self.dealer.start()
-        return self._start()
+        return super().start()
 
     def _start(self) -> dict[str, Any]:
         self.bots |= {s for s in self.dealer.humans if s not in self.dealer.client_seeds}
@@ -232,11 +172,7 @@ class Table:
         self.abandoned = True
         return self.writer.append({"type": "abandon", "reason": reason[:200]})
 
-    def reveal(self) -> dict[str, Any]:
-        """Append the server seed; only once the match is over or abandoned."""
-        if self.revealed:
-            raise TableError("the server seed is already revealed")
+    def _check_reveal(self) -> None:
+        # Before the end the seed would show every hidden card of a game still in play.
         if not self.finished:
             raise TableError("the server seed is revealed only when the game is over")
-        self.revealed = True
-        return self.writer.append({"type": "reveal", "server_seed": self.dealer.reveal()})

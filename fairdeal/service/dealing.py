@@ -27,7 +27,8 @@ from typing import Any
 
 from fairdeal.cards import Card, codes, parse_cards
 from fairdeal.fairness import PROTOCOL, Dealer, FairnessError, check_label, client_commitment, new_server_seed
-from fairdeal.record import FORMAT, RecordWriter, Signer, line_hash
+from fairdeal.record import FORMAT, RecordWriter, Signer
+from fairdeal.seeding import SeededRecord
 
 __all__ = ["DealingSession", "SessionError", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS", "client_commitment"]
 
@@ -42,15 +43,15 @@ class SessionError(ValueError):
     is a :class:`~fairdeal.fairness.FairnessError`.)"""
 
 
-class DealingSession:
+class DealingSession(SeededRecord):
     """One dealing session: header, client seeds, shuffles by label, the reveal; every step a record line."""
 
+    error = SessionError
+    what = "session"
+
     def __init__(self, dealer: Dealer, writer: RecordWriter, label_prefix: str = "") -> None:
-        self.dealer = dealer
-        self.writer = writer
+        super().__init__(dealer, writer)
         self.label_prefix = label_prefix
-        self.started = False
-        self.revealed = False
         self.shuffles: dict[str, tuple[Card, ...]] = {}
         """Each label's input cards, in the order given."""
 
@@ -103,23 +104,9 @@ class DealingSession:
             session.replay(line)
         return session
 
-    def replay(self, line: dict[str, Any]) -> None:
-        """Apply one stored line again."""
-        kind = line["type"]
-        if kind == "client-commit":
-            self.dealer.commit(line["seat"], line["commitment"])
-        elif kind == "client-reveal":
-            self.dealer.reveal_client_seed(line["seat"], line["seed"])
-        elif kind == "start":
-            if not self.dealer.key_fixed:
-                self.dealer.start()
-            self.started = True
-        elif kind == "shuffle":
+    def _replay_other(self, line: dict[str, Any]) -> None:
+        if line["type"] == "shuffle":
             self.shuffles[line["label"]] = tuple(parse_cards(line["cards"]))
-        elif kind == "reveal":
-            self.revealed = True
-        self.writer.lines.append(line)
-        self.writer.head = line_hash(line)
 
     @property
     def session_id(self) -> str:
@@ -127,56 +114,7 @@ class DealingSession:
 
     @property
     def seats(self) -> int:
-        return self.writer.lines[0]["seats"]
-
-    @property
-    def lines(self) -> list[dict[str, Any]]:
-        return self.writer.lines
-
-    @property
-    def seq(self) -> int:
-        return len(self.writer.lines)
-
-    def _seed_step(self, seat: int) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise SessionError(f"there is no seat {seat!r}")
-        if self.started:
-            raise SessionError("the session has started: client seeds are closed")
-
-    def commit(self, seat: int, commitment_hex: str) -> dict[str, Any]:
-        """Record ``seat``'s client-seed commitment; returns its receipt."""
-        self._seed_step(seat)
-        try:
-            self.dealer.commit(seat, commitment_hex)
-        except FairnessError as exc:
-            raise SessionError(str(exc)) from None
-        line = {"type": "client-commit", "seat": seat, "commitment": self.dealer.client_commitments[seat]}
-        return self.writer.append(line, receipt=True)
-
-    def reveal_client_seed(self, seat: int, seed: str) -> dict[str, Any]:
-        """Record ``seat``'s client seed; the session starts when the last seat has revealed."""
-        self._seed_step(seat)
-        try:
-            self.dealer.reveal_client_seed(seat, seed)
-        except FairnessError as exc:
-            raise SessionError(str(exc)) from None
-        receipt = self.writer.append({"type": "client-reveal", "seat": seat, "seed": seed}, receipt=True)
-        if self.dealer.key_fixed:
-            self._start()
-        return receipt
-
-    def start(self) -> dict[str, Any]:
-        """Fix the key now: seats that have not revealed a seed count with the empty string."""
-        if self.started:
-            raise SessionError("the session has already started")
-        if self.revealed:
-            raise SessionError("the server seed is revealed: this session deals no more")
-        self.dealer.start()
-        return self._start()
-
-    def _start(self) -> dict[str, Any]:
-        self.started = True
-        return self.writer.append({"type": "start", "client_seeds": self.dealer.seat_seeds()})
+        return self.dealer.seats
 
     def shuffle(self, label: str, cards: Sequence[Card]) -> tuple[list[Card], dict[str, Any]]:
         """Shuffle ``cards`` by ``label``: the order (top first) and the signed receipt of its line.
@@ -204,10 +142,3 @@ class DealingSession:
         if label not in self.shuffles:
             raise SessionError(f"label {label!r} has not dealt in this session")
         return self.dealer.shuffle(label, self.shuffles[label])
-
-    def reveal(self) -> dict[str, Any]:
-        """Append the server seed: the session is over, anyone may now derive every shuffle."""
-        if self.revealed:
-            raise SessionError("the server seed is already revealed")
-        self.revealed = True
-        return self.writer.append({"type": "reveal", "server_seed": self.dealer.reveal()})

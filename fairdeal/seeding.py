@@ -1,0 +1,131 @@
+"""What every recorded deal shares: the client seeds' commit-reveal and the server seed's reveal, as record lines.
+
+A live :class:`~fairdeal.table.Table` and a generic
+:class:`~fairdeal.service.dealing.DealingSession` both run protocol v1's
+sequence (spec/fairness.md): every seat that brings a client seed commits,
+then reveals; the key is fixed when the last one has revealed (or when the
+host starts early); the server seed is revealed at the end. This base class
+keeps those steps and their lines in one place; a subclass says what its
+``start`` line holds and what follows it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from fairdeal.fairness import Dealer, FairnessError
+from fairdeal.record import RecordWriter, line_hash
+
+__all__ = ["SeededRecord"]
+
+
+class SeededRecord:
+    """A record whose hidden cards follow from a :class:`~fairdeal.fairness.Dealer`'s seeds."""
+
+    error: ClassVar[type[ValueError]] = ValueError
+    """The error a step out of order raises (a subclass of ``ValueError``)."""
+    what: ClassVar[str] = "game"
+    """What to call it in messages: ``"the game has started"``."""
+
+    def __init__(self, dealer: Dealer, writer: RecordWriter) -> None:
+        self.dealer = dealer
+        self.writer = writer
+        self.started = False
+        self.revealed = False
+
+    @property
+    def game_id(self) -> str:
+        return self.dealer.game_id
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        return self.writer.lines
+
+    @property
+    def seq(self) -> int:
+        """The sequence number the next line will get."""
+        return len(self.writer.lines)
+
+    # -- client seeds ------------------------------------------------------
+
+    def _seed_step(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.dealer.seats:
+            raise self.error(f"there is no seat {seat!r}")
+        if self.started:
+            raise self.error(f"the {self.what} has started: client seeds are closed")
+
+    def commit(self, seat: int, commitment_hex: str) -> dict[str, Any]:
+        """Record ``seat``'s client-seed commitment; returns its receipt."""
+        self._seed_step(seat)
+        try:
+            self.dealer.commit(seat, commitment_hex)
+        except FairnessError as exc:
+            raise self.error(str(exc)) from None
+        line = {"type": "client-commit", "seat": seat, "commitment": self.dealer.client_commitments[seat]}
+        return self.writer.append(line, receipt=True)
+
+    def reveal_client_seed(self, seat: int, seed: str) -> dict[str, Any]:
+        """Record ``seat``'s client seed; it starts when the last seat has revealed. Returns its receipt."""
+        self._seed_step(seat)
+        try:
+            self.dealer.reveal_client_seed(seat, seed)
+        except FairnessError as exc:
+            raise self.error(str(exc)) from None
+        receipt = self.writer.append({"type": "client-reveal", "seat": seat, "seed": seed}, receipt=True)
+        if self.dealer.key_fixed:
+            self._start()
+        return receipt
+
+    def start(self) -> dict[str, Any]:
+        """Fix the key now: seats that have not revealed a seed use the empty string."""
+        if self.started:
+            raise self.error(f"the {self.what} has already started")
+        if self.revealed:
+            raise self.error(f"the server seed is revealed: this {self.what} deals no more")
+        self.dealer.start()
+        return self._start()
+
+    def _start(self) -> dict[str, Any]:
+        """Append the ``start`` line (and whatever follows at once); returns the start line."""
+        self.started = True
+        return self.writer.append({"type": "start", "client_seeds": self.dealer.seat_seeds()})
+
+    # -- the end -----------------------------------------------------------
+
+    def _check_reveal(self) -> None:
+        """Raise :attr:`error` when the server seed may not be revealed yet."""
+
+    def reveal(self) -> dict[str, Any]:
+        """Append the server seed: after it anyone can derive every hidden card."""
+        if self.revealed:
+            raise self.error("the server seed is already revealed")
+        self._check_reveal()
+        self.revealed = True
+        return self.writer.append({"type": "reveal", "server_seed": self.dealer.reveal()})
+
+    # -- rebuilding from a stored record -------------------------------------
+
+    def replay(self, line: dict[str, Any]) -> None:
+        """Apply one more stored line again, e.g. one that another server process appended."""
+        kind = line["type"]
+        if kind == "client-commit":
+            self.dealer.commit(line["seat"], line["commitment"])
+        elif kind == "client-reveal":
+            self.dealer.reveal_client_seed(line["seat"], line["seed"])
+        elif kind == "start":
+            if not self.dealer.key_fixed:
+                self.dealer.start()
+            self.started = True
+            self._replay_start(line)
+        elif kind == "reveal":
+            self.revealed = True
+        else:
+            self._replay_other(line)
+        self.writer.lines.append(line)
+        self.writer.head = line_hash(line)
+
+    def _replay_start(self, line: dict[str, Any]) -> None:
+        """What a stored ``start`` line sets besides the key."""
+
+    def _replay_other(self, line: dict[str, Any]) -> None:
+        """Apply a stored line of the subclass's own types (others follow from the lines before)."""
