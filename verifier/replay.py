@@ -361,6 +361,20 @@ def _seat_number(index: int, line: dict[str, Any], seats: int) -> int:
     return seat
 
 
+def _header_keys(line: dict[str, Any], report: Report, key: str | None) -> None:
+    """The header's time, commitment and server key (checked against a pinned ``key``), into ``report``."""
+    report.created = _created(line.get("created"))
+    report.commitment = line.get("commitment")
+    if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
+        raise _Fail(0, "header commitment is not 64 lowercase hex digits")
+    server_key = line.get("server_key")
+    if not isinstance(server_key, str) or not _HEX64.fullmatch(server_key):
+        raise _Fail(0, "header server_key is not 64 lowercase hex digits (an Ed25519 public key)")
+    if key is not None and server_key != key:
+        raise _Fail(0, f"the header's server_key {server_key[:16]}... is not the key you gave ({key[:16]}...)")
+    report.server_key = key or server_key
+
+
 class _Replay:
     """The state of one verification, line by line."""
 
@@ -414,16 +428,7 @@ class _Replay:
         except OptionsError as exc:
             raise _Fail(0, f"header seats: {exc}") from None
         report.seats = [{"name": s["name"], "bot": s["bot"]} for s in seats]
-        report.created = _created(line.get("created"))
-        report.commitment = line.get("commitment")
-        if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
-            raise _Fail(0, "header commitment is not 64 lowercase hex digits")
-        server_key = line.get("server_key")
-        if not isinstance(server_key, str) or not _HEX64.fullmatch(server_key):
-            raise _Fail(0, "header server_key is not 64 lowercase hex digits (an Ed25519 public key)")
-        if key is not None and server_key != key:
-            raise _Fail(0, f"the header's server_key {server_key[:16]}... is not the key you gave ({key[:16]}...)")
-        report.server_key = key or server_key
+        _header_keys(line, report, key)
 
     # -- the server seed ---------------------------------------------------
 

@@ -30,7 +30,7 @@ from fairdeal.fairness import (
     shuffle,
 )
 from fairdeal.record import FORMAT, ChainError
-from verifier.replay import _HEX64, NOT_REVEALED, Report, _chain, _created, _Fail, _no_extra, _Replay, _seat_number, _show
+from verifier.replay import _HEX64, NOT_REVEALED, Report, _chain, _Fail, _header_keys, _no_extra, _Replay, _seat_number, _show
 
 __all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
 
@@ -94,16 +94,7 @@ def _header(line: dict[str, Any], report: Report, key: str | None) -> None:
         raise _Fail(0, f"label_prefix is at most {MAX_PREFIX} characters of a-z 0-9 / _ -")
     report.label_prefix = prefix
     report.seats = [{"seat": s} for s in range(seats)]
-    report.created = _created(line.get("created"))
-    report.commitment = line.get("commitment")
-    if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
-        raise _Fail(0, "header commitment is not 64 lowercase hex digits")
-    server_key = line.get("server_key")
-    if not isinstance(server_key, str) or not _HEX64.fullmatch(server_key):
-        raise _Fail(0, "header server_key is not 64 lowercase hex digits (an Ed25519 public key)")
-    if key is not None and server_key != key:
-        raise _Fail(0, f"the header's server_key {server_key[:16]}... is not the key you gave ({key[:16]}...)")
-    report.server_key = key or server_key
+    _header_keys(line, report, key)
 
 
 def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str | None) -> None:
