@@ -28,9 +28,21 @@ from typing import Any
 from fairdeal.cards import Card, Rank, Suit
 from fairdeal.rules.base import Move, Rules
 from fairdeal.rules.crazy_eights import card_points
+from fairdeal.rules.eights import EightsFamily
 from fairdeal.rules.fan_tan import FanTanFamily, SequenceGame
+from fairdeal.rules.go_boom import GoBoom, go_boom_points, strength
 
-__all__ = ["Bot", "BotError", "RandomBot", "HeuristicBot", "BOT_KINDS", "fan_tan_choice", "make_bot"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "RandomBot",
+    "HeuristicBot",
+    "BOT_KINDS",
+    "eights_choice",
+    "fan_tan_choice",
+    "go_boom_choice",
+    "make_bot",
+]
 
 BOT_KINDS = ("heuristic", "random")
 """The kinds :func:`make_bot` builds."""
@@ -147,11 +159,25 @@ class HeuristicBot(Bot):
     >>> HeuristicBot().choose(rules, view)  # 9H: two hearts in hand; the eight waits
     Move.play(Card.parse('9H'))
 
-    For the Fan Tan family it follows the rule texts' advice (see :func:`fan_tan_choice`).
+    For the Fan Tan family, the Eights games played from a stock with no restock and Go
+    Boom it follows the rule texts' advice (see :func:`fan_tan_choice`,
+    :func:`eights_choice`, :func:`go_boom_choice`).
     """
 
     kind = "heuristic"
-    games = ("crazy-eights", "fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan")
+    games = (
+        "crazy-eights",
+        "fan-tan",
+        "sjueren",
+        "five-or-nine",
+        "play-or-pay",
+        "liberty-fan-tan",
+        "crazy-eights-book",
+        "eights",
+        "hollywood-eights",
+        "go-boom",
+        "hollywood-go-boom",
+    )
 
     KEEP_EIGHT_UNLESS_OPPONENT_HOLDS = 2
     """A drawn eight is kept unless some opponent holds this many cards or fewer."""
@@ -162,6 +188,10 @@ class HeuristicBot(Bot):
         moves = _legal(rules, view)
         if isinstance(rules, FanTanFamily):
             return fan_tan_choice(rules, view, moves)
+        if isinstance(rules, EightsFamily):
+            return eights_choice(view, moves)
+        if isinstance(rules, GoBoom):
+            return go_boom_choice(view, moves)
         plays = [m for m in moves if m.kind == "play"]
         if view.pending is not None:
             return self._drawn(view, plays) if plays else Move.keep()
@@ -246,6 +276,72 @@ def fan_tan_choice(rules: FanTanFamily, view: Any, moves: Sequence[Move]) -> Mov
         return sum(1 for p in mine if (p > here if here > opening else p < here))
 
     return Move.play(max(plays, key=lambda c: (reach(c), -c.index)))
+
+
+EIGHTS_DRAWS_BEFORE_AN_EIGHT = 3
+"""Eights games: cards drawn in a turn to find a natural card before playing an eight."""
+
+
+def eights_choice(view: Any, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Crazy Eights by the book, Eights and Hollywood Eights, after
+    the Stops chapter's "skillful play".
+
+    - A card other than an eight that fits is played: of the suit it holds most of (to come
+      back to its long suit), then the one worth most points, then the lowest in card order.
+    - It saves its eights ("not to play an 8 too quickly"; "to play an 8 with more than 2 cards
+      in your hand is seldom wise ... better to draw a few cards"): with only an eight to play
+      it draws, up to three cards a turn, unless it holds two cards or fewer or the stock is
+      empty. An eight names the suit it then holds most of.
+    - Otherwise it draws while it can, and passes only when that is its only move.
+
+    >>> from fairdeal.cards import parse_cards, Card
+    >>> from fairdeal.rules import get
+    >>> from fairdeal.rules.eights import EightsView, sides_of
+    >>> rules = get("eights")
+    >>> view = EightsView(0, 1, 1, tuple(parse_cards("8S 9C 4C KH")), (4, 5, 5), Card.parse("QD"), None,
+    ...     20, 3, 0, 0, 0, sides_of(3, True), (), None)
+    >>> eights_choice(view, rules.legal_moves(view))   # only the eight fits, with four cards: draw
+    Move.draw()
+    """
+    plays = [m for m in moves if m.kind == "play"]
+    naturals = [m.card for m in plays if m.card.rank != Rank.EIGHT]
+    if naturals:
+        counts = _suit_counts(view.hand)
+        return Move.play(max(naturals, key=lambda c: (counts[c.suit], card_points(c), -c.index)))
+    can_draw = any(m.kind == "draw" for m in moves)
+    if plays:
+        if can_draw and len(view.hand) > 2 and view.drawn < EIGHTS_DRAWS_BEFORE_AN_EIGHT:
+            return Move.draw()
+        return HeuristicBot._eight(view.hand, min(m.card for m in plays))
+    return Move.draw() if can_draw else moves[0]
+
+
+def go_boom_choice(view: Any, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Go Boom, after the text's "skillful play": play as high a
+    card as possible, for the right to lead the next round, and run the others out of a suit.
+
+    - Leading: the highest card of the suit it holds most of (clubs first on ties).
+    - Following: the highest card that matches; of equal ranks, the one of its longest suit.
+    - Otherwise it draws, or passes, as it must.
+
+    >>> from fairdeal.cards import parse_cards, Card
+    >>> from fairdeal.rules import get
+    >>> from fairdeal.rules.go_boom import GoBoomView
+    >>> rules = get("go-boom")
+    >>> view = GoBoomView(0, 1, 2, tuple(parse_cards("2S 9S KS 4H AH")), (5, 7, 7), 31, 0, 0, (), (), 0, None)
+    >>> go_boom_choice(view, rules.legal_moves(view))   # leads the king of its three spades
+    Move.play(Card.parse('KS'))
+    """
+    plays = [m.card for m in moves if m.kind == "play"]
+    if not plays:
+        return moves[0]
+    counts = [0, 0, 0, 0]
+    for card in view.hand:
+        counts[card.suit] += 1
+    if view.previous is None:
+        suit = max(Suit, key=lambda s: (counts[s], -s))
+        return Move.play(max((c for c in plays if c.suit == suit), key=strength))
+    return Move.play(max(plays, key=lambda c: (strength(c), counts[c.suit], go_boom_points(c), -c.index)))
 
 
 def make_bot(kind: str, seed: int | str | None = None) -> Bot:

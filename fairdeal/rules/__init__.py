@@ -18,11 +18,14 @@ from fairdeal.rules.base import (
     MoveError,
     OptionsError,
     Rules,
+    ScoreSheet,
     Shuffler,
     standings,
 )
 from fairdeal.rules.crazy_eights import CrazyEights
+from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
+from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom
 
 __all__ = [
     "RULES",
@@ -34,18 +37,37 @@ __all__ = [
     "MoveError",
     "OptionsError",
     "Rules",
+    "ScoreSheet",
     "Shuffler",
     "standings",
+    "BookCrazyEights",
     "CrazyEights",
+    "Eights",
     "FanTan",
     "FiveOrNine",
+    "GoBoom",
+    "HollywoodEights",
+    "HollywoodGoBoom",
     "LibertyFanTan",
     "PlayOrPay",
     "Sjueren",
 ]
 
 RULES: dict[str, type[Rules]] = {
-    cls.name: cls for cls in (CrazyEights, FanTan, Sjueren, FiveOrNine, PlayOrPay, LibertyFanTan)
+    cls.name: cls
+    for cls in (
+        CrazyEights,
+        FanTan,
+        Sjueren,
+        FiveOrNine,
+        PlayOrPay,
+        LibertyFanTan,
+        BookCrazyEights,
+        Eights,
+        HollywoodEights,
+        GoBoom,
+        HollywoodGoBoom,
+    )
 }
 """Every game fairdeal knows, by rules name."""
 

@@ -1,0 +1,595 @@
+"""The Eights games played from a stock with no restock: Crazy Eights by the book, Eights,
+Hollywood Eights.
+
+All three play like Crazy Eights at the online table (an eight is wild and
+names a suit; any other card matches the top card's suit or rank), with the
+book's stock: a seat may draw at its turn whether or not it can play, one
+card at a time, for as long as the stock lasts; when the stock is empty, a
+seat that cannot play passes, and when every seat still in the hand has
+passed in turn the hand is **blocked**. There is no restock and no "keep":
+a turn ends with a play or a pass.
+
+- 2 to 8 players; 7 cards each with two, else 5; with six or more two packs
+  are shuffled together (protocol v1's pack order, ``pack(2)``).
+- In the four-hand game (the ``partners`` option, on by default) the seats
+  across the table are partners: seats 0 and 2 against 1 and 3. A seat that
+  goes out drops out of the turn; the hand ends when both partners of a side
+  are out, and a block compares the sides' totals.
+
+They differ in how a hand is won and scored, and so in how a match ends:
+
+- ``crazy-eights-book`` (Hoyle): going out collects from each other player the
+  points left in his hand; a block pays the lowest count the differences, ties
+  divide. Scores are settlements (they add up to 0); a session of deals.
+- ``eights`` (the Stops chapter): a hand is won by going out, or in a block by
+  the fewest cards, and a tie is a tie. A seat scores 1 for a hand it wins; a
+  session of deals.
+- ``hollywood-eights``: Eights, the winner credited with the points left in
+  the losers' hands, scored Hollywood style (:mod:`fairdeal.rules.hollywood`).
+
+spec/games/crazy-eights-book.md, eights.md and hollywood-eights.md say where
+the texts were read one way rather than another.
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> key = game_key("00" * 32, "doc", [""] * 6)
+>>> rules = BookCrazyEights()
+>>> state, events = rules.deal(6, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
+>>> [len(h) for h in state.hands], len(state.stock) + len(state.pile)   # two packs for six players
+([5, 5, 5, 5, 5, 5], 74)
+>>> view = rules.view(state, 1)
+>>> all(rules.explain(view, m.card) is None for m in rules.legal_moves(view) if m.kind == "play")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from fairdeal.cards import Card, Rank, Suit, codes, pack
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
+from fairdeal.rules.hollywood import HollywoodScoring
+
+__all__ = [
+    "BookCrazyEights",
+    "Eights",
+    "EightsFamily",
+    "EightsState",
+    "EightsView",
+    "HollywoodEights",
+    "hollywood_points",
+    "sides_of",
+]
+
+
+def hollywood_points(card: Card, hoyle: bool = False) -> int:
+    """What a card left in hand counts in Hollywood Eights.
+
+    The Stops chapter (the default): eight 50; K, Q, J, 10: 10; ace 1; others their
+    number. The Hoyle text (``hoyle=True``): eight 20; ace 15; K, Q, J: 10; others their number.
+
+    >>> [hollywood_points(Card.parse(c)) for c in ("8S", "9H", "7D", "AC", "KD")]
+    [50, 9, 7, 1, 10]
+    >>> [hollywood_points(Card.parse(c), hoyle=True) for c in ("8S", "9H", "7D", "AC", "KD")]
+    [20, 9, 7, 15, 10]
+    """
+    if hoyle:
+        if card.rank == Rank.EIGHT:
+            return 20
+        if card.rank == Rank.ACE:
+            return 15
+    return card_points(card)
+
+
+def sides_of(seats: int, partners: bool) -> tuple[tuple[int, ...], ...]:
+    """The sides of a hand: partners across the table in the four-hand partnership game
+    (seats 0 and 2 against 1 and 3), else every seat for itself.
+
+    >>> sides_of(4, True), sides_of(3, True)
+    (((0, 2), (1, 3)), ((0,), (1,), (2,)))
+    """
+    if partners and seats == 4:
+        return ((0, 2), (1, 3))
+    return tuple((s,) for s in range(seats))
+
+
+@dataclass(frozen=True, slots=True)
+class EightsState:
+    """One hand of an Eights game, everything included (hidden cards too)."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    """Top first."""
+    pile: tuple[Card, ...]
+    """Bottom first; the last card is the top of the pile."""
+    named: Suit | None
+    """The suit named by the eight on top of the pile, if it is an eight."""
+    turn: int | None
+    """The seat to act; ``None`` once the hand is over."""
+    sides: tuple[tuple[int, ...], ...]
+    """Partners (``((0, 2), (1, 3))``), or each seat alone."""
+    drawn: int = 0
+    """Cards the seat to act has drawn this turn."""
+    passes: int = 0
+    """Passes in a row; as many as there are seats still in the hand block it."""
+    out: tuple[int, ...] = ()
+    """Seats that have played their last card, in order (a partnership hand goes on)."""
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+    turned: tuple[Card, ...] = ()
+    """Cards turned for the starter: eights sent back into the stock, then the starter."""
+    draws: tuple[tuple[int, Card], ...] = ()
+    """Every draw of the hand, (seat, card), for the report."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def top(self) -> Card:
+        return self.pile[-1]
+
+    @property
+    def partnership(self) -> bool:
+        return len(self.sides[0]) > 1
+
+
+_SLOTS = tuple(
+    (f.name, getattr(EightsState, f.name).__get__, getattr(EightsState, f.name).__set__) for f in fields(EightsState)
+)
+
+
+def _replace(state: EightsState, **changes: Any) -> EightsState:
+    """``dataclasses.replace`` for a state, faster (a verifier replays every move through it)."""
+    new = object.__new__(EightsState)
+    for name, get, set_ in _SLOTS:
+        set_(new, changes.pop(name) if name in changes else get(state))
+    if changes:
+        raise TypeError(f"EightsState has no field {next(iter(changes))!r}")
+    return new
+
+
+@dataclass(frozen=True, slots=True)
+class EightsView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand)."""
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    top: Card
+    named: Suit | None
+    stock_size: int
+    pile_size: int
+    turn: int | None
+    drawn: int
+    passes: int
+    sides: tuple[tuple[int, ...], ...]
+    out: tuple[int, ...]
+    result: HandResult | None
+
+    @property
+    def partners(self) -> tuple[tuple[int, ...], ...] | None:
+        return self.sides if len(self.sides[0]) > 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "top": self.top.code,
+            "named": None if self.named is None else self.named.letter,
+            "stock_size": self.stock_size,
+            "pile_size": self.pile_size,
+            "turn": self.turn,
+            "drawn": self.drawn,
+            "passes": self.passes,
+            "partners": None if self.partners is None else [list(side) for side in self.partners],
+            "out": list(self.out),
+        }
+
+
+def _why_not(card: Card, *, is_turn: bool, over: bool, hand: Sequence[Card], top: Card, named: Suit | None) -> str | None:
+    """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
+    if over:
+        return "the hand is over"
+    if not is_turn:
+        return "it is not your turn"
+    if card not in hand:
+        return f"you do not hold {card.display}"
+    if fits(card, top, named):
+        return None
+    if named is not None:
+        return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
+    return f"{card.display} does not match {top.display} in suit or rank"
+
+
+def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _seats_text(seats: Sequence[int]) -> str:
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + " and ".join(map(str, seats))
+
+
+class EightsFamily(Rules):
+    """What the three games share: the deal, the stock, drawing, passing, partnerships.
+
+    A game says what a hand left counts (:meth:`count`) and who wins and scores what
+    when a side goes out (:meth:`settle_out`) or the hand is blocked (:meth:`settle_block`).
+    """
+
+    min_seats = 2
+    max_seats = 8
+    first_dealer_rank = Rank.ACE
+
+    def check_options(self) -> None:
+        if self.options.get("partners", 0) not in (0, 1):
+            raise OptionsError("partners must be 0 (every player for himself) or 1 (four players play as two partnerships)")
+        if "deals" in self.options and not 0 <= self.options["deals"] <= 1000:
+            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
+        if "target" in self.options and not 1 <= self.options["target"] <= 100_000:
+            raise OptionsError("target must be between 1 and 100000 points")
+
+    @staticmethod
+    def hand_size(seats: int) -> int:
+        return 7 if seats == 2 else 5
+
+    @staticmethod
+    def packs(seats: int) -> int:
+        """Two packs shuffled together for six or more players."""
+        return 2 if seats >= 6 else 1
+
+    def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:
+        return sides_of(seats, bool(self.options.get("partners", 0)))
+
+    # -- the session: a number of deals (Hollywood Eights overrides) -----------
+
+    def match_over(self, sheet: Any, hands_played: int) -> bool:
+        return hands_played >= (self.options["deals"] or len(sheet.totals))
+
+    # -- what a hand counts, and who wins ----------------------------------------
+
+    def count(self, hand: Sequence[Card]) -> int:
+        """What the cards left in a hand count: the ``counts`` of the hand's result."""
+        return sum(map(card_points, hand))
+
+    def settle_out(self, state: EightsState, side: tuple[int, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
+        """The scores when ``side`` has gone out."""
+        raise NotImplementedError
+
+    def settle_block(self, state: EightsState, counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+        """The winners, the scores and a reason, when the hand is blocked."""
+        raise NotImplementedError
+
+    # -- dealing ---------------------------------------------------------------
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[EightsState, list[Event]]:
+        self.check_seats(seats)
+        order = shuffle(f"hand/{hand}/deal", pack(self.packs(seats)))
+        hands, stock = deal_hands(order, seats, dealer, self.hand_size(seats))
+        starter, turned, stock = turn_starter(stock)
+        state = EightsState(
+            hand=hand,
+            dealer=dealer,
+            hands=hands,
+            stock=tuple(stock),
+            pile=(starter,),
+            named=None,
+            turn=(dealer + 1) % seats,
+            sides=self.sides(seats),
+            dealt=hands,
+            turned=tuple(turned),
+        )
+        return state, [{"type": "deal", "hand": hand, "dealer": dealer, "turned": codes(turned)}]
+
+    # -- seeing ----------------------------------------------------------------
+
+    def view(self, state: EightsState, seat: int | None) -> EightsView:
+        # A negative seat would index another seat's hand from the end.
+        if seat is not None and not 0 <= seat < state.seats:
+            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        return EightsView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            top=state.top,
+            named=state.named,
+            stock_size=len(state.stock),
+            pile_size=len(state.pile),
+            turn=state.turn,
+            drawn=state.drawn,
+            passes=state.passes,
+            sides=state.sides,
+            out=state.out,
+            result=state.result,
+        )
+
+    def explain(self, view: EightsView, card: Card) -> str | None:
+        return _why_not(
+            card,
+            is_turn=view.seat is not None and view.seat == view.turn,
+            over=view.result is not None,
+            hand=view.hand,
+            top=view.top,
+            named=view.named,
+        )
+
+    def legal_moves(self, view: EightsView) -> list[Move]:
+        if view.result is not None or view.seat is None or view.seat != view.turn:
+            return []
+        moves = []
+        for card in sorted(set(view.hand)):
+            if fits(card, view.top, view.named):
+                moves.extend(_plays(card))
+        if view.stock_size:
+            moves.append(Move.draw())
+        elif not moves:
+            moves.append(Move.pass_())
+        return moves
+
+    # -- playing ---------------------------------------------------------------
+
+    def apply(self, state: EightsState, seat: int, move: Move, shuffle: Shuffler) -> tuple[EightsState, list[Event]]:
+        def illegal(reason: str) -> IllegalMove:
+            return IllegalMove(reason, move=move, seat=seat)
+
+        if state.result is not None:
+            raise illegal("the hand is over")
+        if seat != state.turn:
+            raise illegal("it is not your turn")
+        kind = move.kind
+        if kind == "play":
+            return self._play(state, seat, move, illegal), []
+        if kind == "draw":
+            if not state.stock:
+                raise illegal("the stock is empty: there is nothing to draw")
+            card = state.stock[0]
+            hands = state.hands[:seat] + (state.hands[seat] + (card,),) + state.hands[seat + 1 :]
+            return _replace(
+                state, hands=hands, stock=state.stock[1:], drawn=state.drawn + 1, passes=0,
+                draws=state.draws + ((seat, card),),
+            ), []
+        if kind == "pass":
+            if state.stock:
+                raise illegal("you may pass only when the stock is empty: draw until a card fits")
+            playable = [c for c in state.hands[seat] if fits(c, state.top, state.named)]
+            if playable:
+                raise illegal(f"you may pass only when you cannot play, and {playable[0].display} fits")
+            passes = state.passes + 1
+            if passes == state.seats - len(state.out):
+                return self._blocked(_replace(state, passes=passes)), []
+            return self._next_turn(state, passes=passes), []
+        raise illegal(f"{self.title} has no move {kind!r}: play a card, draw, or pass")
+
+    def _play(self, state: EightsState, seat: int, move: Move, illegal: Any) -> EightsState:
+        card = move.card
+        hand = state.hands[seat]
+        problem = _why_not(card, is_turn=True, over=False, hand=hand, top=state.top, named=state.named)
+        if problem:
+            raise illegal(problem)
+        if card.rank == Rank.EIGHT and move.suit is None:
+            raise illegal(f"name a suit for {card.display}")
+        if card.rank != Rank.EIGHT and move.suit is not None:
+            raise illegal("only an eight names a suit")
+        new_hand = _remove(hand, card)
+        hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
+        played = _replace(state, hands=hands, pile=state.pile + (card,), named=move.suit)
+        if new_hand:
+            return self._next_turn(played, passes=0)
+        out = state.out + (seat,)
+        side = next(side for side in state.sides if seat in side)
+        if all(s in out for s in side):
+            counts = tuple(self.count(h) for h in hands)
+            scores = self.settle_out(played, side, counts)
+            reason = f"{_seats_text(side)} went out"
+            result = HandResult("out", side, counts, scores, reason)
+            return _replace(played, out=out, turn=None, drawn=0, passes=0, result=result)
+        # A partner is still in: the others play on without this seat.
+        return self._next_turn(_replace(played, out=out), passes=0)
+
+    def _next_turn(self, state: EightsState, passes: int) -> EightsState:
+        n = state.seats
+        turn = state.turn
+        for step in range(1, n + 1):
+            seat = (turn + step) % n
+            if state.hands[seat]:
+                break
+        return _replace(state, turn=seat, drawn=0, passes=passes)
+
+    def _blocked(self, state: EightsState) -> EightsState:
+        counts = tuple(self.count(h) for h in state.hands)
+        winners, scores, reason = self.settle_block(state, counts)
+        result = HandResult("blocked", winners, counts, scores, reason)
+        return _replace(state, turn=None, drawn=0, result=result)
+
+    # -- the table's timer -------------------------------------------------------
+
+    def auto_move(self, state: EightsState) -> Move:
+        """What the table plays for a seat whose timer ran out: its lowest fitting card by
+        (points, rank, suit), so eights last; else a draw; else a pass. A timed-out eight
+        names the suit the seat then holds most of (clubs first on ties), or its own suit
+        when it was the last card."""
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the hand is over")
+        hand = state.hands[state.turn]
+        playable = [c for c in hand if fits(c, state.top, state.named)]
+        if playable:
+            card = min(playable, key=auto_card_order)
+            if card.rank != Rank.EIGHT:
+                return Move.play(card)
+            return Move.play(card, most_held_suit(_remove(hand, card), card.suit))
+        if state.stock:
+            return Move.draw()
+        return Move.pass_()
+
+    # -- reporting -----------------------------------------------------------------
+
+    def summary(self, state: EightsState) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "deal": [codes(h) for h in state.dealt],
+            "starter": state.turned[-1].code,
+            "turned": codes(state.turned),
+            "draws": [{"seat": seat, "card": card.code} for seat, card in state.draws],
+        }
+        if state.partnership:
+            out["partners"] = [list(side) for side in state.sides]
+            out["out"] = list(state.out)
+        return out
+
+
+def _plays(card: Card) -> list[Move]:
+    if card.rank == Rank.EIGHT:
+        return [Move.play(card, suit) for suit in Suit]
+    return [Move.play(card)]
+
+
+def _side_totals(sides: Sequence[Sequence[int]], values: Sequence[int]) -> list[int]:
+    return [sum(values[s] for s in side) for side in sides]
+
+
+def _fewest(state: EightsState) -> tuple[tuple[int, ...], str]:
+    """The side holding the fewest cards in a block (Eights), or none on a tie; and why."""
+    totals = _side_totals(state.sides, [len(h) for h in state.hands])
+    low = min(totals)
+    best = [side for side, total in zip(state.sides, totals) if total == low]
+    cards = f"{low} card{'s' * (low != 1)}"
+    if len(best) > 1:
+        return (), f"a tie: {' and '.join(_seats_text(side) for side in best)} hold the fewest cards ({cards} each)"
+    verb = "hold" if len(best[0]) > 1 else "holds"
+    return best[0], f"{_seats_text(best[0])} {verb} the fewest cards ({cards})"
+
+
+class BookCrazyEights(EightsFamily):
+    """Crazy Eights by the book (Hoyle): 2 to 8 players, two packs for six or more,
+    partnerships in the four-hand game, draw until able to play, no restock.
+
+    Going out collects from each other player the points left in his hand (eight 50;
+    K, Q, J, 10: 10; ace 1; others their number). In a block the lowest count collects
+    from each other player the difference; tied lowest counts divide the winnings. With
+    partners, a side collects from the other side (both partners score the side's amount).
+    Scores are settlements: they add up to 0.
+
+    Options: ``deals`` (0, the default: each player deals once) and ``partners``
+    (1, the default: four players play as two partnerships; 0: each for himself).
+
+    >>> rules = BookCrazyEights()
+    >>> state = EightsState(hand=1, dealer=2, hands=tuple(tuple(map(Card.parse, h)) for h in (["5S"], ["KD", "8H", "3C"], ["AH", "QC", "2D"])),
+    ...                     stock=(), pile=(Card.parse("5H"),), named=None, turn=0, sides=sides_of(3, True))
+    >>> state, _ = rules.apply(state, 0, Move.play(Card.parse("5S")), None)
+    >>> state.result.counts, state.result.scores
+    ((0, 63, 13), (76, -63, -13))
+    """
+
+    name = "crazy-eights-book"
+    title = "Crazy Eights (book)"
+    defaults = {"deals": 0, "partners": 1}
+
+    def settle_out(self, state: EightsState, side: tuple[int, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
+        if not state.partnership:
+            won = sum(counts)
+            return tuple(won if s in side else -counts[s] for s in range(state.seats))
+        won = sum(counts[s] for s in range(state.seats) if s not in side)
+        return tuple(won if s in side else -won for s in range(state.seats))
+
+    def settle_block(self, state: EightsState, counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+        if state.partnership:
+            totals = _side_totals(state.sides, counts)
+            if totals[0] == totals[1]:
+                return (), (0,) * state.seats, f"the sides' counts are equal ({totals[0]} each)"
+            win = 0 if totals[0] < totals[1] else 1
+            won = abs(totals[0] - totals[1])
+            side = state.sides[win]
+            scores = tuple(won if s in side else -won for s in range(state.seats))
+            return side, scores, f"{_seats_text(side)} have the lower count ({totals[win]} to {totals[1 - win]})"
+        low = min(counts)
+        # Round the table from the dealer's left: the order in which odd points are shared out.
+        around = [(state.dealer + 1 + i) % state.seats for i in range(state.seats)]
+        winners = tuple(s for s in around if counts[s] == low)
+        pot = sum(c - low for c in counts)
+        share, odd = divmod(pot, len(winners))
+        scores = [low - c for c in counts]
+        for i, s in enumerate(winners):
+            scores[s] = share + (1 if i < odd else 0)
+        reason = f"the lowest count is {low}"
+        if len(winners) > 1:
+            reason += f", held by {len(winners)} players, who divide {pot}"
+        return tuple(sorted(winners)), tuple(scores), reason
+
+
+class Eights(EightsFamily):
+    """Eights (the Stops chapter): Crazy Eights by the book's play, but a hand is simply won:
+    by going out, or in a block by the fewest cards (a tie is a tie, and nobody wins). The
+    winner (with partners, both) scores 1; a session counts hands won.
+
+    Options: ``deals`` (0, the default: each player deals once) and ``partners``
+    (1, the default: four players play as two partnerships; 0: each for himself).
+    """
+
+    name = "eights"
+    title = "Eights"
+    defaults = {"deals": 0, "partners": 1}
+
+    def count(self, hand: Sequence[Card]) -> int:
+        return len(hand)
+
+    def settle_out(self, state: EightsState, side: tuple[int, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(int(s in side) for s in range(state.seats))
+
+    def settle_block(self, state: EightsState, counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+        side, reason = _fewest(state)
+        return side, tuple(int(s in side) for s in range(state.seats)), reason
+
+
+class HollywoodEights(HollywoodScoring, EightsFamily):
+    """Hollywood Eights: Eights in which the winner of a hand is credited with the points
+    left in the losers' hands, scored Hollywood style: three games to ``target`` at once
+    (:class:`~fairdeal.rules.hollywood.HollywoodSheet`); the highest sum of the three wins.
+
+    Options: ``target`` (100: a game closes when some player reaches it), ``partners``
+    (as in Eights) and ``hoyle_values`` (0, the default: the Stops chapter's card values,
+    eight 50 and ace 1; 1: the Hoyle text's, eight 20 and ace 15).
+
+    >>> rules = HollywoodEights()
+    >>> rules.count([Card.parse(c) for c in ("8D", "9C", "7S")])
+    66
+    >>> HollywoodEights({"hoyle_values": 1}).count([Card.parse(c) for c in ("8D", "9C", "7S")])
+    36
+    """
+
+    name = "hollywood-eights"
+    title = "Hollywood Eights"
+    defaults = {"target": 100, "partners": 1, "hoyle_values": 0}
+
+    def check_options(self) -> None:
+        super().check_options()
+        if self.options["hoyle_values"] not in (0, 1):
+            raise OptionsError("hoyle_values must be 0 (the Stops chapter's card values) or 1 (the Hoyle text's)")
+
+    def count(self, hand: Sequence[Card]) -> int:
+        hoyle = bool(self.options["hoyle_values"])
+        return sum(hollywood_points(card, hoyle) for card in hand)
+
+    def _credit(self, state: EightsState, side: tuple[int, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
+        won = sum(counts[s] for s in range(state.seats) if s not in side)
+        return tuple(won if s in side else 0 for s in range(state.seats))
+
+    def settle_out(self, state: EightsState, side: tuple[int, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
+        return self._credit(state, side, counts)
+
+    def settle_block(self, state: EightsState, counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+        side, reason = _fewest(state)
+        return side, self._credit(state, side, counts) if side else (0,) * state.seats, reason

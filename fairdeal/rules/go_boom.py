@@ -1,0 +1,355 @@
+"""Go Boom and Hollywood Go Boom (../shared/rules/stops-family.txt).
+
+Seven cards each from one pack; the rest is the stock. Play goes in
+**rounds**: the leader puts down any card; each next player must match the
+previous card in suit or rank, and a player who cannot must draw from the
+stock, one card at a time, until he can (then he plays), or pass once the
+stock is gone. When everyone has played or passed, the highest card of the
+round (A high, K, Q, ..., 2; of equal ranks the first played) leads the next
+round. The first player out of cards wins the hand and is credited with the
+points left in the other hands: a picture card 10, an ace 1, any other card
+its number.
+
+- ``go-boom``: the match ends after a hand in which some total reaches ``target`` (100).
+- ``hollywood-go-boom``: scored Hollywood style, three games at once
+  (:mod:`fairdeal.rules.hollywood`).
+
+spec/games/go-boom.md and hollywood-go-boom.md say where the text was read one
+way rather than another.
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> key = game_key("00" * 32, "doc", ["", "", ""])
+>>> rules = GoBoom()
+>>> state, events = rules.deal(3, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
+>>> [len(h) for h in state.hands], len(state.stock), state.turn, state.leader
+([7, 7, 7], 31, 1, 1)
+>>> len(rules.legal_moves(rules.view(state, 1)))   # the leader may lead any card
+7
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from fairdeal.cards import Card, Rank, codes, pack
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+from fairdeal.rules.crazy_eights import deal_hands
+from fairdeal.rules.hollywood import HollywoodScoring
+
+__all__ = ["GoBoom", "GoBoomState", "GoBoomView", "HollywoodGoBoom", "go_boom_points", "round_winner", "strength"]
+
+HAND_SIZE = 7
+
+
+def go_boom_points(card: Card) -> int:
+    """What a card left in hand counts: a picture card 10, an ace 1, any other card its number.
+
+    >>> [go_boom_points(Card.parse(c)) for c in ("KS", "JD", "TH", "8C", "AC")]
+    [10, 10, 10, 8, 1]
+    """
+    return min(int(card.rank), 10)
+
+
+def strength(card: Card) -> int:
+    """A card's rank in a round: 2 lowest (2) ... king (13), ace highest (14).
+
+    >>> [strength(Card.parse(c)) for c in ("2C", "KD", "AS")]
+    [2, 13, 14]
+    """
+    return 14 if card.rank == Rank.ACE else int(card.rank)
+
+
+def round_winner(plays: Sequence[tuple[int, Card]]) -> int:
+    """The seat that played the highest card of a round; of equal ranks, the first played.
+
+    >>> round_winner([(1, Card.parse("JD")), (2, Card.parse("JC")), (0, Card.parse("4C"))])
+    1
+    >>> round_winner([(1, Card.parse("KD")), (2, Card.parse("AD"))])
+    2
+    """
+    best = max(range(len(plays)), key=lambda i: (strength(plays[i][1]), -i))
+    return plays[best][0]
+
+
+def _matches(card: Card, previous: Card | None) -> bool:
+    return previous is None or card.suit == previous.suit or card.rank == previous.rank
+
+
+@dataclass(frozen=True, slots=True)
+class GoBoomState:
+    """One hand of Go Boom, everything included (hidden cards too)."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    """Top first."""
+    leader: int
+    """The seat that leads the round in play."""
+    turn: int | None
+    """The seat to act; ``None`` once the hand is over."""
+    plays: tuple[tuple[int, Card], ...] = ()
+    """The round's cards so far, (seat, card) in the order played."""
+    passed: tuple[int, ...] = ()
+    """Seats that passed in this round."""
+    drawn: int = 0
+    """Cards the seat to act has drawn this turn."""
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+    rounds: tuple[dict[str, Any], ...] = ()
+    """Every finished round, for the report (see :meth:`GoBoom.summary`)."""
+    draws: tuple[tuple[int, Card], ...] = ()
+    """Every draw of the hand, (seat, card), for the report."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def previous(self) -> Card | None:
+        """The card to match: the last card played in this round (``None``: the leader's turn)."""
+        return self.plays[-1][1] if self.plays else None
+
+
+_SLOTS = tuple(
+    (f.name, getattr(GoBoomState, f.name).__get__, getattr(GoBoomState, f.name).__set__) for f in fields(GoBoomState)
+)
+
+
+def _replace(state: GoBoomState, **changes: Any) -> GoBoomState:
+    """``dataclasses.replace`` for a state, faster (a verifier replays every move through it)."""
+    new = object.__new__(GoBoomState)
+    for name, get, set_ in _SLOTS:
+        set_(new, changes.pop(name) if name in changes else get(state))
+    if changes:
+        raise TypeError(f"GoBoomState has no field {next(iter(changes))!r}")
+    return new
+
+
+@dataclass(frozen=True, slots=True)
+class GoBoomView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand)."""
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    leader: int
+    turn: int | None
+    plays: tuple[tuple[int, Card], ...]
+    passed: tuple[int, ...]
+    drawn: int
+    result: HandResult | None
+
+    @property
+    def previous(self) -> Card | None:
+        return self.plays[-1][1] if self.plays else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "leader": self.leader,
+            "turn": self.turn,
+            "round": [{"seat": seat, "card": card.code} for seat, card in self.plays],
+            "passed": list(self.passed),
+            "previous": None if self.previous is None else self.previous.code,
+            "drawn": self.drawn,
+        }
+
+
+def _why_not(card: Card, *, is_turn: bool, over: bool, hand: Sequence[Card], previous: Card | None) -> str | None:
+    """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
+    if over:
+        return "the hand is over"
+    if not is_turn:
+        return "it is not your turn"
+    if card not in hand:
+        return f"you do not hold {card.display}"
+    if _matches(card, previous):
+        return None
+    return f"{card.display} does not match {previous.display} in suit or rank"
+
+
+def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+class GoBoom(Rules):
+    """Go Boom: 2 to 7 players, 7 cards each, rounds led by the highest card, first out wins.
+
+    Options: ``target`` (100: the match ends after a hand in which some total reaches it).
+    """
+
+    name = "go-boom"
+    title = "Go Boom"
+    min_seats = 2
+    max_seats = 7
+    first_dealer_rank = Rank.ACE
+    defaults = {"target": 100}
+
+    def check_options(self) -> None:
+        if not 1 <= self.options["target"] <= 100_000:
+            raise OptionsError("target must be between 1 and 100000 points")
+
+    # -- dealing ---------------------------------------------------------------
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[GoBoomState, list[Event]]:
+        self.check_seats(seats)
+        order = shuffle(f"hand/{hand}/deal", pack())
+        hands, stock = deal_hands(order, seats, dealer, HAND_SIZE)
+        first = (dealer + 1) % seats
+        state = GoBoomState(hand=hand, dealer=dealer, hands=hands, stock=tuple(stock), leader=first, turn=first, dealt=hands)
+        return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
+
+    # -- seeing ----------------------------------------------------------------
+
+    def view(self, state: GoBoomState, seat: int | None) -> GoBoomView:
+        # A negative seat would index another seat's hand from the end.
+        if seat is not None and not 0 <= seat < state.seats:
+            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        return GoBoomView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            stock_size=len(state.stock),
+            leader=state.leader,
+            turn=state.turn,
+            plays=state.plays,
+            passed=state.passed,
+            drawn=state.drawn,
+            result=state.result,
+        )
+
+    def explain(self, view: GoBoomView, card: Card) -> str | None:
+        return _why_not(
+            card,
+            is_turn=view.seat is not None and view.seat == view.turn,
+            over=view.result is not None,
+            hand=view.hand,
+            previous=view.previous,
+        )
+
+    def legal_moves(self, view: GoBoomView) -> list[Move]:
+        if view.result is not None or view.seat is None or view.seat != view.turn:
+            return []
+        moves = [Move.play(c) for c in sorted(set(view.hand)) if _matches(c, view.previous)]
+        if moves:
+            return moves
+        return [Move.draw() if view.stock_size else Move.pass_()]
+
+    # -- playing ---------------------------------------------------------------
+
+    def apply(self, state: GoBoomState, seat: int, move: Move, shuffle: Shuffler) -> tuple[GoBoomState, list[Event]]:
+        def illegal(reason: str) -> IllegalMove:
+            return IllegalMove(reason, move=move, seat=seat)
+
+        if state.result is not None:
+            raise illegal("the hand is over")
+        if seat != state.turn:
+            raise illegal("it is not your turn")
+        hand = state.hands[seat]
+        previous = state.previous
+        if move.kind == "play":
+            problem = _why_not(move.card, is_turn=True, over=False, hand=hand, previous=previous)
+            if problem:
+                raise illegal(problem)
+            if move.suit is not None:
+                raise illegal(f"{self.title} names no suit")
+            return self._play(state, seat, move.card), []
+        if move.kind in ("draw", "pass"):
+            if previous is None:
+                raise illegal("you lead this round: put down any card")
+            able = [c for c in hand if _matches(c, previous)]
+            if able:
+                raise illegal(f"you must play when you can, and {able[0].display} matches {previous.display}")
+            if move.kind == "draw":
+                if not state.stock:
+                    raise illegal("the stock is empty: there is nothing to draw")
+                card = state.stock[0]
+                hands = state.hands[:seat] + (hand + (card,),) + state.hands[seat + 1 :]
+                return _replace(
+                    state, hands=hands, stock=state.stock[1:], drawn=state.drawn + 1,
+                    draws=state.draws + ((seat, card),),
+                ), []
+            if state.stock:
+                raise illegal("you may pass only when the stock is empty: draw until a card matches")
+            return self._acted(_replace(state, passed=state.passed + (seat,))), []
+        raise illegal(f"{self.title} has no move {move.kind!r}: play a card, draw, or pass")
+
+    def _play(self, state: GoBoomState, seat: int, card: Card) -> GoBoomState:
+        new_hand = _remove(state.hands[seat], card)
+        hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
+        played = _replace(state, hands=hands, plays=state.plays + ((seat, card),))
+        if new_hand:
+            return self._acted(played)
+        counts = tuple(sum(map(go_boom_points, h)) for h in hands)
+        scores = tuple(sum(counts) if s == seat else 0 for s in range(state.seats))
+        result = HandResult("out", (seat,), counts, scores, f"seat {seat} went out")
+        return _replace(played, turn=None, drawn=0, result=result, rounds=state.rounds + (_round(played, None),))
+
+    def _acted(self, state: GoBoomState) -> GoBoomState:
+        """The seat to act has played or passed: the next seat acts, or the round is over."""
+        if len(state.plays) + len(state.passed) < state.seats:
+            return _replace(state, turn=(state.turn + 1) % state.seats, drawn=0)
+        leader = round_winner(state.plays)
+        return _replace(
+            state, leader=leader, turn=leader, plays=(), passed=(), drawn=0,
+            rounds=state.rounds + (_round(state, leader),),
+        )
+
+    # -- the table's timer -------------------------------------------------------
+
+    def auto_move(self, state: GoBoomState) -> Move:
+        """What the table plays for a seat whose timer ran out: its lowest playable card by
+        (points, rank, suit) (a leader: its lowest card); else a draw; else a pass."""
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the hand is over")
+        hand = state.hands[state.turn]
+        able = [c for c in hand if _matches(c, state.previous)]
+        if able:
+            return Move.play(min(able, key=lambda c: (go_boom_points(c), int(c.rank), int(c.suit))))
+        return Move.draw() if state.stock else Move.pass_()
+
+    # -- reporting -----------------------------------------------------------------
+
+    def summary(self, state: GoBoomState) -> dict[str, Any]:
+        return {
+            "deal": [codes(h) for h in state.dealt],
+            "draws": [{"seat": seat, "card": card.code} for seat, card in state.draws],
+            "rounds": list(state.rounds),
+        }
+
+
+def _round(state: GoBoomState, won_by: int | None) -> dict[str, Any]:
+    """A finished round for the report: its leader, its cards in order, who passed and who
+    won it (``None``: the hand ended in it)."""
+    return {
+        "leader": state.plays[0][0],
+        "plays": [{"seat": seat, "card": card.code} for seat, card in state.plays],
+        "passed": list(state.passed),
+        "won_by": won_by,
+    }
+
+
+class HollywoodGoBoom(HollywoodScoring, GoBoom):
+    """Hollywood Go Boom: Go Boom scored Hollywood style, three games to ``target`` at once
+    (:class:`~fairdeal.rules.hollywood.HollywoodSheet`); the highest sum of the three wins.
+
+    Options: ``target`` (100: a game closes when some player reaches it).
+    """
+
+    name = "hollywood-go-boom"
+    title = "Hollywood Go Boom"
