@@ -2,9 +2,9 @@
 
 ``python tests/browser/server.py --port N --data-dir DIR`` serves
 :func:`fairdeal.service.app.create_app` exactly as ``fairdeal serve`` does,
-except that a game's server seed and id come from ``HMAC(TEST_KEY, what the
-game is)``: its rules, options and seats, and how many such games came before
-in this server. A test that names its seats uniquely gets the same cards on
+except that a game's server seed and id (``create_app(new_ids=...)``) come
+from ``HMAC(TEST_KEY, what the game is)``: its rules, options and seats, and
+how many such games came before in this server. A test that names its seats uniquely gets the same cards on
 every run, whatever other tests ran first. The browser side makes its client
 seeds from ``crypto.getRandomValues``, which the tests seed too (conftest.py).
 
@@ -17,10 +17,8 @@ import argparse
 import hmac
 import json
 import os
-import secrets
 import threading
 from collections import Counter
-from types import SimpleNamespace
 
 TEST_KEY = b"fairdeal browser tests"
 
@@ -33,29 +31,28 @@ def _digest(label: str) -> bytes:
     return hmac.digest(TEST_KEY, f"{_current.key}/{label}".encode(), "sha256")
 
 
+def reproducible_ids() -> tuple[str, str]:
+    """``create_app(new_ids=...)``: the game id and server seed of the game being created."""
+    return "t" + _digest("id").hex()[:15], _digest("server").hex()
+
+
 def install() -> None:
+    """Name each game by what it is while it is created, for :func:`reproducible_ids`."""
     import fairdeal.service.games as games
 
     create = games.GameService.create
 
-    def reproducible_create(self, rules_name, options, seats, turn_seconds=None):  # type: ignore[no-untyped-def]
+    def create_named(self, rules_name, options, seats, *args, **kwargs):  # type: ignore[no-untyped-def]
         what = json.dumps([rules_name, options, [[s.name, s.bot] for s in seats]], sort_keys=True)
         with _lock:
             _made[what] += 1
             _current.key = f"{what}#{_made[what]}"
         try:
-            return create(self, rules_name, options, seats, turn_seconds)
+            return create(self, rules_name, options, seats, *args, **kwargs)
         finally:
             _current.key = None
 
-    def token_urlsafe(nbytes: int | None = None) -> str:
-        if getattr(_current, "key", None) and nbytes == 12:  # the game id
-            return "t" + _digest("id").hex()[:15]
-        return secrets.token_urlsafe(nbytes)
-
-    games.GameService.create = reproducible_create
-    games.new_server_seed = lambda: _digest("server").hex()
-    games.secrets = SimpleNamespace(token_urlsafe=token_urlsafe)
+    games.GameService.create = create_named
 
 
 def main() -> None:
@@ -71,7 +68,8 @@ def main() -> None:
     from fairdeal.service.app import create_app
     from fairdeal.service.settings import Settings
 
-    uvicorn.run(create_app(Settings.from_env()), host="127.0.0.1", port=args.port, log_level="warning")
+    app = create_app(Settings.from_env(), new_ids=reproducible_ids)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":

@@ -44,16 +44,26 @@ export const NOT_REVEALED = "the record ends here and the server seed is not rev
 export const RULES = { [CrazyEights.id]: CrazyEights };
 
 /**
- * Games this page does not replay move by move (the Fan Tan family): it still
- * checks everything up to the deals and derives each deal from the seeds; the
- * scores it shows are the record's.
+ * Games this page does not replay move by move: it still checks everything up
+ * to the deals and derives each deal from the seeds (the starter too, where
+ * the deal line names the cards turned); the scores it shows are the record's.
+ * `packs` and `size` (cards each; "all" deals the whole pack) are of a deal
+ * for `n` seats, one card at a time from the dealer's left.
  */
+const FAN_TAN = { firstDealerRank: "J", minSeats: 3, maxSeats: 8, packs: () => 1, size: () => "all" };
+const EIGHTS = { firstDealerRank: "A", minSeats: 2, maxSeats: 8, packs: (n) => (n >= 6 ? 2 : 1), size: (n) => (n === 2 ? 7 : 5), starter: true };
+const GO_BOOM = { firstDealerRank: "A", minSeats: 2, maxSeats: 7, packs: () => 1, size: () => 7 };
 export const DEALS_ONLY = {
-  "fan-tan": { title: "Fan Tan", firstDealerRank: "J", minSeats: 3, maxSeats: 8, options: ["deals", "passing", "stack"] },
-  sjueren: { title: "Sjueren", firstDealerRank: "J", minSeats: 3, maxSeats: 6, options: ["deals"] },
-  "five-or-nine": { title: "Five or Nine", firstDealerRank: "J", minSeats: 3, maxSeats: 8, options: ["deals", "stack"] },
-  "play-or-pay": { title: "Play or Pay", firstDealerRank: "J", minSeats: 3, maxSeats: 8, options: ["deals", "stack"] },
-  "liberty-fan-tan": { title: "Liberty Fan-Tan", firstDealerRank: "J", minSeats: 3, maxSeats: 8, options: ["deals", "stack"] },
+  "fan-tan": { ...FAN_TAN, title: "Fan Tan" },
+  sjueren: { ...FAN_TAN, title: "Sjueren", maxSeats: 6 },
+  "five-or-nine": { ...FAN_TAN, title: "Five or Nine" },
+  "play-or-pay": { ...FAN_TAN, title: "Play or Pay" },
+  "liberty-fan-tan": { ...FAN_TAN, title: "Liberty Fan-Tan" },
+  "crazy-eights-book": { ...EIGHTS, title: "Crazy Eights (book)" },
+  eights: { ...EIGHTS, title: "Eights" },
+  "hollywood-eights": { ...EIGHTS, title: "Hollywood Eights" },
+  "go-boom": { ...GO_BOOM, title: "Go Boom" },
+  "hollywood-go-boom": { ...GO_BOOM, title: "Hollywood Go Boom" },
 };
 
 /** A fault at a line of the record (1-based `line`; null when it is no record at all). */
@@ -407,16 +417,15 @@ class Replay {
       }
       report.options = { ...this.rules.options };
     } else if (DEALS_ONLY[name]) {
+      // Its options are the rules' to check (fairdeal-verify does): here only that they are integers.
       this.family = DEALS_ONLY[name];
-      const unknown = Object.keys(options).filter((k) => !this.family.options.includes(k)).sort();
-      if (unknown.length) fail(`header: ${name} has no option ${show(unknown[0])}; options: ${this.family.options.join(", ")}`);
       if (!Object.values(options).every(Number.isInteger)) fail(`header: every option of ${name} is an integer`);
       report.options = { ...options };
     } else {
       fail(`header: unknown rules ${show(name)}; this page knows ${[...Object.keys(RULES), ...Object.keys(DEALS_ONLY)].sort().join(", ")}`);
     }
     // Defaults may change between versions: a record names every option it was played with.
-    const missing = (this.rules ? Object.keys(this.rules.options) : this.family.options).filter((k) => !(k in options));
+    const missing = this.rules ? Object.keys(this.rules.options).filter((k) => !(k in options)) : [];
     if (missing.length) fail(`header options do not give ${show(missing[0])} (a record lists every option of ${name})`);
     const seats = line.seats;
     if (!Array.isArray(seats)) fail("header seats is not a list");
@@ -601,11 +610,27 @@ class Replay {
         report.first_dealer = dealer;
         report.draw = cards;
       } else if (line.type === "deal" && Number.isInteger(line.hand) && Number.isInteger(line.dealer)) {
-        // Every game of the family deals the whole pack one card at a time from the dealer's left.
-        const order = await shuffle(key, `hand/${line.hand}/deal`, pack());
+        const family = this.family;
+        const order = await shuffle(key, `hand/${line.hand}/deal`, pack(family.packs(seats)));
+        const size = family.size(seats);
+        const dealt = size === "all" ? order.length : size * seats;
         const deal = Array.from({ length: seats }, () => []);
-        order.forEach((card, i) => deal[(line.dealer + 1 + i) % seats].push(card));
-        this.derived.push({ hand: line.hand, dealer: line.dealer, deal, restocks: [], result: null, scores: null, totals: null });
+        order.slice(0, dealt).forEach((card, i) => deal[(line.dealer + 1 + i) % seats].push(card));
+        const entry = { hand: line.hand, dealer: line.dealer, deal, restocks: [], result: null, scores: null, totals: null };
+        if (family.starter) {
+          // The starter: an eight goes back into the middle of the stock and the next card is turned.
+          const stock = order.slice(dealt);
+          const turned = [];
+          for (;;) {
+            const card = stock.shift();
+            turned.push(card);
+            if (card[0] !== "8") break;
+            stock.splice(Math.floor(stock.length / 2), 0, card);
+          }
+          if ("turned" in line && !same(line.turned, turned)) throw new Fail(index, `deal turned ${show(line.turned)} but the seed gives ${show(turned)}`);
+          Object.assign(entry, { starter: turned.at(-1), turned });
+        }
+        this.derived.push(entry);
       } else if (line.type === "hand-end") {
         const hand = this.derived.find((h) => h.hand === line.hand);
         if (hand) Object.assign(hand, { result: { how: line.how, winners: line.winners, counts: line.counts }, scores: line.scores, totals: line.totals });

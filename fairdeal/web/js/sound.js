@@ -17,6 +17,8 @@ export function setSound(on) {
 
 function audio() {
   if (!enabled) return null;
+  // Before the person has touched the page a browser keeps it silent (and complains): skip.
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return null;
   const Context = globalThis.AudioContext ?? globalThis.webkitAudioContext;
   if (!Context) return null;
   // A browser lets a page make sound only after the person touched it: the

@@ -28,6 +28,11 @@ const TITLES = {
   "five-or-nine": "Five or Nine",
   "play-or-pay": "Play or Pay",
   "liberty-fan-tan": "Liberty Fan-Tan",
+  "crazy-eights-book": "Crazy Eights (book)",
+  eights: "Eights",
+  "hollywood-eights": "Hollywood Eights",
+  "go-boom": "Go Boom",
+  "hollywood-go-boom": "Hollywood Go Boom",
 };
 const SEQUENCE_GAMES = new Set(["play-or-pay", "liberty-fan-tan"]);
 // Games where an eight is wild and names a suit (what the status line tells the seat).
@@ -87,6 +92,11 @@ function isChips() {
 /** A game with a stock and a pile (Crazy Eights and its kin): the view shows a top card. */
 function hasPile() {
   return typeof ui.view?.table?.top === "string";
+}
+
+/** A game played in rounds (Go Boom): the view lists the round's cards. */
+function hasRound() {
+  return Array.isArray(ui.view?.table?.round);
 }
 
 /** Whether playing `code` now needs a suit named with it (an eight): the legal moves say so. */
@@ -444,6 +454,22 @@ function describeLine(line) {
 function render() {
   const view = ui.view;
   if (!view) return;
+  // Buttons are drawn anew: remember which one had the focus, to give it back.
+  const active = document.activeElement;
+  const focusedId = active && active !== document.body && active.id && !$("hand").contains(active) ? active.id : null;
+  const inControls = active && ($("actions").contains(active) || $("suit-picker").contains(active));
+  const focusedSuit = $("suit-picker").contains(active) ? active.dataset.suit : null;
+  renderParts(view);
+  const again = focusedId ? document.getElementById(focusedId) : null;
+  if (again && document.activeElement !== again) again.focus({ preventScroll: true });
+  if (focusedSuit) $("suit-picker").querySelector(`[data-suit="${focusedSuit}"]`)?.focus({ preventScroll: true });
+  if (inControls && (document.activeElement === document.body || !document.activeElement)) {
+    // The button went away with the move it made: the keyboard carries on in the hand.
+    ($("hand").querySelector("button.card[tabindex='0']") ?? $("actions").querySelector("button"))?.focus({ preventScroll: true });
+  }
+}
+
+function renderParts(view) {
   document.body.dataset.phase = view.status;
   document.body.dataset.seq = String(view.seq);
   document.body.dataset.rules = view.rules;
@@ -538,16 +564,17 @@ function pileText() {
 
 function renderCenter() {
   const view = ui.view;
-  const pile = hasPile();
+  const pile = hasPile() || hasRound();
   const rows = Boolean(view.table?.rows);
   $("stock-pile").hidden = !pile;
   $("rows").hidden = !rows;
-  if (pile) renderStockPile();
+  if (hasRound()) renderRound();
+  else if (pile) renderStockPile();
   else if (rows) renderRows();
   renderSuitPicker();
 }
 
-function renderStockPile() {
+function stockButton() {
   const t = ui.view.table;
   const drawable = legal("draw");
   const stock = el(
@@ -564,6 +591,12 @@ function renderStockPile() {
     el("span", { class: "count", "aria-hidden": "true" }, String(t.stock_size)),
   );
   explainOn(stock, stockText);
+  return stock;
+}
+
+function renderStockPile() {
+  const t = ui.view.table;
+  const stock = stockButton();
   const fresh = ui.lastTop !== null && ui.lastTop !== `${t.top}/${t.pile_size}`;
   ui.lastTop = `${t.top}/${t.pile_size}`;
   const under = t.pile_size > 1 ? el("span", { class: "under", "aria-hidden": "true" }, cardBack(), cardBack()) : null;
@@ -576,6 +609,20 @@ function renderStockPile() {
   );
   explainOn(pile, pileText);
   fill($("stock-pile"), stock, pile);
+}
+
+/** Go Boom's round: the cards played so far, each with who played it; the last is the one to match. */
+function renderRound() {
+  const t = ui.view.table;
+  const plays = t.round;
+  const round = el(
+    "ol",
+    { class: "round", id: "round", "aria-label": plays.length ? `This round: ${plays.map((p) => `${who(p.seat)} ${cardName(p.card)}`).join(", ")}` : "A new round" },
+    plays.length
+      ? plays.map((p, i) => el("li", { class: i === plays.length - 1 ? "last" : null }, cardFace(p.card), el("span", { class: "by" }, who(p.seat))))
+      : el("li", { class: "leads" }, el("span", { class: "card ghost", "aria-hidden": "true" }), el("span", { class: "by" }, `${who(t.leader)} lead${t.leader === me ? "" : "s"}`)),
+  );
+  fill($("stock-pile"), stockButton(), round);
 }
 
 function rowRun(rules, suit, row) {
@@ -744,6 +791,11 @@ function statusText() {
   if (!myTurn()) {
     if (view.turn === null || view.turn === undefined) return "";
     return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}.`;
+  }
+  if (hasRound()) {
+    if (t.previous && legal("play")) return `Your turn: match ${display(t.previous)} in suit or rank.`;
+    if (t.previous) return legal("draw") ? `Nothing matches ${display(t.previous)}: draw until a card does.` : "Nothing matches and the stock is gone: pass.";
+    return "Your turn: lead any card.";
   }
   if (!hasPile()) {
     if (legal("play")) return `Your turn: play a card that builds on a row${legal("pass") ? ", or pass and pay" : ""}.`;

@@ -9,6 +9,9 @@ import { HAS_WEB_CRYPTO } from "./protocol.js";
 const verdict = document.getElementById("verdict");
 const reportBox = document.getElementById("report");
 
+// Games whose hand scores are chips won or paid (the Fan Tan family, but Sjueren).
+const CHIP_GAMES = new Set(["fan-tan", "five-or-nine", "play-or-pay", "liberty-fan-tan"]);
+
 const TITLES = { "crazy-eights": "Crazy Eights", ...Object.fromEntries(Object.entries(DEALS_ONLY).map(([k, v]) => [k, v.title])) };
 
 async function check(text, source, { key = null } = {}) {
@@ -108,7 +111,12 @@ function factsPanel(report) {
       el("dt", {}, "Fingerprint shown at the start"),
       el("dd", { class: "mono", id: "commitment" }, report.commitment ?? "—"),
       el("dt", {}, "Server seed revealed at the end"),
-      el("dd", { class: "mono", id: "server-seed" }, report.server_seed ?? "not revealed", report.server_seed ? el("span", { class: "check", title: "its SHA-256 is the fingerprint" }, " ✔ matches") : null),
+      el(
+        "dd",
+        { class: "mono", id: "server-seed" },
+        report.server_seed ?? (report.error ? "—" : "not revealed"),
+        report.server_seed ? el("span", { class: "check", title: "its SHA-256 is the fingerprint" }, " ✔ matches") : null,
+      ),
     ),
     el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Client seed"))), el("tbody", {}, rows)),
   );
@@ -117,9 +125,10 @@ function factsPanel(report) {
 function handPanel(report, hand) {
   const n = report.seats.length;
   const winners = new Set(hand.result?.winners ?? []);
-  const chips = report.rules !== "crazy-eights";
-  const leftLabel = chips ? "Cards left" : "Left (points)";
-  const scoreLabel = chips ? "Chips" : "Score";
+  const chips = CHIP_GAMES.has(report.rules);
+  const cardsLeft = chips || report.rules === "sjueren";
+  const leftLabel = cardsLeft ? "Cards left" : "Left (points)";
+  const scoreLabel = chips ? "Chips" : report.rules === "sjueren" ? "Won" : "Score";
   const rows = hand.deal.map((cards, s) =>
     el(
       "tr",
@@ -178,7 +187,7 @@ function handPanel(report, hand) {
 function resultText(report, hand) {
   const names = hand.result.winners.map((s) => plainName(report, s));
   const score = hand.scores[hand.result.winners[0]];
-  if (hand.result.how === "out") return `${names[0]} went out${report.rules === "crazy-eights" ? ` and scores ${score}` : ""}.`;
+  if (hand.result.how === "out") return `${names[0]} went out${CHIP_GAMES.has(report.rules) ? "" : ` and scores ${score}`}.`;
   const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
   return `Blocked: ${list} held the lowest count and score${names.length > 1 ? " " + score + " each" : "s " + score}.`;
 }
@@ -211,11 +220,12 @@ function checkedPanel(report) {
     "Every player's seed matches the commitment that player sent before any seed was revealed.",
     "The draw for the first dealer, every deal, every starter and every new stock are dealt again here from the seeds (fairness protocol v1, Web Crypto).",
   ];
-  if (report.replayed) items.push("Every move is replayed through the rules; every hand's end, score and total is recomputed and compared with the record.");
+  if (!report.deals_only) items.push("Every move is replayed through the rules; every hand's end, score and total is recomputed and compared with the record.");
   return el(
     "section",
     { class: "panel", "aria-labelledby": "checked-title" },
-    el("h2", { id: "checked-title" }, "What this page checked"),
+    el("h2", { id: "checked-title" }, "What this page checks"),
+    report.error ? el("p", {}, `In this order, line by line; it stopped at the first fault, line ${report.error.line}. The hands above are the ones the seeds and the rules give up to there.`) : null,
     el("ul", { class: "checked-list" }, items.map((t) => el("li", {}, t))),
     el("p", { class: "hint" }, "It does not show that the operator kept the cards secret while the game ran: nobody could choose them, but the server could see them."),
   );
