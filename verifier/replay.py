@@ -82,7 +82,9 @@ class Hand:
 
     ``summary`` is what the rules report of the hand (for Crazy Eights:
     ``deal`` by seat, ``starter``, ``turned`` and ``restocks``, each with
-    its new stock, top first); the rest is how it ended.
+    its new stock, top first); the rest is how it ended. ``sheet`` holds
+    what a game's score sheet keeps besides the totals (Hollywood scoring:
+    ``games``, each game's scores by seat), as its ``hand-end`` line shows it.
     """
 
     hand: int
@@ -94,6 +96,7 @@ class Hand:
     scores: tuple[int, ...]
     totals: tuple[int, ...]
     reason: str = ""
+    sheet: dict[str, Any] = field(default_factory=dict)
 
     @property
     def deal(self) -> list[list[str]]:
@@ -112,6 +115,7 @@ class Hand:
             },
             "scores": list(self.scores),
             "totals": list(self.totals),
+            **self.sheet,
         }
 
 
@@ -589,13 +593,20 @@ class _Replay:
             return
         report.hands = [
             Hand(h.hand, h.dealer, h.summary, h.result.how, h.result.winners, h.result.counts,
-                 h.result.scores, h.totals, h.result.reason)
+                 h.result.scores, h.totals, h.result.reason, _sheet_fields(h.sheet))
             for h in match.hands
         ]
         if match.hands:
             report.totals = list(match.totals)
         if match.over:
             report.standings = match.standings
+
+
+def _sheet_fields(sheet: Any) -> dict[str, Any]:
+    """What a score sheet shows in a hand-end line besides the totals (``{}`` for a plain sheet)."""
+    if sheet is None:
+        return {}
+    return {key: value for key, value in sheet.record().items() if key != "totals"}
 
 
 NOT_REVEALED = "the record ends here and the server seed is not revealed (a game in progress, or a truncated record)"

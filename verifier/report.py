@@ -124,15 +124,85 @@ def _hand(report: Report, hand: Hand) -> list[str]:
         out.append(f"  suits begun with: {display(summary.pop('leads'))}")
     if isinstance(summary.get("rows"), dict):
         out.append(f"  rows at the end: {_rows(summary.pop('rows'))}")
+    # The draw-pile games (Eights, Go Boom): partners, every draw, the order out, Go Boom's rounds.
+    partners = summary.pop("partners", None) if _is_sides(summary.get("partners")) else None
+    if partners is not None:
+        out.append(f"  partners: {' against '.join(_side(report, side) for side in partners)}")
+    if _is_draws(summary.get("draws")):
+        out.append(f"  draws: {_draws(report, summary.pop('draws'))}")
+    if isinstance(summary.get("out"), list) and all(isinstance(s, int) for s in summary["out"]):
+        gone = summary.pop("out")
+        if gone:
+            out.append(f"  out of cards, in order: {_seats(report, gone)}")
+    if isinstance(summary.get("rounds"), list) and all(isinstance(r, dict) for r in summary["rounds"]):
+        for number, round_ in enumerate(summary.pop("rounds"), 1):
+            out.append(f"  round {number}: {_round(report, round_)}")
     for key, value in summary.items():
         out.append(f"  {safe(key)}: {safe(json.dumps(value, ensure_ascii=False))}")
     if hand.how == "out":
-        ended = f"{_seat(report, hand.winners[0])} went out"
+        ended = f"{_side(report, hand.winners)} went out"
+    elif not hand.winners:
+        ended = f"{hand.how} ({safe(hand.reason)}); nobody wins"
+    elif partners is not None or report.rules in _FEWEST_CARDS:
+        ended = f"{hand.how} ({safe(hand.reason)}); won by {_side(report, hand.winners)}"
     else:
         ended = f"{hand.how} ({safe(hand.reason)}); lowest count: {_seats(report, hand.winners)}"
     out.append(f"  ended: {ended}")
-    out.extend(_table(report, [("counts", hand.counts), ("scores", hand.scores), ("totals", hand.totals)]))
+    rows = [("counts", hand.counts), ("scores", hand.scores), ("totals", hand.totals)]
+    games = hand.sheet.get("games")
+    if isinstance(games, list):
+        # Hollywood scoring: the three games' scores after the hand.
+        rows += [(f"game {g}", scores) for g, scores in enumerate(games, 1) if isinstance(scores, list)]
+    out.extend(_table(report, rows))
     return out
+
+
+_FEWEST_CARDS = frozenset({"eights", "hollywood-eights"})
+"""Games whose blocked hand goes to the fewest cards, not the lowest count."""
+
+
+def _is_sides(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(side, list) and all(isinstance(s, int) for s in side) for side in value)
+
+
+def _is_draws(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(d, dict) and isinstance(d.get("seat"), int) for d in value)
+
+
+def _side(report: Report, seats: Sequence[int]) -> str:
+    """``seat 1 (Bob)``, or ``seats 0 (Ann) and 2 (Cy)`` for partners."""
+    if len(seats) == 1:
+        return _seat(report, seats[0])
+    names = [_seat(report, s).removeprefix("seat ") for s in seats]
+    return "seats " + " and ".join(names)
+
+
+def _draws(report: Report, draws: Sequence[dict[str, Any]]) -> str:
+    """Every draw in order, a seat's draws in a row together: ``seat 1 (Bob) 7♥ 7♣, seat 2 (Cy) 9♣``."""
+    if not draws:
+        return "none"
+    runs: list[tuple[int, list[str]]] = []
+    for draw in draws:
+        if runs and runs[-1][0] == draw["seat"]:
+            runs[-1][1].append(draw.get("card"))
+        else:
+            runs.append((draw["seat"], [draw.get("card")]))
+    return ", ".join(f"{_seat(report, seat)} {display([c if isinstance(c, str) else '?' for c in cards])}" for seat, cards in runs)
+
+
+def _round(report: Report, round_: dict[str, Any]) -> str:
+    """A Go Boom round: its cards in order, who passed, and who leads the next."""
+    plays = [p for p in round_.get("plays", []) if isinstance(p, dict)]
+    shown = ", ".join(f"{_seat(report, p.get('seat'))} {display(p.get('card', '?'))}" for p in plays)
+    passed = [s for s in round_.get("passed", []) if isinstance(s, int)]
+    if passed:
+        shown += f"; passed: {_seats(report, passed)}"
+    won_by = round_.get("won_by")
+    if isinstance(won_by, int):
+        shown += f"; highest card: {_seat(report, won_by)} leads next"
+    else:
+        shown += "; the hand ended in it"
+    return shown
 
 
 def _chips(report: Report, move: dict[str, Any]) -> str:
@@ -311,6 +381,12 @@ class MovePrinter:
             if isinstance(getattr(after, "rows", None), tuple):
                 rows = {suit.letter: None if row is None else [c.code for c in row] for suit, row in zip(Suit, after.rows)}
                 out += f"; rows {_rows(rows)}"
+            if isinstance(getattr(after, "plays", None), tuple) and isinstance(getattr(after, "rounds", None), tuple):
+                # Go Boom: the round so far, and who leads when a round was just completed.
+                if len(after.rounds) > len(before.rounds):
+                    out += f"; round over, {_seat(report, after.leader)} leads"
+                else:
+                    out += "; round so far: " + ", ".join(f"seat {s} {c.display}" for s, c in after.plays)
             if hasattr(after, "pile") and after.pile:
                 top = after.pile[-1].display
                 named = getattr(after, "named", None)
