@@ -436,3 +436,17 @@ def test_a_finished_game_is_not_polled(open_page, new_game, server):
     # One request for the stream; the server says the game is over and revealed; the page stops asking.
     page.wait_for_selector("body[data-live='done']")
     assert len(streams) == 1
+
+
+def test_go_boom_and_eights_play_at_the_same_table(open_page, new_game):
+    for rules in ("go-boom", "eights"):
+        game = new_game(["Gil", "Bot G1", "Bot G2", "Bot G3"], rules=rules)
+        opened = open_page(game.link(0))
+        page = opened.page
+        for _ in range(4):
+            if not wait_turn(page):
+                break
+            mouse_move(page)
+        assert moves_of(game.record(), 0)
+        assert page.locator("#stock").count() == 1 and page.locator("#status").inner_text()
+        opened.shot(f"table-laptop-{rules}")

@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from fairdeal.fairness import client_commitment
+from fairdeal.record import resign
 from fairdeal.simulate import simulate
 
-from .records import all_cases, text
+from .conftest import api
+from .records import FORGER, all_cases, text
 
 # What both verifiers report of a verified hand, compared field by field.
 HAND_FIELDS = ("hand", "dealer", "deal", "starter", "turned", "restocks", "scores", "totals")
@@ -189,3 +192,82 @@ def test_text_helper_round_trips(cases):
     honest = next(c for c in cases if c["name"].endswith("honest"))
     lines = [json.loads(raw) for raw in honest["text"].splitlines()]
     assert text(lines) == honest["text"]
+
+
+def _session_record(server: str) -> str:
+    """A dealing session through the service: two seeds, two shuffles, the reveal."""
+    created = api(server, "POST", "/sessions", {"seats": 2, "label_prefix": "round/"})
+    sid, owner = created["session_id"], created["owner_key"]
+    for seat, seed in ((0, "alice"), (1, "bob")):
+        api(server, "POST", f"/sessions/{sid}/seats/{seat}/commit", {"commitment": client_commitment(seed)}, token=created["seats"][seat]["token"])
+    for seat, seed in ((0, "alice"), (1, "bob")):
+        api(server, "POST", f"/sessions/{sid}/seats/{seat}/reveal", {"seed": seed}, token=created["seats"][seat]["token"])
+    api(server, "POST", f"/sessions/{sid}/shuffle", {"label": "round/1", "packs": 1}, token=owner)
+    api(server, "POST", f"/sessions/{sid}/shuffle", {"label": "round/2", "cards": ["AS", "KS", "QS", "JS", "TS"]}, token=owner)
+    api(server, "POST", f"/sessions/{sid}/reveal", token=owner)
+    return api(server, "GET", f"/sessions/{sid}/record")
+
+
+def test_a_dealing_session_and_its_tampered_copies_agree_with_fairdeal_verify(server, browser, tmp_path):
+    honest = _session_record(server)
+    lines = [json.loads(raw) for raw in honest.splitlines()]
+    shuffle_at = next(i for i, line in enumerate(lines) if line["type"] == "shuffle")
+    edited = [dict(line) for line in lines]
+    edited[shuffle_at]["label"] = "other/1"
+    twice = [dict(line) for line in lines]
+    twice[shuffle_at + 1]["label"] = twice[shuffle_at]["label"]
+    bodies = {
+        "honest": honest,
+        "a label outside the prefix": text(resign(edited, FORGER)),
+        "a label used twice": text(resign(twice, FORGER)),
+        "the reveal cut off": text(lines[:-1]),
+        "a card changed without re-signing": text([*lines[:shuffle_at], {**lines[shuffle_at], "cards": ["AS"] * lines[shuffle_at]["count"]}, *lines[shuffle_at + 1 :]]),
+    }
+    paths = []
+    for n, body in enumerate(bodies.values()):
+        path = tmp_path / f"session-{n}.jsonl"
+        path.write_text(body)
+        paths.append(path)
+    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)], capture_output=True, text=True)
+    cli = [json.loads(line) for line in run.stdout.splitlines()]
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + "/verify")
+    page.wait_for_selector("body[data-verdict='idle']")
+    js = page.evaluate(
+        "async (texts) => { const R = await import('/js/record.js'); const out = []; for (const t of texts) out.push(await R.verifyRecord(t)); return out; }",
+        list(bodies.values()),
+    )
+    for name, mine, theirs in zip(bodies, js, cli):
+        assert mine["verified"] == theirs["verified"], name
+        assert (mine["error"] or {}).get("line") == (theirs["error"] or {}).get("line"), name
+    assert cli[0]["verified"] and [s["order"] for s in js[0]["shuffles"]] == [s["order"] for s in cli[0]["shuffles"]]
+    assert [s["label"] for s in js[0]["shuffles"]] == ["round/1", "round/2"]
+    # On the page: the derived orders, card by card.
+    path = tmp_path / "session.jsonl"
+    path.write_text(honest)
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("body[data-verdict='verified']")
+    shown = page.locator("#shuffles li[data-label='round/2'] > .cards .card").evaluate_all("nodes => nodes.map(n => n.dataset.code)")
+    assert shown == cli[0]["shuffles"][1]["order"]
+    context.close()
+
+
+@pytest.mark.parametrize("rules, players", [("crazy-eights-book", 6), ("go-boom", 3)])  # two packs and a starter; no starter
+def test_the_deals_of_the_other_stops_games(open_page, tmp_path, rules, players):
+    """Games the page does not replay: every deal (and starter) derived, as fairdeal-verify derives it."""
+    [path] = simulate(rules, players, 1, tmp_path, seed=f"web{rules}", bot="random")
+    cli = json.loads(subprocess.run([sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True).stdout)
+    assert cli["verified"]
+    opened = open_page("/verify")
+    opened.page.wait_for_selector("body[data-verdict='idle']")
+    _load(opened.page, path)
+    opened.page.wait_for_selector("body[data-verdict='deals-only']")
+    hands = opened.page.locator("section.hand")
+    assert hands.count() == len(cli["hands"])
+    for n, hand in enumerate(cli["hands"]):
+        rows = hands.nth(n).locator("tbody tr")
+        for seat, cards in enumerate(hand["deal"]):
+            assert rows.nth(seat).locator(".card").evaluate_all("nodes => nodes.map(n => n.dataset.code)") == cards
+        if "starter" in hand:
+            assert hands.nth(n).locator(".starter .card").get_attribute("data-code") == hand["starter"]

@@ -6,7 +6,9 @@ import { request } from "./api.js";
 import { el, fill } from "./ui.js";
 
 const MAX_SEATS = 6;
-const MIN_SEATS = { "crazy-eights": 2 };
+// The Fan Tan family needs three players; the other games two.
+const FAN_TAN_FAMILY = new Set(["fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan"]);
+const minSeats = (rules) => (FAN_TAN_FAMILY.has(rules) ? 3 : 2);
 const RECENT_KEY = "fairdeal:recent";
 
 const form = document.getElementById("create");
@@ -43,7 +45,7 @@ function rows() {
 
 function refresh() {
   const count = rows().length;
-  const min = MIN_SEATS[rulesSelect.value] ?? 3;
+  const min = minSeats(rulesSelect.value);
   addButton.disabled = count >= MAX_SEATS;
   rows().forEach((row, i) => {
     row.dataset.seat = i;
@@ -68,7 +70,7 @@ addButton.addEventListener("click", () => {
 });
 
 rulesSelect.addEventListener("change", () => {
-  const min = MIN_SEATS[rulesSelect.value] ?? 3;
+  const min = minSeats(rulesSelect.value);
   while (rows().length < min) addSeat();
   refresh();
 });

@@ -17,11 +17,13 @@ import {
   PROTOCOL,
   checkClientSeed,
   checkGameId,
+  checkLabel,
   clientCommitment,
   commitment,
   concat,
   fromHex,
   gameKey,
+  isCard,
   lp,
   pack,
   sha256,
@@ -351,6 +353,7 @@ function seatNumber(index, line, seats) {
 
 function newReport() {
   return {
+    kind: "game",
     verified: false,
     deals_only: false,
     error: null,
@@ -371,6 +374,8 @@ function newReport() {
     totals: null,
     abandoned: null,
     key_pinned: false,
+    label_prefix: null,
+    shuffles: null,
     lines: 0,
     moves: 0,
   };
@@ -379,6 +384,25 @@ function newReport() {
 function failAt(report, line, reason) {
   if (report.error === null || line < report.error.line) report.error = { line, reason };
   report.verified = false;
+}
+
+/** The header's time, commitment and server key (checked against a pinned `key`), for games and sessions. */
+function headerKeys(line, report, key) {
+  const fail = (reason) => {
+    throw new Fail(0, reason);
+  };
+  if (!isIsoDateTime(line.created)) fail(`header created ${show(line.created)} is not an ISO 8601 date and time`);
+  report.created = line.created;
+  if (typeof line.commitment !== "string" || !HEX64.test(line.commitment)) fail("header commitment is not 64 lowercase hex digits");
+  report.commitment = line.commitment;
+  if (typeof line.server_key !== "string" || !HEX64.test(line.server_key)) {
+    fail("header server_key is not 64 lowercase hex digits (an Ed25519 public key)");
+  }
+  if (key && line.server_key !== key) {
+    fail(`the header's server_key ${line.server_key.slice(0, 16)}... is not the key you gave (${key.slice(0, 16)}...)`);
+  }
+  report.server_key = key ?? line.server_key;
+  report.key_pinned = Boolean(key);
 }
 
 class Replay {
@@ -401,6 +425,7 @@ class Replay {
     if (line.type !== "header") fail("the first line is not a header");
     if (line.format !== FORMAT) fail(`unknown record format ${show(line.format)}: this page reads ${FORMAT} only`);
     if (line.protocol !== PROTOCOL) fail(`unknown fairness protocol ${show(line.protocol)}: this page knows ${PROTOCOL} only`);
+    if ("kind" in line) fail(`unknown record kind ${show(line.kind)}: this page reads games and sessions`);
     try {
       report.game_id = checkGameId(line.game_id);
     } catch (error) {
@@ -444,18 +469,7 @@ class Replay {
       fail(`header seats: ${this.family.title} is for ${this.family.minSeats} to ${this.family.maxSeats} players, not ${seats.length}`);
     }
     report.seats = seats.map((s) => ({ name: s.name, bot: s.bot }));
-    if (!isIsoDateTime(line.created)) fail(`header created ${show(line.created)} is not an ISO 8601 date and time`);
-    report.created = line.created;
-    if (typeof line.commitment !== "string" || !HEX64.test(line.commitment)) fail("header commitment is not 64 lowercase hex digits");
-    report.commitment = line.commitment;
-    if (typeof line.server_key !== "string" || !HEX64.test(line.server_key)) {
-      fail("header server_key is not 64 lowercase hex digits (an Ed25519 public key)");
-    }
-    if (this.key && line.server_key !== this.key) {
-      fail(`the header's server_key ${line.server_key.slice(0, 16)}... is not the key you gave (${this.key.slice(0, 16)}...)`);
-    }
-    report.server_key = this.key ?? line.server_key;
-    report.key_pinned = Boolean(this.key);
+    headerKeys(line, report, this.key);
   }
 
   /** The revealed seed, checked against the header's commitment (null before the reveal). */
@@ -698,6 +712,10 @@ async function verifyInto(input, report, key) {
     failAt(report, 1, "the record is empty");
     return;
   }
+  if (lines[0].type === "header" && lines[0].kind === "session") {
+    await verifySession(lines, report, key);
+    return;
+  }
   const replay = new Replay(lines, report, key);
   try {
     replay.header();
@@ -744,4 +762,149 @@ async function verifyInto(input, report, key) {
   } finally {
     replay.finish();
   }
+}
+
+// -- dealing sessions (spec/sessions.md) ---------------------------------------
+
+export const MAX_SESSION_SEATS = 16;
+export const MAX_SHUFFLE_CARDS = 1024;
+const SESSION_HEADER = new Set(["type", "format", "protocol", "kind", "game_id", "rules", "seats", "label_prefix", "commitment", "server_key", "created"]);
+
+/**
+ * A dealing session's record: protocol v1 without a game. Checked for deals
+ * only (the chain, the commit-reveal, the seed, every shuffle request); after
+ * the reveal each shuffle's order is derived here (the record never holds it),
+ * for whoever knows the operator's game to compare.
+ */
+async function verifySession(lines, report, key) {
+  report.kind = "session";
+  report.shuffles = [];
+  const replay = new Replay(lines, report, key);
+  try {
+    sessionHeader(lines[0], report, key);
+  } catch (error) {
+    if (!(error instanceof Fail)) throw error;
+    failAt(report, error.index + 1, error.reason);
+    return;
+  }
+  try {
+    await chain(lines, report.server_key);
+  } catch (error) {
+    if (!(error instanceof RecordError)) throw error;
+    failAt(report, error.line, error.reason);
+  }
+  const end = report.error === null ? lines.length : report.error.line - 1;
+  try {
+    const seed = await replay.serverSeed();
+    await sessionLines(lines, end, report, seed);
+    if (report.error === null && lines[lines.length - 1].type !== "reveal") throw new Fail(end - 1, NOT_REVEALED);
+  } catch (error) {
+    if (!(error instanceof Fail)) throw error;
+    failAt(report, error.index + 1, error.reason);
+  }
+}
+
+function sessionHeader(line, report, key) {
+  const fail = (reason) => {
+    throw new Fail(0, reason);
+  };
+  if (line.format !== FORMAT) fail(`unknown record format ${show(line.format)}: this page reads ${FORMAT} only`);
+  if (line.protocol !== PROTOCOL) fail(`unknown fairness protocol ${show(line.protocol)}: this page knows ${PROTOCOL} only`);
+  const extra = Object.keys(line).filter((k) => !SESSION_HEADER.has(k) && !CHAIN_FIELDS.has(k)).sort();
+  if (extra.length) fail(`a session header has no field "${extra[0]}"`);
+  try {
+    report.game_id = checkGameId(line.game_id);
+  } catch (error) {
+    fail(`header game_id: ${error.message}`);
+  }
+  if (line.rules !== null) fail("a session header has rules null");
+  if (!Number.isInteger(line.seats) || line.seats < 1 || line.seats > MAX_SESSION_SEATS) {
+    fail(`session seats ${show(line.seats)}: a session has 1 to ${MAX_SESSION_SEATS} client seeds`);
+  }
+  if (typeof line.label_prefix !== "string" || line.label_prefix.length > 32 || !/^[a-z0-9/_-]*$/.test(line.label_prefix)) {
+    fail("label_prefix is at most 32 characters of a-z 0-9 / _ -");
+  }
+  report.label_prefix = line.label_prefix;
+  report.seats = Array.from({ length: line.seats }, (_, s) => ({ seat: s, name: `seat ${s}`, bot: false }));
+  headerKeys(line, report, key);
+}
+
+async function sessionLines(lines, end, report, seed) {
+  const seats = report.seats.length;
+  const committed = new Map();
+  const revealed = new Map();
+  const labels = new Set();
+  let started = false;
+  let key = null;
+  for (let index = 1; index < end; index++) {
+    const line = lines[index];
+    const kind = line.type;
+    const fail = (reason) => {
+      throw new Fail(index, reason);
+    };
+    if (kind === "reveal") {
+      if (index + 1 < end) throw new Fail(index + 1, `a ${lines[index + 1].type} line after the reveal: the reveal is the last line`);
+      return;
+    }
+    if ((kind === "client-commit" || kind === "client-reveal") && started) fail(`a ${kind} line after the start: the client seeds were fixed at the start`);
+    if (kind === "client-commit") {
+      noExtra(index, line, ["type", "seat", "commitment"]);
+      const seat = seatNumber(index, line, seats);
+      if (committed.has(seat)) fail(`seat ${seat} has already committed to a client seed`);
+      if (typeof line.commitment !== "string" || !HEX64.test(line.commitment)) fail("client-commit commitment is not 64 lowercase hex digits");
+      committed.set(seat, line.commitment);
+    } else if (kind === "client-reveal") {
+      noExtra(index, line, ["type", "seat", "seed"]);
+      const seat = seatNumber(index, line, seats);
+      const waiting = Array.from({ length: seats }, (_, s) => s).filter((s) => !committed.has(s));
+      if (waiting.length) fail(`seat ${seat} revealed its client seed before every seat committed (waiting for seats ${waiting.join(", ")})`);
+      if (revealed.has(seat)) fail(`seat ${seat} has already revealed its client seed`);
+      try {
+        checkClientSeed(line.seed);
+      } catch (error) {
+        fail(`client-reveal seed: ${error.message}`);
+      }
+      if ((await clientCommitment(line.seed)) !== committed.get(seat)) fail(`seat ${seat}'s client seed does not match its commitment`);
+      revealed.set(seat, line.seed);
+    } else if (kind === "start") {
+      if (started) fail("a second start");
+      noExtra(index, line, ["type", "client_seeds"]);
+      const expected = Array.from({ length: seats }, (_, s) => revealed.get(s) ?? "");
+      if (!Array.isArray(line.client_seeds) || line.client_seeds.length !== seats) fail(`start client_seeds must list one seed for each of the ${seats} seats`);
+      line.client_seeds.forEach((value, s) => {
+        if (value !== expected[s]) fail(`start client_seeds[${s}] is ${show(value)} but ${revealed.has(s) ? `seat ${s} revealed ${show(expected[s])}` : `seat ${s} revealed none`}`);
+      });
+      started = true;
+      report.client_seeds = expected;
+      if (seed !== null) key = await gameKey(seed, report.game_id, expected);
+    } else if (kind === "shuffle") {
+      if (!started) fail("a shuffle before the start (the client seeds are still open)");
+      report.shuffles.push(await sessionShuffle(index, line, report.label_prefix, labels, key));
+    } else {
+      fail(`a ${kind} line: a dealing session has none`);
+    }
+  }
+}
+
+async function sessionShuffle(index, line, prefix, labels, key) {
+  const fail = (reason) => {
+    throw new Fail(index, reason);
+  };
+  noExtra(index, line, ["type", "label", "cards", "count"]);
+  if (!("sig" in line)) fail("a shuffle line is not signed");
+  const { label, cards, count } = line;
+  try {
+    checkLabel(label);
+  } catch (error) {
+    fail(`shuffle label: ${error.message}`);
+  }
+  if (!label.startsWith(prefix)) fail(`shuffle label ${show(label)} does not start with the session's prefix ${show(prefix)}`);
+  if (labels.has(label)) fail(`label ${show(label)} has already dealt in this session`);
+  labels.add(label);
+  if (!Array.isArray(cards) || cards.length < 1 || cards.length > MAX_SHUFFLE_CARDS) fail(`shuffle cards: a shuffle takes 1 to ${MAX_SHUFFLE_CARDS} card codes`);
+  for (const code of cards) if (!isCard(code)) fail(`shuffle cards: ${show(code)} is not a card code (A23456789TJQK then CDHS)`);
+  if (!Number.isInteger(count) || count !== cards.length) fail(`shuffle count ${show(count)} but it lists ${cards.length} cards`);
+  const derived = { label, count, cards: [...cards] };
+  if (key !== null) derived.order = await shuffle(key, label, cards);
+  return derived;
 }

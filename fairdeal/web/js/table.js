@@ -852,13 +852,21 @@ function renderScores() {
   fill(
     $("panel-scores"),
     el("h2", {}, chips ? "Chips" : "Scores"),
-    el("p", { class: "hint" }, chips ? "Chips each seat holds after every deal." : `Points scored in each hand; the game ends after a hand in which someone reaches ${target ?? 100}.`),
+    el("p", { class: "hint" }, scoresHint(view, chips, target)),
     el("table", { class: "scores", id: "scores" }, el("thead", {}, head), el("tbody", {}, hands, totals)),
     !chips && target ? progressBars(view, target) : null,
     api.host && view.status === "playing"
       ? el("div", { class: "host-tools" }, el("h3", {}, "Host"), el("button", { type: "button", class: "secondary", id: "abandon", onclick: abandonGame }, "Abandon the game"))
       : null,
   );
+}
+
+function scoresHint(view, chips, target) {
+  const deals = view.options?.deals;
+  const session = deals === undefined ? "" : ` The game is ${deals || view.seats.length} deals${deals ? "" : ", each player dealing once"}.`;
+  if (chips) return `Chips each seat holds after every deal.${session}`;
+  if (target) return `Points scored in each hand; the game ends after a hand in which someone reaches ${target}.`;
+  return `What each seat scored in each hand.${session}`;
 }
 
 function signed(n) {

@@ -26,7 +26,20 @@ async function check(text, source, { key = null } = {}) {
 
 function showVerdict(report, source) {
   let box;
-  if (report.verified) {
+  if (report.verified && report.kind === "session") {
+    const n = report.shuffles.length;
+    box = el(
+      "div",
+      { class: "verdict ok", id: "verdict-box" },
+      el("span", { class: "mark", "aria-hidden": "true" }, "✔"),
+      el(
+        "div",
+        {},
+        el("strong", {}, "VERIFIED"),
+        el("span", { class: "detail" }, `A dealing session: ${n} shuffle${n === 1 ? "" : "s"}, each derived below from the seeds. Whoever knows the operator's game can check its cards against them. (${source})`),
+      ),
+    );
+  } else if (report.verified) {
     const hands = report.hands.length;
     box = el(
       "div",
@@ -79,6 +92,7 @@ function showReport(report) {
   const parts = [];
   if (report.game_id !== null) parts.push(factsPanel(report));
   report.hands.forEach((hand) => parts.push(handPanel(report, hand)));
+  if (report.kind === "session" && report.shuffles?.length) parts.push(shufflesPanel(report));
   if (report.standings) parts.push(standingsPanel(report));
   if (report.game_id !== null) parts.push(checkedPanel(report));
   fill(reportBox, parts);
@@ -98,14 +112,16 @@ function factsPanel(report) {
   return el(
     "section",
     { class: "panel", "aria-labelledby": "facts-title" },
-    el("h2", { id: "facts-title" }, "The game"),
+    el("h2", { id: "facts-title" }, report.kind === "session" ? "The session" : "The game"),
     el(
       "dl",
       { class: "facts" },
-      el("dt", {}, "Game"),
+      el("dt", {}, report.kind === "session" ? "Session" : "Game"),
       el("dd", { class: "mono" }, report.game_id),
-      el("dt", {}, "Rules"),
-      el("dd", {}, TITLES[report.rules] ?? String(report.rules), options ? el("span", { class: "hint" }, ` (${options})`) : null),
+      el("dt", {}, report.kind === "session" ? "Kind" : "Rules"),
+      report.kind === "session"
+        ? el("dd", {}, "A dealing session", report.label_prefix ? el("span", { class: "hint" }, ` (labels start with ${report.label_prefix})`) : null)
+        : el("dd", {}, TITLES[report.rules] ?? String(report.rules), options ? el("span", { class: "hint" }, ` (${options})`) : null),
       el("dt", {}, "Signed by"),
       el("dd", { class: "mono", id: "server-key" }, report.server_key ?? "—", report.key_pinned && !report.error ? el("span", { class: "check" }, " ✔ this server's published key") : null),
       el("dt", {}, "Fingerprint shown at the start"),
@@ -119,6 +135,28 @@ function factsPanel(report) {
       ),
     ),
     el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Client seed"))), el("tbody", {}, rows)),
+  );
+}
+
+function shufflesPanel(report) {
+  return el(
+    "section",
+    { class: "panel", "aria-labelledby": "shuffles-title" },
+    el("h2", { id: "shuffles-title" }, "Shuffles"),
+    el("p", { class: "hint" }, "The record keeps each request (its label and cards), never the order dealt; here is that order, derived from the seeds, top first."),
+    el(
+      "ol",
+      { class: "shuffles", id: "shuffles" },
+      report.shuffles.map((s) =>
+        el(
+          "li",
+          { "data-label": s.label },
+          el("h3", {}, el("code", {}, s.label), el("span", { class: "hint" }, ` ${s.count} card${s.count === 1 ? "" : "s"}`)),
+          s.order ? cardRow(s.order) : el("p", { class: "hint" }, "The order follows once the server seed is revealed."),
+          el("details", {}, el("summary", {}, "The cards asked for, in the order given"), cardRow(s.cards)),
+        ),
+      ),
+    ),
   );
 }
 
@@ -220,7 +258,11 @@ function checkedPanel(report) {
     "Every player's seed matches the commitment that player sent before any seed was revealed.",
     "The draw for the first dealer, every deal, every starter and every new stock are dealt again here from the seeds (fairness protocol v1, Web Crypto).",
   ];
-  if (!report.deals_only) items.push("Every move is replayed through the rules; every hand's end, score and total is recomputed and compared with the record.");
+  if (report.kind === "session") {
+    items.splice(3, 1, "Every shuffle request is well formed and signed, and its order is dealt again here from the seeds (fairness protocol v1, Web Crypto).");
+  } else if (!report.deals_only) {
+    items.push("Every move is replayed through the rules; every hand's end, score and total is recomputed and compared with the record.");
+  }
   return el(
     "section",
     { class: "panel", "aria-labelledby": "checked-title" },
