@@ -270,6 +270,15 @@ def test_every_card_and_control_has_a_spoken_name(open_page, new_game):
     labels = page.locator("#hand .card").evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))")
     assert labels and all(CARD_LABEL.match(label) for label in labels), labels
     assert any(label.endswith(", playable") for label in labels) or page.locator("#stock.live").count()
+    # A card that cannot be played is described by the engine's reason.
+    view = api(game.server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+    for note in view["cards"]:
+        card = page.locator(f"#hand .card[data-code='{note['card']}']")
+        described = card.get_attribute("aria-describedby")
+        if note["playable"]:
+            assert described is None
+        else:
+            assert page.locator(f"#{described}").inner_text() == note["why_not"]
     assert re.match(r"Stock, \d+ cards?", page.locator("#stock").get_attribute("aria-label"))
     assert page.locator("#pile").get_attribute("aria-label").startswith("Pile: ")
     opponents = page.locator(".opp").evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))")

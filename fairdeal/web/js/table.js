@@ -701,21 +701,25 @@ function renderHand() {
   const active = handNode.contains(document.activeElement) ? document.activeElement?.dataset?.code : null;
   const codes = sortHand(view.hand ?? []);
   const turn = myTurn();
-  const buttons = codes.map((code) => {
+  const buttons = codes.map((code, i) => {
     const note = cardNote(code);
     const playable = Boolean(note?.playable) && turn;
     const lifted = ui.lifted === code;
     const label = `${cardName(code)}, ${playable ? "playable" : "not playable"}${lifted ? ", lifted" : ""}`;
+    // A screen reader hears why not, in the engine's words, after the card's name.
+    const why = note?.why_not && turn ? el("span", { class: "visually-hidden", id: `why-${i}` }, note.why_not) : null;
     const node = cardFace(code, {
       tag: "button",
       label,
       attrs: {
         type: "button",
         tabindex: "-1",
+        "aria-describedby": why ? `why-${i}` : null,
         "aria-pressed": lifted ? "true" : "false",
         class: `card ${isRed(code) ? "red" : "black"}${playable ? " playable" : " dim"}${lifted ? " lifted" : ""}${(ui.newCards ?? []).includes(code) ? " fresh" : ""}${turn ? "" : " waiting"}`,
       },
     });
+    if (why) node.append(why);
     node.addEventListener("click", tapped(() => tapCard(code)));
     explainOn(node, () => (note?.why_not ? `${display(code)}: ${note.why_not}` : turn ? `${display(code)} can be played: tap to lift, tap again to play.` : display(code)));
     return node;
@@ -739,7 +743,7 @@ function fitHand() {
   const style = getComputedStyle(handNode);
   const width = handNode.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
   const gap = 6;
-  const MIN_SLICE = 20; // enough of each card to show its corner
+  const MIN_SLICE = 16; // enough of each card to show its corner (rank over suit)
   let cardWidth = cards[0].offsetWidth || 80;
   if (cards.length > 1 && (width - cardWidth) / (cards.length - 1) < MIN_SLICE + 6) {
     handNode.classList.add("crowded"); // smaller cards before the overlap gets too deep
