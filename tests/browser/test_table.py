@@ -83,7 +83,7 @@ def test_a_whole_game_with_the_keyboard_only(open_page, new_game):
 
 
 def test_phone_sized_table_whole_short_game(open_page, new_game):
-    game = new_game(["Pia", "Bot P", "Bot Q"], options={"target": 30})
+    game = new_game(["Pia", "Bot P", "Bot Q"], options={"target": 1})  # a whole match of one hand
     opened = open_page(game.link(0), viewport=PHONE)
     page = opened.page
     page.wait_for_selector(MY_TURN)
