@@ -5,6 +5,8 @@ block by the fewest cards, and a tie is a tie. A session counts hands won.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_eights_support import eights_state, play, started
 
@@ -95,3 +97,50 @@ def test_a_starter_eight_is_buried_in_eights_too():
 
     state, events = RULES.deal(3, dealer=0, hand=1, shuffle=rigged(cards("AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 8S")))
     assert events[0]["turned"] == ["8S", "3D"] and state.top == Card.parse("3D")
+
+
+# --- the heuristic bot ---------------------------------------------------------------------
+
+
+def bot_move(state, seat=0, name="eights"):
+    from fairdeal.bots import HeuristicBot
+
+    rules = get(name)
+    return HeuristicBot().choose(rules, rules.view(state, seat))
+
+
+def test_the_heuristic_bot_saves_its_eights_and_follows_its_long_suit():
+    # A natural card fits: the one of the suit it holds most of, the eight waits.
+    assert bot_move(eights_state("8S 9C 4C 4H", "KD", pile="4D", stock="2C")) == play("4C")
+    # Only the eight fits and it holds four cards: "better to draw a few cards" ...
+    assert bot_move(eights_state("8S 9C 4C 2H", "KD", pile="QD", stock="2C 3C 4S")) == Move.draw()
+    # ... but not more than three in a turn.
+    state = replace(eights_state("8S 9C 4C 2H 2C 3C 4S", "KD", pile="QD", stock="5S"), drawn=3)
+    assert bot_move(state) == play("8S", "C")
+    # With two cards or fewer, or the stock gone, the eight goes (naming the suit it holds).
+    assert bot_move(eights_state("8S 9H", "KD", pile="QD", stock="2C")) == play("8S", "H")
+    assert bot_move(eights_state("8S 9C 4C 2H", "KD", pile="QD")) == play("8S", "C")
+    # Nothing fits: draw; nothing to draw: pass.
+    assert bot_move(eights_state("9C 4C", "KD", pile="QD", stock="2C")) == Move.draw()
+    assert bot_move(eights_state("9C 4C", "KD", pile="QD")) == Move.pass_()
+
+
+@pytest.mark.parametrize("name", ["crazy-eights-book", "eights", "hollywood-eights", "go-boom", "hollywood-go-boom"])
+def test_the_heuristic_bot_beats_the_random_bot(name):
+    from test_eights_support import fair
+
+    from fairdeal.bots import HeuristicBot, RandomBot
+    from fairdeal.match import Match
+
+    rules = get(name, {"target": 60} if "target" in get(name).options else {"partners": 0, "deals": 8})
+    margin = 0
+    for game in range(16):
+        match = Match(rules, 2, fair(f"bots-{name}-{game}", 2))
+        match.start()
+        smart = game % 2  # the heuristic bot sits at seat 0 and 1 in turn
+        bots = {smart: HeuristicBot(), 1 - smart: RandomBot(game)}
+        while not match.over:
+            seat = match.turn
+            match.apply(seat, bots[seat].choose(rules, match.view(seat)))
+        margin += match.totals[smart] - match.totals[1 - smart]
+    assert margin > 0

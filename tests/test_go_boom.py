@@ -180,3 +180,16 @@ def test_the_modules_examples_are_true():
 
     failed, attempted = doctest.testmod(fairdeal.rules.go_boom)
     assert attempted > 5 and failed == 0
+
+
+def test_the_heuristic_bot_plays_high_and_leads_its_long_suit():
+    from fairdeal.bots import HeuristicBot
+
+    def choose(state, seat):
+        return HeuristicBot().choose(RULES, RULES.view(state, seat))
+
+    # Leading: the highest card of the suit it holds most of.
+    assert choose(go_boom_state("2S 9S KS 4H AH", "5D", turn=0), 0) == play("KS")
+    # Following: the highest card that matches (A high), for the lead of the next round.
+    assert choose(go_boom_state("4C", "AH 3H 9D", stock="2C", plays="0:9H", turn=1), 1) == play("AH")
+    assert choose(go_boom_state("4C", "3S 7C", stock="2C", plays="0:9H", turn=1), 1) == Move.draw()
