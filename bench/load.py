@@ -188,7 +188,20 @@ async def baseline(port: int, tables: int, seconds: float) -> tuple[int, float]:
     return sum(counts), loop.time() - started
 
 
-async def run(port: int, args: argparse.Namespace) -> dict[str, float]:
+def cpu_seconds(group: int) -> float:
+    """User and system CPU time of every process in the server's process group (its workers too)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # a process that just ended
+        if int(fields[2]) == group:  # pgrp; then utime, stime at 11 and 12 (after the name)
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def run(port: int, group: int, args: argparse.Namespace) -> dict[str, float]:
     loop = asyncio.get_running_loop()
     players = [TableLoop(port, n, args.seats, args.humans, args.target) for n in range(args.tables)]
     await asyncio.gather(*(p.open_table() for p in players))
@@ -205,10 +218,15 @@ async def run(port: int, args: argparse.Namespace) -> dict[str, float]:
         p.latencies.clear()
     slices = max(1, round(args.seconds / 2))
     health_count, health_s, moves_s = 0, 0.0, 0.0
+    health_cpu, moves_cpu = 0.0, 0.0
     for _ in range(slices):
+        cpu = cpu_seconds(group)
         count, seconds = await baseline(port, args.tables, args.seconds / slices)
         health_count, health_s = health_count + count, health_s + seconds
+        health_cpu += cpu_seconds(group) - cpu
+        cpu = cpu_seconds(group)
         moves_s += await moves(args.seconds / slices)
+        moves_cpu += cpu_seconds(group) - cpu
     for p in players:
         p.conn.close()
 
@@ -222,6 +240,10 @@ async def run(port: int, args: argparse.Namespace) -> dict[str, float]:
         "p50_ms": statistics.median(latencies) * 1000,
         "p99_ms": statistics.quantiles(latencies, n=100)[98] * 1000,
         "baseline_rps": health_count / health_s,
+        # CPU the server spent per request (a table's new games and views included in the moves'):
+        # far less sensitive to the machine's load than the rates, to compare changes to the server.
+        "cpu_ms_per_move": moves_cpu / len(latencies) * 1000,
+        "cpu_ms_per_health": health_cpu / health_count * 1000,
     }
 
 
@@ -250,8 +272,9 @@ def database(store: str, data_dir: Path) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def server(database_url: str, data_dir: Path, workers: int, log_path: Path) -> Iterator[int]:
-    """``fairdeal serve`` on a free loopback port until the block ends; the port."""
+def server(database_url: str, data_dir: Path, workers: int, log_path: Path) -> Iterator[tuple[int, int]]:
+    """``fairdeal serve`` on a free loopback port until the block ends; the port, and the server's
+    process group (its own: it is killed whole)."""
     port = free_port()
     env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_LOG_LEVEL": "warning"}
     with open(log_path, "wb") as log:
@@ -272,7 +295,7 @@ def server(database_url: str, data_dir: Path, workers: int, log_path: Path) -> I
             if time.monotonic() > give_up:
                 raise BenchError(f"the server did not answer /health in 60 s; see {log_path}")
             time.sleep(0.05)
-        yield port
+        yield port, process.pid
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -299,16 +322,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="fairdeal-bench-") as tmp:
         data_dir = Path(tmp) / "data"
         log_path = Path(tmp) / "server.log"
-        with database(args.store, data_dir) as url, server(url, data_dir, args.workers, log_path) as port:
+        with database(args.store, data_dir) as url, server(url, data_dir, args.workers, log_path) as (port, group):
             print(f"fairdeal serve on {HOST}:{port}, store {args.store}, {args.workers} worker(s); "
                   f"{args.tables} tables of {args.seats} seats ({args.humans} played by the client, the rest bots)")
             try:
-                result = asyncio.run(run(port, args))
+                result = asyncio.run(run(port, group, args))
             except BenchError:
                 print(log_path.read_text(errors="replace")[-3000:], file=sys.stderr)
                 raise
     print(f"{result['moves']} moves in {result['games']} games; "
           f"/health {result['baseline_rps']:.0f} requests/s at the same concurrency")
+    print(f"server CPU: {result['cpu_ms_per_move']:.2f} ms per move submission, "
+          f"{result['cpu_ms_per_health']:.2f} ms per /health "
+          f"(cpu_ratio={result['cpu_ms_per_health'] / result['cpu_ms_per_move']:.3f})")
     print(
         f"store={args.store} tables={args.tables} moves_per_s={result['moves_per_s']:.1f} "
         f"p50_ms={result['p50_ms']:.1f} p99_ms={result['p99_ms']:.1f} "

@@ -3,6 +3,12 @@
 A token comes as ``Authorization: Bearer <token>``. No token, or one that
 belongs to nobody at that game, is 401; a valid token for someone else
 (another seat, the host where a seat is needed) is 403.
+
+The dependencies are ``async``: FastAPI runs a plain ``def`` dependency in
+its thread pool, one hand-off per dependency per request, which cost more
+than all of fairdeal's own work on a move. None of them waits on I/O except
+telling who a token is at a game this process has not cached yet, and that
+one goes to the thread pool.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from fairdeal.service.errors import Forbidden
@@ -37,19 +44,19 @@ __all__ = [
 ]
 
 
-def _games(request: Request) -> GameService:
+async def _games(request: Request) -> GameService:
     return request.app.state.games
 
 
-def _sessions(request: Request) -> SessionService:
+async def _sessions(request: Request) -> SessionService:
     return request.app.state.sessions
 
 
-def _store(request: Request) -> Store:
+async def _store(request: Request) -> Store:
     return request.app.state.store
 
 
-def _settings(request: Request) -> Settings:
+async def _settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
@@ -66,31 +73,32 @@ SeatNo = Annotated[int, Path(ge=0, le=15, description="The seat number, 0 first.
 _bearer = HTTPBearer(auto_error=False, description="A host, seat (join) or owner token.")
 
 
-def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str | None:
+async def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str | None:
     return None if credentials is None else credentials.credentials
 
 
 TokenDep = Annotated[str | None, Depends(_token)]
 
 
-def _game_role(game_id: GameId, games: GamesDep, token: TokenDep) -> Role:
-    return games.authenticate(game_id, token)
+async def _game_role(game_id: GameId, games: GamesDep, token: TokenDep) -> Role:
+    role = games.authenticate_cached(game_id, token)
+    return role if role is not None else await run_in_threadpool(games.authenticate, game_id, token)
 
 
-def _host(role: Annotated[Role, Depends(_game_role)]) -> Role:
+async def _host(role: Annotated[Role, Depends(_game_role)]) -> Role:
     if not role.is_host:
         raise Forbidden("only the host's token may do this")
     return role
 
 
-def _seat(seat: SeatNo, role: Annotated[Role, Depends(_game_role)]) -> int:
+async def _seat(seat: SeatNo, role: Annotated[Role, Depends(_game_role)]) -> int:
     if role.seat != seat:
         who = "the host's" if role.is_host else f"seat {role.seat}'s"
         raise Forbidden(f"this is {who} token, not seat {seat}'s")
     return seat
 
 
-def _player(role: Annotated[Role, Depends(_game_role)]) -> int:
+async def _player(role: Annotated[Role, Depends(_game_role)]) -> int:
     if role.is_host:
         raise Forbidden("the host's token makes no moves: use the seat's join token")
     return role.seat
@@ -103,17 +111,18 @@ PlayerDep = Annotated[int, Depends(_player)]
 """The seat the token belongs to."""
 
 
-def _session_role(session_id: SessionId, sessions: SessionsDep, token: TokenDep) -> Role:
-    return sessions.authenticate(session_id, token)
+async def _session_role(session_id: SessionId, sessions: SessionsDep, token: TokenDep) -> Role:
+    role = sessions.authenticate_cached(session_id, token)
+    return role if role is not None else await run_in_threadpool(sessions.authenticate, session_id, token)
 
 
-def _owner(role: Annotated[Role, Depends(_session_role)]) -> Role:
+async def _owner(role: Annotated[Role, Depends(_session_role)]) -> Role:
     if not role.is_host:
         raise Forbidden("only the session's owner key may do this")
     return role
 
 
-def _session_seat(seat: SeatNo, role: Annotated[Role, Depends(_session_role)]) -> int:
+async def _session_seat(seat: SeatNo, role: Annotated[Role, Depends(_session_role)]) -> int:
     if role.seat != seat:
         who = "the owner's" if role.is_host else f"seat {role.seat}'s"
         raise Forbidden(f"this is {who} key, not seat {seat}'s")

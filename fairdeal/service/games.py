@@ -159,7 +159,13 @@ class GameService(LiveRecords[Table]):
 
     # -- the steps of a game ----------------------------------------------------------
 
-    def _act(self, game_id: str, action: Callable[[Table, GameRow], Any], expected_seq: int | None = None) -> Any:
+    def _act(
+        self,
+        game_id: str,
+        action: Callable[[Table, GameRow], Any],
+        expected_seq: int | None = None,
+        then: Callable[[Table, GameRow, Any], Any] | None = None,
+    ) -> Any:
         same_turn = False
 
         def guarded(table: Table, row: GameRow) -> Any:
@@ -179,7 +185,7 @@ class GameService(LiveRecords[Table]):
         def after(table: Table, row: GameRow) -> dict[str, Any]:
             return self._follow_up(table, row.turn_seconds, row, same_turn)
 
-        return self.act(game_id, guarded, expected_seq=expected_seq, after=after)
+        return self.act(game_id, guarded, expected_seq=expected_seq, after=after, then=then)
 
     def commit(self, game_id: str, seat: int, commitment: str) -> dict[str, Any]:
         """Record a human seat's client-seed commitment; returns its signed receipt."""
@@ -204,7 +210,20 @@ class GameService(LiveRecords[Table]):
 
     def move(self, game_id: str, seat: int, move: Move, expected_seq: int) -> dict[str, Any]:
         """``seat``'s move, if the record is still ``expected_seq`` lines long; its signed receipt."""
+        return self._act(game_id, self._play(seat, move), expected_seq)
 
+    def move_and_view(self, game_id: str, seat: int, move: Move, expected_seq: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """:meth:`move`, and the seat's view just after it (the bots' replies made), in one step:
+        the view comes from the state the move's append left, not from reading the game again."""
+        return self._act(
+            game_id,
+            self._play(seat, move),
+            expected_seq,
+            then=lambda table, row, receipt: (receipt, self._describe(table, row, seat)),
+        )
+
+    @staticmethod
+    def _play(seat: int, move: Move) -> Callable[[Table, GameRow], dict[str, Any]]:
         def play(table: Table, row: GameRow) -> dict[str, Any]:
             if not table.started:
                 raise Stale("the game has not started: client seeds are still open")
@@ -214,7 +233,7 @@ class GameService(LiveRecords[Table]):
                 raise Forbidden(f"seat {seat} is played by a bot")
             return table.move(seat, move)
 
-        return self._act(game_id, play, expected_seq)
+        return play
 
     def abandon(self, game_id: str, reason: str) -> dict[str, Any]:
         """The host ends the game; the server seed is revealed with it."""

@@ -19,7 +19,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from fairdeal.record import Signer, canonical
@@ -160,8 +160,22 @@ class LiveRecords(Generic[R]):
 
     def authenticate(self, record_id: str, token: str | None) -> Role:
         """The role ``token`` gives at ``record_id``; :class:`Unauthorized` when it gives none."""
-        with self.locked(record_id):
-            cached, _ = self.load(record_id)
+        role = self.authenticate_cached(record_id, token)
+        if role is None:
+            with self.locked(record_id):
+                cached, _ = self.load(record_id)
+            role = self._role(cached, token)
+        return role
+
+    def authenticate_cached(self, record_id: str, token: str | None) -> Role | None:
+        """:meth:`authenticate` if this process has the record cached, else ``None``: no I/O, so
+        fit for the event loop. (Token hashes never change, and a record is never deleted: a
+        cached record needs no reading to tell who a token is.)"""
+        with self._cache_lock:
+            cached = self._cache.get(record_id)
+        return None if cached is None else self._role(cached, token)
+
+    def _role(self, cached: Cached[R], token: str | None) -> Role:
         if not token:
             raise Unauthorized("this needs a token: Authorization: Bearer <token>")
         if len(token) > MAX_TOKEN_CHARS:
@@ -186,13 +200,19 @@ class LiveRecords(Generic[R]):
         *,
         expected_seq: int | None = None,
         after: Callable[[R, Any], dict[str, Any]] | None = None,
-    ) -> T:
+        then: Callable[[R, Any, T], Any] | None = None,
+    ) -> Any:
         """Run ``action(live, row)`` and append the lines it added, atomically.
 
         ``expected_seq`` (a client's view of the record length) must be the
         length now, or :class:`Stale`. ``after(live, row)`` may change more
         (bots, the reveal) and returns extra columns for the append
         (``status``, ``deadline``). Nothing is written when anything raises.
+
+        Returns the action's result; or, with ``then``, what
+        ``then(live, row, result)`` returns, called after the append under the
+        same lock with the row as the append left it (an answer that needs
+        the new state, without reading it back).
         """
         with self.locked(record_id):
             cached, row = self.load(record_id)
@@ -219,8 +239,9 @@ class LiveRecords(Generic[R]):
                 if live.seq != start:
                     self.drop(record_id)  # the replayed object went ahead of the stored record
                 raise
+            answer = result if then is None else then(live, _appended(row, columns, live.seq), result)
         self.notifier.notify(record_id)
-        return result
+        return answer
 
     def read(self, record_id: str, reader: Callable[[R, Any], T]) -> T:
         """``reader(live, row)`` on the record brought up to date, under its lock."""
@@ -233,3 +254,12 @@ class LiveRecords(Generic[R]):
         if self._row(record_id) is None:
             raise NotFound(f"there is no {self.what} {record_id!r}")
         return "".join(text + "\n" for text in self.store.lines(record_id))
+
+
+def _appended(row: Any, columns: dict[str, Any], length: int) -> Any:
+    """``row`` as an append with ``columns`` left it (a ``None`` status and a ``KEEP`` deadline change nothing)."""
+    changes: dict[str, Any] = {"length": length}
+    for name, value in columns.items():
+        if value is not KEEP and not (name == "status" and value is None):
+            changes[name] = value
+    return replace(row, **changes)

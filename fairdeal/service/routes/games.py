@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Response
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import GameId, GamesDep, HostDep
 from fairdeal.service.models import AbandonIn, CreateGame
@@ -24,10 +25,10 @@ def create_game(body: CreateGame, games: GamesDep) -> dict[str, Any]:
     return games.create(body.rules, body.options, seats, body.turn_seconds)
 
 
-@router.get("/{game_id}")
-def public_state(game_id: GameId, games: GamesDep) -> dict[str, Any]:
+@router.get("/{game_id}", response_model=dict[str, Any])
+def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
     """What a spectator sees: the public table, scores, whose turn; no hidden card."""
-    return games.public_state(game_id)
+    return JSONResponse(games.public_state(game_id))  # as it is (see submit_move)
 
 
 @router.get("/{game_id}/record", response_class=Response, responses={200: {"content": {"application/x-ndjson": {}}}})

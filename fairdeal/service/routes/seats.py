@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import GameId, GamesDep, SeatDep
 from fairdeal.service.models import CommitIn, RevealIn
@@ -25,8 +26,8 @@ def reveal(game_id: GameId, seat: SeatDep, body: RevealIn, games: GamesDep) -> d
     return {"receipt": receipt, "view": games.seat_view(game_id, seat)}
 
 
-@router.get("/view")
-def view(game_id: GameId, seat: SeatDep, games: GamesDep) -> dict[str, Any]:
+@router.get("/view", response_model=dict[str, Any])
+def view(game_id: GameId, seat: SeatDep, games: GamesDep) -> JSONResponse:
     """The seat's hand, the public table, whose turn and until when, the legal moves,
     and for every card in hand whether it can be played now and why not."""
-    return games.seat_view(game_id, seat)
+    return JSONResponse(games.seat_view(game_id, seat))  # as it is (see submit_move)

@@ -1,0 +1,136 @@
+"""The move's fast path answers what the slow one did, on SQLite and PostgreSQL.
+
+bench/load.py led to four changes on the path of a move: the view a move
+answers comes from the state its append left (not from reading the game
+again); a game cached in this process tells who a token is without reading
+the database; SQLite writers of one process queue on a lock instead of
+SQLite's sleeping busy handler; PostgreSQL connections are in autocommit and
+checked only after a second unused. These tests hold the answers to what
+they were before.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from service_helpers import Api, choose
+
+from fairdeal.service import create_app
+
+from fairdeal.service.errors import Unauthorized
+from fairdeal.service.live import HOST, Role
+from fairdeal.service.store import PostgresStore
+
+PG_SERVER = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def test_the_view_a_move_answers_is_the_view_the_seat_reads_next(api, clock):
+    """Through a whole game, with the turn clock moving: receipts, deadlines, bots' replies, hand ends."""
+    game = api.create([("Ann", False), ("Bot 1", True), ("Bot 2", True), ("Bot 3", True)],
+                      options={"target": 30}, turn_seconds=40)
+    game_id = game["game_id"]
+    token = api.join(game)[0]
+    view = api.view(game_id, 0, token)
+    moves = 0
+    while view["status"] == "playing":
+        clock.advance(3)  # a draw keeps the turn's deadline; a play gives the next turn a fresh one
+        answer = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], **choose(view)})
+        view = answer["view"]
+        assert view == api.view(game_id, 0, token)
+        assert answer["receipt"]["seq"] < view["seq"]
+        moves += 1
+    assert moves > 5 and view["status"] == "over" and view["server_seed"]
+    assert view["deadline"] is None and view["legal_moves"] == []
+
+
+def test_a_cached_game_tells_who_a_token_is_without_reading_the_database(api, monkeypatch):
+    game = api.create([("Ann", False), ("Bot", True)])
+    game_id, ann = game["game_id"], game["seats"][0]["join_token"]
+    games = api.app.state.games
+    assert games.authenticate(game_id, ann) == Role(0)  # reads the game, and caches it
+
+    def no_reading(*args):
+        raise AssertionError("the database was read")
+
+    monkeypatch.setattr(games.store, "game", no_reading)
+    monkeypatch.setattr(games.store, "lines", no_reading)
+    assert games.authenticate_cached(game_id, ann) == Role(0)
+    assert games.authenticate_cached(game_id, game["host_token"]) == Role(HOST)
+    with pytest.raises(Unauthorized):
+        games.authenticate_cached(game_id, "not a token")
+    with pytest.raises(Unauthorized):
+        games.authenticate_cached(game_id, None)
+    assert games.authenticate_cached("not-cached-here", ann) is None
+    games.drop(game_id)
+    assert games.authenticate_cached(game_id, ann) is None  # not cached any more: the slow path reads
+
+
+def test_another_processs_game_is_authenticated_through_the_thread_pool(settings, clock, new_ids, api):
+    """The route answers for a game this process never saw (the dependency falls back to reading it)."""
+    game = api.create([("Ann", False), ("Bot", True)])
+    other = create_app(settings, clock=clock, new_ids=new_ids)
+    with TestClient(other) as client:
+        second = Api(client)
+        assert other.state.games.authenticate_cached(game["game_id"], game["host_token"]) is None
+        assert second.call("POST", f"/games/{game['game_id']}/seats/1/commit", game["host_token"],
+                           json={"commitment": "ab" * 32}).status_code == 403
+        assert second.call("GET", f"/games/{game['game_id']}/seats/0/view", "wrong").status_code == 401
+        assert second.view(game["game_id"], 0, game["seats"][0]["join_token"])["seat"] == 0
+    other.state.store.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_sqlite_writers_of_one_process_queue_and_all_get_in(api):
+    """Forty threads appending to forty games at once: every append lands, none meets 'database is locked'."""
+    store = api.app.state.store
+    ids = [api.create([("Ann", False), ("Bot", True)])["game_id"] for _ in range(40)]
+    start = threading.Barrier(len(ids))
+    errors = []
+
+    def append(game_id: str) -> None:
+        try:
+            length = store.length(game_id)
+            start.wait()
+            for n in range(5):
+                store.append(game_id, [f'{{"n":{n}}}'], length + n)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=append, args=(game_id,)) for game_id in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert all(store.lines(game_id)[-5:] == [f'{{"n":{n}}}' for n in range(5)] for game_id in ids)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_postgresql_checks_a_connection_only_when_it_was_unused_for_a_while(database_url, monkeypatch):
+    from psycopg_pool import ConnectionPool
+
+    checks = []
+    real_check = ConnectionPool.check_connection
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(lambda conn: (checks.append(conn), real_check(conn))))
+    store = PostgresStore(database_url)
+    try:
+        store.CHECK_IDLE_SECONDS = 60.0
+        store.ping()
+        checks.clear()
+        for _ in range(20):
+            store.ping()
+        assert checks == []  # in steady use: no extra round trip
+
+        # A connection whose server went away while it sat in the pool is found out and replaced.
+        backend = store._query("SELECT pg_backend_pid()")[0][0]
+        with psycopg.connect(PG_SERVER, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+        store.CHECK_IDLE_SECONDS = 0.0  # as if it had been unused for longer than the limit
+        assert store._query("SELECT pg_backend_pid()")[0][0] != backend
+        assert checks
+        store.ping()
+    finally:
+        store.close()
