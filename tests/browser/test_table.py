@@ -459,3 +459,24 @@ def test_go_boom_and_eights_play_at_the_same_table(open_page, new_game):
         assert moves_of(game.record(), 0)
         assert page.locator("#stock").count() == 1 and page.locator("#status").inner_text()
         opened.shot(f"table-laptop-{rules}")
+
+
+def test_fan_tan_with_penalized_passing_offers_a_pass_that_says_so(open_page, new_game):
+    game = new_game(["Pen", "Bot Y1", "Bot Y2"], rules="fan-tan", options={"passing": 1})
+    opened = open_page(game.link(0))
+    page = opened.page
+    for _ in range(30):
+        assert wait_turn(page)
+        if page.locator("#hand .card.playable").count():
+            break
+        mouse_move(page)
+    else:
+        raise AssertionError("never a playable card")
+    # Passing is allowed though a card could be played: the button says what it costs.
+    assert page.locator("#pass").inner_text().startswith("Pass (with a penalty)")
+    before = seq(page)
+    page.click("#pass")
+    wait_moved(page, before)
+    record = game.record()
+    i = record.index(moves_of(record, 0)[-1])
+    assert [line["reason"] for line in record[i + 1 : i + 3]] == ["pass", "penalty"]
