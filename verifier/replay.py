@@ -332,7 +332,7 @@ def _compare(index: int, line: dict[str, Any], expected: dict[str, Any]) -> None
     kind = expected["type"]
     got = line.get("type")
     if got != kind:
-        raise _Fail(index, f"a {got} line, but the {'seed' if kind in _SEED_LINES else 'rules'} give a {kind} line here")
+        raise _Fail(index, f"a {got} line, but {'the seed gives' if kind in _SEED_LINES else 'the rules give'} a {kind} line here")
     for key, value in expected.items():
         found = line.get(key, _MISSING)
         if found is _MISSING or not _same(value, found):
