@@ -168,10 +168,16 @@ class Store(abc.ABC):
         values = [getattr(replace(row, length=len(lines)), c) for c in _SESSION_COLUMNS.split(", ")]
         self._create("sessions", _SESSION_COLUMNS, values, row.id, seat_hashes, lines)
 
-    @staticmethod
-    def _insert_lines(cur: Any, record_id: str, start: int, lines: Sequence[str]) -> None:
-        for seq, text in enumerate(lines, start):
-            cur.execute("INSERT INTO lines (game_id, seq, line) VALUES (?, ?, ?)", (record_id, seq, text))
+    INSERT_ROWS = 100
+    """Lines per INSERT statement: one statement (one round trip) for a move and its bots' replies."""
+
+    @classmethod
+    def _insert_lines(cls, cur: Any, record_id: str, start: int, lines: Sequence[str]) -> None:
+        rows = [(record_id, seq, text) for seq, text in enumerate(lines, start)]
+        for at in range(0, len(rows), cls.INSERT_ROWS):
+            chunk = rows[at : at + cls.INSERT_ROWS]
+            cur.execute("INSERT INTO lines (game_id, seq, line) VALUES " + ", ".join(["(?, ?, ?)"] * len(chunk)),
+                        [value for row in chunk for value in row])
 
     # -- reading ---------------------------------------------------------------
 
