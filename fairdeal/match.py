@@ -130,6 +130,9 @@ class Match:
             raise IllegalMove("the match has not started", move=move, seat=seat)
         if self.over:
             raise IllegalMove("the match is over", move=move, seat=seat)
+        unread = self.rules.unread(move)
+        if unread:
+            raise IllegalMove(unread, move=move, seat=seat)
         if auto:
             expected = self.rules.auto_move(self.state)
             if seat != self.state.turn:

@@ -137,6 +137,7 @@ def _hand(report: Report, hand: Hand) -> list[str]:
     if isinstance(summary.get("rounds"), list) and all(isinstance(r, dict) for r in summary["rounds"]):
         for number, round_ in enumerate(summary.pop("rounds"), 1):
             out.append(f"  round {number}: {_round(report, round_)}")
+    out.extend(_run_games(report, summary, hand.sheet))
     for key, value in summary.items():
         out.append(f"  {safe(key)}: {safe(json.dumps(value, ensure_ascii=False))}")
     if hand.how == "out":
@@ -154,6 +155,45 @@ def _hand(report: Report, hand: Hand) -> list[str]:
         # Hollywood scoring: the three games' scores after the hand.
         rows += [(f"game {g}", scores) for g, scores in enumerate(games, 1) if isinstance(scores, list)]
     out.extend(_table(report, rows))
+    return out
+
+
+def _cards(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(code, str) for code in value)
+
+
+def _run_games(report: Report, summary: dict[str, Any], sheet: dict[str, Any]) -> list[str]:
+    """The run games (Sequence, Michigan, Double Stops, Spin, Commit): the extra hand and its
+    auction, the dead hand or the stops, every run, the cards left, the counters on the layout.
+    Takes what it shows out of ``summary``."""
+    out = []
+    if _cards(summary.get("extra")):
+        out.append(f"  extra hand (dealt at the dealer's left): {display(summary.pop('extra'))}")
+    bids = summary.get("bids")
+    if isinstance(bids, list) and all(isinstance(b, dict) and isinstance(b.get("seat"), int) for b in bids):
+        said = [f"{_seat(report, b['seat'])} " + ("passes" if b.get("bid") is None else f"bids {b['bid']}") for b in summary.pop("bids")]
+        out.append(f"  the extra hand is auctioned: {', '.join(said)}")
+    exchange = summary.get("exchange")
+    if isinstance(exchange, dict) and isinstance(exchange.get("seat"), int):
+        summary.pop("exchange")
+        price = exchange.get("price")
+        paid = f", for {price} counters" if price else ""
+        out.append(f"  {_seat(report, exchange['seat'])} plays the extra hand{paid}")
+    if _cards(summary.get("dead")):
+        out.append(f"  dead hand: {display(summary.pop('dead'))}")
+    if _cards(summary.get("stops")):
+        out.append(f"  stops (face down): {display(summary.pop('stops'))}")
+    runs = summary.get("runs")
+    if isinstance(runs, list) and all(_cards(run) for run in runs):
+        for number, run in enumerate(summary.pop("runs"), 1):
+            out.append(f"  run {number}: {display(run)}")
+    left = summary.get("left")
+    if isinstance(left, list) and all(_cards(cards) for cards in left):
+        held = [f"{_seat(report, s)} {display(cards)}" for s, cards in enumerate(summary.pop("left")) if cards]
+        out.append(f"  left in hand: {'; '.join(held) if held else 'nothing'}")
+    layout = sheet.get("layout")
+    if isinstance(layout, dict) and all(isinstance(n, int) for n in layout.values()):
+        out.append(f"  counters left on the layout: {', '.join(f'{display(code)} {n}' for code, n in layout.items())}")
     return out
 
 
@@ -359,6 +399,10 @@ class MovePrinter:
         self.write(header)
         for s, cards in enumerate(getattr(state, "hands", ())):
             self.write(f"  {_seat(report, s)}: {display([c.code for c in cards])}")
+        if getattr(state, "extra", None):
+            self.write(f"  extra hand: {display([c.code for c in state.extra])}")  # Michigan
+        elif getattr(state, "dead", None):
+            self.write(f"  stops: {display([c.code for c in state.dead])}")  # Commit
 
     def _move(self, step: Step, before: Any, after: Any, report: Report) -> None:
         line = step.record
@@ -368,6 +412,10 @@ class MovePrinter:
             text += " " + display(line["card"])
         if "suit" in line:
             text += " naming " + Suit.parse(line["suit"]).symbol
+        if "then" in line:
+            text += " then " + display(line["then"])
+        if "amount" in line:
+            text += f" {line['amount']}"
         if line["move"] == "draw" and after is not None:
             grew = len(after.hands[seat]) - len(before.hands[seat])
             if grew == 1:
@@ -387,6 +435,11 @@ class MovePrinter:
                     out += f"; round over, {_seat(report, after.leader)} leads"
                 else:
                     out += "; round so far: " + ", ".join(f"seat {s} {c.display}" for s, c in after.plays)
+            if callable(getattr(after, "run_cards", None)) and after.plays:
+                # The run games: the run going on (or the one that just stopped).
+                out += f"; run {display([c.code for c in after.run_cards()[-1]])}"
+                if after.current is None and after.result is None:
+                    out += f", stopped: {_seat(report, after.turn)} leads"
             if hasattr(after, "pile") and after.pile:
                 top = after.pile[-1].display
                 named = getattr(after, "named", None)

@@ -26,6 +26,7 @@ from fairdeal.rules.crazy_eights import CrazyEights
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
 from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom
+from fairdeal.rules.sequence import Sequence
 
 __all__ = [
     "RULES",
@@ -50,6 +51,7 @@ __all__ = [
     "HollywoodGoBoom",
     "LibertyFanTan",
     "PlayOrPay",
+    "Sequence",
     "Sjueren",
 ]
 
@@ -67,6 +69,7 @@ RULES: dict[str, type[Rules]] = {
         HollywoodEights,
         GoBoom,
         HollywoodGoBoom,
+        Sequence,
     )
 }
 """Every game fairdeal knows, by rules name."""

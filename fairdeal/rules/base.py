@@ -60,8 +60,14 @@ class OptionsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One action of a seat: ``play`` a card (an eight with the suit it names),
-    ``draw``, ``keep`` the card just drawn, or ``pass``.
+    """One action of a seat: ``play`` a card (an eight with the suit it names; in
+    Spin and Commit, ``then`` a second card played with it), ``draw``, ``keep`` the
+    card just drawn (Michigan: the dealer keeps his own hand), or ``pass``; Michigan's
+    dealer may also ``exchange`` his hand for the extra hand or put it up for
+    ``auction``, and a player may ``bid`` an ``amount`` of counters for it.
+
+    Which kinds and fields a game reads is the game's to say
+    (:attr:`Rules.extra_moves`); the basic four are ``play``, ``draw``, ``keep``, ``pass``.
 
     >>> Move.play(Card.parse("8H"), Suit.SPADES).to_json()
     {'move': 'play', 'card': '8H', 'suit': 'S'}
@@ -69,13 +75,23 @@ class Move:
     Move.draw()
     >>> str(Move.play(Card.parse("9C")))
     'play 9C'
+    >>> Move.play(Card.parse("9C"), then=Card.parse("AD")).to_json()
+    {'move': 'play', 'card': '9C', 'then': 'AD'}
+    >>> Move.from_json({"move": "bid", "amount": 3}), str(Move.bid(3))
+    (Move.bid(3), 'bid 3')
     """
 
     kind: str
     card: Card | None = None
     suit: Suit | None = None
+    then: Card | None = None
+    """A second card played together with ``card`` (Spin's A♦, Commit's 9♦)."""
+    amount: int | None = None
+    """A bid's counters (Michigan's auction of the extra hand), at least 1."""
 
-    KINDS: ClassVar[tuple[str, ...]] = ("play", "draw", "keep", "pass")
+    BASIC_KINDS: ClassVar[tuple[str, ...]] = ("play", "draw", "keep", "pass")
+    """The kinds every game reads (or refuses with its own reason)."""
+    KINDS: ClassVar[tuple[str, ...]] = BASIC_KINDS + ("exchange", "auction", "bid")
 
     def __post_init__(self) -> None:
         # Refuse a malformed move where it is made, not deep inside a game's rules
@@ -84,10 +100,16 @@ class Move:
             raise MoveError("a play names its card" if self.kind == "play" else f"a {self.kind} names no card")
         if self.suit is not None and (self.kind != "play" or not isinstance(self.suit, Suit)):
             raise MoveError("only a play names a suit, one of C, D, H, S")
+        if self.then is not None and (self.kind != "play" or not isinstance(self.then, Card) or self.then is self.card):
+            raise MoveError("only a play names a second card ('then'), another card than its own")
+        if (self.kind == "bid") != (self.amount is not None):
+            raise MoveError("a bid names its amount of counters" if self.kind == "bid" else f"a {self.kind} names no amount")
+        if self.amount is not None and (isinstance(self.amount, bool) or not isinstance(self.amount, int) or self.amount < 1):
+            raise MoveError(f"a bid is a whole number of counters, at least 1, not {self.amount!r}")
 
     @classmethod
-    def play(cls, card: Card, suit: Suit | None = None) -> Move:
-        return cls("play", card, suit)
+    def play(cls, card: Card, suit: Suit | None = None, *, then: Card | None = None) -> Move:
+        return cls("play", card, suit, then)
 
     @classmethod
     def draw(cls) -> Move:
@@ -101,53 +123,91 @@ class Move:
     def pass_(cls) -> Move:
         return _PASS
 
+    @classmethod
+    def exchange(cls) -> Move:
+        return _EXCHANGE
+
+    @classmethod
+    def auction(cls) -> Move:
+        return _AUCTION
+
+    @classmethod
+    def bid(cls, amount: int) -> Move:
+        return cls("bid", amount=amount)
+
     def __str__(self) -> str:
+        if self.kind == "bid":
+            return f"bid {self.amount}"
         if self.kind != "play":
             return self.kind
-        return f"play {self.card}" + ("" if self.suit is None else f" naming {self.suit.letter}")
+        return (
+            f"play {self.card}"
+            + ("" if self.suit is None else f" naming {self.suit.letter}")
+            + ("" if self.then is None else f" then {self.then}")
+        )
 
     def __repr__(self) -> str:
         if self.kind == "play":
             return f"Move.play(Card.parse({self.card.code!r})" + (
                 "" if self.suit is None else f", Suit.{self.suit.name}"
-            ) + ")"
+            ) + ("" if self.then is None else f", then=Card.parse({self.then.code!r})") + ")"
+        if self.kind == "bid":
+            return f"Move.bid({self.amount!r})"
         return f"Move.{'pass_' if self.kind == 'pass' else self.kind}()"
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> dict[str, Any]:
         """The move's fields as they appear in a record line."""
-        out = {"move": self.kind}
+        out: dict[str, Any] = {"move": self.kind}
         if self.card is not None:
             out["card"] = self.card.code
         if self.suit is not None:
             out["suit"] = self.suit.letter
+        if self.then is not None:
+            out["then"] = self.then.code
+        if self.amount is not None:
+            out["amount"] = self.amount
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Move:
-        """Read a move from ``{"move": ..., "card": ..., "suit": ...}``; raises :class:`MoveError`."""
+        """Read a move from ``{"move": ..., "card": ..., "suit": ..., "then": ..., "amount": ...}``;
+        raises :class:`MoveError`."""
         if not isinstance(data, Mapping):
             raise MoveError("a move is a JSON object")
         kind = data.get("move")
         if kind not in cls.KINDS:
             raise MoveError(f"unknown move {kind!r}: expected one of {', '.join(cls.KINDS)}")
-        card_code, suit_code = data.get("card"), data.get("suit")
+        card_code, suit_code, then_code = data.get("card"), data.get("suit"), data.get("then")
+        amount = data.get("amount")
+        if kind == "bid":
+            if card_code is not None or suit_code is not None or then_code is not None:
+                raise MoveError("a bid names no card and no suit")
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+                raise MoveError(f"a bid names its amount of counters, a whole number at least 1, not {amount!r}")
+            return cls("bid", amount=amount)
+        if amount is not None:
+            raise MoveError(f"a {kind} names no amount")
         if kind != "play":
-            if card_code is not None or suit_code is not None:
+            if card_code is not None or suit_code is not None or then_code is not None:
                 raise MoveError(f"a {kind} names no card and no suit")
-            return {"draw": _DRAW, "keep": _KEEP, "pass": _PASS}[kind]
+            return _SIMPLE[kind]
         try:
             card = Card.parse(card_code) if isinstance(card_code, str) else None
             suit = Suit.parse(suit_code) if suit_code is not None else None
+            then = Card.parse(then_code) if then_code is not None else None
         except CardError as exc:
             raise MoveError(str(exc)) from None
         if card is None:
             raise MoveError("a play names its card, e.g. {\"move\": \"play\", \"card\": \"9C\"}")
-        return cls("play", card, suit)
+        return cls("play", card, suit, then)
 
 
 _DRAW = Move("draw")
 _KEEP = Move("keep")
 _PASS = Move("pass")
+_EXCHANGE = Move("exchange")
+_AUCTION = Move("auction")
+_SIMPLE = {"draw": _DRAW, "keep": _KEEP, "pass": _PASS, "exchange": _EXCHANGE, "auction": _AUCTION}
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +282,9 @@ class Rules(abc.ABC):
     first_dealer_rank: ClassVar[Rank]
     """The draw for the first dealer: the first seat dealt a card of this rank deals."""
     defaults: ClassVar[Mapping[str, int]] = {}
+    extra_moves: ClassVar[frozenset[str]] = frozenset()
+    """The move kinds beyond play, draw, keep and pass that the game reads (Michigan:
+    ``exchange``, ``auction``, ``bid``), and ``"then"`` if a play may name a second card."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         options = dict(options or {})
@@ -244,6 +307,22 @@ class Rules(abc.ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
+
+    def unread(self, move: Move) -> str | None:
+        """Why ``move`` is not a move of this game at all (a kind or a field it does not
+        read), or ``None``. The match asks before :meth:`apply`, so a game never
+        silently ignores a field a record carries.
+
+        >>> from fairdeal.rules import get
+        >>> rules = get("crazy-eights")
+        >>> rules.unread(Move.bid(2)), rules.unread(Move.play(Card.parse("9C"), then=Card.parse("AD")))
+        ("Crazy Eights has no move 'bid'", 'Crazy Eights plays one card at a time')
+        """
+        if move.kind not in Move.BASIC_KINDS and move.kind not in self.extra_moves:
+            return f"{self.title} has no move {move.kind!r}"
+        if move.then is not None and "then" not in self.extra_moves:
+            return f"{self.title} plays one card at a time"
+        return None
 
     @abc.abstractmethod
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:

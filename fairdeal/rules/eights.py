@@ -45,10 +45,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, ScoreSheet, Shuffler
 from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
 from fairdeal.rules.hollywood import HollywoodScoring
 
@@ -256,7 +256,7 @@ class EightsFamily(Rules):
 
     # -- the session: a number of deals (Hollywood Eights overrides) -----------
 
-    def match_over(self, sheet: Any, hands_played: int) -> bool:
+    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
         return hands_played >= (self.options["deals"] or len(sheet.totals))
 
     # -- what a hand counts, and who wins ----------------------------------------
@@ -372,7 +372,7 @@ class EightsFamily(Rules):
             passes = state.passes + 1
             if passes == state.seats - len(state.out):
                 return self._blocked(_replace(state, passes=passes)), []
-            return self._next_turn(state, passes=passes), []
+            return _replace(state, turn=_next_seat(state.hands, seat), drawn=0, passes=passes), []
         raise illegal(f"{self.title} has no move {kind!r}: play a card, draw, or pass")
 
     def _play(self, state: EightsState, seat: int, move: Move, illegal: Any) -> EightsState:
@@ -387,9 +387,11 @@ class EightsFamily(Rules):
             raise illegal("only an eight names a suit")
         new_hand = _remove(hand, card)
         hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
-        played = _replace(state, hands=hands, pile=state.pile + (card,), named=move.suit)
+        pile = state.pile + (card,)
         if new_hand:
-            return self._next_turn(played, passes=0)
+            # One replace per move: a verifier replays every move of every hand.
+            return _replace(state, hands=hands, pile=pile, named=move.suit, turn=_next_seat(hands, seat), drawn=0, passes=0)
+        played = _replace(state, hands=hands, pile=pile, named=move.suit)
         out = state.out + (seat,)
         side = next(side for side in state.sides if seat in side)
         if all(s in out for s in side):
@@ -399,16 +401,7 @@ class EightsFamily(Rules):
             result = HandResult("out", side, counts, scores, reason)
             return _replace(played, out=out, turn=None, drawn=0, passes=0, result=result)
         # A partner is still in: the others play on without this seat.
-        return self._next_turn(_replace(played, out=out), passes=0)
-
-    def _next_turn(self, state: EightsState, passes: int) -> EightsState:
-        n = state.seats
-        turn = state.turn
-        for step in range(1, n + 1):
-            seat = (turn + step) % n
-            if state.hands[seat]:
-                break
-        return _replace(state, turn=seat, drawn=0, passes=passes)
+        return _replace(played, out=out, turn=_next_seat(hands, seat), drawn=0, passes=0)
 
     def _blocked(self, state: EightsState) -> EightsState:
         counts = tuple(self.count(h) for h in state.hands)
@@ -449,6 +442,16 @@ class EightsFamily(Rules):
             out["partners"] = [list(side) for side in state.sides]
             out["out"] = list(state.out)
         return out
+
+
+def _next_seat(hands: Sequence[Sequence[Card]], seat: int) -> int:
+    """The next seat to the left that still holds cards (a seat that is out drops out of the turn)."""
+    n = len(hands)
+    for step in range(1, n + 1):
+        following = (seat + step) % n
+        if hands[following]:
+            return following
+    raise AssertionError("a hand in play has a seat with cards")  # pragma: no cover
 
 
 def _plays(card: Card) -> list[Move]:

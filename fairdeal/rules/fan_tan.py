@@ -83,8 +83,13 @@ def hand_sizes(seats: int) -> list[int]:
 class ChipMove:
     """Chips that changed hands: from a seat (or the pot) to the pot (or a seat).
 
+    The Michigan games keep their counters on layout cards instead of a pot: there
+    a payer or payee may also be a layout card, named by its code.
+
     >>> ChipMove("pass", 2, None, 1).to_event(hand=3)
     {'type': 'chips', 'hand': 3, 'reason': 'pass', 'from': 2, 'to': 'pot', 'amount': 1}
+    >>> ChipMove("pay-card", "AH", 0, 12).to_event(hand=1)["from"]
+    'AH'
     """
 
     reason: str
@@ -92,10 +97,10 @@ class ChipMove:
     ``penalty`` (passing though able to play), ``held-seven`` (paid to the holder of
     the withheld seven's six or eight), ``cards-left`` (one chip per card at the end),
     ``pot`` (the pot to the seat that went out)."""
-    payer: int | None
-    """The seat that pays, or ``None`` for the pot."""
-    payee: int | None
-    """The seat that is paid, or ``None`` for the pot."""
+    payer: int | str | None
+    """The seat that pays, ``None`` for the pot, or a layout card's code (``"AH"``)."""
+    payee: int | str | None
+    """The seat that is paid, ``None`` for the pot, or a layout card's code."""
     amount: int
 
     def to_event(self, hand: int) -> Event:

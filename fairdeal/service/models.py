@@ -22,7 +22,8 @@ __all__ = [
     "MAX_SEATS",
 ]
 
-MAX_SEATS = 6
+MAX_SEATS = 10
+"""The most seats a table has: Sequence and Commit seat up to 10."""
 HEX64 = r"^[0-9a-fA-F]{64}$"
 LABEL = r"^[a-z0-9/_-]{1,64}$"
 
@@ -70,9 +71,11 @@ class RevealIn(_Body):
 
 class MoveIn(_Body):
     seq: StrictInt = Field(ge=0, le=1_000_000_000, description="The record length the move was chosen on (the view's seq).")
-    move: Literal["play", "draw", "keep", "pass"]
+    move: Literal["play", "draw", "keep", "pass", "exchange", "auction", "bid"]
     card: CardCode | None = Field(None, examples=["9C"])
     suit: str | None = Field(None, min_length=1, max_length=8, description="C, D, H or S: only with an eight.")
+    then: CardCode | None = Field(None, description="A second card played with the card: Spin's AD, Commit's 9D.")
+    amount: StrictInt | None = Field(None, ge=1, le=1_000_000, description="A bid's counters (Michigan's extra hand).")
     seat: StrictInt | None = Field(None, ge=0, le=MAX_SEATS - 1, description="Optional: the seat the token must be.")
 
 

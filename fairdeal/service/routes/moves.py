@@ -25,7 +25,7 @@ def submit_move(game_id: GameId, seat: PlayerDep, body: MoveIn, games: GamesDep)
     if body.seat is not None and body.seat != seat:
         raise Forbidden(f"this is seat {seat}'s token, not seat {body.seat}'s")
     try:
-        move = Move.from_json(body.model_dump(include={"move", "card", "suit"}, exclude_none=True))
+        move = Move.from_json(body.model_dump(include={"move", "card", "suit", "then", "amount"}, exclude_none=True))
     except MoveError as exc:
         raise Rejected(str(exc)) from None
     receipt, view = games.move_and_view(game_id, seat, move, body.seq)

@@ -1,0 +1,581 @@
+"""Sequence, and the engine of the run games it is the parent of (Michigan, Double Stops, Spin, Commit).
+
+In the run games the turn follows the cards, not the seats: a seat leads a
+card, and whoever holds the next card of that suit must play it, then the
+holder of the card after, and so on, until the run **stops**: its top card
+was played (the ace in Sequence and Michigan, the king in Commit), or no
+seat holds the next card (it lies in Michigan's dead hand, among Commit's
+stops, or was played in an earlier run). The player of the last card then
+leads again. Each card is one move of the seat that holds it.
+
+- **Sequence** (``sequence``, ../shared/rules/stops-family.txt): 2 to 10
+  players, the whole pack dealt, ace high; a lead is the leader's lowest
+  card of a suit of his choice; losers lose a point per card.
+- **Michigan**, **Double Stops**, **Spin** (fairdeal/rules/michigan.py): a
+  dead extra hand, pay cards with counters on them.
+- **Commit** (fairdeal/rules/commit.py): the 8♦ out, stops face down, the 9♦.
+
+Where the texts leave a case open, spec/games/sequence.md (and the other
+games' pages) say what this module does. The rule every page points to:
+after a run stops, the next lead is **another suit** than the one that
+stopped, if the leader holds one (Michigan's "begin again with a new
+suit"); a leader holding only that suit passes the lead to the left, to the
+first seat holding another suit; if no seat does, he leads it again.
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> key = game_key("00" * 32, "doc", ["", "", "", ""])
+>>> rules = Sequence()
+>>> state, events = rules.deal(4, dealer=3, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
+>>> [len(h) for h in state.hands], state.turn, events
+([13, 13, 13, 13], 0, [{'type': 'deal', 'hand': 1, 'dealer': 3}])
+>>> view = rules.view(state, 0)
+>>> [m.card.code for m in rules.legal_moves(view)]  # seat 0 leads the lowest card of a suit it holds
+['4C', '4D', '3H', '5S']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence as Seq
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from fairdeal.cards import Card, Rank, Suit, codes, pack
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, ScoreSheet, Shuffler
+from fairdeal.rules.fan_tan import ChipMove
+
+__all__ = ["ACE_HIGH", "ACE_LOW", "RunGame", "RunState", "RunView", "Sequence", "deal_round", "replace_state"]
+
+ACE_HIGH: tuple[Rank, ...] = tuple(Rank)[1:] + (Rank.ACE,)
+"""2, 3, ..., K, A: a suit's order in Sequence and the Michigan games."""
+ACE_LOW: tuple[Rank, ...] = tuple(Rank)
+"""A, 2, ..., K: a suit's order in Commit."""
+
+
+def deal_round(cards: Seq[Card], places: int) -> list[tuple[Card, ...]]:
+    """``cards`` dealt one at a time to ``places`` places, the first card to place 0.
+
+    >>> [codes(h) for h in deal_round(pack()[:7], 3)]
+    [['AC', '4C', '7C'], ['2C', '5C'], ['3C', '6C']]
+    """
+    return [tuple(cards[i::places]) for i in range(places)]
+
+
+@dataclass(frozen=True, slots=True)
+class RunState:
+    """One deal of a run game, everything included (hidden cards too).
+
+    The cards on the table are ``plays``, in the order played; ``runs`` are the
+    indices in ``plays`` where each run began. A lead is due when ``current`` is
+    ``None``.
+    """
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    turn: int | None
+    """The seat to act; ``None`` once the deal is over."""
+    plays: tuple[tuple[int, Card], ...] = ()
+    """(seat, card) for every card played, in order."""
+    runs: tuple[int, ...] = ()
+    current: Card | None = None
+    """The last card of the run going on; ``None`` while a lead is due."""
+    last: int | None = None
+    """The seat that played the last card."""
+    stopped: Suit | None = None
+    """The suit of the run that just stopped: the lead must be another suit, if the leader holds one."""
+    privilege: bool = False
+    """Spin: the spinner leads, and may lead a pay card."""
+    fork: Card | None = None
+    """Commit: the card the 9♦ was played on; the run goes on from it, or from the 9♦."""
+    dead: tuple[Card, ...] = ()
+    """Cards out of play: Michigan's dead hand (once the extra hand is settled), Commit's stops."""
+    phase: str = "play"
+    """``play``; Michigan first ``choose`` (the dealer's say about the extra hand), then maybe ``auction``."""
+    extra: tuple[Card, ...] = ()
+    """Michigan: the extra hand, while the dealer may still take or sell it."""
+    extra_dealt: tuple[Card, ...] = ()
+    """Michigan: the extra hand as dealt, for the report."""
+    bids: tuple[tuple[int, int | None], ...] = ()
+    """Michigan's auction: (seat, counters bid, or ``None`` for a pass), in the order spoken."""
+    exchanged: int | None = None
+    """Michigan: the seat that took the extra hand (its own hand is then the dead hand)."""
+    layout: tuple[int, ...] = ()
+    """Michigan: the counters on each layout card, in the game's layout order."""
+    net: tuple[int, ...] = ()
+    """Each seat's counters won (+) or paid (-) in this deal so far."""
+    chips: tuple[ChipMove, ...] = ()
+    """Every movement of counters in the deal, in order."""
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    def holder(self, card: Card) -> int | None:
+        """The seat holding ``card``, or ``None`` (dead, a stop, or on the table)."""
+        for seat, hand in enumerate(self.hands):
+            if card in hand:
+                return seat
+        return None
+
+    def on_table(self) -> frozenset[Card]:
+        return frozenset(card for _, card in self.plays)
+
+    def run_cards(self) -> list[list[Card]]:
+        """The runs so far, each its cards in the order played."""
+        bounds = list(self.runs) + [len(self.plays)]
+        return [[card for _, card in self.plays[a:b]] for a, b in zip(bounds, bounds[1:])]
+
+
+@dataclass(frozen=True, slots=True)
+class RunView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
+
+    ``runs`` are the cards on the table, run by run; ``turn`` is the seat that acts
+    next (while a run goes on: the holder of its next card). Michigan's views add
+    the extra hand's phase, the bids and the layout; a seat that took the extra
+    hand sees the hand it put aside (``discarded``): it knows those cards are dead.
+    """
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    runs: tuple[tuple[Card, ...], ...]
+    current: Card | None
+    stopped: Suit | None
+    privilege: bool
+    fork: Card | None
+    turn: int | None
+    last: int | None
+    phase: str
+    bids: tuple[tuple[int, int | None], ...]
+    dead_size: int
+    """Cards out of play: Michigan's extra hand (or, once settled, its dead hand), Commit's stops."""
+    discarded: tuple[Card, ...]
+    layout: dict[str, int]
+    net: tuple[int, ...]
+    result: HandResult | None
+
+    @property
+    def on_table(self) -> frozenset[Card]:
+        return frozenset(card for run in self.runs for card in run)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "runs": [codes(run) for run in self.runs],
+            "current": None if self.current is None else self.current.code,
+            "stopped": None if self.stopped is None else self.stopped.letter,
+            "turn": self.turn,
+            "dead_size": self.dead_size,
+            "net": list(self.net),
+        }
+        if self.fork is not None:
+            out["fork"] = self.fork.code
+        if self.privilege:
+            out["privilege"] = True
+        if self.layout:
+            out.update(
+                phase=self.phase,
+                bids=[{"seat": s, "bid": a} for s, a in self.bids],
+                layout=dict(self.layout),
+            )
+            if self.discarded:
+                out["discarded"] = codes(self.discarded)
+        return out
+
+
+# (get, set) of each slot of the state, for replace_state().
+_STATE_SLOTS = tuple(
+    (f.name, getattr(RunState, f.name).__get__, getattr(RunState, f.name).__set__) for f in fields(RunState)
+)
+
+
+def replace_state(state: RunState, **changes: Any) -> RunState:
+    """``dataclasses.replace`` for a state, faster: a verifier replays every move through it."""
+    new = object.__new__(RunState)
+    for name, get, set_ in _STATE_SLOTS:
+        set_(new, changes.pop(name) if name in changes else get(state))
+    if changes:
+        raise TypeError(f"RunState has no field {next(iter(changes))!r}")
+    return new
+
+
+def _without(hand: tuple[Card, ...], *cards: Card) -> tuple[Card, ...]:
+    return tuple(c for c in hand if c not in cards)
+
+
+class RunGame(Rules):
+    """What the run games share: the deal, leads, runs that stop, the turn that follows the
+    cards, counters, the session. A game says how a suit's cards follow each other
+    (:attr:`order`), what a lead may be (:meth:`leads`), and what its cards pay."""
+
+    min_seats = 2
+    max_seats = 10
+    first_dealer_rank = Rank.JACK
+    defaults: ClassVar[dict[str, int]] = {"deals": 0}
+
+    order: ClassVar[tuple[Rank, ...]] = ACE_HIGH
+    """A suit's cards from the lowest to the highest; a run stops after the last."""
+    lowest_lead: ClassVar[bool] = True
+    """A lead is the leader's lowest card of a suit (Sequence, Michigan); else any card (Commit)."""
+    new_suit: ClassVar[bool] = True
+    """After a run stops, the next lead is another suit if the leader holds one."""
+    uses_chips: ClassVar[bool] = False
+    special: ClassVar[Card | None] = None
+    """A card that may go down with a play, as its ``then`` (Spin's A♦, Commit's 9♦)."""
+
+    def check_options(self) -> None:
+        if not 0 <= self.options["deals"] <= 1000:
+            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
+        if "stack" in self.options and not 0 <= self.options["stack"] <= 1_000_000:
+            raise OptionsError("stack must be between 0 and 1000000 counters")
+
+    # -- the session -----------------------------------------------------------
+
+    def deals_in_session(self, seats: int) -> int:
+        """How many deals a session has: the ``deals`` option, or (0) one per player."""
+        return self.options["deals"] or seats
+
+    def initial_totals(self, seats: int) -> tuple[int, ...]:
+        return (self.options.get("stack", 0),) * seats
+
+    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
+        return hands_played >= self.deals_in_session(len(sheet.totals))
+
+    # -- the order of a suit -----------------------------------------------------
+
+    def position(self, card: Card) -> int:
+        """Where ``card`` stands in its suit's :attr:`order`, 0 (lowest) to 12."""
+        return self.order.index(card.rank)
+
+    def successor(self, card: Card) -> Card | None:
+        """The next card of ``card``'s run, or ``None`` after the top card."""
+        at = self.position(card)
+        return None if at == len(self.order) - 1 else Card(self.order[at + 1], card.suit)
+
+    def lowest(self, cards: Iterable[Card]) -> Card:
+        """The lowest of ``cards`` in the game's order; of equal ranks, clubs first."""
+        return min(cards, key=lambda c: (self.position(c), c.suit))
+
+    # -- dealing -------------------------------------------------------------------
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[RunState, list[Event]]:
+        self.check_seats(seats)
+        order = shuffle(f"hand/{hand}/deal", pack())
+        first = (dealer + 1) % seats
+        # One card at a time, clockwise from the dealer's left, until the pack is gone.
+        places = deal_round(order, seats)
+        hands = tuple(places[(seat - first) % seats] for seat in range(seats))
+        state = RunState(hand=hand, dealer=dealer, hands=hands, turn=first, net=(0,) * seats, dealt=hands)
+        return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
+
+    # -- what may be played ----------------------------------------------------------
+
+    def leads(self, hand: Seq[Card], stopped: Suit | None, privilege: bool) -> list[Card]:
+        """The cards a leader holding ``hand`` may lead, in card order, after a run of
+        ``stopped`` (``None``: any suit) and with the spin's ``privilege`` or not."""
+        if not self.lowest_lead:
+            return sorted(hand)
+        suits = {c.suit for c in hand}
+        allowed = suits - {stopped}
+        privileged = self.privileged_leads(hand) if privilege else []
+        if not allowed and not privileged:
+            # No seat holds another suit (else it would lead): the stopped suit again.
+            allowed = suits
+        return sorted({self.lowest(c for c in hand if c.suit == suit) for suit in allowed} | set(privileged))
+
+    def privileged_leads(self, hand: Seq[Card]) -> list[Card]:
+        """Spin: the pay cards a spinner may lead besides the usual leads."""
+        return []
+
+    def wanted(self, current: Card | None, fork: Card | None) -> tuple[Card, ...]:
+        """The cards that may go on with the run whose last card is ``current`` (none while a
+        lead is due); after Commit's 9♦, also the card after the one it interrupted, ``fork``."""
+        if current is None:
+            return ()
+        options = (self.successor(fork), self.successor(current)) if fork else (self.successor(current),)
+        return tuple(c for c in options if c is not None)
+
+    def playable(self, hand: Seq[Card], current: Card | None, fork: Card | None, stopped: Suit | None, privilege: bool) -> list[Card]:
+        """The cards of ``hand`` the seat to act may play (without a ``then``), in card order."""
+        if current is None:
+            return self.leads(hand, stopped, privilege)
+        return sorted(c for c in self.wanted(current, fork) if c in hand)
+
+    def base_plays(self, state: RunState, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now (without a ``then``); none when it is not its turn."""
+        if state.result is not None or state.phase != "play" or seat != state.turn:
+            return []
+        return self.playable(state.hands[seat], state.current, state.fork, state.stopped, state.privilege)
+
+    def _moves(self, hand: Seq[Card], base: Seq[Card]) -> list[Move]:
+        moves = [Move.play(c) for c in base]
+        special = self.special
+        if special is not None and special in hand:
+            moves += [Move.play(c, then=special) for c in base if c is not special]
+        return moves
+
+    # -- seeing ------------------------------------------------------------------------
+
+    def view(self, state: RunState, seat: int | None) -> RunView:
+        # A negative seat would index another seat's hand from the end.
+        if seat is not None and not 0 <= seat < state.seats:
+            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        return RunView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            runs=tuple(tuple(run) for run in state.run_cards()),
+            current=state.current,
+            stopped=state.stopped,
+            privilege=state.privilege,
+            fork=state.fork,
+            turn=state.turn,
+            last=state.last,
+            phase=state.phase,
+            bids=state.bids,
+            dead_size=len(state.extra) + len(state.dead),
+            discarded=state.dead if seat is not None and seat == state.exchanged else (),
+            layout=self.layout_json(state.layout),
+            net=state.net,
+            result=state.result,
+        )
+
+    def layout_cards(self) -> tuple[Card, ...]:
+        """The cards of the layout that counters are staked on (Michigan); none here."""
+        return ()
+
+    def layout_json(self, layout: Seq[int]) -> dict[str, int]:
+        return {card.code: n for card, n in zip(self.layout_cards(), layout)}
+
+    def legal_moves(self, view: RunView) -> list[Move]:
+        if view.result is not None or view.seat is None or view.seat != view.turn or view.phase != "play":
+            return []
+        return self._moves(view.hand, self.playable(view.hand, view.current, view.fork, view.stopped, view.privilege))
+
+    def explain(self, view: RunView, card: Card) -> str | None:
+        if view.result is not None:
+            return "the hand is over"
+        if view.phase != "play":
+            return self.explain_phase(view)
+        if view.seat is None or view.seat != view.turn:
+            return "it is not your turn"
+        hand = view.hand
+        if card not in hand:
+            if card in view.on_table:
+                return f"{card.display} is already on the table"
+            return f"you do not hold {card.display}"
+        base = self.playable(hand, view.current, view.fork, view.stopped, view.privilege)
+        if card in base:
+            return None
+        if card is self.special:
+            return self.why_not_special(base)
+        if view.current is not None:
+            wanted = [c for c in self.wanted(view.current, view.fork) if c in hand]
+            return f"you must play {' or '.join(c.display for c in wanted)}, the next card of the run"
+        if self.new_suit and card.suit == view.stopped and any(c.suit != card.suit for c in hand):
+            return f"begin a new suit: the {card.suit.plural} run has just stopped"
+        lowest = self.lowest(c for c in hand if c.suit == card.suit)
+        return f"a lead is your lowest card of a suit: your lowest {card.suit.plural[:-1]} is {lowest.display}"
+
+    def explain_phase(self, view: RunView) -> str:
+        """Why no card may be played before the play begins (Michigan's extra hand)."""
+        return "the play has not begun"
+
+    def why_not_special(self, base: Seq[Card]) -> str:
+        """Why the :attr:`special` card may not go down alone now."""
+        special = self.special.display
+        if base:
+            return f"{special} goes down only together with a play of yours: play {base[0].display} then {special}"
+        return f"{special} goes down only together with a play of yours"
+
+    # -- playing -------------------------------------------------------------------------
+
+    def apply(self, state: RunState, seat: int, move: Move, shuffle: Shuffler) -> tuple[RunState, list[Event]]:
+        def illegal(reason: str) -> IllegalMove:
+            return IllegalMove(reason, move=move, seat=seat)
+
+        if state.result is not None:
+            raise illegal("the hand is over")
+        if state.phase != "play":
+            return self.apply_phase(state, seat, move, illegal)
+        if seat != state.turn:
+            raise illegal("it is not your turn")
+        if move.kind != "play":
+            raise illegal(f"{self.title} has no move {move.kind!r} now: play a card")
+        if move.suit is not None:
+            raise illegal(f"{self.title} names no suit")
+        card, then, hand = move.card, move.then, state.hands[seat]
+        if card not in self.base_plays(state, seat):
+            raise illegal(self.explain(self.view(state, seat), card) or "")
+        if then is not None and then is not self.special:
+            raise illegal(f"only {self.special.display} goes down with another card")
+        if then is not None and then not in hand:
+            raise illegal(f"you do not hold {then.display}")
+        return self._play(state, seat, card, then)
+
+    def apply_phase(self, state: RunState, seat: int, move: Move, illegal: Any) -> tuple[RunState, list[Event]]:
+        raise illegal("the play has not begun")  # pragma: no cover - only Michigan has other phases
+
+    def on_play(self, state: RunState, seat: int, card: Card, plays: Seq[tuple[int, Card]]) -> list[ChipMove]:
+        """The counters that move when ``seat`` plays ``card`` (Michigan's pay cards);
+        ``plays`` are the cards on the table, this one included."""
+        return []
+
+    def _play(self, state: RunState, seat: int, card: Card, then: Card | None) -> tuple[RunState, list[Event]]:
+        hands = list(state.hands)
+        hands[seat] = _without(hands[seat], card, then) if then else _without(hands[seat], card)
+        hands = tuple(hands)
+        plays = state.plays + ((seat, card),) + (((seat, then),) if then else ())
+        changes: dict[str, Any] = {
+            "hands": hands,
+            "plays": plays,
+            "runs": state.runs + ((len(state.plays),) if state.current is None else ()),
+            "last": seat,
+        }
+        moves = self.on_play(state, seat, card, plays)
+        if then:
+            moves += self.on_play(state, seat, then, plays)
+        if moves:
+            changes.update(self.settled(state, moves))
+        if not hands[seat]:
+            return self._out(replace_state(state, **changes), seat, moves)
+        changes.update(self.next_turn(hands, seat, card, then))
+        return replace_state(state, **changes), [m.to_event(state.hand) for m in moves]
+
+    def next_turn(self, hands: tuple[tuple[Card, ...], ...], seat: int, card: Card, then: Card | None) -> dict[str, Any]:
+        """Who acts after ``seat`` played ``card`` (and ``then``): the holder of the next card,
+        or after a stop the next leader (the state's fields that say so)."""
+        nxt = self.successor(card)
+        if nxt is not None:
+            for holder, hand in enumerate(hands):
+                if nxt in hand:
+                    return {"current": card, "turn": holder, "stopped": None, "privilege": False, "fork": None}
+        return self.stop(hands, seat, card.suit)
+
+    def stop(self, hands: tuple[tuple[Card, ...], ...], last: int, suit: Suit | None, *, privilege: bool = False) -> dict[str, Any]:
+        """The run stopped after ``last``'s card of ``suit``: a lead is due (the state's fields)."""
+        stopped = suit if self.new_suit else None
+        leader = self.leader(hands, last, stopped, privilege)
+        # The spin's privilege is the spinner's own: a seat the lead passes to has none.
+        return {"current": None, "turn": leader, "stopped": stopped, "privilege": privilege and leader == last, "fork": None}
+
+    def leader(self, hands: Seq[Seq[Card]], last: int, stopped: Suit | None, privilege: bool) -> int:
+        """Who leads after a stop: the player of the last card, if he holds another suit than
+        the one that stopped (or, with the spin's privilege, a pay card he may lead); else
+        the first seat to his left that does; if none does, he leads that suit again."""
+        if stopped is None:
+            return last
+        seats = len(hands)
+        for i in range(seats):
+            seat = (last + i) % seats
+            hand = hands[seat]
+            if any(c.suit != stopped for c in hand):
+                return seat
+            if i == 0 and privilege and self.privileged_leads(hand):
+                return seat
+        return last
+
+    # -- counters --------------------------------------------------------------------------
+
+    def settled(self, state: RunState, moves: Seq[ChipMove]) -> dict[str, Any]:
+        """The state's fields after the counters of ``moves`` moved: ``net``, ``layout``, ``chips``."""
+        net, layout = list(state.net), list(state.layout)
+        boxes = [c.code for c in self.layout_cards()]
+        for m in moves:
+            for party, sign in ((m.payer, -1), (m.payee, 1)):
+                if isinstance(party, str):
+                    layout[boxes.index(party)] += sign * m.amount
+                elif party is not None:
+                    net[party] += sign * m.amount
+        return {"net": tuple(net), "layout": tuple(layout), "chips": state.chips + tuple(moves)}
+
+    def settle(self, state: RunState, moves: Seq[ChipMove]) -> RunState:
+        """The state with the counters of ``moves`` moved."""
+        return replace_state(state, **self.settled(state, moves))
+
+    # -- the end of a deal -----------------------------------------------------------------
+
+    def on_out(self, state: RunState, winner: int) -> list[ChipMove]:
+        """The counters that move when ``winner`` has played his last card."""
+        return []
+
+    def scores(self, state: RunState, winner: int) -> tuple[int, ...]:
+        """A deal's scores: its net counters; Sequence: minus one point per card left."""
+        if self.uses_chips:
+            return state.net
+        return tuple(-len(h) for h in state.hands)
+
+    def _out(self, state: RunState, winner: int, played: Seq[ChipMove]) -> tuple[RunState, list[Event]]:
+        """``winner`` played his last card (whose own counters, ``played``, have moved)."""
+        moves = self.on_out(state, winner)
+        if moves:
+            state = self.settle(state, moves)
+        counts = tuple(len(h) for h in state.hands)
+        result = HandResult("out", (winner,), counts, self.scores(state, winner), f"seat {winner} went out")
+        events = [m.to_event(state.hand) for m in (*played, *moves)]
+        return replace_state(state, turn=None, current=None, fork=None, privilege=False, result=result), events
+
+    # -- the table's timer -----------------------------------------------------------------
+
+    def auto_move(self, state: RunState) -> Move:
+        """What the table plays for a seat whose timer ran out: the card it must play (of two,
+        the lower in card order); leading, its lowest lead (lowest rank in the game's order,
+        clubs first on ties). It never adds a second card."""
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the hand is over")
+        base = self.base_plays(state, state.turn)
+        if state.current is None:
+            return Move.play(self.lowest(base))
+        return Move.play(min(base))
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def summary(self, state: RunState) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "deal": [codes(h) for h in state.dealt],
+            "runs": [codes(run) for run in state.run_cards()],
+            "left": [codes(h) for h in state.hands],
+        }
+        if self.uses_chips:
+            out["chips"] = [m.to_event(state.hand) for m in state.chips]
+        return out
+
+
+class Sequence(RunGame):
+    """Sequence: 2 to 10 players, the whole pack dealt, ace high. The leader plays his
+    lowest card of a suit he chooses; the holder of the next higher card of that suit must
+    play it, and so on up to the ace (or to a card already played); whoever played the last
+    card leads a new suit. The first out wins the deal; every other player loses a point
+    per card he holds.
+
+    Options: ``deals`` (deals in the session; 0, the default: each player deals once).
+
+    The text's example: holding 4♠ (others hold 2♠ and 3♠), a player may lead 4♠, his
+    lowest spade; then 5♠ must follow:
+
+    >>> rules = Sequence()
+    >>> hands = (tuple(map(Card.parse, ("4S", "9S", "KD"))), tuple(map(Card.parse, ("5S", "2S"))), (Card.parse("3S"),))
+    >>> state = RunState(hand=1, dealer=2, hands=hands, turn=0, net=(0, 0, 0), dealt=hands)
+    >>> rules.legal_moves(rules.view(state, 0))
+    [Move.play(Card.parse('KD')), Move.play(Card.parse('4S'))]
+    >>> rules.explain(rules.view(state, 0), Card.parse("9S"))
+    'a lead is your lowest card of a suit: your lowest spade is 4♠'
+    >>> state, _ = rules.apply(state, 0, Move.play(Card.parse("4S")), None)
+    >>> state.turn, rules.legal_moves(rules.view(state, 1))
+    (1, [Move.play(Card.parse('5S'))])
+    """
+
+    name = "sequence"
+    title = "Sequence"
