@@ -373,6 +373,9 @@ class GameService(LiveRecords[Table]):
             "table": public,
             "hand_no": match.hand_no,
             "totals": list(match.totals),
+            # The score sheet as a hand-end line shows it: the totals, and what a game keeps
+            # besides (Hollywood scoring: "games", each of the three games' scores by seat).
+            "sheet": match.sheet.record(),
             "hands": [
                 {
                     "hand": h.hand,
@@ -382,6 +385,7 @@ class GameService(LiveRecords[Table]):
                     "counts": list(h.result.counts),
                     "scores": list(h.result.scores),
                     "totals": list(h.totals),
+                    **({} if h.sheet is None else h.sheet.record()),
                 }
                 for h in match.hands
             ],
