@@ -31,6 +31,8 @@ from fairdeal.rules.crazy_eights import card_points
 from fairdeal.rules.eights import EightsFamily
 from fairdeal.rules.fan_tan import FanTanFamily, SequenceGame
 from fairdeal.rules.go_boom import GoBoom, go_boom_points, strength
+from fairdeal.rules.snip_snap import Jig, SnipSnapFamily
+from fairdeal.rules.snip_snap import strength as rank_strength
 from fairdeal.rules.sequence import RunGame
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "fan_tan_choice",
     "go_boom_choice",
     "make_bot",
+    "snip_snap_choice",
     "run_choice",
 ]
 
@@ -179,6 +182,9 @@ class HeuristicBot(Bot):
         "hollywood-eights",
         "go-boom",
         "hollywood-go-boom",
+        "snip-snap-snorem",
+        "earl-of-coventry",
+        "jig",
         "sequence",
     )
 
@@ -195,6 +201,8 @@ class HeuristicBot(Bot):
             return eights_choice(view, moves)
         if isinstance(rules, GoBoom):
             return go_boom_choice(view, moves)
+        if isinstance(rules, SnipSnapFamily):
+            return snip_snap_choice(rules, view, moves)
         if isinstance(rules, RunGame):
             return run_choice(rules, view, moves)
         plays = [m for m in moves if m.kind == "play"]
@@ -415,6 +423,45 @@ def run_choice(rules: RunGame, view: Any, moves: Sequence[Move]) -> Move:
         if rules.name == "commit" or spin_to_pay:
             return Move.play(card, then=special)
     return Move.play(card)
+
+
+def snip_snap_choice(rules: SnipSnapFamily, view: Any, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Snip Snap Snorem, The Earl of Coventry and Jig. Only a
+    leader has a choice (a follower puts down its cards of the rank, or passes):
+
+    - Snip Snap Snorem and The Earl of Coventry: the rank it holds most of (all of them go
+      down, and with all four it leads again); ties: the lowest card in card order.
+    - Jig: first a lead that ends the series at once, so that it leads again: an ace, or a
+      rank whose next rank no other seat can hold (every card of it is on the table or in
+      its own hand); then the rank it holds most of; then the higher rank.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> from fairdeal.rules import get
+    >>> from fairdeal.rules.snip_snap import SnipSnapView
+    >>> rules = get("jig")
+    >>> view = SnipSnapView(0, 1, 2, tuple(parse_cards("5C 5D 9S AH")), (4, 5, 5), 0, (), None,
+    ...     frozenset(), 0, (0, 0, 0), None)
+    >>> snip_snap_choice(rules, view, rules.legal_moves(view))   # the ace ends the series: lead again
+    Move.play(Card.parse('AH'))
+    """
+    plays = [m.card for m in moves if m.kind == "play"]
+    if not plays or view.wanted is not None:
+        return moves[0]
+    held: dict[Rank, int] = {}
+    for card in view.hand:
+        held[card.rank] = held.get(card.rank, 0) + 1
+    if not isinstance(rules, Jig):
+        return Move.play(min(plays, key=lambda c: (-held[c.rank], c.index)))
+    mine = set(view.hand)
+
+    def at_once(rank: Rank) -> bool:
+        if rank == Rank.ACE:
+            return True
+        following = Rank.ACE if rank == Rank.KING else Rank(rank + 1)
+        return all(c in view.laid or c in mine for c in (Card(following, suit) for suit in Suit))
+
+    best = max(plays, key=lambda c: (at_once(c.rank), held[c.rank], rank_strength(c.rank), -c.index))
+    return Move.play(best)
 
 
 def make_bot(kind: str, seed: int | str | None = None) -> Bot:

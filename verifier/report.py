@@ -138,6 +138,7 @@ def _hand(report: Report, hand: Hand) -> list[str]:
         for number, round_ in enumerate(summary.pop("rounds"), 1):
             out.append(f"  round {number}: {_round(report, round_)}")
     out.extend(_run_games(report, summary, hand.sheet))
+    out.extend(_groups_and_tricks(report, summary))
     for key, value in summary.items():
         out.append(f"  {safe(key)}: {safe(json.dumps(value, ensure_ascii=False))}")
     if hand.how == "out":
@@ -199,6 +200,39 @@ def _run_games(report: Report, summary: dict[str, Any], sheet: dict[str, Any]) -
 
 _FEWEST_CARDS = frozenset({"eights", "hollywood-eights"})
 """Games whose blocked hand goes to the fewest cards, not the lowest count."""
+
+
+def _groups_and_tricks(report: Report, summary: dict[str, Any]) -> list[str]:
+    """Snip Snap Snorem, The Earl of Coventry and Jig: every group (Jig: series), turn by turn,
+    with the calls; Rolling Stone: every trick and how it ended. Takes what it shows out of
+    ``summary``."""
+    out = []
+    groups = summary.get("groups")
+    if isinstance(groups, list) and all(isinstance(g, dict) and isinstance(g.get("turns"), list) for g in groups):
+        word = "series" if report.rules == "jig" else "group"
+        for number, group in enumerate(summary.pop("groups"), 1):
+            out.append(f"  {word} {number}: {_group(report, group)}")
+    return out
+
+
+_GROUP_ENDS = {
+    "four": "",
+    "ace": " (ends at the ace)",
+    "stopped": " (stopped: no card of the next rank is left in any hand)",
+    "out": " (the deal ends in it)",
+}
+
+
+def _group(report: Report, group: dict[str, Any]) -> str:
+    """``seat 1 (Bob) 6♥; seat 2 (Cy) passes; seat 0 (Ann) 6♦ "Snip", 6♠ "Snap"``."""
+    turns = []
+    for turn in group["turns"]:
+        if not isinstance(turn, dict):
+            continue
+        cards, calls = turn.get("cards") or [], turn.get("calls") or []
+        said = [display(card) + (f' "{safe(call)}"' if call else "") for card, call in zip(cards, calls + [None] * len(cards))]
+        turns.append(f"{_seat(report, turn.get('seat'))} " + (", ".join(said) if said else "passes"))
+    return "; ".join(turns) + _GROUP_ENDS.get(group.get("end"), f" ({safe(group.get('end'))})")
 
 
 def _is_sides(value: Any) -> bool:
@@ -440,6 +474,10 @@ class MovePrinter:
                 out += f"; run {display([c.code for c in after.run_cards()[-1]])}"
                 if after.current is None and after.result is None:
                     out += f", stopped: {_seat(report, after.turn)} leads"
+            if isinstance(getattr(after, "turns", None), tuple) and hasattr(after, "groups"):
+                # Snip Snap Snorem, The Earl of Coventry, Jig: the group being put down.
+                group = [c.code for _, c in after.group]
+                out += f"; group {display(group)}" if group else "; group over"
             if hasattr(after, "pile") and after.pile:
                 top = after.pile[-1].display
                 named = getattr(after, "named", None)
@@ -458,6 +496,8 @@ class MovePrinter:
                 self.write(f"  hand {event['hand']} ends ({event['how']}): scores {event['scores']}, totals {event['totals']}")
             elif kind == "chips":
                 self.write(f"  {_chips(report, event)}")
+            elif kind == "put-down":
+                self.write(f"  and with it: {display(event['cards'])}")
             elif kind == "match-end":
                 places = ", ".join(f"{r['place']}. seat {r['seat']} {r['total']}" for r in event["standings"])
                 self.write(f"  the match is over: {places}")

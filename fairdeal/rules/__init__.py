@@ -26,6 +26,7 @@ from fairdeal.rules.crazy_eights import CrazyEights
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
 from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom
+from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem
 from fairdeal.rules.sequence import Sequence
 
 __all__ = [
@@ -43,16 +44,19 @@ __all__ = [
     "standings",
     "BookCrazyEights",
     "CrazyEights",
+    "EarlOfCoventry",
     "Eights",
     "FanTan",
     "FiveOrNine",
     "GoBoom",
     "HollywoodEights",
     "HollywoodGoBoom",
+    "Jig",
     "LibertyFanTan",
     "PlayOrPay",
     "Sequence",
     "Sjueren",
+    "SnipSnapSnorem",
 ]
 
 RULES: dict[str, type[Rules]] = {
@@ -69,6 +73,9 @@ RULES: dict[str, type[Rules]] = {
         HollywoodEights,
         GoBoom,
         HollywoodGoBoom,
+        SnipSnapSnorem,
+        EarlOfCoventry,
+        Jig,
         Sequence,
     )
 }

@@ -1,0 +1,522 @@
+"""Snip Snap Snorem, The Earl of Coventry and Jig: groups of four put down round the table.
+
+The rule texts are ../shared/rules/hoyle-fan-tan-variants-eleusis-crazy-eights.txt
+(Snip Snap Snorem, with its chip) and ../shared/rules/stops-family.txt (all three);
+spec/games/snip-snap-snorem.md, earl-of-coventry.md and jig.md say where they
+were read one way rather than another.
+
+The whole pack is dealt one card at a time from the dealer's left. The seat on
+the dealer's left leads any card; play goes to the left, and each seat in turn
+continues the **group** or passes, paying a chip into the pot:
+
+- ``snip-snap-snorem``: a group is the four cards of the led rank; the calls are
+  "Snip", "Snap" and "Snorem";
+- ``earl-of-coventry``: the same game, called with the young players' verses
+  ("There's as good as 5 can be", ... "And there's the Earl of Coventry!");
+- ``jig``: a group (a series) is four ranks in sequence from the led card, of any
+  suit (5, 6, 7, 8), ace high; it ends early at the ace, or when no card of the next
+  rank is left in any hand.
+
+A seat that plays a rank puts down **every card of that rank it holds**: the move
+names one of them, and the others go down with it (a ``put-down`` event). Whoever
+ends a group leads the next; the first seat out of cards wins the deal and the pot.
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> key = game_key("00" * 32, "doc", ["", "", ""])
+>>> rules = SnipSnapSnorem()
+>>> state, events = rules.deal(3, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
+>>> [len(h) for h in state.hands], state.turn, events
+([17, 18, 17], 1, [{'type': 'deal', 'hand': 1, 'dealer': 0}])
+>>> view = rules.view(state, 1)
+>>> len(rules.legal_moves(view))   # the leader may lead any card
+18
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from fairdeal.cards import Card, Rank, codes, pack
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+from fairdeal.rules.crazy_eights import deal_hands
+from fairdeal.rules.fan_tan import ChipMove, _paid
+
+__all__ = [
+    "EarlOfCoventry",
+    "Jig",
+    "SnipSnapFamily",
+    "SnipSnapSnorem",
+    "SnipSnapState",
+    "SnipSnapView",
+    "a_rank",
+    "earl_verse",
+    "strength",
+]
+
+_PACK = frozenset(pack())
+
+SNIP_SNAP_CALLS: tuple[str | None, ...] = (None, "Snip", "Snap", "Snorem")
+"""The calls of the four places of a group; the first card is put down without one."""
+
+
+def strength(rank: Rank) -> int:
+    """A rank's place in Jig's sequence: 2 lowest (2) ... king (13), ace highest (14).
+
+    >>> [strength(r) for r in (Rank.TWO, Rank.KING, Rank.ACE)]
+    [2, 13, 14]
+    """
+    return 14 if rank == Rank.ACE else int(rank)
+
+
+def _noun(rank: Rank) -> str:
+    """``"5"``, ``"10"``, ``"ace"``, ``"jack"``: how a call names a rank."""
+    return rank.word if rank in (Rank.ACE, Rank.JACK, Rank.QUEEN, Rank.KING) else rank.label
+
+
+def a_rank(rank: Rank) -> str:
+    """A rank with its article, as a sentence says it.
+
+    >>> [a_rank(r) for r in (Rank.FIVE, Rank.EIGHT, Rank.ACE, Rank.KING)]
+    ['a 5', 'an 8', 'an ace', 'a king']
+    """
+    noun = _noun(rank)
+    return ("an " if noun[0] in "8a" else "a ") + noun
+
+
+def _plural(rank: Rank) -> str:
+    return _noun(rank) + "s"
+
+
+def earl_verse(rank: Rank, place: int) -> str:
+    """The young players' verse for the card at ``place`` (0 to 3) of a group of ``rank``.
+
+    >>> for place in range(4):
+    ...     print(earl_verse(Rank.FIVE, place))
+    There's as good as 5 can be
+    There's a 5 as good as he
+    There's the best 5 of all the three
+    And there's the Earl of Coventry!
+    >>> earl_verse(Rank.KING, 0)
+    "There's as good as a king can be"
+    """
+    bare = rank.label if _noun(rank) == rank.label else a_rank(rank)
+    return (
+        f"There's as good as {bare} can be",
+        f"There's {a_rank(rank)} as good as he",
+        f"There's the best {_noun(rank)} of all the three",
+        "And there's the Earl of Coventry!",
+    )[place]
+
+
+Turn = tuple[int, tuple[Card, ...]]
+"""One turn in a group: the seat and the cards it put down (none: it passed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SnipSnapState:
+    """One deal of a Snip Snap Snorem game, everything included (hidden cards too)."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    turn: int | None
+    """The seat to act; ``None`` once the deal is over."""
+    turns: tuple[Turn, ...] = ()
+    """The group being put down, turn by turn, passes included; empty: the seat to act leads."""
+    pot: int = 0
+    net: tuple[int, ...] = ()
+    """Each seat's chips won (+) or paid (-) in this deal so far."""
+    chips: tuple[ChipMove, ...] = ()
+    """Every chip movement of the deal, in order."""
+    groups: tuple[dict[str, Any], ...] = ()
+    """Every finished group, for the report (see :meth:`SnipSnapFamily.summary`)."""
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def group(self) -> tuple[tuple[int, Card], ...]:
+        """The cards of the group so far, (seat, card) in the order they went down."""
+        return tuple((seat, card) for seat, cards in self.turns for card in cards)
+
+
+_SLOTS = tuple(
+    (f.name, getattr(SnipSnapState, f.name).__get__, getattr(SnipSnapState, f.name).__set__)
+    for f in fields(SnipSnapState)
+)
+
+
+def _replace(state: SnipSnapState, **changes: Any) -> SnipSnapState:
+    """``dataclasses.replace`` for a state, faster (a verifier replays every move through it)."""
+    new = object.__new__(SnipSnapState)
+    for name, get, set_ in _SLOTS:
+        set_(new, changes.pop(name) if name in changes else get(state))
+    if changes:
+        raise TypeError(f"SnipSnapState has no field {next(iter(changes))!r}")
+    return new
+
+
+@dataclass(frozen=True, slots=True)
+class SnipSnapView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
+
+    ``group`` is the group being put down with each card's call; ``wanted`` the rank that
+    continues it (``None``: the seat to act leads any card); ``laid`` every card already
+    put down in the deal. The chips a seat holds are its match total plus ``net[seat]``.
+    """
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    turn: int | None
+    group: tuple[tuple[int, Card, str | None], ...]
+    wanted: Rank | None
+    laid: frozenset[Card]
+    pot: int
+    net: tuple[int, ...]
+    result: HandResult | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "turn": self.turn,
+            "group": [{"seat": seat, "card": card.code, "call": call} for seat, card, call in self.group],
+            "wanted": None if self.wanted is None else self.wanted.label,
+            "laid": codes(sorted(self.laid)),
+            "pot": self.pot,
+            "net": list(self.net),
+        }
+
+
+def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(c for c in hand if c not in cards)
+
+
+class SnipSnapFamily(Rules):
+    """What the three games share: the deal of the whole pack, groups, passes and chips, the session.
+
+    A game says which rank continues a group (:meth:`wanted`), when a group is over
+    (:meth:`ended`), and what is called as each card goes down (:meth:`calls`).
+
+    Options: ``deals`` (deals in the session; 0, the default: each player deals once) and
+    ``stack`` (each player's chips at the start, default 50).
+    """
+
+    min_seats = 3
+    max_seats = 10
+    first_dealer_rank = Rank.JACK
+    defaults = {"deals": 0, "stack": 50}
+
+    def check_options(self) -> None:
+        if not 0 <= self.options["deals"] <= 1000:
+            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
+        if not 0 <= self.options["stack"] <= 1_000_000:
+            raise OptionsError("stack must be between 0 and 1000000 chips")
+
+    # -- the session: chips, one deal per player by default ----------------------
+
+    def initial_totals(self, seats: int) -> tuple[int, ...]:
+        return (self.options["stack"],) * seats
+
+    def match_over(self, sheet: Any, hands_played: int) -> bool:
+        return hands_played >= (self.options["deals"] or len(sheet.totals))
+
+    # -- what a game says ------------------------------------------------------------
+
+    def wanted(self, group: Sequence[tuple[int, Card]]) -> Rank:
+        """The rank that continues the group (never empty, never over)."""
+        raise NotImplementedError
+
+    def ended(self, group: Sequence[tuple[int, Card]], hands: Sequence[Sequence[Card]]) -> str | None:
+        """Why the group is over after its last card went down (``"four"``, ...), or ``None``."""
+        raise NotImplementedError
+
+    def calls(self, group: Sequence[tuple[int, Card]]) -> list[str | None]:
+        """What is called as each card of the group goes down, in order (``None``: nothing)."""
+        raise NotImplementedError
+
+    # -- dealing -----------------------------------------------------------------------
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[SnipSnapState, list[Event]]:
+        self.check_seats(seats)
+        order = shuffle(f"hand/{hand}/deal", pack())
+        # One card at a time, clockwise from the dealer's left, until the pack is gone.
+        hands, _ = deal_hands(order, seats, dealer, -(-len(order) // seats))
+        state = SnipSnapState(hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, net=(0,) * seats, dealt=hands)
+        return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
+
+    # -- what may be played --------------------------------------------------------------
+
+    def _why_not(
+        self,
+        card: Card,
+        *,
+        is_turn: bool,
+        over: bool,
+        hand: Sequence[Card],
+        wanted: Rank | None,
+        laid: frozenset[Card],
+    ) -> str | None:
+        """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
+        if over:
+            return "the hand is over"
+        if not is_turn:
+            return "it is not your turn"
+        if card not in hand:
+            return f"{card.display} is already on the table" if card in laid else f"you do not hold {card.display}"
+        if wanted is None or card.rank == wanted:
+            return None
+        held = sorted(c for c in hand if c.rank == wanted)
+        if held:
+            return f"you must put down your {_plural(wanted)} ({' '.join(c.display for c in held)}): the next card is {a_rank(wanted)}"
+        return f"the next card is {a_rank(wanted)}, and you hold none: pass"
+
+    def _wanted_of(self, state: SnipSnapState) -> Rank | None:
+        return self.wanted(state.group) if state.turns else None
+
+    # -- seeing ----------------------------------------------------------------------------
+
+    def view(self, state: SnipSnapState, seat: int | None) -> SnipSnapView:
+        # A negative seat would index another seat's hand from the end.
+        if seat is not None and not 0 <= seat < state.seats:
+            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        group = state.group
+        return SnipSnapView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            turn=state.turn,
+            group=tuple((s, c, call) for (s, c), call in zip(group, self.calls(group))),
+            wanted=self._wanted_of(state),
+            laid=_PACK.difference(*state.hands),
+            pot=state.pot,
+            net=state.net,
+            result=state.result,
+        )
+
+    def explain(self, view: SnipSnapView, card: Card) -> str | None:
+        return self._why_not(
+            card,
+            is_turn=view.seat is not None and view.seat == view.turn,
+            over=view.result is not None,
+            hand=view.hand,
+            wanted=view.wanted,
+            laid=view.laid,
+        )
+
+    def legal_moves(self, view: SnipSnapView) -> list[Move]:
+        if view.result is not None or view.seat is None or view.seat != view.turn:
+            return []
+        plays = sorted(c for c in view.hand if view.wanted is None or c.rank == view.wanted)
+        return [Move.play(c) for c in plays] if plays else [Move.pass_()]
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def apply(self, state: SnipSnapState, seat: int, move: Move, shuffle: Shuffler) -> tuple[SnipSnapState, list[Event]]:
+        def illegal(reason: str) -> IllegalMove:
+            return IllegalMove(reason, move=move, seat=seat)
+
+        if state.result is not None:
+            raise illegal("the hand is over")
+        if seat != state.turn:
+            raise illegal("it is not your turn")
+        hand = state.hands[seat]
+        wanted = self._wanted_of(state)
+        if move.kind == "play":
+            if move.suit is not None:
+                raise illegal(f"{self.title} names no suit")
+            if move.card not in hand:
+                held = any(move.card in h for h in state.hands)
+                raise illegal(f"you do not hold {move.card.display}" if held else f"{move.card.display} is already on the table")
+            problem = self._why_not(move.card, is_turn=True, over=False, hand=hand, wanted=wanted, laid=frozenset())
+            if problem:
+                raise illegal(problem)
+            return self._put_down(state, seat, move.card)
+        if move.kind == "pass":
+            if wanted is None:
+                raise illegal("you lead: put down any card")
+            able = sorted(c for c in hand if c.rank == wanted)
+            if able:
+                raise illegal(f"you must play when you can, and {able[0].display} can be played")
+            payment = ChipMove("pass", seat, None, 1)
+            state = _replace(state, turn=(seat + 1) % state.seats, turns=state.turns + ((seat, ()),), **_paid(state, [payment]))
+            return state, [payment.to_event(state.hand)]
+        raise illegal(f"{self.title} has no move {move.kind!r}: play a card or pass")
+
+    def _put_down(self, state: SnipSnapState, seat: int, card: Card) -> tuple[SnipSnapState, list[Event]]:
+        # Every card of the rank goes down with the one named, the rest in card order.
+        others = sorted(c for c in state.hands[seat] if c.rank == card.rank and c is not card)
+        cards = (card, *others)
+        events: list[Event] = []
+        if others:
+            events.append({"type": "put-down", "hand": state.hand, "seat": seat, "cards": codes(others)})
+        hand = _without(state.hands[seat], cards)
+        hands = state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
+        turns = state.turns + ((seat, cards),)
+        if not hand:
+            return self._out(_replace(state, hands=hands, turns=turns), seat, events)
+        group = tuple((s, c) for s, cs in turns for c in cs)
+        why = self.ended(group, hands)
+        if why is None:
+            return _replace(state, hands=hands, turns=turns, turn=(seat + 1) % state.seats), events
+        # Whoever ends a group leads the next.
+        done = self._finished(state, turns, why)
+        return _replace(state, hands=hands, turns=(), turn=seat, groups=state.groups + (done,)), events
+
+    def _finished(self, state: SnipSnapState, turns: tuple[Turn, ...], end: str) -> dict[str, Any]:
+        """A group for the report: each turn with its cards and their calls, and how it ended."""
+        group = tuple((s, c) for s, cs in turns for c in cs)
+        calls = iter(self.calls(group))
+        return {
+            "turns": [
+                {"seat": seat, "cards": codes(cards), **({"calls": [next(calls) for _ in cards]} if cards else {})}
+                for seat, cards in turns
+            ],
+            "end": end,
+        }
+
+    def _out(self, state: SnipSnapState, winner: int, events: list[Event]) -> tuple[SnipSnapState, list[Event]]:
+        counts = tuple(len(h) for h in state.hands)
+        moves = [ChipMove("pot", None, winner, state.pot)] if state.pot else []
+        paid = _paid(state, moves)
+        net = paid.get("net", state.net)
+        result = HandResult("out", (winner,), counts, net, f"seat {winner} went out")
+        done = self._finished(state, state.turns, "out")
+        state = _replace(state, turn=None, turns=(), groups=state.groups + (done,), result=result, **paid)
+        return state, events + [m.to_event(state.hand) for m in moves]
+
+    # -- the table's timer ---------------------------------------------------------------
+
+    def auto_move(self, state: SnipSnapState) -> Move:
+        """What the table plays for a seat whose timer ran out: its lowest card in card order
+        (clubs A to K, then diamonds, hearts, spades) of those it may play, else a pass.
+        The cards of the same rank go down with it, as with any play."""
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the hand is over")
+        wanted = self._wanted_of(state)
+        able = sorted(c for c in state.hands[state.turn] if wanted is None or c.rank == wanted)
+        return Move.play(able[0]) if able else Move.pass_()
+
+    # -- reporting -----------------------------------------------------------------------
+
+    def summary(self, state: SnipSnapState) -> dict[str, Any]:
+        return {
+            "deal": [codes(h) for h in state.dealt],
+            "groups": list(state.groups),
+            "chips": [m.to_event(state.hand) for m in state.chips],
+        }
+
+
+class SnipSnapSnorem(SnipSnapFamily):
+    """Snip Snap Snorem: the leader puts down any card; each next seat puts down the same rank
+    ("Snip", "Snap", "Snorem") or passes and pays a chip into the pot; the seat that puts
+    down the fourth leads again. The first seat out of cards takes the pot.
+
+    The text's example: 6♥ led; the next seat has no 6 and passes; the next puts down 6♦,
+    "Snip"; the next has both other sixes and puts them down, "Snap", "Snorem".
+
+    >>> from fairdeal.cards import parse_cards
+    >>> rules = SnipSnapSnorem()
+    >>> hands = tuple(tuple(parse_cards(h)) for h in ("6H 2C", "3C 4C", "6D 5C", "6C 6S 7C 8C"))
+    >>> state = SnipSnapState(hand=1, dealer=3, hands=hands, turn=0, net=(0,) * 4)
+    >>> for seat, move in [(0, Move.play(Card.parse("6H"))), (1, Move.pass_()), (2, Move.play(Card.parse("6D"))),
+    ...                    (3, Move.play(Card.parse("6C")))]:
+    ...     state, events = rules.apply(state, seat, move, None)
+    >>> events   # the other six went down with the one named
+    [{'type': 'put-down', 'hand': 1, 'seat': 3, 'cards': ['6S']}]
+    >>> [turn["calls"] for turn in state.groups[0]["turns"] if turn["cards"]]
+    [[None], ['Snip'], ['Snap', 'Snorem']]
+    >>> state.turn, state.pot   # the Snorem leads again; the pass paid one chip
+    (3, 1)
+    """
+
+    name = "snip-snap-snorem"
+    title = "Snip Snap Snorem"
+    words: ClassVar[tuple[str | None, ...]] = SNIP_SNAP_CALLS
+
+    def wanted(self, group: Sequence[tuple[int, Card]]) -> Rank:
+        return group[0][1].rank
+
+    def ended(self, group: Sequence[tuple[int, Card]], hands: Sequence[Sequence[Card]]) -> str | None:
+        return "four" if len(group) == 4 else None
+
+    def calls(self, group: Sequence[tuple[int, Card]]) -> list[str | None]:
+        return [self.words[i] for i in range(len(group))]
+
+
+class EarlOfCoventry(SnipSnapSnorem):
+    """The Earl of Coventry: Snip Snap Snorem called with the young players' verses, which the
+    table says for every player (no rhyme of one's own is judged, so no lead is forfeited).
+
+    >>> rules = EarlOfCoventry()
+    >>> rules.calls([(1, Card.parse("5H")), (2, Card.parse("5C"))])
+    ["There's as good as 5 can be", "There's a 5 as good as he"]
+    """
+
+    name = "earl-of-coventry"
+    title = "The Earl of Coventry"
+
+    def calls(self, group: Sequence[tuple[int, Card]]) -> list[str | None]:
+        return [earl_verse(card.rank, i) for i, (_, card) in enumerate(group)]
+
+
+class Jig(SnipSnapFamily):
+    """Jig: a series of four ranks in sequence of any suit (5, 6, 7, 8), ace high, instead of
+    four of a kind; called "Snip", "Snap", "Snorem". A series also ends at the ace, or when no
+    card of the next rank is left in any hand (all four are on the table); whoever put down
+    its last card leads the next. A seat that plays a rank puts down all its cards of that
+    rank, which count as one step of the series.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> rules = Jig()
+    >>> group = [(1, Card.parse("5H")), (2, Card.parse("6C")), (2, Card.parse("6S"))]
+    >>> rules.wanted(group), rules.calls(group)
+    (<Rank.SEVEN: 7>, [None, 'Snip', 'Snip'])
+    >>> rules.ended(group + [(3, Card.parse("7D")), (0, Card.parse("8D"))], [[]])
+    'four'
+    >>> rules.ended([(1, Card.parse("KH")), (2, Card.parse("AC"))], [[]])
+    'ace'
+    >>> rules.ended([(1, Card.parse("5H"))], [parse_cards("2C 7S"), parse_cards("9D")])   # no six in any hand
+    'stopped'
+    """
+
+    name = "jig"
+    title = "Jig"
+
+    def wanted(self, group: Sequence[tuple[int, Card]]) -> Rank:
+        last = strength(group[-1][1].rank)
+        return Rank.ACE if last == 13 else Rank(last + 1)
+
+    def ended(self, group: Sequence[tuple[int, Card]], hands: Sequence[Sequence[Card]]) -> str | None:
+        last = group[-1][1].rank
+        if len({card.rank for _, card in group}) == 4:
+            return "four"
+        if last == Rank.ACE:
+            return "ace"
+        wanted = self.wanted(group)
+        if not any(card.rank == wanted for hand in hands for card in hand):
+            return "stopped"
+        return None
+
+    def calls(self, group: Sequence[tuple[int, Card]]) -> list[str | None]:
+        steps: list[Rank] = []
+        out: list[str | None] = []
+        for _, card in group:
+            if card.rank not in steps:
+                steps.append(card.rank)
+            out.append(SNIP_SNAP_CALLS[len(steps) - 1])
+        return out
