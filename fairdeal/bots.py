@@ -31,6 +31,8 @@ from fairdeal.rules.crazy_eights import card_points
 from fairdeal.rules.eights import EightsFamily
 from fairdeal.rules.fan_tan import FanTanFamily, SequenceGame
 from fairdeal.rules.go_boom import GoBoom, go_boom_points, strength
+from fairdeal.rules.rolling_stone import RollingStone
+from fairdeal.rules.rolling_stone import strength as trick_strength
 from fairdeal.rules.snip_snap import Jig, SnipSnapFamily
 from fairdeal.rules.snip_snap import strength as rank_strength
 from fairdeal.rules.sequence import RunGame
@@ -45,6 +47,7 @@ __all__ = [
     "fan_tan_choice",
     "go_boom_choice",
     "make_bot",
+    "rolling_stone_choice",
     "snip_snap_choice",
     "run_choice",
 ]
@@ -185,6 +188,7 @@ class HeuristicBot(Bot):
         "snip-snap-snorem",
         "earl-of-coventry",
         "jig",
+        "rolling-stone",
         "sequence",
     )
 
@@ -203,6 +207,8 @@ class HeuristicBot(Bot):
             return go_boom_choice(view, moves)
         if isinstance(rules, SnipSnapFamily):
             return snip_snap_choice(rules, view, moves)
+        if isinstance(rules, RollingStone):
+            return rolling_stone_choice(view, moves)
         if isinstance(rules, RunGame):
             return run_choice(rules, view, moves)
         plays = [m for m in moves if m.kind == "play"]
@@ -462,6 +468,37 @@ def snip_snap_choice(rules: SnipSnapFamily, view: Any, moves: Sequence[Move]) ->
 
     best = max(plays, key=lambda c: (at_once(c.rank), held[c.rank], rank_strength(c.rank), -c.index))
     return Move.play(best)
+
+
+def rolling_stone_choice(view: Any, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Rolling Stone. A seat that cannot follow picks up the trick,
+    which is what a leader hopes for; a trick everyone follows is won by its highest card,
+    whose player leads the next.
+
+    - Leading: the highest card of the suit it holds most of (the suit the others are likeliest
+      to be short of; and if they all follow, the high card wins the lead back). Ties: clubs,
+      diamonds, hearts, spades.
+    - Following: its highest card of the suit led, to win the lead.
+    - Unable to follow, it passes (picks up), its only move.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> from fairdeal.rules import get
+    >>> from fairdeal.rules.rolling_stone import RollingStoneView
+    >>> rules = get("rolling-stone")
+    >>> view = RollingStoneView(0, 1, 3, tuple(parse_cards("7S 9S KS 8H AD")), (5, 8, 8, 8), 0, (), 0, 0, None, None)
+    >>> rolling_stone_choice(view, rules.legal_moves(view))
+    Move.play(Card.parse('KS'))
+    """
+    plays = [m.card for m in moves if m.kind == "play"]
+    if not plays:
+        return moves[0]
+    if view.trick:
+        return Move.play(max(plays, key=trick_strength))
+    counts = [0, 0, 0, 0]
+    for card in view.hand:
+        counts[card.suit] += 1
+    suit = max(Suit, key=lambda s: (counts[s], -s))
+    return Move.play(max((c for c in plays if c.suit == suit), key=trick_strength))
 
 
 def make_bot(kind: str, seed: int | str | None = None) -> Bot:

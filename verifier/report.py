@@ -198,7 +198,7 @@ def _run_games(report: Report, summary: dict[str, Any], sheet: dict[str, Any]) -
     return out
 
 
-_FEWEST_CARDS = frozenset({"eights", "hollywood-eights"})
+_FEWEST_CARDS = frozenset({"eights", "hollywood-eights", "rolling-stone"})
 """Games whose blocked hand goes to the fewest cards, not the lowest count."""
 
 
@@ -212,6 +212,10 @@ def _groups_and_tricks(report: Report, summary: dict[str, Any]) -> list[str]:
         word = "series" if report.rules == "jig" else "group"
         for number, group in enumerate(summary.pop("groups"), 1):
             out.append(f"  {word} {number}: {_group(report, group)}")
+    tricks = summary.get("tricks")
+    if isinstance(tricks, list) and all(isinstance(t, dict) and isinstance(t.get("plays"), list) for t in tricks):
+        for number, trick in enumerate(summary.pop("tricks"), 1):
+            out.append(f"  trick {number}: {_trick(report, trick)}")
     return out
 
 
@@ -233,6 +237,21 @@ def _group(report: Report, group: dict[str, Any]) -> str:
         said = [display(card) + (f' "{safe(call)}"' if call else "") for card, call in zip(cards, calls + [None] * len(cards))]
         turns.append(f"{_seat(report, turn.get('seat'))} " + (", ".join(said) if said else "passes"))
     return "; ".join(turns) + _GROUP_ENDS.get(group.get("end"), f" ({safe(group.get('end'))})")
+
+
+def _trick(report: Report, trick: dict[str, Any]) -> str:
+    """A Rolling Stone trick: its cards in order and how it ended."""
+    plays = [p for p in trick["plays"] if isinstance(p, dict)]
+    shown = ", ".join(f"{_seat(report, p.get('seat'))} {display(p.get('card', '?'))}" for p in plays)
+    by, end = trick.get("by"), trick.get("end")
+    who = _seat(report, by) if isinstance(by, int) else safe(by)
+    if end == "aside":
+        return f"{shown}; all followed: put aside, {who} leads"
+    if end == "picked-up":
+        return f"{shown}; {who} cannot follow and picks it up"
+    if end == "out":
+        return f"{shown}; {who} went out"
+    return f"{shown}; {safe(end)}"
 
 
 def _is_sides(value: Any) -> bool:
@@ -478,6 +497,9 @@ class MovePrinter:
                 # Snip Snap Snorem, The Earl of Coventry, Jig: the group being put down.
                 group = [c.code for _, c in after.group]
                 out += f"; group {display(group)}" if group else "; group over"
+            if isinstance(getattr(after, "trick", None), tuple) and hasattr(after, "aside"):
+                # Rolling Stone: the trick in play.
+                out += f"; trick {display([c.code for _, c in after.trick])}" if after.trick else "; trick over"
             if hasattr(after, "pile") and after.pile:
                 top = after.pile[-1].display
                 named = getattr(after, "named", None)
@@ -498,6 +520,8 @@ class MovePrinter:
                 self.write(f"  {_chips(report, event)}")
             elif kind == "put-down":
                 self.write(f"  and with it: {display(event['cards'])}")
+            elif kind == "pick-up":
+                self.write(f"  {_seat(report, event['seat'])} picks up the trick: {display(event['cards'])}")
             elif kind == "match-end":
                 places = ", ".join(f"{r['place']}. seat {r['seat']} {r['total']}" for r in event["standings"])
                 self.write(f"  the match is over: {places}")

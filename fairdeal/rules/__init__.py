@@ -26,6 +26,7 @@ from fairdeal.rules.crazy_eights import CrazyEights
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
 from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom
+from fairdeal.rules.rolling_stone import RollingStone
 from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem
 from fairdeal.rules.sequence import Sequence
 
@@ -54,6 +55,7 @@ __all__ = [
     "Jig",
     "LibertyFanTan",
     "PlayOrPay",
+    "RollingStone",
     "Sequence",
     "Sjueren",
     "SnipSnapSnorem",
@@ -76,6 +78,7 @@ RULES: dict[str, type[Rules]] = {
         SnipSnapSnorem,
         EarlOfCoventry,
         Jig,
+        RollingStone,
         Sequence,
     )
 }

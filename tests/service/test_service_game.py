@@ -131,7 +131,8 @@ def test_the_host_abandons_and_the_seed_is_revealed(api):
 
 @pytest.mark.parametrize("rules", sorted(RULES))
 def test_every_game_fairdeal_knows_plays_through_the_api(api, rules):
-    game = api.create([("Ann", False), ("Bot 1", True), ("Bot 2", True)], rules=rules)
+    bots = max(2, RULES[rules].min_seats - 1)  # three seats, or as many as the game needs (Commit: 4)
+    game = api.create([("Ann", False)] + [(f"Bot {i}", True) for i in range(1, bots + 1)], rules=rules)
     token = api.join(game)[0]
     view = api.view(game["game_id"], 0, token)
     for _ in range(5000):

@@ -1,0 +1,380 @@
+"""Rolling Stone (../shared/rules/stops-family.txt): follow suit, or pick up the trick.
+
+4 to 6 players and a pack cut down so that each gets 8 cards: A K Q J 10 9 8 7 of
+each suit for four, the sixes and fives added for five, the fours and threes too
+for six. The leader puts down any card; each next seat must follow suit if it can,
+high or low as it pleases. When all have followed, the trick is put aside and the
+highest card leads the next. A seat that cannot follow **picks up** the trick (its
+move is a ``pass``; a ``pick-up`` event lists the cards) and leads the next. The
+first seat out of cards wins the deal. spec/games/rolling-stone.md says where the
+text was read one way rather than another.
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> key = game_key("00" * 32, "doc", ["", "", "", ""])
+>>> rules = RollingStone()
+>>> state, events = rules.deal(4, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
+>>> [len(h) for h in state.hands], state.turn, sorted({c.rank.label for h in state.hands for c in h})
+([8, 8, 8, 8], 1, ['10', '7', '8', '9', 'A', 'J', 'K', 'Q'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from fairdeal.cards import Card, Rank, codes, pack
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+from fairdeal.rules.crazy_eights import deal_hands
+from fairdeal.rules.snip_snap import strength as rank_strength
+
+__all__ = [
+    "RollingStone",
+    "RollingStoneState",
+    "RollingStoneView",
+    "position",
+    "rolling_stone_pack",
+    "strength",
+    "trick_winner",
+]
+
+HAND_SIZE = 8
+
+LOWEST = {4: Rank.SEVEN, 5: Rank.FIVE, 6: Rank.THREE}
+"""The lowest rank in the pack, by the number of players (the ace is above the king)."""
+
+
+def strength(card: Card) -> int:
+    """A card's rank in a trick: the ace above the king.
+
+    >>> [strength(Card.parse(c)) for c in ("7C", "KD", "AS")]
+    [7, 13, 14]
+    """
+    return rank_strength(card.rank)
+
+
+def rolling_stone_pack(seats: int) -> list[Card]:
+    """The pack for ``seats`` players, in card order: eight cards a player.
+
+    >>> [len(rolling_stone_pack(n)) for n in (4, 5, 6)]
+    [32, 40, 48]
+    >>> " ".join(c.code for c in rolling_stone_pack(4)[:8])
+    'AC 7C 8C 9C TC JC QC KC'
+    """
+    low = rank_strength(LOWEST[seats])
+    return [card for card in pack() if strength(card) >= low]
+
+
+def position(leader: int, hands: Sequence[Sequence[Card]]) -> tuple[int, ...]:
+    """What a trick begins from: the seat to lead and the cards in each hand (in any order),
+    each hand as a bit mask of card indices.
+
+    >>> position(2, [[Card.parse("AC"), Card.parse("7C")], [Card.parse("AD")]])
+    (2, 65, 8192)
+    """
+    return (leader, *(sum(1 << card.index for card in hand) for hand in hands))
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
+    """The seat that played the highest card of a trick everyone followed (A high).
+
+    >>> trick_winner([(1, Card.parse("JD")), (2, Card.parse("AD")), (3, Card.parse("7D"))])
+    2
+    """
+    return max(plays, key=lambda play: strength(play[1]))[0]
+
+
+@dataclass(frozen=True, slots=True)
+class RollingStoneState:
+    """One deal of Rolling Stone, everything included (hidden cards too)."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    turn: int | None
+    """The seat to act; ``None`` once the deal is over."""
+    trick: tuple[tuple[int, Card], ...] = ()
+    """The trick in play, (seat, card) in order; empty: the seat to act leads."""
+    aside: int = 0
+    """Cards of tricks everyone followed, turned over and put aside."""
+    tricks: tuple[dict[str, Any], ...] = ()
+    """Every finished trick, for the report (see :meth:`RollingStone.summary`)."""
+    seen: frozenset[tuple[int, ...]] = frozenset()
+    """Every position a trick has begun from (see :func:`position`)."""
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def led(self) -> Card | None:
+        return self.trick[0][1] if self.trick else None
+
+
+_SLOTS = tuple(
+    (f.name, getattr(RollingStoneState, f.name).__get__, getattr(RollingStoneState, f.name).__set__)
+    for f in fields(RollingStoneState)
+)
+
+
+def _replace(state: RollingStoneState, **changes: Any) -> RollingStoneState:
+    """``dataclasses.replace`` for a state, faster (a verifier replays every move through it)."""
+    new = object.__new__(RollingStoneState)
+    for name, get, set_ in _SLOTS:
+        set_(new, changes.pop(name) if name in changes else get(state))
+    if changes:
+        raise TypeError(f"RollingStoneState has no field {next(iter(changes))!r}")
+    return new
+
+
+@dataclass(frozen=True, slots=True)
+class RollingStoneView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
+
+    ``tricks`` is how many tricks the deal has had; ``last`` the one before the trick in
+    play, as the report shows it (``None`` before the first ends)."""
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    turn: int | None
+    trick: tuple[tuple[int, Card], ...]
+    aside: int
+    tricks: int
+    last: dict[str, Any] | None
+    result: HandResult | None
+
+    @property
+    def led(self) -> Card | None:
+        return self.trick[0][1] if self.trick else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "turn": self.turn,
+            "trick": [{"seat": seat, "card": card.code} for seat, card in self.trick],
+            "led": None if self.led is None else self.led.suit.letter,
+            "aside": self.aside,
+            "tricks": self.tricks,
+            "last": self.last,
+        }
+
+
+def _why_not(card: Card, *, is_turn: bool, over: bool, hand: Sequence[Card], led: Card | None) -> str | None:
+    """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
+    if over:
+        return "the hand is over"
+    if not is_turn:
+        return "it is not your turn"
+    if card not in hand:
+        return f"you do not hold {card.display}"
+    if led is None or card.suit == led.suit:
+        return None
+    follow = sorted(c for c in hand if c.suit == led.suit)
+    if follow:
+        return f"you must follow suit: {led.suit.plural} were led and you hold {' '.join(c.display for c in follow)}"
+    return f"you hold no {led.suit.plural}: you cannot follow, so you pick up the trick (pass)"
+
+
+class RollingStone(Rules):
+    """Rolling Stone: 4 to 6 players, 8 cards each; follow suit or pick up the trick; first out wins.
+
+    Options: ``deals`` (deals in the session; 0, the default: each player deals once; a
+    deal won scores 1) and ``trick_limit`` (500: a deal still going after that many tricks
+    is blocked, and the seats with the fewest cards win it; so is a deal that goes round in
+    a circle, see :meth:`_limit`).
+
+    >>> from fairdeal.cards import parse_cards
+    >>> rules = RollingStone()
+    >>> hands = tuple(tuple(parse_cards(h)) for h in ("AS 7H", "9S 8D", "KD QD", "TS JH"))
+    >>> state = RollingStoneState(hand=1, dealer=3, hands=hands, turn=0)
+    >>> state, _ = rules.apply(state, 0, Move.play(Card.parse("AS")), None)
+    >>> state, _ = rules.apply(state, 1, Move.play(Card.parse("9S")), None)
+    >>> rules.explain(rules.view(state, 2), Card.parse("KD"))
+    'you hold no spades: you cannot follow, so you pick up the trick (pass)'
+    >>> state, events = rules.apply(state, 2, Move.pass_(), None)
+    >>> events, state.turn, [c.code for c in state.hands[2]]
+    ([{'type': 'pick-up', 'hand': 1, 'seat': 2, 'cards': ['AS', '9S']}], 2, ['KD', 'QD', 'AS', '9S'])
+    """
+
+    name = "rolling-stone"
+    title = "Rolling Stone"
+    min_seats = 4
+    max_seats = 6
+    first_dealer_rank = Rank.ACE
+    defaults = {"deals": 0, "trick_limit": 500}
+
+    def check_options(self) -> None:
+        if not 0 <= self.options["deals"] <= 1000:
+            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
+        if not 1 <= self.options["trick_limit"] <= 10_000:
+            raise OptionsError("trick_limit must be between 1 and 10000 tricks")
+
+    def match_over(self, sheet: Any, hands_played: int) -> bool:
+        return hands_played >= (self.options["deals"] or len(sheet.totals))
+
+    # -- dealing -----------------------------------------------------------------------
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[RollingStoneState, list[Event]]:
+        self.check_seats(seats)
+        order = shuffle(f"hand/{hand}/deal", rolling_stone_pack(seats))
+        hands, _ = deal_hands(order, seats, dealer, HAND_SIZE)
+        first = (dealer + 1) % seats
+        state = RollingStoneState(
+            hand=hand, dealer=dealer, hands=hands, turn=first, seen=frozenset((position(first, hands),)), dealt=hands
+        )
+        return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
+
+    # -- seeing ----------------------------------------------------------------------------
+
+    def view(self, state: RollingStoneState, seat: int | None) -> RollingStoneView:
+        # A negative seat would index another seat's hand from the end.
+        if seat is not None and not 0 <= seat < state.seats:
+            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        return RollingStoneView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            turn=state.turn,
+            trick=state.trick,
+            aside=state.aside,
+            tricks=len(state.tricks),
+            last=state.tricks[-1] if state.tricks else None,
+            result=state.result,
+        )
+
+    def explain(self, view: RollingStoneView, card: Card) -> str | None:
+        return _why_not(
+            card,
+            is_turn=view.seat is not None and view.seat == view.turn,
+            over=view.result is not None,
+            hand=view.hand,
+            led=view.led,
+        )
+
+    def legal_moves(self, view: RollingStoneView) -> list[Move]:
+        if view.result is not None or view.seat is None or view.seat != view.turn:
+            return []
+        led = view.led
+        plays = sorted(c for c in view.hand if led is None or c.suit == led.suit)
+        return [Move.play(c) for c in plays] if plays else [Move.pass_()]
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def apply(self, state: RollingStoneState, seat: int, move: Move, shuffle: Shuffler) -> tuple[RollingStoneState, list[Event]]:
+        def illegal(reason: str) -> IllegalMove:
+            return IllegalMove(reason, move=move, seat=seat)
+
+        if state.result is not None:
+            raise illegal("the hand is over")
+        if seat != state.turn:
+            raise illegal("it is not your turn")
+        hand = state.hands[seat]
+        if move.kind == "play":
+            if move.suit is not None:
+                raise illegal(f"{self.title} names no suit")
+            problem = _why_not(move.card, is_turn=True, over=False, hand=hand, led=state.led)
+            if problem:
+                raise illegal(problem)
+            return self._play(state, seat, move.card), []
+        if move.kind == "pass":
+            if state.led is None:
+                raise illegal("you lead: put down any card")
+            follow = sorted(c for c in hand if c.suit == state.led.suit)
+            if follow:
+                raise illegal(f"you must follow suit when you can, and {follow[0].display} follows")
+            return self._pick_up(state, seat)
+        raise illegal(f"{self.title} has no move {move.kind!r}: play a card, or pass to pick up the trick")
+
+    def _play(self, state: RollingStoneState, seat: int, card: Card) -> RollingStoneState:
+        i = state.hands[seat].index(card)
+        hand = state.hands[seat][:i] + state.hands[seat][i + 1 :]
+        hands = state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
+        trick = state.trick + ((seat, card),)
+        if not hand:
+            counts = tuple(len(h) for h in hands)
+            result = HandResult("out", (seat,), counts, tuple(int(s == seat) for s in range(state.seats)), f"seat {seat} went out")
+            done = _trick(trick, "out", seat)
+            return _replace(state, hands=hands, trick=(), turn=None, tricks=state.tricks + (done,), result=result)
+        if len(trick) < state.seats:
+            return _replace(state, hands=hands, trick=trick, turn=(seat + 1) % state.seats)
+        # Everyone followed: the trick is put aside and its highest card leads.
+        leader = trick_winner(trick)
+        state = _replace(
+            state, hands=hands, trick=(), turn=leader, aside=state.aside + len(trick),
+            tricks=state.tricks + (_trick(trick, "aside", leader),),
+        )
+        return self._limit(state)
+
+    def _pick_up(self, state: RollingStoneState, seat: int) -> tuple[RollingStoneState, list[Event]]:
+        cards = tuple(card for _, card in state.trick)
+        hands = state.hands[:seat] + (state.hands[seat] + cards,) + state.hands[seat + 1 :]
+        state = _replace(
+            state, hands=hands, trick=(), turn=seat, tricks=state.tricks + (_trick(state.trick, "picked-up", seat),)
+        )
+        return self._limit(state), [{"type": "pick-up", "hand": state.hand, "seat": seat, "cards": codes(cards)}]
+
+    def _limit(self, state: RollingStoneState) -> RollingStoneState:
+        """A new trick begins. The text has no end but going out, and play can go round in a
+        circle (a seat leads the last card of a suit, the next picks it up and leads it on, ...);
+        so a deal is **blocked** when a trick begins from a position an earlier trick began from
+        (the same cards in the same hands, the same seat to lead), or after ``trick_limit``
+        tricks. The seats holding the fewest cards win a blocked deal."""
+        here = position(state.turn, state.hands)
+        if here in state.seen:
+            reason = "the play went round in a circle: the same cards in the same hands, the same seat to lead"
+        elif len(state.tricks) >= self.options["trick_limit"]:
+            reason = f"no one went out in {len(state.tricks)} tricks"
+        else:
+            return _replace(state, seen=state.seen | {here})
+        counts = tuple(len(h) for h in state.hands)
+        low = min(counts)
+        winners = tuple(s for s, n in enumerate(counts) if n == low)
+        scores = tuple(int(n == low) for n in counts)
+        return _replace(state, turn=None, result=HandResult("blocked", winners, counts, scores, reason))
+
+    # -- the table's timer ---------------------------------------------------------------
+
+    def auto_move(self, state: RollingStoneState) -> Move:
+        """What the table plays for a seat whose timer ran out: following, its lowest card of the
+        suit led (ace high); leading, its lowest card of the suit it holds fewest of (the others
+        are likeliest to follow it, so the trick is put aside; ties: clubs, diamonds, hearts,
+        spades); unable to follow, a pass (it picks up the trick)."""
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the hand is over")
+        hand = state.hands[state.turn]
+        led = state.led
+        if led is None:
+            counts = [0, 0, 0, 0]
+            for card in hand:
+                counts[card.suit] += 1
+            suit = counts.index(min(n for n in counts if n))
+            return Move.play(min((c for c in hand if c.suit == suit), key=strength))
+        follow = [c for c in hand if c.suit == led.suit]
+        return Move.play(min(follow, key=strength)) if follow else Move.pass_()
+
+    # -- reporting -----------------------------------------------------------------------
+
+    def summary(self, state: RollingStoneState) -> dict[str, Any]:
+        return {
+            "deal": [codes(h) for h in state.dealt],
+            "tricks": list(state.tricks),
+        }
+
+
+def _trick(trick: Sequence[tuple[int, Card]], end: str, seat: int) -> dict[str, Any]:
+    """A finished trick for the report: its cards in order, how it ended (``aside``: everyone
+    followed; ``picked-up``; ``out``: the deal ended in it) and the seat that ended it (the
+    highest card, the seat that picked it up, the seat that went out)."""
+    return {"plays": [{"seat": s, "card": c.code} for s, c in trick], "end": end, "by": seat}
