@@ -190,6 +190,9 @@ class HeuristicBot(Bot):
         "jig",
         "rolling-stone",
         "sequence",
+        "michigan",
+        "double-stops",
+        "spin",
     )
 
     KEEP_EIGHT_UNLESS_OPPONENT_HOLDS = 2

@@ -26,6 +26,7 @@ from fairdeal.rules.crazy_eights import CrazyEights
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
 from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom
+from fairdeal.rules.michigan import DoubleStops, Michigan, Spin
 from fairdeal.rules.rolling_stone import RollingStone
 from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem
 from fairdeal.rules.sequence import Sequence
@@ -45,6 +46,7 @@ __all__ = [
     "standings",
     "BookCrazyEights",
     "CrazyEights",
+    "DoubleStops",
     "EarlOfCoventry",
     "Eights",
     "FanTan",
@@ -54,11 +56,13 @@ __all__ = [
     "HollywoodGoBoom",
     "Jig",
     "LibertyFanTan",
+    "Michigan",
     "PlayOrPay",
     "RollingStone",
     "Sequence",
     "Sjueren",
     "SnipSnapSnorem",
+    "Spin",
 ]
 
 RULES: dict[str, type[Rules]] = {
@@ -80,6 +84,9 @@ RULES: dict[str, type[Rules]] = {
         Jig,
         RollingStone,
         Sequence,
+        Michigan,
+        DoubleStops,
+        Spin,
     )
 }
 """Every game fairdeal knows, by rules name."""
