@@ -193,6 +193,7 @@ class HeuristicBot(Bot):
         "michigan",
         "double-stops",
         "spin",
+        "commit",
     )
 
     KEEP_EIGHT_UNLESS_OPPONENT_HOLDS = 2

@@ -276,7 +276,7 @@ def test_command_writes_records_and_prints_one_summary_line(tmp_path):
         (["--players", "7", "--games", "1"], "Error: Crazy Eights is for 2 to 6 players, not 7"),
         (["--players", "1", "--games", "1"], "Error: Crazy Eights is for 2 to 6 players, not 1"),
         (["--players", "2", "--games", "0"], "Error: games must be a whole number of at least 1, not 0"),
-        (["--players", "2", "--games", "1", "--rules", "hearts"], "Error: unknown rules 'hearts'; known: crazy-eights"),
+        (["--players", "2", "--games", "1", "--rules", "hearts"], "Error: unknown rules 'hearts'; known: commit, crazy-eights"),
         (["--players", "2", "--games", "1", "--seed", "a b"], "Error: a seed is 1 to 64 letters"),
     ],
 )

@@ -22,6 +22,7 @@ from fairdeal.rules.base import (
     Shuffler,
     standings,
 )
+from fairdeal.rules.commit import Commit
 from fairdeal.rules.crazy_eights import CrazyEights
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
@@ -45,6 +46,7 @@ __all__ = [
     "Shuffler",
     "standings",
     "BookCrazyEights",
+    "Commit",
     "CrazyEights",
     "DoubleStops",
     "EarlOfCoventry",
@@ -87,6 +89,7 @@ RULES: dict[str, type[Rules]] = {
         Michigan,
         DoubleStops,
         Spin,
+        Commit,
     )
 }
 """Every game fairdeal knows, by rules name."""
