@@ -109,8 +109,10 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        # As FastAPI's own, but a field's input is echoed escaped: it may not even be valid Unicode.
-        return AsciiJSONResponse({"detail": jsonable_encoder(exc.errors())}, status_code=422)
+        # As FastAPI's own, but a field's input is echoed escaped: it may not even be valid Unicode,
+        # and a body that is not JSON is echoed as its bytes, which may not even be UTF-8.
+        errors = jsonable_encoder(exc.errors(), custom_encoder={bytes: lambda b: b.decode("utf-8", "backslashreplace")})
+        return AsciiJSONResponse({"detail": errors}, status_code=422)
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(AccessLog)
