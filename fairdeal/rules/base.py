@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
 
 from fairdeal.cards import Card, CardError, Rank, Suit
 
@@ -251,6 +253,25 @@ class ScoreSheet:
     def record(self) -> dict[str, Any]:
         """The fields of a ``hand-end`` line that show the sheet after the hand (JSON-ready)."""
         return {"totals": list(self.totals)}
+
+
+def fast_replace(cls: type[T]) -> Callable[..., T]:
+    """``dataclasses.replace`` for one frozen, slotted state class, about twice as fast.
+
+    A verifier replays every move through its rules, and most of a move's time
+    went to ``dataclasses.replace``; the state classes share this one helper.
+    """
+    slots = tuple((f.name, getattr(cls, f.name).__get__, getattr(cls, f.name).__set__) for f in fields(cls))
+
+    def replace(state: T, **changes: Any) -> T:
+        new = object.__new__(cls)
+        for name, get, set_ in slots:
+            set_(new, changes.pop(name) if name in changes else get(state))
+        if changes:
+            raise TypeError(f"{cls.__name__} has no field {next(iter(changes))!r}")
+        return new
+
+    return replace
 
 
 def standings(totals: Sequence[int]) -> list[dict[str, int]]:

@@ -17,11 +17,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler
+from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler, fast_replace
 
 __all__ = [
     "CrazyEights",
@@ -101,21 +101,7 @@ class CrazyEightsState:
         return bool(self.stock) or len(self.pile) > 1
 
 
-# (name, get, set) of each slot of the state, for replace().
-_STATE_SLOTS = tuple(
-    (f.name, getattr(CrazyEightsState, f.name).__get__, getattr(CrazyEightsState, f.name).__set__)
-    for f in fields(CrazyEightsState)
-)
-
-
-def replace(state: CrazyEightsState, **changes: Any) -> CrazyEightsState:
-    """``dataclasses.replace`` for a state, twice as fast: a verifier replays every move through it."""
-    new = object.__new__(CrazyEightsState)
-    for name, get, set_ in _STATE_SLOTS:
-        set_(new, changes.pop(name) if name in changes else get(state))
-    if changes:
-        raise TypeError(f"CrazyEightsState has no field {next(iter(changes))!r}")
-    return new
+replace = fast_replace(CrazyEightsState)
 
 
 @dataclass(frozen=True, slots=True)
