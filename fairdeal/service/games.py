@@ -11,7 +11,10 @@ The table's own rules live here too:
   of 0 it moves within the request that handed it the turn;
 - a human seat has ``turn_seconds`` for its turn; when the deadline passes
   the server plays the rules' auto-move for it (``"auto": true`` in the
-  record) until the turn moves on;
+  record) until the turn moves on or a card is played. A turn is what a seat
+  does until it hands the turn on or makes a move other than a draw: the
+  clock goes on through Crazy Eights' draws, and starts again for each card
+  of a run a seat plays on its own (Sequence, Michigan);
 - the server seed is revealed in the same append as the match's end or the
   host's abandon.
 
@@ -171,9 +174,10 @@ class GameService(LiveRecords[Table]):
         def guarded(table: Table, row: GameRow) -> Any:
             nonlocal same_turn
             turn_before = _turn_key(table)
+            seq_before = table.seq
             try:
                 result = action(table, row)
-                same_turn = _turn_key(table) == turn_before
+                same_turn = _turn_key(table) == turn_before and _drew(table, seq_before)
                 return result
             except IllegalMove as exc:
                 raise Rejected(exc.reason) from None
@@ -320,11 +324,12 @@ class GameService(LiveRecords[Table]):
             # A whole turn: a bot's, or the table's auto-moves for a seat out of time (draws, then a play).
             turn = _turn_key(table)
             for _ in range(MAX_FOLLOW_UP_MOVES):
+                before = table.seq
                 if bot:
                     self._bot_move(table)
                 else:
                     table.move(seat, table.match.auto_move(), auto=True)
-                if table.finished or _turn_key(table) != turn:
+                if table.finished or _turn_key(table) != turn or not _drew(table, before):
                     break
             played = True
 
@@ -414,6 +419,12 @@ def _fresh_ids() -> tuple[str, str]:
 
 def _turn_key(table: Table) -> tuple[int, int | None]:
     return (table.match.hand_no, table.match.turn)
+
+
+def _drew(table: Table, start: int) -> bool:
+    """Whether the first line added since ``start`` is a draw: the one move after which a turn goes on."""
+    lines = table.lines
+    return len(lines) > start and lines[start].get("type") == "move" and lines[start].get("move") == "draw"
 
 
 def _card_note(table: Table, seat: int, card: Card) -> dict[str, Any]:

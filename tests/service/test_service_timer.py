@@ -123,3 +123,35 @@ def test_the_background_timer_plays_a_short_turn_on_the_real_clock(settings):
             time.sleep(0.05)
         assert api.view(game_id, 0, token)["status"] in ("playing", "over")
     app.state.store.close()
+
+
+def test_each_card_of_a_run_a_seat_plays_on_its_own_gets_a_fresh_turn(api, clock):
+    # Sequence: turns follow the cards, so a seat holding the next card plays again at once.
+    game = api.create([("Ann", False), ("Bot", True)], rules="sequence", turn_seconds=30)
+    game_id, token = game["game_id"], api.join(game)[0]
+    games = api.app.state.games
+    view = api.view(game_id, 0, token)
+    again = 0
+    while view["status"] == "playing" and again < 3:
+        assert view["turn"] == 0 and view["seconds_left"] == 30.0
+        clock.advance(10)
+        move = view["legal_moves"][0]
+        hand_no = view["hand_no"]
+        view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], **move})["view"]
+        if view["turn"] == 0 and view["hand_no"] == hand_no:
+            again += 1  # Ann played and holds the next card: a new turn, its time starts again
+    assert again == 3
+
+    # Out of time in the middle of a run, the table plays one card for her; her next card gets fresh time.
+    while view["status"] == "playing":
+        clock.advance(30)
+        length = len(api.record(game_id))
+        assert games.run_due() == 1
+        new = [line for line in api.record(game_id)[length:] if line["type"] == "move" and line["seat"] == 0]
+        assert len(new) == 1 and new[0]["auto"] is True and new[0]["move"] == "play"
+        view = api.view(game_id, 0, token)
+        if view["turn"] == 0 and view["status"] == "playing":
+            assert view["seconds_left"] == 30.0
+            break
+    else:
+        raise AssertionError("the hand ended before Ann played twice in a row")
