@@ -21,7 +21,6 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -131,7 +130,7 @@ async def _run_timer(games: GameService, tick: float) -> None:
     while True:
         await asyncio.sleep(tick)
         try:
-            await run_in_threadpool(games.run_due)
+            await games.store.call(games.run_due)
         except Exception as exc:  # the database may be away for a moment: try again next tick
             log.warning("timer: %s", _LONG_HEX.sub("<hex hidden>", f"{type(exc).__name__}: {exc}"))
 

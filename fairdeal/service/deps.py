@@ -6,9 +6,8 @@ belongs to nobody at that game, is 401; a valid token for someone else
 
 The dependencies are ``async``: FastAPI runs a plain ``def`` dependency in
 its thread pool, one hand-off per dependency per request, which cost more
-than all of fairdeal's own work on a move. None of them waits on I/O except
-telling who a token is at a game this process has not cached yet, and that
-one goes to the thread pool.
+than all of fairdeal's own work on a move. Those that read the store do it
+through :meth:`Store.call <fairdeal.service.store.Store.call>`, as the routes do.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Path, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from fairdeal.service.errors import Forbidden
@@ -82,7 +80,7 @@ TokenDep = Annotated[str | None, Depends(_token)]
 
 async def _game_role(game_id: GameId, games: GamesDep, token: TokenDep) -> Role:
     role = games.authenticate_cached(game_id, token)
-    return role if role is not None else await run_in_threadpool(games.authenticate, game_id, token)
+    return role if role is not None else await games.store.call(games.authenticate, game_id, token)
 
 
 async def _host(role: Annotated[Role, Depends(_game_role)]) -> Role:
@@ -113,7 +111,7 @@ PlayerDep = Annotated[int, Depends(_player)]
 
 async def _session_role(session_id: SessionId, sessions: SessionsDep, token: TokenDep) -> Role:
     role = sessions.authenticate_cached(session_id, token)
-    return role if role is not None else await run_in_threadpool(sessions.authenticate, session_id, token)
+    return role if role is not None else await sessions.store.call(sessions.authenticate, session_id, token)
 
 
 async def _owner(role: Annotated[Role, Depends(_session_role)]) -> Role:
@@ -133,7 +131,7 @@ OwnerDep = Annotated[Role, Depends(_owner)]
 SessionSeatDep = Annotated[int, Depends(_session_seat)]
 
 
-def _stream_role(
+async def _stream_role(
     game_id: GameId,
     games: GamesDep,
     token: TokenDep,
@@ -144,9 +142,9 @@ def _stream_role(
     """A spectator (``None``) unless a token is given; a given token must be valid."""
     token = token or query_token
     if token is None:
-        games.read(game_id, lambda table, row: None)  # 404 for an unknown game
+        await games.store.call(games.read, game_id, lambda table, row: None)  # 404 for an unknown game
         return None
-    return games.authenticate(game_id, token)
+    return await games.store.call(games.authenticate, game_id, token)
 
 
 StreamRoleDep = Annotated[Role | None, Depends(_stream_role)]

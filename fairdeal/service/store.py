@@ -22,15 +22,18 @@ fairdeal.service.store.Conflict: record g1 has 2 lines, not 1: another action ca
 from __future__ import annotations
 
 import abc
+import asyncio
 import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 __all__ = ["Store", "GameRow", "SessionRow", "Conflict", "open_store", "SQLiteStore", "PostgresStore", "KEEP"]
 
@@ -127,6 +130,19 @@ class Store(abc.ABC):
 
     kind: str
     _unique_violation: type[Exception]
+    inline: bool = False
+    """Whether this store's calls are brief enough to make on the server's event loop (see :meth:`call`)."""
+
+    async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)``, a function that uses this store, from async code.
+
+        On the event loop itself when the store is :attr:`inline`; otherwise in
+        a worker thread, so that the loop serves other requests while this one
+        waits on the database.
+        """
+        if self.inline:
+            return fn(*args, **kwargs)
+        return await asyncio.to_thread(fn, *args, **kwargs)
 
     @abc.abstractmethod
     @contextmanager
@@ -269,6 +285,10 @@ class SQLiteStore(Store):
 
     kind = "sqlite"
     _unique_violation = sqlite3.IntegrityError
+    # A statement on a local file in WAL mode takes microseconds, a move's whole append well
+    # under a millisecond: less than handing the call to a worker thread and back costs
+    # (measured: 0.5 ms of CPU a request, and a tail of GIL hand-offs). Calls run on the loop.
+    inline = True
 
     def __init__(self, path: str) -> None:
         self.path = path

@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from fairdeal.service.deps import GameId, GamesDep, StreamRoleDep
@@ -50,7 +49,7 @@ async def live_updates(
     if from_seq is None and last_event_id is not None and last_event_id.isdigit() and len(last_event_id) <= 9:
         from_seq = int(last_event_id) + 1
     if from_seq is None:
-        from_seq = await run_in_threadpool(store.length, game_id)
+        from_seq = await store.call(store.length, game_id)
 
     def snapshot() -> dict[str, Any]:
         return games.public_state(game_id) if seat is None else games.seat_view(game_id, seat)
@@ -62,7 +61,7 @@ async def live_updates(
         seq = from_seq
         with games.notifier.listen(game_id) as changed:
             yield "retry: 1000\n\n"
-            state = await run_in_threadpool(snapshot)
+            state = await store.call(snapshot)
             yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
             done = state["status"] in ("over", "abandoned") and "server_seed" in state and seq >= state["seq"]
             while not done and loop.time() < ends:
@@ -71,7 +70,7 @@ async def live_updates(
                     await asyncio.wait_for(changed.wait(), timeout=min(POLL_SECONDS, max(0.0, ends - loop.time())))
                 except asyncio.TimeoutError:
                     pass
-                texts = await run_in_threadpool(store.lines, game_id, seq)
+                texts = await store.call(store.lines, game_id, seq)
                 if not texts:
                     if loop.time() - quiet_since > KEEPALIVE_SECONDS:
                         quiet_since = loop.time()
@@ -81,7 +80,7 @@ async def live_updates(
                     yield _event("line", text, seq)
                     seq += 1
                     done = done or json.loads(text)["type"] == "reveal"
-                state = await run_in_threadpool(snapshot)
+                state = await store.call(snapshot)
                 yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
                 quiet_since = loop.time()
 

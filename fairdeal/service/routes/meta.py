@@ -13,10 +13,10 @@ router = APIRouter(tags=["service"])
 
 
 @router.get("/health")
-def health(store: StoreDep) -> Any:
+async def health(store: StoreDep) -> Any:
     """``ok`` and which database it uses, once the database answers."""
     try:
-        store.ping()
+        await store.call(store.ping)
     except Exception:
         return JSONResponse({"status": "unavailable", "store": store.kind}, status_code=503)
     return {"status": "ok", "store": store.kind}

@@ -16,7 +16,7 @@ router = APIRouter(prefix="/games/{game_id}/moves", tags=["moves"])
 
 
 @router.post("", response_model=dict[str, Any])
-def submit_move(game_id: GameId, seat: PlayerDep, body: MoveIn, games: GamesDep) -> JSONResponse:
+async def submit_move(game_id: GameId, seat: PlayerDep, body: MoveIn, games: GamesDep) -> JSONResponse:
     """Make the token's seat's move. ``seq`` is the record length the move was chosen on:
     if anything happened since, the answer is 409 and nothing is written.
 
@@ -28,7 +28,7 @@ def submit_move(game_id: GameId, seat: PlayerDep, body: MoveIn, games: GamesDep)
         move = Move.from_json(body.model_dump(include={"move", "card", "suit", "then", "amount"}, exclude_none=True))
     except MoveError as exc:
         raise Rejected(str(exc)) from None
-    receipt, view = games.move_and_view(game_id, seat, move, body.seq)
+    receipt, view = await games.store.call(games.move_and_view, game_id, seat, move, body.seq)
     # Answered as it is: FastAPI would first check the dict against the declared dict[str, Any],
     # a walk through the whole view that cost more than the move itself.
     return JSONResponse({"receipt": receipt, "view": view})

@@ -16,42 +16,42 @@ router = APIRouter(prefix="/sessions", tags=["dealing sessions"])
 
 
 @router.post("", status_code=201)
-def create_session(body: CreateSession, sessions: SessionsDep) -> dict[str, Any]:
+async def create_session(body: CreateSession, sessions: SessionsDep) -> dict[str, Any]:
     """Open a session: the commitment to its server seed, the owner key, one token per seat.
 
     The keys are shown this once; the server keeps only their hashes.
     """
-    return sessions.create(body.seats, body.label_prefix)
+    return await sessions.store.call(sessions.create, body.seats, body.label_prefix)
 
 
 @router.get("/{session_id}")
-def session_state(session_id: SessionId, sessions: SessionsDep) -> dict[str, Any]:
+async def session_state(session_id: SessionId, sessions: SessionsDep) -> dict[str, Any]:
     """The session's public state: seeds committed and revealed, labels dealt (not their orders)."""
-    return sessions.state(session_id)
+    return await sessions.store.call(sessions.state, session_id)
 
 
 @router.post("/{session_id}/seats/{seat}/commit")
-def commit(session_id: SessionId, seat: SessionSeatDep, body: CommitIn, sessions: SessionsDep) -> dict[str, Any]:
+async def commit(session_id: SessionId, seat: SessionSeatDep, body: CommitIn, sessions: SessionsDep) -> dict[str, Any]:
     """Commit to the seat's client seed (its token required)."""
-    return {"receipt": sessions.commit(session_id, seat, body.commitment.lower())}
+    return {"receipt": await sessions.store.call(sessions.commit, session_id, seat, body.commitment.lower())}
 
 
 @router.post("/{session_id}/seats/{seat}/reveal")
-def reveal_seed(session_id: SessionId, seat: SessionSeatDep, body: RevealIn, sessions: SessionsDep) -> dict[str, Any]:
+async def reveal_seed(session_id: SessionId, seat: SessionSeatDep, body: RevealIn, sessions: SessionsDep) -> dict[str, Any]:
     """Reveal the seat's client seed, once every seat has committed; the last reveal starts the session."""
-    receipt = sessions.reveal_seed(session_id, seat, body.seed)
-    return {"receipt": receipt, "session": sessions.state(session_id)}
+    receipt = await sessions.store.call(sessions.reveal_seed, session_id, seat, body.seed)
+    return {"receipt": receipt, "session": await sessions.store.call(sessions.state, session_id)}
 
 
 @router.post("/{session_id}/start")
-def start(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) -> dict[str, Any]:
+async def start(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) -> dict[str, Any]:
     """The owner fixes the key now: seats without a revealed seed count with the empty string."""
-    sessions.start(session_id)
-    return sessions.state(session_id)
+    await sessions.store.call(sessions.start, session_id)
+    return await sessions.store.call(sessions.state, session_id)
 
 
 @router.post("/{session_id}/shuffle")
-def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessions: SessionsDep) -> dict[str, Any]:
+async def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessions: SessionsDep) -> dict[str, Any]:
     """Shuffle ``cards`` (or ``packs`` full packs in card order) by ``label``: the order, top first.
 
     The record keeps the label and the cards, not the order: only the owner
@@ -61,30 +61,30 @@ def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessions: S
         cards = parse_cards(body.cards) if body.cards is not None else pack(body.packs)
     except CardError as exc:
         raise Rejected(str(exc)) from None
-    return sessions.shuffle(session_id, body.label, cards)
+    return await sessions.store.call(sessions.shuffle, session_id, body.label, cards)
 
 
 @router.get("/{session_id}/shuffles/{label:path}")
-def shuffled_order(
+async def shuffled_order(
     session_id: SessionId,
     label: Annotated[str, Path(pattern=LABEL)],
     sessions: SessionsDep,
     token: TokenDep,
 ) -> dict[str, Any]:
     """The order a label dealt: the owner's at any time, everyone's after the reveal."""
-    if sessions.state(session_id)["status"] != "revealed":
-        if not sessions.authenticate(session_id, token).is_host:
+    if (await sessions.store.call(sessions.state, session_id))["status"] != "revealed":
+        if not (await sessions.store.call(sessions.authenticate, session_id, token)).is_host:
             raise Forbidden("before the reveal only the owner may read a shuffled order")
-    return sessions.order(session_id, label)
+    return await sessions.store.call(sessions.order, session_id, label)
 
 
 @router.post("/{session_id}/reveal")
-def reveal(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) -> dict[str, Any]:
+async def reveal(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) -> dict[str, Any]:
     """End the session: the server seed is revealed and appended to the record."""
-    return sessions.reveal(session_id)
+    return await sessions.store.call(sessions.reveal, session_id)
 
 
 @router.get("/{session_id}/record", response_class=Response, responses={200: {"content": {"application/x-ndjson": {}}}})
-def record(session_id: SessionId, sessions: SessionsDep) -> Response:
+async def record(session_id: SessionId, sessions: SessionsDep) -> Response:
     """The session's record as JSON Lines: no order is in it, so it is public at any time."""
-    return Response(sessions.record_text(session_id), media_type="application/x-ndjson")
+    return Response(await sessions.store.call(sessions.record_text, session_id), media_type="application/x-ndjson")
