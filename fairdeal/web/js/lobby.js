@@ -1,14 +1,35 @@
-// The lobby: open a table (2 to 6 seats, each a person or a bot, the turn
+// The lobby: open a table (as many seats as the game takes, each a person or a bot, the turn
 // timer), then hand out one link per person. A link carries its seat's join
 // token after the "#", so it never reaches a server log.
 
 import { request } from "./api.js";
 import { el, fill } from "./ui.js";
 
-const MAX_SEATS = 6;
-// The Fan Tan family needs three players; the other games two.
-const FAN_TAN_FAMILY = new Set(["fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan"]);
-const minSeats = (rules) => (FAN_TAN_FAMILY.has(rules) ? 3 : 2);
+// How many players each game seats ([fewest, most]): each rules' check_seats (fairdeal/rules/).
+export const SEATS = {
+  "crazy-eights": [2, 6],
+  "crazy-eights-book": [2, 8],
+  eights: [2, 8],
+  "hollywood-eights": [2, 8],
+  "go-boom": [2, 7],
+  "hollywood-go-boom": [2, 7],
+  "fan-tan": [3, 8],
+  sjueren: [3, 6],
+  "five-or-nine": [3, 8],
+  "play-or-pay": [3, 8],
+  "liberty-fan-tan": [3, 8],
+  sequence: [2, 10],
+  michigan: [3, 8],
+  "double-stops": [3, 8],
+  spin: [3, 8],
+  commit: [4, 10],
+  "snip-snap-snorem": [3, 10],
+  "earl-of-coventry": [3, 10],
+  jig: [3, 10],
+  "rolling-stone": [4, 6],
+};
+const minSeats = (rules) => (SEATS[rules] ?? [2, 6])[0];
+const maxSeats = (rules) => (SEATS[rules] ?? [2, 6])[1];
 const RECENT_KEY = "fairdeal:recent";
 
 const form = document.getElementById("create");
@@ -46,7 +67,7 @@ function rows() {
 function refresh() {
   const count = rows().length;
   const min = minSeats(rulesSelect.value);
-  addButton.disabled = count >= MAX_SEATS;
+  addButton.disabled = count >= maxSeats(rulesSelect.value);
   rows().forEach((row, i) => {
     row.dataset.seat = i;
     row.querySelector(".remove").disabled = count <= min;
@@ -54,7 +75,7 @@ function refresh() {
 }
 
 function addSeat(name = null, bot = true) {
-  if (rows().length >= MAX_SEATS) return;
+  if (rows().length >= maxSeats(rulesSelect.value)) return;
   list.append(seatRow(name ?? `Bot ${rows().length}`, bot));
   refresh();
 }
@@ -72,7 +93,10 @@ addButton.addEventListener("click", () => {
 rulesSelect.addEventListener("change", () => {
   const min = minSeats(rulesSelect.value);
   while (rows().length < min) addSeat();
+  // Too many for this game: the last seats go (a bot before a person).
+  while (rows().length > maxSeats(rulesSelect.value)) (rows().findLast((row) => row.querySelector('input[value="bot"]').checked) ?? rows().at(-1)).remove();
   refresh();
+  showSeatRange();
 });
 
 function showError(message) {
@@ -160,7 +184,8 @@ function remember(created, humans) {
   };
   const recent = [entry, ...loadRecent().filter((r) => r.game_id !== entry.game_id)].slice(0, 8);
   localStorage.setItem(RECENT_KEY, JSON.stringify(recent));
-  showRecent();
+  showSeatRange();
+showRecent();
 }
 
 function loadRecent() {
@@ -189,8 +214,15 @@ function showRecent() {
   );
 }
 
+/** Each game's option says how many it seats; the hint under the seats says it for the chosen one. */
+function showSeatRange() {
+  const [min, max] = [minSeats(rulesSelect.value), maxSeats(rulesSelect.value)];
+  document.getElementById("seat-range").textContent = `${min} to ${max} players`;
+}
+
 addSeat("You", false);
 addSeat("Bot 1", true);
 addSeat("Bot 2", true);
 addSeat("Bot 3", true);
+showSeatRange();
 showRecent();

@@ -28,6 +28,7 @@ import {
   pack,
   sha256,
   shuffle,
+  sortCards,
   toHex,
   u64,
   utf8,
@@ -55,6 +56,65 @@ export const RULES = { [CrazyEights.id]: CrazyEights };
 const FAN_TAN = { firstDealerRank: "J", minSeats: 3, maxSeats: 8, packs: () => 1, size: () => "all" };
 const EIGHTS = { firstDealerRank: "A", minSeats: 2, maxSeats: 8, packs: (n) => (n >= 6 ? 2 : 1), size: (n) => (n === 2 ? 7 : 5), starter: true };
 const GO_BOOM = { firstDealerRank: "A", minSeats: 2, maxSeats: 7, packs: () => 1, size: () => 7 };
+
+/** The first `count` cards of `order`, one at a time round the table from the dealer's left. */
+function dealRound(order, seats, dealer, count = order.length) {
+  const deal = Array.from({ length: seats }, () => []);
+  order.slice(0, count).forEach((card, i) => deal[(dealer + 1 + i) % seats].push(card));
+  return deal;
+}
+
+// The run games and the Snip Snap Snorem family deal the whole pack; the first jack deals first.
+const WHOLE_PACK = { firstDealerRank: "J", packs: () => 1, size: () => "all" };
+
+/**
+ * Michigan and its kin (fairdeal/rules/michigan.py): the extra hand sits at the
+ * dealer's left, as one more player, and gets the first card. Who took it is
+ * read from the record's moves (not replayed here): the dealer's exchange, or
+ * the auction's counters paid by the buyer.
+ */
+const MICHIGAN = {
+  firstDealerRank: "J",
+  packs: () => 1,
+  minSeats: 3,
+  maxSeats: 8,
+  counters: true,
+  deal(order, seats, dealer) {
+    const deal = Array.from({ length: seats }, () => []);
+    const extra = [];
+    order.forEach((card, i) => {
+      const place = i % (seats + 1);
+      if (place === 0) extra.push(card);
+      else deal[(dealer + place) % seats].push(card);
+    });
+    return { deal, extra };
+  },
+};
+
+/** Commit: the 8♦ taken out, the rest dealt as far as it goes evenly, the cards left over the stops (face down). */
+const COMMIT = {
+  firstDealerRank: "J",
+  minSeats: 4,
+  maxSeats: 10,
+  counters: true,
+  cards: () => pack().filter((code) => code !== "8D"),
+  deal(order, seats, dealer) {
+    const each = Math.floor(order.length / seats);
+    // The report lists the stops in card order, as fairdeal-verify does: their order says nothing.
+    return { deal: dealRound(order, seats, dealer, each * seats), stops: sortCards(order.slice(each * seats)) };
+  },
+};
+
+// Rolling Stone's pack: eight cards a player, from the ace down to the lowest rank (fairdeal/rules/rolling_stone.py).
+const ROLLING_STONE_RANKS = { 4: "AKQJT987", 5: "AKQJT98765", 6: "AKQJT9876543" };
+const ROLLING_STONE = {
+  firstDealerRank: "A",
+  minSeats: 4,
+  maxSeats: 6,
+  cards: (seats) => pack().filter((code) => ROLLING_STONE_RANKS[seats].includes(code[0])),
+  deal: (order, seats, dealer) => ({ deal: dealRound(order, seats, dealer) }),
+};
+
 export const DEALS_ONLY = {
   "fan-tan": { ...FAN_TAN, title: "Fan Tan" },
   sjueren: { ...FAN_TAN, title: "Sjueren", maxSeats: 6 },
@@ -66,6 +126,15 @@ export const DEALS_ONLY = {
   "hollywood-eights": { ...EIGHTS, title: "Hollywood Eights" },
   "go-boom": { ...GO_BOOM, title: "Go Boom" },
   "hollywood-go-boom": { ...GO_BOOM, title: "Hollywood Go Boom" },
+  sequence: { ...WHOLE_PACK, title: "Sequence", minSeats: 2, maxSeats: 10 },
+  michigan: { ...MICHIGAN, title: "Michigan" },
+  "double-stops": { ...MICHIGAN, title: "Double Stops" },
+  spin: { ...MICHIGAN, title: "Spin" },
+  commit: { ...COMMIT, title: "Commit" },
+  "snip-snap-snorem": { ...WHOLE_PACK, title: "Snip Snap Snorem", minSeats: 3, maxSeats: 10 },
+  "earl-of-coventry": { ...WHOLE_PACK, title: "The Earl of Coventry", minSeats: 3, maxSeats: 10 },
+  jig: { ...WHOLE_PACK, title: "Jig", minSeats: 3, maxSeats: 10 },
+  "rolling-stone": { ...ROLLING_STONE, title: "Rolling Stone" },
 };
 
 /** A fault at a line of the record (1-based `line`; null when it is no record at all). */
@@ -624,13 +693,24 @@ class Replay {
         report.first_dealer = dealer;
         report.draw = cards;
       } else if (line.type === "deal" && Number.isInteger(line.hand) && Number.isInteger(line.dealer)) {
+        // Deals are numbered from 1 and pass to the left, the first from the draw's dealer.
+        const before = this.derived.at(-1);
+        const hand = before ? before.hand + 1 : 1;
+        const dealer = before ? (before.dealer + 1) % seats : report.first_dealer;
+        if (line.hand !== hand) throw new Fail(index, `deal hand ${show(line.hand)} but this is hand ${hand}`);
+        if (line.dealer !== dealer) throw new Fail(index, `deal dealer ${show(line.dealer)} but the deal passes to seat ${dealer}`);
         const family = this.family;
-        const order = await shuffle(key, `hand/${line.hand}/deal`, pack(family.packs(seats)));
-        const size = family.size(seats);
-        const dealt = size === "all" ? order.length : size * seats;
-        const deal = Array.from({ length: seats }, () => []);
-        order.slice(0, dealt).forEach((card, i) => deal[(line.dealer + 1 + i) % seats].push(card));
-        const entry = { hand: line.hand, dealer: line.dealer, deal, restocks: [], result: null, scores: null, totals: null };
+        const order = await shuffle(key, `hand/${line.hand}/deal`, family.cards ? family.cards(seats) : pack(family.packs(seats)));
+        const entry = { hand: line.hand, dealer: line.dealer, deal: null, restocks: [], result: null, scores: null, totals: null };
+        let dealt = order.length;
+        if (family.deal) {
+          // Michigan's extra hand, Commit's stops: the game's own deal.
+          Object.assign(entry, family.deal(order, seats, line.dealer));
+        } else {
+          const size = family.size(seats);
+          dealt = size === "all" ? order.length : size * seats;
+          entry.deal = dealRound(order, seats, line.dealer, dealt);
+        }
         if (family.starter) {
           // The starter: an eight goes back into the middle of the stock and the next card is turned.
           const stock = order.slice(dealt);
@@ -645,8 +725,19 @@ class Replay {
           Object.assign(entry, { starter: turned.at(-1), turned });
         }
         this.derived.push(entry);
+      } else if (line.type === "move" && line.move === "exchange" && this.derived.at(-1)?.extra) {
+        // Who took the extra hand, as the record says (the moves are not replayed here).
+        const entry = this.derived.at(-1);
+        entry.exchange = { seat: line.seat, price: 0 };
+        entry.dead = entry.deal[line.seat];
+      } else if (line.type === "chips" && line.reason === "auction" && this.derived.at(-1)?.extra) {
+        const entry = this.derived.at(-1);
+        entry.exchange = { seat: line.from, price: line.amount };
+        entry.dead = entry.deal[line.from];
       } else if (line.type === "hand-end") {
         const hand = this.derived.find((h) => h.hand === line.hand);
+        if (hand?.extra && !hand.dead) hand.dead = hand.extra;
+        if (hand && "layout" in line) hand.layout = line.layout;
         if (hand) Object.assign(hand, { result: { how: line.how, winners: line.winners, counts: line.counts }, scores: line.scores, totals: line.totals });
       } else if (line.type === "match-end") {
         report.standings = line.standings;

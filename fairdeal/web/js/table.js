@@ -33,10 +33,26 @@ const TITLES = {
   "hollywood-eights": "Hollywood Eights",
   "go-boom": "Go Boom",
   "hollywood-go-boom": "Hollywood Go Boom",
+  sequence: "Sequence",
+  michigan: "Michigan",
+  "double-stops": "Double Stops",
+  spin: "Spin",
+  commit: "Commit",
+  "snip-snap-snorem": "Snip Snap Snorem",
+  "earl-of-coventry": "The Earl of Coventry",
+  jig: "Jig",
+  "rolling-stone": "Rolling Stone",
 };
 const SEQUENCE_GAMES = new Set(["play-or-pay", "liberty-fan-tan"]);
 // Games where an eight is wild and names a suit (what the status line tells the seat).
 const WILD_EIGHTS = new Set(["crazy-eights", "crazy-eights-book", "eights", "hollywood-eights"]);
+// Games played for counters (Michigan and its kin, Commit): each seat's counters, the layout's.
+const COUNTER_GAMES = new Set(["michigan", "double-stops", "spin", "commit"]);
+// The order of a suit in a run: ace high, but in Commit, where the ace is low.
+const RUN_ORDER = { commit: "A23456789TJQK" };
+const ACE_HIGH = "23456789TJQKA";
+// The card a holder may add to a play of his (`then`): Spin's A♦, Commit's 9♦.
+const SECOND_CARD_WORDS = { spin: "Spin", commit: "the 9♦" };
 // Suits in a hand alternate colours: clubs, hearts, spades, diamonds.
 const HAND_SUIT_ORDER = "CHSD";
 
@@ -84,9 +100,56 @@ function myTurn() {
   return me !== null && ui.view?.status === "playing" && ui.view.turn === me;
 }
 
-/** A game played for chips (the view shows a pot), rather than points. */
+/** A game played for chips (the view shows a pot) or counters, rather than points. */
 function isChips() {
-  return typeof ui.view?.table?.pot === "number" && ui.view.rules !== "sjueren";
+  return (typeof ui.view?.table?.pot === "number" && ui.view.rules !== "sjueren") || isCounters();
+}
+
+/** Michigan and its kin, Commit: counters rather than chips. */
+function isCounters() {
+  return COUNTER_GAMES.has(ui.view?.rules);
+}
+
+/** "counters" or "chips" (one of them for n = 1). */
+function chipWord(n = 2) {
+  const word = isCounters() ? "counter" : "chip";
+  return n === 1 ? word : `${word}s`;
+}
+
+/** The run games (Sequence, Michigan, Commit...): the view lists the runs on the table. */
+function hasRuns() {
+  return Array.isArray(ui.view?.table?.runs);
+}
+
+/** Snip Snap Snorem and its kin: the view shows the group being matched. */
+function hasGroup() {
+  return Array.isArray(ui.view?.table?.group);
+}
+
+/** Rolling Stone: the view shows the trick. */
+function hasTrick() {
+  return Array.isArray(ui.view?.table?.trick);
+}
+
+/** "6", "10", "queen": a rank as the status line says it. */
+function rankWord(rank) {
+  return { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" }[rank] ?? rank;
+}
+
+/** The cards that carry a run on (one, or two after Commit's 9♦); none while a lead is due. */
+function nextCards(table, rules) {
+  if (!table.current) return [];
+  const order = RUN_ORDER[rules] ?? ACE_HIGH;
+  const after = (code) => {
+    const i = order.indexOf(code[0]);
+    return i + 1 < order.length ? order[i + 1] + code[1] : null;
+  };
+  return [after(table.current), table.fork ? after(table.fork) : null].filter(Boolean);
+}
+
+/** The second cards the seat may add to a play of `code` (Spin's A♦, Commit's 9♦): the legal moves say. */
+function thenCards(code) {
+  return (ui.view?.legal_moves ?? []).filter((m) => m.move === "play" && m.card === code && m.then).map((m) => m.then);
 }
 
 /** A game with a stock and a pile (Crazy Eights and its kin): the view shows a top card. */
@@ -255,6 +318,37 @@ function keep() {
   if (legal("keep")) send({ move: "keep" });
 }
 
+function exchange() {
+  if (legal("exchange")) send({ move: "exchange" });
+}
+
+function auction() {
+  if (legal("auction")) send({ move: "auction" });
+}
+
+/** A bid for the extra hand: the amount in the bid box, if the rules take it. */
+function bid() {
+  const box = $("bid-amount");
+  const amount = Number(box?.value);
+  if (!legal("bid")) return;
+  if (!(ui.view.legal_moves ?? []).some((m) => m.move === "bid" && m.amount === amount)) {
+    toast(`A bid is a whole number of counters, 1 to ${maxBid()}.`, { kind: "bad" });
+    box?.focus();
+    return;
+  }
+  send({ move: "bid", amount });
+}
+
+function maxBid() {
+  return Math.max(0, ...(ui.view?.legal_moves ?? []).filter((m) => m.move === "bid").map((m) => m.amount));
+}
+
+/** Play `code` and then `then` with it (Spin's A♦, Commit's 9♦), one move. */
+function playThen(code, then) {
+  sounds.play();
+  send({ move: "play", card: code, then });
+}
+
 function pass() {
   if (legal("pass")) send({ move: "pass" });
 }
@@ -393,15 +487,22 @@ function onLine(line) {
 }
 
 function moveWords(line) {
+  const rules = ui.view?.rules ?? ui.record[0]?.rules;
   switch (line.move) {
     case "play":
-      return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}`;
+      return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}${line.then ? ` then ${display(line.then)}${rules === "spin" ? ' ("Spin!")' : ""}` : ""}`;
     case "draw":
       return "drew a card";
     case "keep":
-      return "kept the card";
+      return COUNTER_GAMES.has(rules) ? "kept their own hand (the extra hand is dead)" : "kept the card";
+    case "exchange":
+      return "took the extra hand (their own hand is dead)";
+    case "auction":
+      return "put the extra hand up for auction";
+    case "bid":
+      return `bid ${line.amount} for the extra hand`;
     case "pass":
-      return "passed";
+      return rules === "rolling-stone" ? "could not follow and picked up the trick" : "passed";
     default:
       return line.move;
   }
@@ -414,6 +515,13 @@ function handEndText(line) {
     return `Hand ${line.hand}: ${names[0]} went out${isChips() ? "" : ` and scored ${gain}`}.`;
   }
   return `Hand ${line.hand} is blocked: ${names.join(" and ")} held the lowest count and scored ${line.scores[line.winners[0]]}.`;
+}
+
+/** Who pays or is paid: a seat, the pot, or a layout card (Michigan's counters lie on them). */
+function party(x, start = false) {
+  if (x === "pot") return start ? "The pot" : "the pot";
+  if (typeof x === "string") return `${start ? "The" : "the"} ${display(x)}`;
+  return who(x);
 }
 
 function describeLine(line) {
@@ -435,7 +543,11 @@ function describeLine(line) {
     case "restock":
       return `The stock ran out: the pile became a new stock of ${line.cards} cards.`;
     case "chips":
-      return `${line.from === "pot" ? "The pot" : who(line.from)} paid ${line.amount} chip${line.amount === 1 ? "" : "s"} to ${line.to === "pot" ? "the pot" : who(line.to)} (${line.reason.replace("-", " ")}).`;
+      return `${party(line.from, true)} paid ${line.amount} ${chipWord(line.amount)} to ${party(line.to)} (${line.reason.replace(/-/g, " ")}).`;
+    case "put-down":
+      return `${who(line.seat)} put down ${line.cards.map(display).join(" ")} with it.`;
+    case "pick-up":
+      return `${who(line.seat)} picked up ${line.cards.map(display).join(" ")}.`;
     case "hand-end":
       return handEndText(line);
     case "match-end":
@@ -505,7 +617,8 @@ function seatFacts(s) {
   const count = view.table?.hand_sizes?.[s];
   const facts = [];
   if (count !== undefined) facts.push(`${count} card${count === 1 ? "" : "s"}`);
-  if (isChips()) facts.push(`${chipsOf(s)} chips`);
+  if (isChips()) facts.push(`${chipsOf(s)} ${chipWord(chipsOf(s))}`);
+  else if (view.rules === "rolling-stone") facts.push(`${view.totals?.[s] ?? 0} deal${view.totals?.[s] === 1 ? "" : "s"} won`);
   else facts.push(`${view.totals?.[s] ?? 0} point${view.totals?.[s] === 1 ? "" : "s"}`);
   return facts;
 }
@@ -566,12 +679,145 @@ function renderCenter() {
   const view = ui.view;
   const pile = hasPile() || hasRound();
   const rows = Boolean(view.table?.rows);
+  const board = hasRuns() || hasGroup() || hasTrick();
   $("stock-pile").hidden = !pile;
   $("rows").hidden = !rows;
+  $("board").hidden = !board;
   if (hasRound()) renderRound();
   else if (pile) renderStockPile();
   else if (rows) renderRows();
+  else if (hasRuns()) renderRuns();
+  else if (hasGroup()) renderGroup();
+  else if (hasTrick()) renderTrick();
   renderSuitPicker();
+}
+
+/** A few cards face down, with how many: Michigan's extra (or dead) hand, Commit's stops. */
+function faceDown(count, label, id) {
+  return el(
+    "div",
+    { class: "face-down", id, role: "img", "aria-label": `${label}: ${count} card${count === 1 ? "" : "s"} face down` },
+    el("span", { class: "stack small", "aria-hidden": "true" }, Array.from({ length: Math.min(3, count) }, () => cardBack())),
+    el("span", { class: "face-down-label" }, label, el("b", {}, ` ${count}`)),
+  );
+}
+
+/**
+ * The run games: the layout and its counters (Michigan), the extra hand or the stops,
+ * the bids, and the runs on the table, the one going on last and larger.
+ */
+function renderRuns() {
+  const view = ui.view;
+  const t = view.table;
+  const parts = [];
+  if (t.layout) {
+    const pair = new Set(view.rules === "double-stops" ? ["TH", "9H"] : []);
+    parts.push(
+      el(
+        "ul",
+        { class: "layout", id: "layout", "aria-label": "The layout: counters on the pay cards" },
+        Object.entries(t.layout).map(([code, n]) =>
+          el(
+            "li",
+            { "data-code": code, class: pair.has(code) ? "pair" : null, "aria-label": `${cardName(code)}: ${n} ${chipWord(n)}${pair.has(code) ? ", paid only to a player who plays both 10♥ and 9♥" : ""}` },
+            cardFace(code, { attrs: { "aria-hidden": "true" } }),
+            el("span", { class: "counters", "aria-hidden": "true", title: `${n} ${chipWord(n)}` }, String(n)),
+          ),
+        ),
+      ),
+    );
+  }
+  const side = [];
+  if (t.dead_size) {
+    const label = view.rules === "commit" ? "Stops" : t.phase === "play" ? "Dead hand" : "Extra hand";
+    side.push(faceDown(t.dead_size, label, "dead"));
+  }
+  if (t.bids?.length || t.phase === "auction") {
+    side.push(
+      el(
+        "ul",
+        { class: "bids", id: "bids", "aria-label": "Bids for the extra hand" },
+        (t.bids ?? []).map((b) => el("li", {}, `${who(b.seat)}: ${b.bid === null ? "pass" : `bid ${b.bid}`}`)),
+        t.phase === "auction" ? el("li", { class: "hint" }, `${who(t.turn)} to bid…`) : null,
+      ),
+    );
+  }
+  if (t.discarded?.length) {
+    side.push(el("div", { class: "discarded", id: "discarded", "aria-label": `The hand you put aside (dead): ${t.discarded.map(cardName).join(", ")}` }, el("span", { class: "hint" }, "Your dead hand"), el("span", { class: "run mini" }, t.discarded.map((c) => cardFace(c)))));
+  }
+  // The layout and what lies beside the runs share one row, to leave the felt's height to the runs.
+  if (side.length || parts.length) parts.splice(0, parts.length, el("div", { class: "board-side" }, parts, side));
+  const runs = t.runs ?? [];
+  const going = t.current !== null && runs.length ? runs.at(-1) : null;
+  const done = going ? runs.slice(0, -1) : runs;
+  const next = nextCards(t, view.rules);
+  parts.push(
+    el(
+      "ol",
+      { class: "runs-done", id: "runs-done", "aria-label": done.length ? `Runs played: ${done.length}` : "No run stopped yet" },
+      done.map((run) => el("li", { "aria-label": `${display(run[0])} to ${display(run.at(-1))}` }, el("span", { class: "run mini" }, run.map((c) => cardFace(c))))),
+    ),
+  );
+  parts.push(
+    el(
+      "div",
+      { class: "run-now", id: "run-now", role: "group", "aria-label": going ? `The run: ${going.map(display).join(" ")}; next ${next.map(display).join(" or ") || "none"}` : "A lead is due" },
+      going
+        ? [el("span", { class: "run" }, going.map((c) => cardFace(c))), next.length ? el("span", { class: "card ghost next", "aria-hidden": "true" }, next.map(display).join("/")) : null]
+        : el("span", { class: "card ghost", "aria-hidden": "true" }, t.stopped ? suitSymbol(t.stopped) : "…"),
+      // The status line says whose turn it is; a spectator reads it here.
+      me === null ? el("span", { class: "by" }, runCaption(t, going, next)) : null,
+    ),
+  );
+  fill($("board"), parts);
+}
+
+function runCaption(t, going, next) {
+  if (t.phase === "choose") return `${who(t.dealer)} decide${t.dealer === me ? "" : "s"} about the extra hand`;
+  if (t.phase === "auction") return "The extra hand is up for auction";
+  if (t.turn === null || t.turn === undefined) return "";
+  if (going) return `${who(t.turn)} hold${t.turn === me ? "" : "s"} ${next.map(display).join(" or ")}: ${t.turn === me ? "your" : "their"} turn (turns follow the cards)`;
+  if (t.privilege) return `${who(t.turn)} spun and lead${t.turn === me ? "" : "s"}: a pay card or a new suit`;
+  return `${who(t.turn)} lead${t.turn === me ? "" : "s"}${t.stopped ? ` (not ${suitName(t.stopped)}: that run stopped)` : ""}`;
+}
+
+/** Snip Snap Snorem, the Earl of Coventry, Jig: the group so far, each card with its call. */
+function renderGroup() {
+  const view = ui.view;
+  const t = view.table;
+  const group = t.group;
+  const list = el(
+    "ol",
+    { class: "round group", id: "group", "aria-label": group.length ? `This group: ${group.map((g) => `${who(g.seat)} ${cardName(g.card)}${g.call ? `, "${g.call}"` : ""}`).join("; ")}` : "A new group" },
+    group.length
+      ? group.map((g, i) => el("li", { class: i === group.length - 1 ? "last" : null }, cardFace(g.card), el("span", { class: "by" }, who(g.seat)), g.call ? el("q", { class: "call" }, g.call) : null))
+      : el("li", { class: "leads" }, el("span", { class: "card ghost", "aria-hidden": "true" }), el("span", { class: "by" }, t.turn === null ? "" : `${who(t.turn)} lead${t.turn === me ? "" : "s"}`)),
+  );
+  const wanted = t.wanted ? el("p", { class: "wanted", id: "wanted" }, view.rules === "jig" ? `Next in the series: a ${rankWord(t.wanted)}` : `Next: a ${rankWord(t.wanted)}`) : null;
+  const pot = el("div", { class: "pot", role: "img", "aria-label": `Pot: ${t.pot} chips` }, el("span", { class: "chips", "aria-hidden": "true" }, "●●●"), ` Pot ${t.pot}`);
+  fill($("board"), list, wanted, pot, el("p", { class: "hint laid" }, `${t.laid.length} card${t.laid.length === 1 ? "" : "s"} put down this deal`));
+}
+
+/** Rolling Stone: the trick so far, the suit led, what was put aside, and how the last trick ended. */
+function renderTrick() {
+  const t = ui.view.table;
+  const trick = el(
+    "ol",
+    { class: "round trick", id: "trick", "aria-label": t.trick.length ? `This trick: ${t.trick.map((p) => `${who(p.seat)} ${cardName(p.card)}`).join(", ")}` : "A new trick" },
+    t.trick.length
+      ? t.trick.map((p, i) => el("li", { class: i === t.trick.length - 1 ? "last" : null }, cardFace(p.card), el("span", { class: "by" }, who(p.seat))))
+      : el("li", { class: "leads" }, el("span", { class: "card ghost", "aria-hidden": "true" }), el("span", { class: "by" }, t.turn === null ? "" : `${who(t.turn)} lead${t.turn === me ? "" : "s"}`)),
+  );
+  const led = t.led ? el("p", { class: "wanted", id: "led" }, `${suitName(t.led)[0].toUpperCase()}${suitName(t.led).slice(1)} ${suitSymbol(t.led)} led: follow suit, or pick up the trick`) : null;
+  const last = t.last ? el("p", { class: "hint", id: "last-trick" }, lastTrickText(t.last)) : null;
+  fill($("board"), trick, led, el("p", { class: "hint aside-count" }, `Put aside: ${t.aside} card${t.aside === 1 ? "" : "s"} · tricks: ${t.tricks}`), last);
+}
+
+function lastTrickText(last) {
+  const plays = last.plays.map((p) => `${who(p.seat)} ${display(p.card)}`).join(", ");
+  if (last.end === "aside") return `Last trick: ${plays}; all followed, put aside; ${who(last.by)} lead${last.by === me ? "" : "s"}.`;
+  if (last.end === "picked-up") return `Last trick: ${plays}; ${who(last.by)} could not follow and picked it up.`;
+  return `Last trick: ${plays}; ${who(last.by)} went out.`;
 }
 
 function stockButton() {
@@ -716,6 +962,7 @@ function renderHand() {
         tabindex: "-1",
         "aria-describedby": why ? `why-${i}` : null,
         "aria-pressed": lifted ? "true" : "false",
+        "data-then": playable && thenCards(code).length ? "yes" : null,
         class: `card ${isRed(code) ? "red" : "black"}${playable ? " playable" : " dim"}${lifted ? " lifted" : ""}${(ui.newCards ?? []).includes(code) ? " fresh" : ""}${turn ? "" : " waiting"}`,
       },
     });
@@ -765,15 +1012,65 @@ function renderActions() {
     } else if (ui.lifted && cardNote(ui.lifted)?.playable) {
       const lifted = ui.lifted;
       buttons.push(el("button", { type: "button", class: "gold", id: "play", onclick: () => play(lifted) }, `Play ${display(lifted)}`, el("kbd", {}, "Enter")));
+      // Spin's A♦, Commit's 9♦: the same play with the second card added, one move.
+      for (const then of thenCards(lifted)) {
+        const words = view.rules === "spin" ? ' ("Spin")' : "";
+        buttons.push(el("button", { type: "button", class: "gold", id: "play-then", "data-then": then, onclick: () => playThen(lifted, then) }, `Play ${display(lifted)} then ${display(then)}${words}`, el("kbd", {}, "T")));
+      }
       buttons.push(el("button", { type: "button", class: "secondary", id: "lower", onclick: lower }, "Put back", el("kbd", {}, "Esc")));
     }
+    if (legal("keep") && !pending) buttons.push(el("button", { type: "button", class: "gold", id: "keep-hand", onclick: keep }, "Keep my hand", el("kbd", {}, "K")));
+    if (legal("exchange")) buttons.push(el("button", { type: "button", class: "secondary", id: "exchange", onclick: exchange }, "Take the extra hand", el("kbd", {}, "X")));
+    if (legal("auction")) buttons.push(el("button", { type: "button", class: "secondary", id: "auction", onclick: auction }, "Auction the extra hand", el("kbd", {}, "A")));
+    if (legal("bid")) buttons.push(bidBox());
     if (!pending && legal("draw")) buttons.push(el("button", { type: "button", class: "secondary", id: "draw", onclick: draw }, "Draw", el("kbd", {}, "D")));
-    if (legal("pass")) {
-      const able = (view.cards ?? []).some((c) => c.playable);
-      buttons.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: pass }, able ? "Pass (with a penalty)" : "Pass", el("kbd", {}, "P")));
-    }
+    if (legal("pass")) buttons.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: pass }, passLabel(), el("kbd", {}, "P")));
   }
   fill($("actions"), buttons);
+  $("keys").textContent = keysText();
+}
+
+/** The bid for the extra hand: an amount (1 to the most the table allows) and its button. */
+function bidBox() {
+  const most = maxBid();
+  const old = $("bid-amount");
+  const input = el("input", { type: "number", id: "bid-amount", min: "1", max: String(most), step: "1", value: old?.value || "1", inputmode: "numeric", "aria-label": `Counters to bid, 1 to ${most}` });
+  input.addEventListener("focus", () => input.select()); // typing replaces the amount
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      bid();
+    }
+  });
+  return el(
+    "span",
+    { class: "bid-box", role: "group", "aria-label": "Bid for the extra hand" },
+    el("label", { for: "bid-amount" }, "Bid"),
+    input,
+    el("button", { type: "button", class: "gold", id: "bid", onclick: bid }, "Bid", el("kbd", {}, "B")),
+  );
+}
+
+function passLabel() {
+  const view = ui.view;
+  if (view.rules === "rolling-stone") return "Pick up the trick";
+  if (legal("bid")) return "Pass (no bid)";
+  if (hasGroup()) return "Pass (a chip to the pot)";
+  return (view.cards ?? []).some((c) => c.playable) ? "Pass (with a penalty)" : "Pass";
+}
+
+/** The keys this game's controls answer to. */
+function keysText() {
+  const rules = ui.view?.rules;
+  const base = "Keys: Tab to your hand, ← → move, Enter lifts and plays";
+  if (COUNTER_GAMES.has(rules) && rules !== "commit") {
+    return `${base}, K keeps your hand, X takes the extra hand, A auctions it, B bids (the amount box), P passes${rules === "spin" ? ", T plays the lifted card then A♦ (Spin)" : ""}, M sound.`;
+  }
+  if (rules === "commit") return `${base}, T plays the lifted card then 9♦, M sound.`;
+  if (rules === "sequence") return `${base}, M sound.`;
+  if (rules === "rolling-stone") return `${base}, P picks up the trick, M sound.`;
+  if (hasGroup()) return `${base}, P passes, M sound.`;
+  return "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, K keeps, P passes, 1–4 name a suit, M sound.";
 }
 
 function lower() {
@@ -792,6 +1089,9 @@ function statusText() {
   if (view.status === "over") return "The game is over.";
   if (view.status === "abandoned") return "The game was abandoned.";
   const t = view.table;
+  if (hasRuns()) return runStatus(view, t);
+  if (hasGroup()) return groupStatus(view, t);
+  if (hasTrick()) return trickStatus(view, t);
   if (!myTurn()) {
     if (view.turn === null || view.turn === undefined) return "";
     return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}.`;
@@ -813,6 +1113,46 @@ function statusText() {
   const wants = t.named ? `a ${suitName(t.named).slice(0, -1)} (named)` : `a ${suitName(t.top[1]).slice(0, -1)} or a ${t.top[0] === "T" ? "10" : t.top[0]}`;
   const eight = WILD_EIGHTS.has(view.rules) ? ", or an eight" : "";
   return `Your turn: play ${wants}${eight}${legal("draw") ? " — or draw" : ""}.`;
+}
+
+function othersTurn(view) {
+  if (view.turn === null || view.turn === undefined) return "";
+  return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}`;
+}
+
+function runStatus(view, t) {
+  if (t.phase === "choose") {
+    return myTurn() ? "You deal: keep your hand, take the extra hand (yours is then dead), or auction the extra hand." : `${seatNameOf(t.dealer)} is deciding about the extra hand.`;
+  }
+  if (t.phase === "auction") return myTurn() ? `The extra hand is up for auction: bid 1 to ${maxBid()} counters, or pass.` : `The extra hand is up for auction: ${othersTurn(view)} to bid.`;
+  const next = nextCards(t, view.rules);
+  if (!myTurn()) {
+    if (view.turn === null || view.turn === undefined) return "";
+    return t.current ? `${othersTurn(view)}: they hold ${next.map(display).join(" or ")}, the next card.` : `${othersTurn(view)}: they lead.`;
+  }
+  const plays = [...new Set((view.legal_moves ?? []).filter((m) => m.move === "play").map((m) => m.card))];
+  const seconds = (view.legal_moves ?? []).some((m) => m.then);
+  const extra = seconds ? ` Lift it, then T adds ${view.rules === "spin" ? "A♦ (Spin)" : "9♦"}.` : "";
+  if (t.current) return `Your turn: play ${plays.map(display).join(" or ")}, the next card.${extra}`;
+  if (t.privilege) return `Spin! Lead a pay card or your lowest card of a new suit.${extra}`;
+  if (view.rules === "commit") return `Your turn: lead any card.${extra}`;
+  if (t.stopped) return `The ${suitName(t.stopped)} run stopped: lead your lowest card of another suit.${extra}`;
+  return `Your turn: lead your lowest card of a suit.${extra}`;
+}
+
+function groupStatus(view, t) {
+  const rank = t.wanted ? rankWord(t.wanted) : null;
+  if (!myTurn()) return othersTurn(view) ? `${othersTurn(view)}: ${rank ? `a ${rank} next` : "they lead"}.` : "";
+  if (!rank) return "Your turn: lead any card; every card of its rank you hold goes down with it.";
+  if (legal("play")) return `Your turn: put down your ${rank}s (every one you hold goes down).`;
+  return `No ${rank} in your hand: pass and put a chip in the pot.`;
+}
+
+function trickStatus(view, t) {
+  if (!myTurn()) return othersTurn(view) ? `${othersTurn(view)}.` : "";
+  if (!t.led) return "Your turn: lead any card.";
+  if (legal("play")) return `Your turn: follow suit with a ${suitName(t.led).slice(0, -1)}.`;
+  return `You hold no ${suitName(t.led)}: pick up the trick, then lead.`;
 }
 
 function renderTimer() {
@@ -852,10 +1192,10 @@ function renderScores() {
       seats.map((s) => el("td", { class: h.winners.includes(s.seat) ? "won" : null }, chips ? signed(h.scores[s.seat]) : String(h.scores[s.seat]), h.winners.includes(s.seat) ? el("span", { class: "visually-hidden" }, " (won the hand)") : null)),
     ),
   );
-  const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, chips ? "Chips" : "Total"), seats.map((s) => el("td", {}, String(view.totals?.[s.seat] ?? 0))));
+  const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, chips ? (isCounters() ? "Counters" : "Chips") : "Total"), seats.map((s) => el("td", {}, String(view.totals?.[s.seat] ?? 0))));
   fill(
     $("panel-scores"),
-    el("h2", {}, chips ? "Chips" : "Scores"),
+    el("h2", {}, chips ? (isCounters() ? "Counters" : "Chips") : "Scores"),
     el("p", { class: "hint" }, scoresHint(view, chips, target)),
     el("table", { class: "scores", id: "scores" }, el("thead", {}, head), el("tbody", {}, hands, totals)),
     !chips && target ? progressBars(view, target) : null,
@@ -868,7 +1208,9 @@ function renderScores() {
 function scoresHint(view, chips, target) {
   const deals = view.options?.deals;
   const session = deals === undefined ? "" : ` The game is ${deals || view.seats.length} deals${deals ? "" : ", each player dealing once"}.`;
-  if (chips) return `Chips each seat holds after every deal.${session}`;
+  if (chips) return `${isCounters() ? "Counters" : "Chips"} each seat holds after every deal.${session}`;
+  if (view.rules === "rolling-stone") return `Deals won: the first out wins the deal.${session}`;
+  if (view.rules === "sequence") return `Points lost in each deal, a point for every card left.${session}`;
   if (target) return `Points scored in each hand; the game ends after a hand in which someone reaches ${target}.`;
   return `What each seat scored in each hand.${session}`;
 }
@@ -1130,6 +1472,18 @@ document.addEventListener("keydown", (event) => {
       break;
     case "k":
       keep();
+      break;
+    case "x":
+      exchange();
+      break;
+    case "a":
+      auction();
+      break;
+    case "b":
+      if (legal("bid")) $("bid-amount")?.focus();
+      break;
+    case "t":
+      if (myTurn() && ui.lifted && thenCards(ui.lifted).length) playThen(ui.lifted, thenCards(ui.lifted)[0]);
       break;
     case "p":
       pass();

@@ -9,8 +9,12 @@ import { HAS_WEB_CRYPTO } from "./protocol.js";
 const verdict = document.getElementById("verdict");
 const reportBox = document.getElementById("report");
 
-// Games whose hand scores are chips won or paid (the Fan Tan family, but Sjueren).
-const CHIP_GAMES = new Set(["fan-tan", "five-or-nine", "play-or-pay", "liberty-fan-tan"]);
+// Games whose hand scores are chips won or paid (the Fan Tan family, but Sjueren; the Snip Snap Snorem family).
+const CHIP_GAMES = new Set(["fan-tan", "five-or-nine", "play-or-pay", "liberty-fan-tan", "snip-snap-snorem", "earl-of-coventry", "jig"]);
+// Games played for counters (Michigan and its kin, Commit): a hand's score is the counters it won or paid.
+const COUNTER_GAMES = new Set(["michigan", "double-stops", "spin", "commit"]);
+// Games that count deals won, not points.
+const WINS_GAMES = new Set(["sjueren", "rolling-stone"]);
 
 const TITLES = { "crazy-eights": "Crazy Eights", ...Object.fromEntries(Object.entries(DEALS_ONLY).map(([k, v]) => [k, v.title])) };
 
@@ -164,9 +168,24 @@ function handPanel(report, hand) {
   const n = report.seats.length;
   const winners = new Set(hand.result?.winners ?? []);
   const chips = CHIP_GAMES.has(report.rules);
-  const cardsLeft = chips || report.rules === "sjueren";
+  const counters = COUNTER_GAMES.has(report.rules);
+  const cardsLeft = chips || counters || WINS_GAMES.has(report.rules) || report.rules === "sequence";
   const leftLabel = cardsLeft ? "Cards left" : "Left (points)";
-  const scoreLabel = chips ? "Chips" : report.rules === "sjueren" ? "Won" : "Score";
+  const scoreLabel = chips ? "Chips" : counters ? "Counters" : WINS_GAMES.has(report.rules) ? "Won" : "Score";
+  // Cards dealt to no seat: Michigan's extra hand, Commit's stops.
+  const aside = (label, cards, id, note) =>
+    el(
+      "tr",
+      { class: "aside", "data-aside": id },
+      el("th", { scope: "row", class: "who" }, label),
+      el("td", { class: "dealt" }, cardRow(cards), note ? el("span", { class: "hint" }, ` ${note}`) : null),
+      el("td", { class: "num" }),
+      el("td", { class: "num" }),
+      el("td", { class: "num" }),
+    );
+  const extras = [];
+  if (hand.extra) extras.push(aside("Extra hand", hand.extra, "extra", extraNote(report, hand)));
+  if (hand.stops) extras.push(aside("Stops (face down)", hand.stops, "stops", null));
   const rows = hand.deal.map((cards, s) =>
     el(
       "tr",
@@ -214,17 +233,51 @@ function handPanel(report, hand) {
         {},
         el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Dealt"), el("th", { class: "num" }, leftLabel), el("th", { class: "num" }, scoreLabel), el("th", { class: "num" }, "Total")),
       ),
-      el("tbody", {}, rows),
+      el("tbody", {}, rows, extras),
     ),
+    packNote(report, hand),
+    hand.layout ? layoutLine(hand.layout) : null,
     starter,
     restocks,
     hand.result ? el("p", { class: "result-line" }, resultText(report, hand, n)) : null,
   );
 }
 
+/** Who played Michigan's extra hand, as the record's moves say (this page does not replay them). */
+function extraNote(report, hand) {
+  if (!hand.exchange) return "(dead: nobody took it)";
+  const who = plainName(report, hand.exchange.seat);
+  return hand.exchange.price ? `(${who} bought it for ${hand.exchange.price}; that seat's own hand was dead)` : `(${who} took it; that seat's own hand was dead)`;
+}
+
+function packNote(report, hand) {
+  const n = report.seats.length;
+  if (report.rules === "commit") {
+    return el("p", { class: "hint pack-note" }, `The 8♦ is taken out; the other 51 cards are dealt as far as they go evenly (${hand.deal[0].length} each), and the ${hand.stops.length} left over are the stops, face down.`);
+  }
+  if (report.rules === "rolling-stone") {
+    const low = { 4: "7", 5: "5", 6: "3" }[n];
+    return el("p", { class: "hint pack-note" }, `The pack is cut down to the aces to the ${low}s (${8 * n} cards, eight each), shuffled from card order.`);
+  }
+  if (hand.extra) return el("p", { class: "hint pack-note" }, "The extra hand is dealt at the dealer's left as one more player: it gets the first card.");
+  return null;
+}
+
+/** Counters left on Michigan's layout cards after the deal. */
+function layoutLine(layout) {
+  return el(
+    "p",
+    { class: "layout-line" },
+    "Counters left on the layout: ",
+    Object.entries(layout).map(([code, n], i) => [i ? ", " : "", `${display(code)} ${n}`]).flat(),
+  );
+}
+
 function resultText(report, hand) {
   const names = hand.result.winners.map((s) => plainName(report, s));
   const score = hand.scores[hand.result.winners[0]];
+  if (hand.result.how === "out" && report.rules === "sequence") return `${names[0]} went out; every other player loses a point per card left.`;
+  if (hand.result.how === "out" && (COUNTER_GAMES.has(report.rules) || WINS_GAMES.has(report.rules))) return `${names[0]} went out.`;
   if (hand.result.how === "out") return `${names[0]} went out${CHIP_GAMES.has(report.rules) ? "" : ` and scores ${score}`}.`;
   const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
   return `Blocked: ${list} held the lowest count and score${names.length > 1 ? " " + score + " each" : "s " + score}.`;
