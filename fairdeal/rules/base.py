@@ -274,6 +274,24 @@ def fast_replace(cls: type[T]) -> Callable[..., T]:
     return replace
 
 
+def check_view_seat(seat: int | None, seats: int) -> None:
+    """For a rules' ``view``: ``seat`` must be a spectator's (``None``) or one of the ``seats``
+    (a negative seat would index another seat's hand from the end).
+
+    >>> check_view_seat(4, 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no seat 4 at this 4-seat table
+    """
+    if seat is not None and not 0 <= seat < seats:
+        raise ValueError(f"there is no seat {seat!r} at this {seats}-seat table")
+
+
+def has_turn(view: Any) -> bool:
+    """Whether a view's seat is the seat to act (a spectator's view never is)."""
+    return view.seat is not None and view.seat == view.turn
+
+
 def standings(totals: Sequence[int]) -> list[dict[str, int]]:
     """Seats by total, highest first; equal totals share a place.
 

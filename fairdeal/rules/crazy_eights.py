@@ -21,7 +21,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler, fast_replace
+from fairdeal.rules.base import (
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    OptionsError,
+    Rules,
+    Shuffler,
+    check_view_seat,
+    fast_replace,
+    has_turn,
+)
 
 __all__ = [
     "CrazyEights",
@@ -308,9 +319,7 @@ class CrazyEights(Rules):
     # -- seeing ----------------------------------------------------------
 
     def view(self, state: CrazyEightsState, seat: int | None) -> CrazyEightsView:
-        # A negative seat would index another seat's hand from the end.
-        if seat is not None and not 0 <= seat < state.seats:
-            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        check_view_seat(seat, state.seats)
         own = seat is not None and seat == state.turn
         return CrazyEightsView(
             seat=seat,
@@ -334,7 +343,7 @@ class CrazyEights(Rules):
     def explain(self, view: CrazyEightsView, card: Card) -> str | None:
         return _why_not(
             card,
-            is_turn=view.seat is not None and view.seat == view.turn,
+            is_turn=has_turn(view),
             over=view.result is not None,
             hand=view.hand,
             top=view.top,
@@ -345,7 +354,7 @@ class CrazyEights(Rules):
         )
 
     def legal_moves(self, view: CrazyEightsView) -> list[Move]:
-        if view.result is not None or view.seat is None or view.seat != view.turn:
+        if view.result is not None or not has_turn(view):
             return []
         if view.pending is not None:
             return [*self._plays(view.pending), Move.keep()]

@@ -48,7 +48,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, ScoreSheet, Shuffler, fast_replace
+from fairdeal.rules.base import (
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    OptionsError,
+    Rules,
+    ScoreSheet,
+    Shuffler,
+    check_view_seat,
+    fast_replace,
+    has_turn,
+)
 from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
 from fairdeal.rules.hollywood import HollywoodScoring
 
@@ -285,9 +297,7 @@ class EightsFamily(Rules):
     # -- seeing ----------------------------------------------------------------
 
     def view(self, state: EightsState, seat: int | None) -> EightsView:
-        # A negative seat would index another seat's hand from the end.
-        if seat is not None and not 0 <= seat < state.seats:
-            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        check_view_seat(seat, state.seats)
         return EightsView(
             seat=seat,
             hand_no=state.hand,
@@ -309,7 +319,7 @@ class EightsFamily(Rules):
     def explain(self, view: EightsView, card: Card) -> str | None:
         return _why_not(
             card,
-            is_turn=view.seat is not None and view.seat == view.turn,
+            is_turn=has_turn(view),
             over=view.result is not None,
             hand=view.hand,
             top=view.top,
@@ -317,7 +327,7 @@ class EightsFamily(Rules):
         )
 
     def legal_moves(self, view: EightsView) -> list[Move]:
-        if view.result is not None or view.seat is None or view.seat != view.turn:
+        if view.result is not None or not has_turn(view):
             return []
         moves = []
         for card in sorted(set(view.hand)):

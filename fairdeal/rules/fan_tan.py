@@ -39,7 +39,18 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, ScoreSheet, Shuffler
+from fairdeal.rules.base import (
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    OptionsError,
+    Rules,
+    ScoreSheet,
+    Shuffler,
+    check_view_seat,
+    has_turn,
+)
 
 __all__ = [
     "ChipMove",
@@ -305,9 +316,7 @@ class FanTanFamily(Rules):
     # -- seeing ----------------------------------------------------------------
 
     def view(self, state: FanTanState, seat: int | None) -> FanTanView:
-        # A negative seat would index another seat's hand from the end.
-        if seat is not None and not 0 <= seat < state.seats:
-            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        check_view_seat(seat, state.seats)
         return FanTanView(
             seat=seat,
             hand_no=state.hand,
@@ -325,7 +334,7 @@ class FanTanFamily(Rules):
     def explain(self, view: FanTanView, card: Card) -> str | None:
         return self._why_not(
             card,
-            is_turn=view.seat is not None and view.seat == view.turn,
+            is_turn=has_turn(view),
             over=view.result is not None,
             hand=view.hand,
             rows=view.rows,
@@ -337,7 +346,7 @@ class FanTanFamily(Rules):
         return not able or self.options.get("passing", 0) == 1
 
     def legal_moves(self, view: FanTanView) -> list[Move]:
-        if view.result is not None or view.seat is None or view.seat != view.turn:
+        if view.result is not None or not has_turn(view):
             return []
         moves = [Move.play(c) for c in self._playable_in(view.hand, view.rows, view.opening)]
         if self.may_pass(bool(moves)):

@@ -34,7 +34,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.cards import Card, Rank, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler, fast_replace
+from fairdeal.rules.base import (
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    OptionsError,
+    Rules,
+    Shuffler,
+    check_view_seat,
+    fast_replace,
+    has_turn,
+)
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.hollywood import HollywoodScoring
 
@@ -203,9 +214,7 @@ class GoBoom(Rules):
     # -- seeing ----------------------------------------------------------------
 
     def view(self, state: GoBoomState, seat: int | None) -> GoBoomView:
-        # A negative seat would index another seat's hand from the end.
-        if seat is not None and not 0 <= seat < state.seats:
-            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        check_view_seat(seat, state.seats)
         return GoBoomView(
             seat=seat,
             hand_no=state.hand,
@@ -224,14 +233,14 @@ class GoBoom(Rules):
     def explain(self, view: GoBoomView, card: Card) -> str | None:
         return _why_not(
             card,
-            is_turn=view.seat is not None and view.seat == view.turn,
+            is_turn=has_turn(view),
             over=view.result is not None,
             hand=view.hand,
             previous=view.previous,
         )
 
     def legal_moves(self, view: GoBoomView) -> list[Move]:
-        if view.result is not None or view.seat is None or view.seat != view.turn:
+        if view.result is not None or not has_turn(view):
             return []
         moves = [Move.play(c) for c in sorted(set(view.hand)) if _matches(c, view.previous)]
         if moves:

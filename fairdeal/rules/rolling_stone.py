@@ -24,7 +24,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.cards import Card, Rank, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler, fast_replace
+from fairdeal.rules.base import (
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    OptionsError,
+    Rules,
+    Shuffler,
+    check_view_seat,
+    fast_replace,
+    has_turn,
+)
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.snip_snap import strength as rank_strength
 
@@ -224,9 +235,7 @@ class RollingStone(Rules):
     # -- seeing ----------------------------------------------------------------------------
 
     def view(self, state: RollingStoneState, seat: int | None) -> RollingStoneView:
-        # A negative seat would index another seat's hand from the end.
-        if seat is not None and not 0 <= seat < state.seats:
-            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        check_view_seat(seat, state.seats)
         return RollingStoneView(
             seat=seat,
             hand_no=state.hand,
@@ -244,14 +253,14 @@ class RollingStone(Rules):
     def explain(self, view: RollingStoneView, card: Card) -> str | None:
         return _why_not(
             card,
-            is_turn=view.seat is not None and view.seat == view.turn,
+            is_turn=has_turn(view),
             over=view.result is not None,
             hand=view.hand,
             led=view.led,
         )
 
     def legal_moves(self, view: RollingStoneView) -> list[Move]:
-        if view.result is not None or view.seat is None or view.seat != view.turn:
+        if view.result is not None or not has_turn(view):
             return []
         led = view.led
         plays = sorted(c for c in view.hand if led is None or c.suit == led.suit)

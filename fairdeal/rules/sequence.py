@@ -40,7 +40,19 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, ScoreSheet, Shuffler, fast_replace
+from fairdeal.rules.base import (
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    OptionsError,
+    Rules,
+    ScoreSheet,
+    Shuffler,
+    check_view_seat,
+    fast_replace,
+    has_turn,
+)
 from fairdeal.rules.fan_tan import ChipMove
 
 __all__ = ["ACE_HIGH", "ACE_LOW", "RunGame", "RunState", "RunView", "Sequence", "deal_round", "replace_state"]
@@ -314,9 +326,7 @@ class RunGame(Rules):
     # -- seeing ------------------------------------------------------------------------
 
     def view(self, state: RunState, seat: int | None) -> RunView:
-        # A negative seat would index another seat's hand from the end.
-        if seat is not None and not 0 <= seat < state.seats:
-            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        check_view_seat(seat, state.seats)
         return RunView(
             seat=seat,
             hand_no=state.hand,
@@ -347,7 +357,7 @@ class RunGame(Rules):
         return {card.code: n for card, n in zip(self.layout_cards(), layout)}
 
     def legal_moves(self, view: RunView) -> list[Move]:
-        if view.result is not None or view.seat is None or view.seat != view.turn or view.phase != "play":
+        if view.result is not None or not has_turn(view) or view.phase != "play":
             return []
         return self._moves(view.hand, self.playable(view.hand, view.current, view.fork, view.stopped, view.privilege))
 

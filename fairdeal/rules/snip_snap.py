@@ -39,7 +39,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, codes, pack
-from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, OptionsError, Rules, Shuffler, fast_replace
+from fairdeal.rules.base import (
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    OptionsError,
+    Rules,
+    Shuffler,
+    check_view_seat,
+    fast_replace,
+    has_turn,
+)
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.fan_tan import ChipMove, _paid
 
@@ -276,9 +287,7 @@ class SnipSnapFamily(Rules):
     # -- seeing ----------------------------------------------------------------------------
 
     def view(self, state: SnipSnapState, seat: int | None) -> SnipSnapView:
-        # A negative seat would index another seat's hand from the end.
-        if seat is not None and not 0 <= seat < state.seats:
-            raise ValueError(f"there is no seat {seat!r} at this {state.seats}-seat table")
+        check_view_seat(seat, state.seats)
         group = state.group
         return SnipSnapView(
             seat=seat,
@@ -298,7 +307,7 @@ class SnipSnapFamily(Rules):
     def explain(self, view: SnipSnapView, card: Card) -> str | None:
         return self._why_not(
             card,
-            is_turn=view.seat is not None and view.seat == view.turn,
+            is_turn=has_turn(view),
             over=view.result is not None,
             hand=view.hand,
             wanted=view.wanted,
@@ -306,7 +315,7 @@ class SnipSnapFamily(Rules):
         )
 
     def legal_moves(self, view: SnipSnapView) -> list[Move]:
-        if view.result is not None or view.seat is None or view.seat != view.turn:
+        if view.result is not None or not has_turn(view):
             return []
         plays = sorted(c for c in view.hand if view.wanted is None or c.rank == view.wanted)
         return [Move.play(c) for c in plays] if plays else [Move.pass_()]
