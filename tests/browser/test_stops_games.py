@@ -1,14 +1,27 @@
-"""The sequence Stops games at the live table (issue 8): each played to its end in a real browser by
-mouse or keyboard only, with the bots in the other seats; Michigan's extra hand (keep, exchange,
-auction) and its bids, Spin's two-card play and Commit's 9♦ made through the page's controls."""
+"""The sequence Stops games in the browser (issue 8): each played to its end at the live table by
+mouse or keyboard only, with the bots in the other seats (Michigan's extra hand, kept, exchanged or
+auctioned, and its bids, Spin's two-card play, made through the page's controls); the lobby's seat
+range for each game; and the verify page, which derives these games' deals and agrees with
+fairdeal-verify on honest and tampered records of each."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page
 
+from fairdeal.record import resign
+from fairdeal.simulate import simulate
+
+from .conftest import api
 from .play import CORNER, focus_hand, seq, wait_moved, wait_turn
+from .records import FORGER, text
 from .test_table import moves_of
 
 CHOICE = {"keep": ("#keep-hand", "k"), "exchange": ("#exchange", "x"), "auction": ("#auction", "a")}
@@ -99,6 +112,7 @@ def test_sequence_by_keyboard(open_page, new_game):
     opened = open_page(game.link(0))
     page = opened.page
     page.wait_for_selector("#board:not([hidden])")
+    _why_not_as_the_engine_says(page, game)
     kinds = play_out(page, keyboard=True)
     assert kinds["play"] >= 1
     finished(page, game)
@@ -115,6 +129,7 @@ def test_michigan_by_mouse_the_dealer_takes_the_extra_hand_and_the_others_bid(op
     page = opened.page
     page.wait_for_selector("#layout li")
     assert page.locator("#layout li").count() == 4  # A♥ K♣ Q♦ J♠, each with its counters
+    _why_not_as_the_engine_says(page, game)
     kinds = Counter()
     for _ in range(600):
         if not wait_turn(page):
@@ -130,6 +145,20 @@ def test_michigan_by_mouse_the_dealer_takes_the_extra_hand_and_the_others_bid(op
     assert {"move": "exchange"} in [{"move": m["move"]} for m in mine]
     assert any(m["move"] == "bid" and m["amount"] == 2 for m in mine)
     assert page.locator("#scores").inner_text().count("Counters") >= 1
+
+
+def _why_not_as_the_engine_says(page: Page, game) -> None:
+    """Each card of the hand that cannot be played says why, in the engine's words (the seat's view)."""
+    wait_turn(page)
+    view = api(game.server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+    assert view["seq"] == int(seq(page))
+    for note in view["cards"]:
+        card = page.locator(f".hand .card[data-code='{note['card']}']")
+        if note["playable"]:
+            assert "playable" in card.get_attribute("class").split()
+        else:
+            described = card.get_attribute("aria-describedby")
+            assert page.locator(f"#{described}").inner_text() == note["why_not"]
 
 
 def test_double_stops_by_keyboard_the_dealer_auctions_and_bids_are_typed(open_page, new_game):
@@ -219,6 +248,7 @@ def test_rolling_stone_by_keyboard(open_page, new_game):
     opened = open_page(game.link(0))
     page = opened.page
     page.wait_for_selector("#trick")
+    _why_not_as_the_engine_says(page, game)
     kinds = Counter()
     for _ in range(400):
         if not wait_turn(page):
@@ -231,3 +261,161 @@ def test_rolling_stone_by_keyboard(open_page, new_game):
     assert kinds["play"] >= 1
     if kinds["pass"]:
         assert any(line["type"] == "pick-up" and line["seat"] == 0 for line in record)
+
+
+# -- the lobby ------------------------------------------------------------------------------
+
+def test_the_lobby_offers_each_game_with_its_own_seat_range(open_page):
+    page = open_page("/").page
+    page.wait_for_selector("#seat-list li:nth-child(4)")
+    add = page.locator("#add-seat")
+
+    def choose(rules: str) -> tuple[int, str]:
+        page.select_option("#rules", rules)
+        while not add.is_disabled():
+            add.click()
+        return page.locator(".seat-row").count(), page.locator("#seat-range").inner_text()
+
+    assert choose("eights") == (8, "2 to 8 players")
+    assert choose("go-boom") == (7, "2 to 7 players")  # one seat too many goes
+    assert choose("sequence") == (10, "2 to 10 players")
+    assert choose("rolling-stone") == (6, "4 to 6 players")
+    assert choose("crazy-eights") == (6, "2 to 6 players")
+    for rules in ("michigan", "double-stops", "spin", "commit", "snip-snap-snorem", "earl-of-coventry", "jig"):
+        assert page.locator(f"#rules option[value='{rules}']").count() == 1
+    # Commit needs four: removing stops there.
+    page.select_option("#rules", "commit")
+    while page.locator(".seat-row .remove:not([disabled])").count():
+        page.locator(".seat-row .remove:not([disabled])").first.click()
+    assert page.locator(".seat-row").count() == 4
+    page.click("#create-button")
+    page.wait_for_selector("#links:not([hidden])")
+
+
+# -- the verify page ----------------------------------------------------------------------------
+
+STOPS_GAMES = [
+    ("sequence", 3, "random"),
+    ("michigan", 5, "mixed"),
+    ("double-stops", 3, "mixed"),
+    ("spin", 4, "mixed"),
+    ("commit", 7, "random"),
+    ("snip-snap-snorem", 4, "random"),
+    ("earl-of-coventry", 3, "random"),
+    ("jig", 5, "random"),
+    ("rolling-stone", 6, "random"),
+]
+# What both verifiers say of each deal of these games (this page derives the deals; the scores are the record's).
+DEAL_FIELDS = ("hand", "dealer", "deal", "extra", "exchange", "dead", "stops", "scores", "totals", "layout")
+
+
+def _stops_tamperings(lines: list[dict]) -> Iterator[tuple[str, str]]:
+    """Faults this page finds without replaying the moves: signatures, seeds, the deals."""
+    yield "honest", text(lines)
+    hand_end = next(i for i, line in enumerate(lines) if line["type"] == "hand-end")
+    start = next(i for i, line in enumerate(lines) if line["type"] == "start")
+    deal = next(i for i, line in enumerate(lines) if line["type"] == "deal")
+    draw = next(i for i, line in enumerate(lines) if line["type"] == "draw-for-deal")
+    seats = len(lines[0]["seats"])
+
+    def edit(index: int, **changes: object) -> list[dict]:
+        out = [dict(line) for line in lines]
+        out[index].update(changes)
+        return out
+
+    sig = lines[hand_end]["sig"]
+    yield "a bad signature", text(edit(hand_end, sig=("0" if sig[0] != "0" else "1") + sig[1:]))
+    seeds = list(lines[start]["client_seeds"])
+    seeds[0] += "x"
+    yield "a client seed swapped", text(resign(edit(start, client_seeds=seeds), FORGER))
+    yield "another dealer", text(resign(edit(deal, dealer=(lines[deal]["dealer"] + 1) % seats), FORGER))
+    cards = list(lines[draw]["cards"])
+    cards[0] = "2C" if cards[0] != "2C" else "3C"
+    yield "another draw for the deal", text(resign(edit(draw, cards=cards), FORGER))
+    yield "a different server seed", text(resign(edit(len(lines) - 1, server_seed="ab" * 32), FORGER))
+    yield "the reveal cut off", text(lines[:-1])
+
+
+@pytest.fixture(scope="module")
+def stops_cases(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    """A simulated record of each game (two deals) and its tampered copies, with fairdeal-verify's reports."""
+    out = tmp_path_factory.mktemp("stops-verify")
+    named: list[tuple[str, str]] = []
+    for rules, players, bot in STOPS_GAMES:
+        [path] = simulate(rules, players, 1, out / "sims", seed=f"web-{rules}", bot=bot, options={"deals": 2})
+        lines = [json.loads(raw) for raw in path.read_text().splitlines()]
+        named += [(f"{rules}: {name}", body) for name, body in _stops_tamperings(lines)]
+    paths = []
+    for n, (_, body) in enumerate(named):
+        paths.append(out / f"case-{n:03d}.jsonl")
+        paths[-1].write_text(body, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)], capture_output=True, text=True, timeout=300)
+    assert run.returncode in (0, 1), run.stderr
+    reports = {Path(r["file"]).name: r for r in map(json.loads, run.stdout.splitlines())}
+    return [{"name": name, "text": body, "path": path, "cli": reports[path.name]} for (name, body), path in zip(named, paths)]
+
+
+def test_the_verify_page_agrees_with_fairdeal_verify_on_the_stops_games(stops_cases, server, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/verify")
+    page.wait_for_selector("body[data-verdict='idle']")
+    reports = page.evaluate(
+        "async (texts) => { const R = await import('/js/record.js'); const out = []; for (const t of texts) out.push(await R.verifyRecord(t)); return out; }",
+        [c["text"] for c in stops_cases],
+    )
+    context.close()
+    assert not errors
+    honest = 0
+    for case, js in zip(stops_cases, reports):
+        cli, name = case["cli"], case["name"]
+        assert js["deals_only"] and not js["verified"], name  # the page does not replay these games' moves
+        assert (js["error"] or {}).get("line") == (cli["error"] or {}).get("line"), (name, js["error"], cli["error"])
+        if name.endswith("honest"):
+            honest += 1
+            assert cli["verified"] and js["error"] is None, name
+            assert js["standings"] == cli["standings"] and len(js["hands"]) == len(cli["hands"]) == 2, name
+            for mine, theirs in zip(js["hands"], cli["hands"]):
+                for field in DEAL_FIELDS:
+                    assert mine.get(field) == theirs.get(field), f"{name}: hand {theirs['hand']} {field}"
+        else:
+            assert not cli["verified"] and js["error"], name
+    assert honest == len(STOPS_GAMES)
+    # The deals that are not one hand a seat: Michigan's extra hand, Commit's stops.
+    by_rules = {c["name"].split(": ")[0]: c["cli"] for c in stops_cases if c["name"].endswith("honest")}
+    assert by_rules["michigan"]["hands"][0]["extra"] and by_rules["commit"]["hands"][0]["stops"]
+    taken = [h["exchange"] for r in ("michigan", "double-stops", "spin") for h in by_rules[r]["hands"] if "exchange" in h]
+    assert any(t["price"] for t in taken) and any(not t["price"] for t in taken)  # bought at auction, and taken by the dealer
+
+
+@pytest.mark.parametrize("rules", ["michigan", "commit", "rolling-stone", "snip-snap-snorem"])
+def test_the_verify_page_shows_the_deals_of_the_stops_games(open_page, stops_cases, rules):
+    case = next(c for c in stops_cases if c["name"] == f"{rules}: honest")
+    cli = case["cli"]
+    opened = open_page("/verify")
+    page = opened.page
+    page.wait_for_selector("body[data-verdict='idle']")
+    page.set_input_files("#file", str(case["path"]))
+    page.wait_for_selector("body[data-verdict='deals-only']")
+    hands = page.locator("section.hand")
+    assert hands.count() == len(cli["hands"])
+    codes = "nodes => nodes.map(n => n.dataset.code)"
+    for n, hand in enumerate(cli["hands"]):
+        section = hands.nth(n)
+        rows = section.locator("tbody tr:not(.aside)")
+        for seat, cards in enumerate(hand["deal"]):
+            assert rows.nth(seat).locator(".card").evaluate_all(codes) == cards
+        if "extra" in hand:
+            assert section.locator("tr[data-aside='extra'] .card").evaluate_all(codes) == hand["extra"]
+            assert "Counters left on the layout" in section.locator(".layout-line").inner_text()
+        if "stops" in hand:
+            assert section.locator("tr[data-aside='stops'] .card").evaluate_all(codes) == hand["stops"]
+            assert "8♦ is taken out" in section.locator(".pack-note").inner_text()
+    header = hands.first.locator("thead").inner_text()
+    expected = {"michigan": "Counters", "commit": "Counters", "rolling-stone": "Won", "snip-snap-snorem": "Chips"}[rules]
+    assert expected in header and "points" not in header.lower()
+    if rules == "rolling-stone":
+        assert "cut down to the aces to the 3s (48 cards" in hands.first.locator(".pack-note").inner_text()
+    opened.shot(f"verify-{rules}", full_page=True)
