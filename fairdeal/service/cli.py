@@ -72,6 +72,10 @@ def serve(host: str, port: int, data_dir: Path | None, database_url: str | None,
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     click.echo(f"fairdeal serving on http://{shown}:{port}  (API docs: http://{shown}:{port}/docs)")
     click.echo(f"  data: {settings.data_dir.resolve()}  store: {settings.store_kind}  workers: {workers}")
+    if workers > 1 and settings.store_kind == "sqlite":
+        # Each worker serves SQLite on its event loop; a worker that meets another's write lock
+        # waits in SQLite's busy handler, steps of up to 100 ms, and every request of it waits too.
+        click.echo("  note: SQLite takes one writer at a time; for several workers, PostgreSQL serves better", err=True)
     uvicorn.run(
         "fairdeal.service.app:create_app",
         factory=True,

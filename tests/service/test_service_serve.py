@@ -66,3 +66,16 @@ def test_serve_prints_its_address_and_serves(tmp_path, database_url):
     # The access log is JSON, one line a request, and never shows a token.
     log = server.stdout.read()
     assert '"path":"/games","status":201' in log and game.json()["host_token"] not in log
+
+
+def test_serve_says_sqlite_serves_one_worker_best(tmp_path, monkeypatch):
+    import uvicorn
+
+    started = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: started.append(kwargs["workers"]))
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    many = CliRunner().invoke(main, ["serve", "--data-dir", str(tmp_path), "--database-url", db, "--workers", "2"])
+    one = CliRunner().invoke(main, ["serve", "--data-dir", str(tmp_path), "--database-url", db])
+    assert many.exit_code == one.exit_code == 0 and started == [2, 1]
+    assert "for several workers, PostgreSQL serves better" in many.output
+    assert "PostgreSQL" not in one.output
