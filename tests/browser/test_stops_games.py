@@ -19,7 +19,7 @@ from playwright.sync_api import Page
 from fairdeal.record import resign
 from fairdeal.simulate import simulate
 
-from .conftest import api
+from .conftest import PHONE, api
 from .play import CORNER, focus_hand, seq, wait_moved, wait_turn
 from .records import FORGER, text
 from .test_table import moves_of
@@ -419,3 +419,21 @@ def test_the_verify_page_shows_the_deals_of_the_stops_games(open_page, stops_cas
     if rules == "rolling-stone":
         assert "cut down to the aces to the 3s (48 cards" in hands.first.locator(".pack-note").inner_text()
     opened.shot(f"verify-{rules}", full_page=True)
+
+
+def test_michigan_on_a_phone(open_page, new_game):
+    game = new_game(["Pip", "Bot 1", "Bot 2", "Bot 3", "Bot 4"], rules="michigan", options={"deals": 1})
+    opened = open_page(game.link(0), viewport=PHONE)
+    page = opened.page
+    page.wait_for_selector("#layout li")
+    for _ in range(3):
+        assert wait_turn(page)
+        stops_move(page, choose="auction", bid=1)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    # The felt holds the layout and the run; nothing of it lies under the status line.
+    status = page.locator("#status").bounding_box()
+    board = page.locator("#board").bounding_box()
+    assert board["y"] + board["height"] <= status["y"] + 1
+    opened.shot("michigan-phone")
+    play_out(page, choose="auction", bid=1)
+    finished(page, game)

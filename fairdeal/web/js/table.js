@@ -732,7 +732,8 @@ function renderRuns() {
     const label = view.rules === "commit" ? "Stops" : t.phase === "play" ? "Dead hand" : "Extra hand";
     side.push(faceDown(t.dead_size, label, "dead"));
   }
-  if (t.bids?.length || t.phase === "auction") {
+  // The bids while the auction lasts (the play log keeps them after).
+  if (t.phase === "auction") {
     side.push(
       el(
         "ul",
@@ -1364,7 +1365,7 @@ function renderEnd() {
       ? el(
           "table",
           { class: "standings", id: "standings" },
-          el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", { class: "num" }, isChips() ? "Chips" : "Points"))),
+          el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", { class: "num" }, isCounters() ? "Counters" : isChips() ? "Chips" : view.rules === "rolling-stone" ? "Deals won" : "Points"))),
           el(
             "tbody",
             {},
