@@ -113,6 +113,11 @@ def test_sequence_by_keyboard(open_page, new_game):
     page = opened.page
     page.wait_for_selector("#board:not([hidden])")
     _why_not_as_the_engine_says(page, game)
+    # A spectator sees the runs and whose turn it is, and no hand.
+    watcher = open_page(f"/table/{game.id}").page
+    watcher.wait_for_selector("#board:not([hidden]) #run-now")
+    assert watcher.locator("#hand .card").count() == 0
+    assert "Sue's turn" in watcher.locator("#status").inner_text()
     kinds = play_out(page, keyboard=True)
     assert kinds["play"] >= 1
     finished(page, game)
