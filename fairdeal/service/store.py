@@ -315,9 +315,10 @@ class SQLiteStore(Store):
                 return self._shared
             conn = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
             conn.execute("PRAGMA busy_timeout = 30000")
-            # In WAL mode a committed transaction survives the process being killed;
-            # only a power cut could lose the last ones, and FULL costs an fsync per move.
-            conn.execute("PRAGMA synchronous = NORMAL")
+            # A receipt is a promise that its move is in the record, power cut or not: FULL
+            # syncs the WAL at every commit (NORMAL would only survive a killed process, and
+            # a lost receipted move would look like the server rewrote its record).
+            conn.execute("PRAGMA synchronous = FULL")
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)

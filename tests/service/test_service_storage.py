@@ -189,3 +189,13 @@ def test_the_store_refuses_an_append_at_a_stale_length(app):
         store.append(game["game_id"], ['{"x":2}'], length)
     assert caught.value.actual == length + 1
     assert store.lines(game["game_id"], length) == ['{"x":1}']
+
+
+def test_a_commit_is_on_disk_before_its_receipt_is_sent(app):
+    # A receipted move must survive a power cut, not only a killed process: SQLite syncs its WAL
+    # at every commit (synchronous FULL = 2); PostgreSQL flushes at every commit by default.
+    store = app.state.store
+    if store.kind == "sqlite":
+        assert store._query("PRAGMA synchronous") == [(2,)]
+    else:
+        assert store._query("SHOW synchronous_commit") == [("on",)]
