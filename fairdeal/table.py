@@ -155,16 +155,20 @@ class Table(SeededRecord):
 
     # -- play --------------------------------------------------------------
 
-    def move(self, seat: int, move: Move, *, auto: bool = False) -> dict[str, Any]:
-        """Apply ``seat``'s move (rules' ``IllegalMove`` if not allowed); returns the move's receipt."""
+    def move(self, seat: int, move: Move, *, auto: bool = False, receipt: bool = True) -> dict[str, Any]:
+        """Apply ``seat``'s move (rules' ``IllegalMove`` if not allowed); returns the move's signed receipt.
+
+        ``receipt=False`` (a bot's move, or the timer's, that no client waits for) returns the
+        move's record line instead and spares the signature.
+        """
         if not self.started:
             raise TableError("the game has not started")
         if self.abandoned:
             raise TableError("the game was abandoned")
         events = self.match.apply(seat, move, auto=auto)
-        receipt = self.writer.append(events[0], receipt=True)
+        answer = self.writer.append(events[0], receipt=receipt)
         self.writer.extend(events[1:])
-        return receipt
+        return answer
 
     def abandon(self, reason: str = "abandoned by the host") -> dict[str, Any]:
         if self.finished:

@@ -78,7 +78,15 @@ async def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Dep
 TokenDep = Annotated[str | None, Depends(_token)]
 
 
-async def _game_role(game_id: GameId, games: GamesDep, token: TokenDep) -> Role:
+async def _game_role(
+    request: Request,
+    game_id: GameId,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Role:
+    # Asks for the request and the header itself, not for GamesDep and TokenDep: every
+    # dependency costs FastAPI a step per request, and every authenticated request comes here.
+    games: GameService = request.app.state.games
+    token = None if credentials is None else credentials.credentials
     role = games.authenticate_cached(game_id, token)
     return role if role is not None else await games.store.call(games.authenticate, game_id, token)
 

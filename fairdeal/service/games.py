@@ -290,11 +290,11 @@ class GameService(LiveRecords[Table]):
                 move = make_bot("heuristic").choose(rules, view)
             else:
                 move = make_bot("random", f"{table.game_id}/{table.seq}").choose(rules, view)
-            table.move(seat, move)
+            table.move(seat, move, receipt=False)
         except (BotError, IllegalMove):
             # A bot that cannot choose must not stall the table: it makes the table's own move.
             log.warning("bot could not move; game=%s seat=%s: auto-move instead", table.game_id, seat)
-            table.move(seat, table.match.auto_move())
+            table.move(seat, table.match.auto_move(), receipt=False)
 
     def run_due(self, now: float | None = None) -> int:
         """Make every move that is due (bots, timed-out turns) in the games of the store; how many games moved."""
@@ -328,7 +328,7 @@ class GameService(LiveRecords[Table]):
                 if bot:
                     self._bot_move(table)
                 else:
-                    table.move(seat, table.match.auto_move(), auto=True)
+                    table.move(seat, table.match.auto_move(), auto=True, receipt=False)
                 if table.finished or _turn_key(table) != turn or not _drew(table, before):
                     break
             played = True
@@ -406,8 +406,9 @@ class GameService(LiveRecords[Table]):
                 your_turn=turn == seat,
                 hand=[card.code for card in hand],
                 pending=None if pending is None else pending.code,
-                legal_moves=[m.to_json() for m in match.legal_moves(seat)] if view is not None and not table.finished else [],
-                cards=[_card_note(table, seat, card) for card in hand],
+                # From the one view, not through Match (which builds the view again for every card).
+                legal_moves=[m.to_json() for m in table.rules.legal_moves(view)] if view is not None and not table.finished else [],
+                cards=[_card_note(table, view, card) for card in hand],
             )
         return out
 
@@ -427,7 +428,10 @@ def _drew(table: Table, start: int) -> bool:
     return len(lines) > start and lines[start].get("type") == "move" and lines[start].get("move") == "draw"
 
 
-def _card_note(table: Table, seat: int, card: Card) -> dict[str, Any]:
-    why_not = "the game was abandoned" if table.abandoned else table.match.explain(seat, card)
+def _card_note(table: Table, view: Any, card: Card) -> dict[str, Any]:
+    if table.abandoned:
+        why_not: str | None = "the game was abandoned"
+    else:
+        why_not = "the match is over" if table.match.over else table.rules.explain(view, card)
     return {"card": card.code, "playable": why_not is None, "why_not": why_not}
 

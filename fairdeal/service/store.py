@@ -304,6 +304,11 @@ class SQLiteStore(Store):
         with self._transaction() as cur:
             for statement in _SCHEMA:
                 cur.execute(statement.format(blob="BLOB", real="REAL"))
+        self._closing = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if path != ":memory:":
+            self._checkpointer = threading.Thread(target=self._checkpoint_now_and_then, name="fairdeal-checkpoint", daemon=True)
+            self._checkpointer.start()
 
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
@@ -319,6 +324,10 @@ class SQLiteStore(Store):
             # syncs the WAL at every commit (NORMAL would only survive a killed process, and
             # a lost receipted move would look like the server rewrote its record).
             conn.execute("PRAGMA synchronous = FULL")
+            # Copying the WAL into the database (a checkpoint) takes milliseconds and a flush of
+            # the database file; inside a commit on the event loop it held up every request.
+            # A thread of its own does it (see _checkpoint_now_and_then).
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)
@@ -337,12 +346,26 @@ class SQLiteStore(Store):
                 raise
             conn.commit()
 
+    CHECKPOINT_SECONDS = 0.5
+
+    def _checkpoint_now_and_then(self) -> None:
+        """Copy the WAL into the database every half second, beside the writers (a passive
+        checkpoint waits for no one and stops no one; SQLite releases the GIL meanwhile)."""
+        while not self._closing.wait(self.CHECKPOINT_SECONDS):
+            try:
+                self._conn().execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error:
+                pass  # busy or closing: the next round does it
+
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = self._conn()
         with self._lock if conn is self._shared else _nothing():
             return conn.execute(sql, tuple(params)).fetchall()
 
     def close(self) -> None:
+        self._closing.set()
+        if self._checkpointer is not None and self._checkpointer is not threading.current_thread():
+            self._checkpointer.join()
         with self._lock:
             for conn in self._all:
                 conn.close()

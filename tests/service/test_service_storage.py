@@ -7,6 +7,7 @@ import json
 import sqlite3
 import stat
 import threading
+import time
 
 import psycopg
 import pytest
@@ -17,7 +18,7 @@ from fairdeal.rules import Move
 from fairdeal.service import create_app
 from fairdeal.service.errors import Stale
 from fairdeal.service.keys import Sealer
-from fairdeal.service.store import Conflict
+from fairdeal.service.store import Conflict, GameRow, SQLiteStore
 
 
 def dump_database(settings) -> str:
@@ -199,3 +200,26 @@ def test_a_commit_is_on_disk_before_its_receipt_is_sent(app):
         assert store._query("PRAGMA synchronous") == [(2,)]
     else:
         assert store._query("SHOW synchronous_commit") == [("on",)]
+
+
+def test_the_sqlite_wal_is_copied_into_the_database_by_a_thread_of_its_own(tmp_path):
+    # Not inside a commit on the event loop, where it held every request up.
+    store = SQLiteStore(str(tmp_path / "db.sqlite"))
+    store.CHECKPOINT_SECONDS = 0.01
+    try:
+        assert store._query("PRAGMA wal_autocheckpoint") == [(0,)]
+        game = GameRow("g1", "crazy-eights", "2026-01-01T00:00:00Z", "seeding", b"sealed", "host", 20.0, None, 0)
+        store.create_game(game, {}, ['{"seq":0}'])
+        # The database file itself, without its WAL: what a checkpoint has copied so far.
+        on_file = f"file:{tmp_path / 'db.sqlite'}?immutable=1"
+        for _ in range(1000):
+            with sqlite3.connect(on_file, uri=True) as conn:
+                tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+                if "lines" in tables and conn.execute("SELECT count(*) FROM lines").fetchone() == (1,):
+                    break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("no checkpoint in 10 s")
+    finally:
+        store.close()
+    assert not store._checkpointer.is_alive()
