@@ -5,12 +5,15 @@ answers comes from the state its append left (not from reading the game
 again); a game cached in this process tells who a token is without reading
 the database; SQLite writers of one process queue on a lock instead of
 SQLite's sleeping busy handler; PostgreSQL connections are in autocommit and
-checked only after a second unused. These tests hold the answers to what
-they were before.
+checked only after a second unused. Later: Python's full garbage collection
+runs on the app's schedule, not when Python decides. These tests hold the
+answers to what they were before.
 """
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import threading
 
 import psycopg
@@ -134,3 +137,23 @@ def test_postgresql_checks_a_connection_only_when_it_was_unused_for_a_while(data
         store.ping()
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_full_garbage_collection_runs_on_the_apps_schedule(settings, monkeypatch):
+    import fairdeal.service.app as app_module
+
+    monkeypatch.setattr(app_module, "FULL_COLLECTION_SECONDS", 0.05)
+    before = gc.get_threshold()
+    app = create_app(settings)
+    with TestClient(app) as client:
+        # Python would not start one by itself, and what startup made is out of every collection...
+        assert gc.get_threshold()[2] >= 1_000_000 and gc.get_freeze_count() > 0
+        collections = gc.get_stats()[2]["collections"]
+        for _ in range(200):
+            if gc.get_stats()[2]["collections"] > collections:
+                break
+            client.portal.call(asyncio.sleep, 0.05)
+        # ...but the app makes one on its schedule.
+        assert gc.get_stats()[2]["collections"] > collections
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0

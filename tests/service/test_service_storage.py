@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import os
 import sqlite3
 import stat
 import threading
@@ -192,14 +194,65 @@ def test_the_store_refuses_an_append_at_a_stale_length(app):
     assert store.lines(game["game_id"], length) == ['{"x":1}']
 
 
-def test_a_commit_is_on_disk_before_its_receipt_is_sent(app):
-    # A receipted move must survive a power cut, not only a killed process: SQLite syncs its WAL
-    # at every commit (synchronous FULL = 2); PostgreSQL flushes at every commit by default.
+def test_a_commit_is_on_disk_before_its_receipt_is_sent(app, monkeypatch):
+    # A receipted move must survive a power cut, not only a killed process.
     store = app.state.store
-    if store.kind == "sqlite":
-        assert store._query("PRAGMA synchronous") == [(2,)]
-    else:
-        assert store._query("SHOW synchronous_commit") == [("on",)]
+    if store.kind == "postgresql":
+        assert store._query("SHOW synchronous_commit") == [("on",)]  # a commit returns once flushed
+        return
+    import fairdeal.service.store as store_module
+
+    flushed: list[tuple[str, int]] = []
+    real_fsync = store_module.os.fsync
+
+    def fsync(fd: int) -> None:
+        flushed.append((os.readlink(f"/proc/self/fd/{fd}"), store._commits))
+        real_fsync(fd)
+
+    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    api = Api(TestClient(app))
+    game = api.create([("Ann", False), ("Bot", True)])
+    token = api.join(game)[0]
+    view = api.view(game["game_id"], 0, token)
+    flushed.clear()
+    before = store._commits
+    answer = api.ok("POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]})
+    # The move's commit, then a flush of the WAL that covers it, then the answer.
+    assert answer["receipt"] and store._commits == before + 1
+    assert flushed and flushed[-1][0].endswith(".db-wal") and flushed[-1][1] == store._commits
+    assert store._synced == store._commits
+
+    flushed.clear()
+    store.append(game["game_id"], ['{"x":1}'], store.length(game["game_id"]))  # from a thread: flushed at once
+    assert flushed and store._synced == store._commits
+
+
+def test_commits_made_before_a_flush_share_it(app, monkeypatch):
+    # A group commit: eight requests' commits, then their eight waits: one flush covers them all.
+    store = app.state.store
+    if store.kind != "sqlite":
+        return
+    import fairdeal.service.store as store_module
+
+    api = Api(TestClient(app))
+    ids = [api.create([("Ann", False), ("Bot", True)])["game_id"] for _ in range(8)]
+    flushes = []
+    real_fsync = store_module.os.fsync
+    monkeypatch.setattr(store_module.os, "fsync", lambda fd: (flushes.append(fd), real_fsync(fd))[1])
+
+    async def eight() -> None:
+        store._deferred.on = True  # as inside Store.call: the commit does not flush by itself
+        try:
+            made = []
+            for game_id in ids:
+                store.append(game_id, ['{"x":1}'], store.length(game_id))
+                made.append(store._commits)
+        finally:
+            store._deferred.on = False
+        await asyncio.gather(*(store._flushed(n) for n in made))
+
+    asyncio.run(eight())
+    assert len(flushes) == 1 and store._synced == store._commits
 
 
 def test_the_sqlite_wal_is_copied_into_the_database_by_a_thread_of_its_own(tmp_path):
