@@ -251,7 +251,10 @@ def test_commits_made_before_a_flush_share_it(app, monkeypatch):
             store._deferred.on = False
         await asyncio.gather(*(store._flushed(n) for n in made))
 
-    asyncio.run(eight())
+    # A thread of its own: the browser tests' Playwright keeps an event loop running in this one.
+    thread = threading.Thread(target=asyncio.run, args=(eight(),))
+    thread.start()
+    thread.join()
     assert len(flushes) == 1 and store._synced == store._commits
 
 
