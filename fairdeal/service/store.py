@@ -492,7 +492,8 @@ class PostgresStore(Store):
             max_size=max_connections,
             timeout=30,
             check=self._check,
-            reset=self._note_return,
+            # No reset callback: with one, the pool hands every returned connection to its
+            # worker thread (a thread hand-off per query); the last use is noted in _connection.
             open=True,
             name="fairdeal",
         )
@@ -510,18 +511,24 @@ class PostgresStore(Store):
         if time.monotonic() - self._returned.get(conn, 0.0) >= self.CHECK_IDLE_SECONDS:
             type(self._pool).check_connection(conn)
 
-    def _note_return(self, conn: Any) -> None:
-        self._returned[conn] = time.monotonic()
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A connection of the pool, its last use noted when it goes back."""
+        with self._pool.connection() as conn:
+            try:
+                yield conn
+            finally:
+                self._returned[conn] = time.monotonic()
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             with conn.transaction():  # commits on success, rolls back on an exception
                 with conn.cursor() as cur:
                     yield _PgCursor(cur)
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute(self._sql(sql), tuple(params)).fetchall()
         return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows]
 
