@@ -480,3 +480,29 @@ def test_fan_tan_with_penalized_passing_offers_a_pass_that_says_so(open_page, ne
     record = game.record()
     i = record.index(moves_of(record, 0)[-1])
     assert [line["reason"] for line in record[i + 1 : i + 3]] == ["pass", "penalty"]
+
+
+def test_hollywood_shows_its_three_games_as_the_server_keeps_them(open_page, new_game):
+    game = new_game(["Holly", "Bot H1"], rules="hollywood-eights", options={"target": 30, "partners": 0})
+    opened = open_page(game.link(0))
+    page = opened.page
+    for _ in range(200):
+        if not wait_turn(page):
+            break
+        view = api(game.server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+        if view["hands"]:
+            break
+        mouse_move(page)
+    view = api(game.server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+    assert view["hands"], "no hand ended"
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#scores tbody tr').length >= n + 1", arg=len(view["hands"])
+    )
+    rows = page.locator("#hollywood-games tbody tr")
+    assert rows.count() == 3
+    for g, scores in enumerate(view["sheet"]["games"]):
+        cells = rows.nth(g).locator("td").all_inner_texts()
+        assert cells == [str(n) for n in scores]
+    assert page.locator("#panel-scores").get_by_text("The three games").count() == 1
+    assert "sum of that seat's three games" in page.locator("#panel-scores .hint").first.inner_text()
+    opened.shot("table-laptop-hollywood-games")

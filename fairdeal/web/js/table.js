@@ -1199,10 +1199,35 @@ function renderScores() {
     el("h2", {}, chips ? (isCounters() ? "Counters" : "Chips") : "Scores"),
     el("p", { class: "hint" }, scoresHint(view, chips, target)),
     el("table", { class: "scores", id: "scores" }, el("thead", {}, head), el("tbody", {}, hands, totals)),
-    !chips && target ? progressBars(view, target) : null,
+    hollywoodGames(view, target),
+    !chips && target && !view.sheet?.games ? progressBars(view, target) : null,
     api.host && view.status === "playing"
       ? el("div", { class: "host-tools" }, el("h3", {}, "Host"), el("button", { type: "button", class: "secondary", id: "abandon", onclick: abandonGame }, "Abandon the game"))
       : null,
+  );
+}
+
+/** Hollywood scoring: the three games on the sheet, each seat's score in each (a game closes at the target). */
+function hollywoodGames(view, target) {
+  const games = view.sheet?.games;
+  if (!Array.isArray(games)) return null;
+  const seats = view.seats;
+  const head = el("tr", {}, el("th", { scope: "col" }, "Game"), seats.map((s) => el("th", { scope: "col", title: s.name }, s.seat === me ? "You" : s.name)));
+  const rows = games.map((scores, g) => {
+    const closed = scores.some((n) => n >= target);
+    return el(
+      "tr",
+      { class: closed ? "closed" : null },
+      el("th", { scope: "row" }, `${g + 1}${closed ? " (closed)" : ""}`),
+      seats.map((s) => el("td", { class: closed && scores[s.seat] >= target ? "won" : null }, String(scores[s.seat]))),
+    );
+  });
+  return el(
+    "div",
+    { class: "hollywood" },
+    el("h3", {}, "The three games"),
+    el("p", { class: "hint" }, `A first win goes into game 1, a second into games 1 and 2, later ones into all three still open; a game closes when someone reaches ${target}, and the match ends when all three have. Totals are the sum of the three.`),
+    el("table", { class: "scores", id: "hollywood-games" }, el("thead", {}, head), el("tbody", {}, rows)),
   );
 }
 
@@ -1212,6 +1237,7 @@ function scoresHint(view, chips, target) {
   if (chips) return `${isCounters() ? "Counters" : "Chips"} each seat holds after every deal.${session}`;
   if (view.rules === "rolling-stone") return `Deals won: the first out wins the deal.${session}`;
   if (view.rules === "sequence") return `Points lost in each deal, a point for every card left.${session}`;
+  if (view.sheet?.games) return "Points scored in each hand; each total is the sum of that seat's three games (below).";
   if (target) return `Points scored in each hand; the game ends after a hand in which someone reaches ${target}.`;
   return `What each seat scored in each hand.${session}`;
 }
