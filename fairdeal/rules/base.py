@@ -340,6 +340,22 @@ class Rules(abc.ABC):
     def check_options(self) -> None:
         """Raise :class:`OptionsError` for option values the game cannot play."""
 
+    def check_range(self, option: str, low: int, high: int, unit: str = "", *, low_means: str = "") -> None:
+        """For :meth:`check_options`: :class:`OptionsError` unless ``option``, when the game has it,
+        lies from ``low`` to ``high`` (``low_means`` says what the low end stands for)."""
+        value = self.options.get(option)
+        if value is not None and not low <= value <= high:
+            bottom = f"{low} ({low_means})" if low_means else str(low)
+            raise OptionsError(f"{option} must be between {bottom} and {high}{' ' + unit if unit else ''}")
+
+    def check_deals(self) -> None:
+        """The ``deals`` option of a game played in sessions: 0 (each player deals once) to 1000."""
+        self.check_range("deals", 0, 1000, low_means="each player deals once")
+
+    def deals_in_session(self, seats: int) -> int:
+        """How many deals a session has: the ``deals`` option, or (0) one per player."""
+        return self.options["deals"] or seats
+
     def check_seats(self, seats: int) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
             raise OptionsError(f"{self.title} is for {self.min_seats} to {self.max_seats} players, not {seats!r}")

@@ -26,7 +26,6 @@ from fairdeal.rules.base import (
     HandResult,
     IllegalMove,
     Move,
-    OptionsError,
     Rules,
     Shuffler,
     check_view_seat,
@@ -285,10 +284,8 @@ class CrazyEights(Rules):
     defaults = {"target": 100, "restock_limit": 20}
 
     def check_options(self) -> None:
-        if not 1 <= self.options["target"] <= 100_000:
-            raise OptionsError("target must be between 1 and 100000 points")
-        if not 0 <= self.options["restock_limit"] <= 1000:
-            raise OptionsError("restock_limit must be between 0 and 1000")
+        self.check_range("target", 1, 100_000, "points")
+        self.check_range("restock_limit", 0, 1000)
 
     @staticmethod
     def hand_size(seats: int) -> int:

@@ -237,10 +237,8 @@ class EightsFamily(Rules):
     def check_options(self) -> None:
         if self.options.get("partners", 0) not in (0, 1):
             raise OptionsError("partners must be 0 (every player for himself) or 1 (four players play as two partnerships)")
-        if "deals" in self.options and not 0 <= self.options["deals"] <= 1000:
-            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
-        if "target" in self.options and not 1 <= self.options["target"] <= 100_000:
-            raise OptionsError("target must be between 1 and 100000 points")
+        self.check_deals()
+        self.check_range("target", 1, 100_000, "points")
 
     @staticmethod
     def hand_size(seats: int) -> int:
@@ -257,7 +255,7 @@ class EightsFamily(Rules):
     # -- the session: a number of deals (Hollywood Eights overrides) -----------
 
     def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
-        return hands_played >= (self.options["deals"] or len(sheet.totals))
+        return hands_played >= self.deals_in_session(len(sheet.totals))
 
     # -- what a hand counts, and who wins ----------------------------------------
 

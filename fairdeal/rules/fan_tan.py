@@ -222,18 +222,12 @@ class FanTanFamily(Rules):
     """When a seat goes out, every other seat pays the pot one chip per card it holds."""
 
     def check_options(self) -> None:
-        if not 0 <= self.options["deals"] <= 1000:
-            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
-        if "stack" in self.options and not 0 <= self.options["stack"] <= 1_000_000:
-            raise OptionsError("stack must be between 0 and 1000000 chips")
+        self.check_deals()
+        self.check_range("stack", 0, 1_000_000, "chips")
         if self.options.get("passing", 0) not in (0, 1):
             raise OptionsError("passing must be 0 (play is compulsory) or 1 (a pass when able is penalized)")
 
     # -- the session ---------------------------------------------------------
-
-    def deals_in_session(self, seats: int) -> int:
-        """How many deals a session has: the ``deals`` option, or (0) one per player."""
-        return self.options["deals"] or seats
 
     def initial_totals(self, seats: int) -> tuple[int, ...]:
         return (self.options["stack"] if self.uses_chips else 0,) * seats

@@ -39,7 +39,6 @@ from fairdeal.rules.base import (
     HandResult,
     IllegalMove,
     Move,
-    OptionsError,
     Rules,
     Shuffler,
     check_view_seat,
@@ -198,8 +197,7 @@ class GoBoom(Rules):
     defaults = {"target": 100}
 
     def check_options(self) -> None:
-        if not 1 <= self.options["target"] <= 100_000:
-            raise OptionsError("target must be between 1 and 100000 points")
+        self.check_range("target", 1, 100_000, "points")
 
     # -- dealing ---------------------------------------------------------------
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fairdeal.cards import Card, codes, pack
-from fairdeal.rules.base import Event, IllegalMove, Move, OptionsError, ScoreSheet, Shuffler
+from fairdeal.rules.base import Event, IllegalMove, Move, ScoreSheet, Shuffler
 from fairdeal.rules.fan_tan import ChipMove
 from fairdeal.rules.sequence import RunGame, RunState, RunView, deal_round, replace_state
 
@@ -111,8 +111,7 @@ class Michigan(RunGame):
 
     def check_options(self) -> None:
         super().check_options()
-        if not 1 <= self.options["max_bid"] <= 1000:
-            raise OptionsError("max_bid must be between 1 and 1000 counters")
+        self.check_range("max_bid", 1, 1000, "counters")
 
     def layout_cards(self) -> tuple[Card, ...]:
         return self.pay_cards

@@ -29,7 +29,6 @@ from fairdeal.rules.base import (
     HandResult,
     IllegalMove,
     Move,
-    OptionsError,
     Rules,
     Shuffler,
     check_view_seat,
@@ -212,13 +211,11 @@ class RollingStone(Rules):
     defaults = {"deals": 0, "trick_limit": 500}
 
     def check_options(self) -> None:
-        if not 0 <= self.options["deals"] <= 1000:
-            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
-        if not 1 <= self.options["trick_limit"] <= 10_000:
-            raise OptionsError("trick_limit must be between 1 and 10000 tricks")
+        self.check_deals()
+        self.check_range("trick_limit", 1, 10_000, "tricks")
 
     def match_over(self, sheet: Any, hands_played: int) -> bool:
-        return hands_played >= (self.options["deals"] or len(sheet.totals))
+        return hands_played >= self.deals_in_session(len(sheet.totals))
 
     # -- dealing -----------------------------------------------------------------------
 

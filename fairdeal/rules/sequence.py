@@ -45,7 +45,6 @@ from fairdeal.rules.base import (
     HandResult,
     IllegalMove,
     Move,
-    OptionsError,
     Rules,
     ScoreSheet,
     Shuffler,
@@ -233,16 +232,10 @@ class RunGame(Rules):
     """A card that may go down with a play, as its ``then`` (Spin's A♦, Commit's 9♦)."""
 
     def check_options(self) -> None:
-        if not 0 <= self.options["deals"] <= 1000:
-            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
-        if "stack" in self.options and not 0 <= self.options["stack"] <= 1_000_000:
-            raise OptionsError("stack must be between 0 and 1000000 counters")
+        self.check_deals()
+        self.check_range("stack", 0, 1_000_000, "counters")
 
     # -- the session -----------------------------------------------------------
-
-    def deals_in_session(self, seats: int) -> int:
-        """How many deals a session has: the ``deals`` option, or (0) one per player."""
-        return self.options["deals"] or seats
 
     def initial_totals(self, seats: int) -> tuple[int, ...]:
         return (self.options.get("stack", 0),) * seats

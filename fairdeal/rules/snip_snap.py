@@ -44,7 +44,6 @@ from fairdeal.rules.base import (
     HandResult,
     IllegalMove,
     Move,
-    OptionsError,
     Rules,
     Shuffler,
     check_view_seat,
@@ -218,10 +217,8 @@ class SnipSnapFamily(Rules):
     defaults = {"deals": 0, "stack": 50}
 
     def check_options(self) -> None:
-        if not 0 <= self.options["deals"] <= 1000:
-            raise OptionsError("deals must be between 0 (each player deals once) and 1000")
-        if not 0 <= self.options["stack"] <= 1_000_000:
-            raise OptionsError("stack must be between 0 and 1000000 chips")
+        self.check_deals()
+        self.check_range("stack", 0, 1_000_000, "chips")
 
     # -- the session: chips, one deal per player by default ----------------------
 
@@ -229,7 +226,7 @@ class SnipSnapFamily(Rules):
         return (self.options["stack"],) * seats
 
     def match_over(self, sheet: Any, hands_played: int) -> bool:
-        return hands_played >= (self.options["deals"] or len(sheet.totals))
+        return hands_played >= self.deals_in_session(len(sheet.totals))
 
     # -- what a game says ------------------------------------------------------------
 
