@@ -131,18 +131,12 @@ class Store(abc.ABC):
 
     kind: str
     _unique_violation: type[Exception]
-    inline: bool = False
-    """Whether this store's calls are brief enough to make on the server's event loop (see :meth:`call`)."""
-
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)``, a function that uses this store, from async code.
 
-        On the event loop itself when the store is :attr:`inline`; otherwise in
-        a worker thread, so that the loop serves other requests while this one
-        waits on the database.
+        In a worker thread, so that the loop serves other requests while this
+        one waits on the database (:class:`SQLiteStore` runs it on the loop).
         """
-        if self.inline:
-            return fn(*args, **kwargs)
         return await asyncio.to_thread(fn, *args, **kwargs)
 
     @abc.abstractmethod
@@ -296,11 +290,6 @@ class SQLiteStore(Store):
 
     kind = "sqlite"
     _unique_violation = sqlite3.IntegrityError
-    # A statement on a local file in WAL mode takes microseconds, a move's whole append well
-    # under a millisecond: less than handing the call to a worker thread and back costs
-    # (measured: 0.5 ms of CPU a request, and a tail of GIL hand-offs). Calls run on the loop;
-    # only the flush to disk goes to a thread (:meth:`call`).
-    inline = True
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -373,8 +362,12 @@ class SQLiteStore(Store):
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` on the event loop; returns once its commits are on disk.
 
-        The flush happens in a worker thread while the loop serves other
-        requests; requests that committed meanwhile share the next flush.
+        On the loop because a statement on a local file in WAL mode takes
+        microseconds, a move's whole append well under a millisecond: less than
+        handing the call to a worker thread and back (measured: 0.5 ms of CPU a
+        request, and a tail of GIL hand-offs). Only the flush goes to a thread,
+        while the loop serves other requests; requests that committed meanwhile
+        share the next flush.
         """
         if self.path == ":memory:":
             return fn(*args, **kwargs)
