@@ -227,11 +227,10 @@ def test_a_commit_is_on_disk_before_its_receipt_is_sent(app, monkeypatch):
     assert flushed and store._synced == store._commits
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_commits_made_before_a_flush_share_it(app, monkeypatch):
     # A group commit: eight requests' commits, then their eight waits: one flush covers them all.
     store = app.state.store
-    if store.kind != "sqlite":
-        return
     import fairdeal.service.store as store_module
 
     api = Api(TestClient(app))
