@@ -2,12 +2,14 @@
 
 The stored record is the truth. A process keeps each record it serves
 replayed in memory (a :class:`~fairdeal.table.Table` or a
-:class:`~fairdeal.service.dealing.DealingSession`); before every use it
+:class:`~fairdeal.service.dealing.DealingSession`); before every read it
 replays the lines other processes appended since. An action runs under the
 record's lock, changes the replayed object, and appends exactly the lines
 that added, expecting the record's length it started from; if another
 process appended first, the append fails, the cached object is dropped (it
-went ahead of the truth) and the client gets 409.
+went ahead of the truth) and the client gets 409. A move, which names the
+length it was chosen on, skips the read: it is tried on the cached record
+and, only if that was behind, again on the record read afresh.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ class Cached(Generic[R]):
     live: R
     host_hash: str
     seat_hashes: dict[int, str]
+    row: Any = None
+    """The stored row as this process last read or appended it (it may be behind another process's)."""
 
 
 class Notifier:
@@ -132,8 +136,20 @@ class LiveRecords(Generic[R]):
         with self._cache_lock:
             self._cache.pop(record_id, None)
 
-    def load(self, record_id: str) -> tuple[Cached[R], Any]:
-        """The record replayed up to date, and its row; hold :meth:`locked` while using them."""
+    def load(self, record_id: str, *, trust_cache: bool = False) -> tuple[Cached[R], Any]:
+        """The record replayed up to date, and its row; hold :meth:`locked` while using them.
+
+        ``trust_cache``: a record this process has cached is taken as it left it,
+        without reading the row; it is behind if another process appended since,
+        which only an append that expects its length can afford (:meth:`act`).
+        """
+        if trust_cache:
+            with self._cache_lock:
+                cached = self._cache.get(record_id)
+                if cached is not None:
+                    self._cache.move_to_end(record_id)
+            if cached is not None and cached.row is not None:
+                return cached, cached.row
         row = self._row(record_id)
         if row is None:
             raise NotFound(f"there is no {self.what} {record_id!r}")
@@ -154,6 +170,7 @@ class LiveRecords(Generic[R]):
         elif row.length > cached.live.seq:
             for text in self.store.lines(record_id, cached.live.seq):
                 cached.live.replay(json.loads(text))
+        cached.row = row
         return cached, row
 
     # -- who is asking ------------------------------------------------------------
@@ -215,31 +232,42 @@ class LiveRecords(Generic[R]):
         the new state, without reading it back).
         """
         with self.locked(record_id):
-            cached, row = self.load(record_id)
-            live = cached.live
-            start = live.seq
-            if expected_seq is not None and expected_seq != start:
-                raise Stale(f"the record is at seq {start}, not {expected_seq}: fetch the view again")
-            try:
-                result = action(live, row)
-                columns = after(live, row) if after is not None else {}
-                lines = live.lines[start:]
-                if lines or any(value is not None and value is not KEEP for value in columns.values()):
-                    self.store.append(
-                        record_id,
-                        [canonical(line).decode() for line in lines],
-                        start,
-                        table=self.table_name,
-                        **columns,
-                    )
-            except Conflict:
-                self.drop(record_id)
-                raise Stale("another action reached the record first: fetch the view and try again") from None
-            except BaseException:
-                if live.seq != start:
-                    self.drop(record_id)  # the replayed object went ahead of the stored record
-                raise
-            answer = result if then is None else then(live, _appended(row, columns, live.seq), result)
+            # A move names the length it was chosen on, and the append checks that length
+            # anyway: it is tried on the cached record without reading the row first (one
+            # round trip less). If that was behind another process's appends, the mismatch,
+            # the failed append or the error is not the answer: the action runs again on
+            # the record read afresh, as if it had been read first.
+            trusting = expected_seq is not None
+            while True:
+                cached, row = self.load(record_id, trust_cache=trusting)
+                live = cached.live
+                start = live.seq
+                try:
+                    if expected_seq is not None and expected_seq != start:
+                        raise Stale(f"the record is at seq {start}, not {expected_seq}: fetch the view again")
+                    result = action(live, row)
+                    columns = after(live, row) if after is not None else {}
+                    lines = live.lines[start:]
+                    if lines or any(value is not None and value is not KEEP for value in columns.values()):
+                        self.store.append(
+                            record_id,
+                            [canonical(line).decode() for line in lines],
+                            start,
+                            table=self.table_name,
+                            **columns,
+                        )
+                except BaseException as exc:
+                    if live.seq != start or isinstance(exc, Conflict):
+                        self.drop(record_id)  # the replayed object went ahead of the stored record
+                    if trusting and isinstance(exc, Exception):
+                        trusting = False
+                        continue
+                    if isinstance(exc, Conflict):
+                        raise Stale("another action reached the record first: fetch the view and try again") from None
+                    raise
+                cached.row = _appended(row, columns, live.seq)
+                answer = result if then is None else then(live, cached.row, result)
+                break
         self.notifier.notify(record_id)
         return answer
 

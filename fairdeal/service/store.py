@@ -249,23 +249,22 @@ class Store(abc.ABC):
             sets.append("deadline = ?")
             params.append(deadline)
         try:
-            with self._transaction() as cur:
-                # The row lock taken here orders racing appends; the loser sees the new length.
-                cur.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?",
-                            (*params, record_id, expected_seq))
-                if cur.rowcount != 1:
-                    raise Conflict(record_id, expected_seq, None)
-                self._insert_lines(cur, record_id, expected_seq, lines)
+            self._append(table, sets, params, record_id, lines, expected_seq)
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
         except Conflict:
             raise Conflict(record_id, expected_seq, self.length(record_id)) from None
 
-    def set_deadline(self, game_id: str, expected_seq: int, deadline: float | None) -> bool:
-        """Change only the deadline, if the record is still ``expected_seq`` lines long."""
+    def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
+                lines: Sequence[str], expected_seq: int) -> None:
+        """The append's writes: the row moves on only from ``expected_seq``, the lines go with it."""
         with self._transaction() as cur:
-            cur.execute("UPDATE games SET deadline = ? WHERE id = ? AND length = ?", (deadline, game_id, expected_seq))
-            return cur.rowcount == 1
+            # The row lock taken here orders racing appends; the loser sees the new length.
+            cur.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?",
+                        (*params, record_id, expected_seq))
+            if cur.rowcount != 1:
+                raise Conflict(record_id, expected_seq, None)
+            self._insert_lines(cur, record_id, expected_seq, lines)
 
 
 class SQLiteStore(Store):
@@ -519,6 +518,25 @@ class PostgresStore(Store):
             with conn.transaction():  # commits on success, rolls back on an exception
                 with conn.cursor() as cur:
                     yield _PgCursor(cur)
+
+    def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
+                lines: Sequence[str], expected_seq: int) -> None:
+        """One statement, so one round trip and its own transaction (the connection is in
+        autocommit mode), instead of four (BEGIN, UPDATE, INSERT, COMMIT): the lines are inserted
+        only if the row moved on from ``expected_seq``, and the row's lock orders racing appends."""
+        if not lines or len(lines) > self.INSERT_ROWS:
+            super()._append(table, sets, params, record_id, lines, expected_seq)
+            return
+        sql = (
+            f"WITH moved AS (UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ? RETURNING id) "
+            "INSERT INTO lines (game_id, seq, line) SELECT moved.id, new.seq, new.line FROM moved, (VALUES "
+            + ", ".join(["(?::integer, ?::text)"] * len(lines))
+            + ") AS new (seq, line)"
+        )
+        values = [value for seq, text in enumerate(lines, expected_seq) for value in (seq, text)]
+        with self._connection() as conn:
+            if conn.execute(self._sql(sql), (*params, record_id, expected_seq, *values)).rowcount != len(lines):
+                raise Conflict(record_id, expected_seq, None)
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._connection() as conn:

@@ -158,6 +158,33 @@ def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(settings,
     second.state.store.close()
 
 
+def test_a_move_on_a_record_cached_behind_is_judged_on_the_stored_record(settings, clock, new_ids):
+    """A process tries a move on its cached record without reading the row first; when another
+    process appended since, the answer comes from the stored record, not from the stale cache."""
+    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    with TestClient(first) as one, TestClient(second) as two:
+        a, b = Api(one), Api(two)
+        game = a.create([("Ann", False), ("Bot", True)])
+        gid = game["game_id"]
+        token = a.join(game)[0]
+        old = b.view(gid, 0, token)  # b caches the game at this length
+        new = a.ok("POST", f"/games/{gid}/moves", token, json={"seq": old["seq"], **choose(old)})["view"]
+        assert new["seq"] > old["seq"]
+        # On b's cached (old) record this card is not in the hand: 422 there, but the move is stale.
+        foreign = next(code for code in ("AS", "2C", "KH", "7D", "QS") if code not in old["hand"])
+        stale = b.call("POST", f"/games/{gid}/moves", token, json={"seq": old["seq"], "move": "play", "card": foreign})
+        assert stale.status_code == 409
+        # A move chosen on the new state is taken by b, whose cache was behind.
+        if new["status"] == "playing":
+            after = b.ok("POST", f"/games/{gid}/moves", token, json={"seq": new["seq"], **choose(new)})["view"]
+            assert after["seq"] > new["seq"]
+        record = a.record(gid)
+        assert b.record(gid) == record
+        assert [line["seq"] for line in record] == list(range(len(record)))
+    first.state.store.close()
+    second.state.store.close()
+
+
 def test_an_append_that_lost_the_race_inside_the_store_writes_nothing(settings, clock, new_ids):
     """Both processes passed the seq check; the second append finds the record longer and fails."""
     first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
