@@ -80,6 +80,7 @@ def create_app(
         thresholds = gc.get_threshold()
         gc.freeze()
         gc.set_threshold(thresholds[0], thresholds[1], _NEVER)
+        await store.open_async()
         tasks = [asyncio.create_task(_collect_now_and_then(FULL_COLLECTION_SECONDS))]
         if settings.tick_seconds > 0:
             tasks.append(asyncio.create_task(_run_timer(games, settings.tick_seconds)))
@@ -92,6 +93,7 @@ def create_app(
                     await task
             gc.set_threshold(*thresholds)
             gc.unfreeze()
+            await store.close_async()
             store.close()
 
     app = FastAPI(

@@ -169,6 +169,14 @@ class GameService(LiveRecords[Table]):
         expected_seq: int | None = None,
         then: Callable[[Table, GameRow, Any], Any] | None = None,
     ) -> Any:
+        guarded, after = self._steps(action)
+        return self.act(game_id, guarded, expected_seq=expected_seq, after=after, then=then)
+
+    def _steps(
+        self, action: Callable[[Table, GameRow], Any]
+    ) -> tuple[Callable[[Table, GameRow], Any], Callable[[Table, GameRow], dict[str, Any]]]:
+        """``action`` with the engine's errors as the service's, and what follows it (bots, the
+        reveal, status and deadline): the ``action`` and ``after`` of :meth:`act`."""
         same_turn = False
 
         def guarded(table: Table, row: GameRow) -> Any:
@@ -189,7 +197,7 @@ class GameService(LiveRecords[Table]):
         def after(table: Table, row: GameRow) -> dict[str, Any]:
             return self._follow_up(table, row.turn_seconds, row, same_turn)
 
-        return self.act(game_id, guarded, expected_seq=expected_seq, after=after, then=then)
+        return guarded, after
 
     def commit(self, game_id: str, seat: int, commitment: str) -> dict[str, Any]:
         """Record a human seat's client-seed commitment; returns its signed receipt."""
@@ -219,12 +227,18 @@ class GameService(LiveRecords[Table]):
     def move_and_view(self, game_id: str, seat: int, move: Move, expected_seq: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """:meth:`move`, and the seat's view just after it (the bots' replies made), in one step:
         the view comes from the state the move's append left, not from reading the game again."""
-        return self._act(
-            game_id,
-            self._play(seat, move),
-            expected_seq,
-            then=lambda table, row, receipt: (receipt, self._describe(table, row, seat)),
-        )
+        return self._act(game_id, self._play(seat, move), expected_seq, then=self._view_of(seat))
+
+    async def move_and_view_async(
+        self, game_id: str, seat: int, move: Move, expected_seq: int
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """:meth:`move_and_view` from async code: on the event loop itself where the store allows
+        (see :meth:`~fairdeal.service.live.LiveRecords.act_async`), else in a worker thread."""
+        guarded, after = self._steps(self._play(seat, move))
+        return await self.act_async(game_id, guarded, expected_seq=expected_seq, after=after, then=self._view_of(seat))
+
+    def _view_of(self, seat: int) -> Callable[[Table, GameRow, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]:
+        return lambda table, row, receipt: (receipt, self._describe(table, row, seat))
 
     @staticmethod
     def _play(seat: int, move: Move) -> Callable[[Table, GameRow], dict[str, Any]]:

@@ -84,6 +84,23 @@ class _Keep:
 KEEP: Any = _Keep()
 """Leave the deadline as it is."""
 
+def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
+                 deadline: float | None) -> tuple[list[str], list[Any]]:
+    """The ``SET`` clauses and their values of an append that adds ``added`` lines to a row of ``table``."""
+    if table not in ("games", "sessions"):
+        raise ValueError(f"no table {table!r}")
+    sets, params = ["length = ?"], [expected_seq + added]
+    if status is not None:
+        sets.append("status = ?")
+        params.append(status)
+    if deadline is not KEEP:
+        if table != "games":
+            raise ValueError("only games have deadlines")
+        sets.append("deadline = ?")
+        params.append(deadline)
+    return sets, params
+
+
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
@@ -237,23 +254,33 @@ class Store(abc.ABC):
 
         ``status`` and ``deadline`` change with the lines (``None`` status: unchanged).
         """
-        if table not in ("games", "sessions"):
-            raise ValueError(f"no table {table!r}")
-        sets, params = ["length = ?"], [expected_seq + len(lines)]
-        if status is not None:
-            sets.append("status = ?")
-            params.append(status)
-        if deadline is not KEEP:
-            if table != "games":
-                raise ValueError("only games have deadlines")
-            sets.append("deadline = ?")
-            params.append(deadline)
+        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline)
         try:
             self._append(table, sets, params, record_id, lines, expected_seq)
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
         except Conflict:
             raise Conflict(record_id, expected_seq, self.length(record_id)) from None
+
+    # An append awaited on the event loop, for stores that can talk to their database from
+    # it (PostgreSQL). The app opens it on its loop when it starts, and closes it when it stops.
+
+    async def open_async(self) -> None:
+        """Get ready for :meth:`append_async` on the running loop (nothing to do for most stores)."""
+
+    async def close_async(self) -> None:
+        """Undo :meth:`open_async`."""
+
+    def appends_on_loop(self) -> bool:
+        """Whether :meth:`append_async` can be awaited on the running loop, with no worker thread."""
+        return False
+
+    async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
+                           status: str | None = None, deadline: float | None = KEEP, table: str = "games") -> bool:
+        """:meth:`append`, awaited, when :meth:`appends_on_loop`; ``False`` (nothing written) for
+        an append it cannot make that way, which :meth:`append` must make. (Its :class:`Conflict`
+        does not say how long the record is: it asks nothing more of the database.)"""
+        return False
 
     def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
                 lines: Sequence[str], expected_seq: int) -> None:
@@ -466,20 +493,29 @@ class PostgresStore(Store):
     writes open a transaction. A connection is checked (one more round trip)
     when it is taken from the pool after a second or more unused, which is
     when the server may have gone away under it; one in steady use is not.
+
+    Beside the pool that worker threads use, a second pool of async
+    connections serves :meth:`append_async` on the app's event loop (opened
+    by :meth:`open_async` when the app starts): a move, the hot path, then
+    needs no worker thread at all.
     """
 
     kind = "postgresql"
     CHECK_IDLE_SECONDS = 1.0
+    ASYNC_CONNECTIONS = 8
 
     def __init__(self, url: str, max_connections: int = 8) -> None:
         import psycopg
         from psycopg_pool import ConnectionPool
 
         self._unique_violation = psycopg.errors.UniqueViolation
+        self._url = url
         self._returned: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+        self._async_pool: Any = None  # see open_async
+        self._async_loop: asyncio.AbstractEventLoop | None = None
         self._pool = ConnectionPool(
             url,
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "application_name": "fairdeal"},
             min_size=1,
             max_size=max_connections,
             timeout=30,
@@ -519,14 +555,18 @@ class PostgresStore(Store):
                 with conn.cursor() as cur:
                     yield _PgCursor(cur)
 
-    def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
-                lines: Sequence[str], expected_seq: int) -> None:
-        """One statement, so one round trip and its own transaction (the connection is in
-        autocommit mode), instead of four (BEGIN, UPDATE, INSERT, COMMIT): the lines are inserted
-        only if the row moved on from ``expected_seq``, and the row's lock orders racing appends."""
-        if not lines or len(lines) > self.INSERT_ROWS:
-            super()._append(table, sets, params, record_id, lines, expected_seq)
-            return
+    ONE_STATEMENT_LINES = 1000
+    """Appends of up to this many lines are one statement (two parameters a line; PostgreSQL takes 65,535)."""
+
+    @classmethod
+    def _one_statement(cls, table: str, sets: list[str], params: list[Any], record_id: str,
+                       lines: Sequence[str], expected_seq: int) -> tuple[str, list[Any]] | None:
+        """An append as one statement, so one round trip and its own transaction (the connections
+        are in autocommit mode) instead of four (BEGIN, UPDATE, INSERT, COMMIT): the lines are
+        inserted only if the row moved on from ``expected_seq``, whose lock orders racing appends.
+        ``None`` for no lines, or too many."""
+        if not 0 < len(lines) <= cls.ONE_STATEMENT_LINES:
+            return None
         sql = (
             f"WITH moved AS (UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ? RETURNING id) "
             "INSERT INTO lines (game_id, seq, line) SELECT moved.id, new.seq, new.line FROM moved, (VALUES "
@@ -534,9 +574,66 @@ class PostgresStore(Store):
             + ") AS new (seq, line)"
         )
         values = [value for seq, text in enumerate(lines, expected_seq) for value in (seq, text)]
+        return cls._sql(sql), [*params, record_id, expected_seq, *values]
+
+    def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
+                lines: Sequence[str], expected_seq: int) -> None:
+        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq)
+        if statement is None:
+            super()._append(table, sets, params, record_id, lines, expected_seq)
+            return
         with self._connection() as conn:
-            if conn.execute(self._sql(sql), (*params, record_id, expected_seq, *values)).rowcount != len(lines):
+            if conn.execute(*statement).rowcount != len(lines):
                 raise Conflict(record_id, expected_seq, None)
+
+    async def open_async(self) -> None:
+        from psycopg_pool import AsyncConnectionPool
+
+        await self.close_async()
+        pool = AsyncConnectionPool(
+            self._url,
+            kwargs={"autocommit": True, "application_name": "fairdeal-loop"},
+            min_size=1,
+            max_size=self.ASYNC_CONNECTIONS,
+            timeout=30,
+            check=self._check_async,
+            open=False,
+            name="fairdeal-async",
+        )
+        await pool.open()
+        self._async_pool, self._async_loop = pool, asyncio.get_running_loop()
+
+    async def close_async(self) -> None:
+        pool, self._async_pool, self._async_loop = self._async_pool, None, None
+        if pool is not None:
+            await pool.close()
+
+    def appends_on_loop(self) -> bool:
+        return self._async_pool is not None and self._async_loop is asyncio.get_running_loop()
+
+    async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
+                           status: str | None = None, deadline: float | None = KEEP, table: str = "games") -> bool:
+        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline)
+        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq)
+        pool = self._async_pool
+        if statement is None or pool is None:
+            # Not in a worker thread from here: the caller may hold a record's lock that all of them wait for.
+            return False
+        try:
+            async with pool.connection() as conn:
+                try:
+                    cursor = await conn.execute(*statement)
+                finally:
+                    self._returned[conn] = time.monotonic()
+        except self._unique_violation:
+            raise Conflict(record_id, expected_seq, None) from None
+        if cursor.rowcount != len(lines):
+            raise Conflict(record_id, expected_seq, None)
+        return True
+
+    async def _check_async(self, conn: Any) -> None:
+        if time.monotonic() - self._returned.get(conn, 0.0) >= self.CHECK_IDLE_SECONDS:
+            await type(self._async_pool).check_connection(conn)
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._connection() as conn:

@@ -6,7 +6,9 @@ again); a game cached in this process tells who a token is without reading
 the database; SQLite writers of one process queue on a lock instead of
 SQLite's sleeping busy handler; PostgreSQL connections are in autocommit and
 checked only after a second unused. Later: Python's full garbage collection
-runs on the app's schedule, not when Python decides. These tests hold the
+runs on the app's schedule, not when Python decides; and on PostgreSQL a
+move is made on the event loop, its append awaited on an async connection,
+and made through a worker thread only when that fails. These tests hold the
 answers to what they were before.
 """
 
@@ -83,6 +85,52 @@ def test_another_processs_game_is_authenticated_through_the_thread_pool(settings
         assert second.call("GET", f"/games/{game['game_id']}/seats/0/view", "wrong").status_code == 401
         assert second.view(game["game_id"], 0, game["seats"][0]["join_token"])["seat"] == 0
     other.state.store.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_postgresql_moves_are_made_on_the_event_loop(api, monkeypatch):
+    """A move of a game this process has cached needs no worker thread: the store appends from the loop."""
+    games = api.app.state.games
+    game = api.create([("Ann", False), ("Bot", True)], options={"target": 30})
+    game_id = game["game_id"]
+    token = api.join(game)[0]
+    view = api.view(game_id, 0, token)
+    through_threads = []
+    real_call = type(games.store).call
+
+    async def spy(store, fn, /, *args, **kwargs):
+        through_threads.append(getattr(fn, "__name__", fn))
+        return await real_call(store, fn, *args, **kwargs)
+
+    monkeypatch.setattr(type(games.store), "call", spy)
+    moves = 0
+    while view["status"] == "playing" and moves < 20:
+        view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], **choose(view)})["view"]
+        moves += 1
+    assert moves > 5 and through_threads == []
+    monkeypatch.undo()
+    assert view == api.view(game_id, 0, token)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_move_whose_loop_connection_broke_is_made_through_a_thread(api):
+    """The server closed the event loop's connections: the next move is made the usual way, once."""
+    game = api.create([("Ann", False), ("Bot", True)])
+    game_id = game["game_id"]
+    token = api.join(game)[0]
+    view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": api.view(game_id, 0, token)["seq"],
+                                                                   **choose(api.view(game_id, 0, token))})["view"]
+    with psycopg.connect(PG_SERVER, autocommit=True) as admin:
+        killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE application_name = 'fairdeal-loop'").fetchall()
+    assert killed
+    body = {"seq": view["seq"], **choose(view)}
+    answer = api.ok("POST", f"/games/{game_id}/moves", token, json=body)
+    assert answer["receipt"]["seq"] == view["seq"]
+    record = api.record(game_id)
+    assert [line["seq"] for line in record] == list(range(len(record)))
+    assert sum(1 for line in record if line["type"] == "move" and line["seq"] == view["seq"]) == 1
+    assert answer["view"] == api.view(game_id, 0, token)
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -28,7 +28,7 @@ async def submit_move(game_id: GameId, seat: PlayerDep, body: MoveIn, games: Gam
         move = Move.from_json(body.model_dump(include={"move", "card", "suit", "then", "amount"}, exclude_none=True))
     except MoveError as exc:
         raise Rejected(str(exc)) from None
-    receipt, view = await games.store.call(games.move_and_view, game_id, seat, move, body.seq)
+    receipt, view = await games.move_and_view_async(game_id, seat, move, body.seq)
     # Answered as it is: FastAPI would first check the dict against the declared dict[str, Any],
     # a walk through the whole view that cost more than the move itself.
     return JSONResponse({"receipt": receipt, "view": view})
