@@ -78,33 +78,39 @@ async def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Dep
 TokenDep = Annotated[str | None, Depends(_token)]
 
 
-async def _game_role(
-    request: Request,
-    game_id: GameId,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Role:
-    # Asks for the request and the header itself, not for GamesDep and TokenDep: every
-    # dependency costs FastAPI a step per request, and every authenticated request comes here.
+Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+async def _game_role(request: Request, game_id: str, credentials: HTTPAuthorizationCredentials | None) -> Role:
+    """Who the bearer token is at ``game_id``.
+
+    A helper of the three dependencies below, not a dependency itself: each level of
+    dependencies costs FastAPI a step per request, and every authenticated request
+    comes here (on a move, FastAPI's dependency solving cost as much as the move's append).
+    """
     games: GameService = request.app.state.games
     token = None if credentials is None else credentials.credentials
     role = games.authenticate_cached(game_id, token)
     return role if role is not None else await games.store.call(games.authenticate, game_id, token)
 
 
-async def _host(role: Annotated[Role, Depends(_game_role)]) -> Role:
+async def _host(request: Request, game_id: GameId, credentials: Bearer) -> Role:
+    role = await _game_role(request, game_id, credentials)
     if not role.is_host:
         raise Forbidden("only the host's token may do this")
     return role
 
 
-async def _seat(seat: SeatNo, role: Annotated[Role, Depends(_game_role)]) -> int:
+async def _seat(request: Request, game_id: GameId, seat: SeatNo, credentials: Bearer) -> int:
+    role = await _game_role(request, game_id, credentials)
     if role.seat != seat:
         who = "the host's" if role.is_host else f"seat {role.seat}'s"
         raise Forbidden(f"this is {who} token, not seat {seat}'s")
     return seat
 
 
-async def _player(role: Annotated[Role, Depends(_game_role)]) -> int:
+async def _player(request: Request, game_id: GameId, credentials: Bearer) -> int:
+    role = await _game_role(request, game_id, credentials)
     if role.is_host:
         raise Forbidden("the host's token makes no moves: use the seat's join token")
     return role.seat
