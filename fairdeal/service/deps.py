@@ -89,9 +89,7 @@ async def _game_role(request: Request, game_id: str, credentials: HTTPAuthorizat
     comes here (on a move, FastAPI's dependency solving cost as much as the move's append).
     """
     games: GameService = request.app.state.games
-    token = None if credentials is None else credentials.credentials
-    role = games.authenticate_cached(game_id, token)
-    return role if role is not None else await games.store.call(games.authenticate, game_id, token)
+    return await games.authenticate_async(game_id, None if credentials is None else credentials.credentials)
 
 
 async def _host(request: Request, game_id: GameId, credentials: Bearer) -> Role:
@@ -124,8 +122,7 @@ PlayerDep = Annotated[int, Depends(_player)]
 
 
 async def _session_role(session_id: SessionId, sessions: SessionsDep, token: TokenDep) -> Role:
-    role = sessions.authenticate_cached(session_id, token)
-    return role if role is not None else await sessions.store.call(sessions.authenticate, session_id, token)
+    return await sessions.authenticate_async(session_id, token)
 
 
 async def _owner(role: Annotated[Role, Depends(_session_role)]) -> Role:
@@ -156,9 +153,9 @@ async def _stream_role(
     """A spectator (``None``) unless a token is given; a given token must be valid."""
     token = token or query_token
     if token is None:
-        await games.store.call(games.read, game_id, lambda table, row: None)  # 404 for an unknown game
+        await games.read_async(game_id, lambda table, row: None)  # 404 for an unknown game
         return None
-    return await games.store.call(games.authenticate, game_id, token)
+    return await games.authenticate_async(game_id, token)
 
 
 StreamRoleDep = Annotated[Role | None, Depends(_stream_role)]

@@ -30,6 +30,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -40,7 +41,7 @@ from fairdeal.record import Signer, canonical
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.service.errors import Forbidden, Rejected, Stale
 from fairdeal.service.keys import Sealer, hash_token, new_token
-from fairdeal.service.live import LiveRecords, Notifier
+from fairdeal.service.live import Cached, LiveRecords, Notifier
 from fairdeal.service.store import KEEP, GameRow, Store
 from fairdeal.table import Seat, Table, TableError
 
@@ -72,6 +73,18 @@ class Created(dict):
     """The answer to creating a game: ids and the tokens, shown this once."""
 
 
+@dataclass(frozen=True)
+class _NewGame:
+    """A game made and not yet stored: what the store keeps, and the tokens for the answer."""
+
+    table: Table
+    row: GameRow
+    seat_hashes: dict[int, str]
+    lines: list[str]
+    host_token: str
+    join_tokens: dict[int, str]
+
+
 class GameService(LiveRecords[Table]):
     """The live games of one process, over a shared store."""
 
@@ -101,6 +114,9 @@ class GameService(LiveRecords[Table]):
     def _row(self, record_id: str) -> GameRow | None:
         return self.store.game(record_id)
 
+    async def _row_async(self, record_id: str) -> GameRow | None:
+        return await self.store.game_async(record_id)
+
     def _host_hash(self, row: GameRow) -> str:
         return row.host_hash
 
@@ -117,6 +133,26 @@ class GameService(LiveRecords[Table]):
         turn_seconds: float | None = None,
     ) -> Created:
         """A new table; its host token and one join token per human seat (only their hashes are kept)."""
+        new = self._new_game(rules_name, options, seats, turn_seconds)
+        self.store.create_game(new.row, new.seat_hashes, new.lines)
+        return self._created(new)
+
+    async def create_async(
+        self,
+        rules_name: str,
+        options: dict[str, int],
+        seats: Sequence[Seat],
+        turn_seconds: float | None = None,
+    ) -> Created:
+        """:meth:`create` from async code: stored from the event loop where the store allows."""
+        new = self._new_game(rules_name, options, seats, turn_seconds)
+        if not (self.store.async_ready() and await self.store.create_game_async(new.row, new.seat_hashes, new.lines)):
+            await self.store.call(self.store.create_game, new.row, new.seat_hashes, new.lines)
+        return self._created(new)
+
+    def _new_game(
+        self, rules_name: str, options: dict[str, int], seats: Sequence[Seat], turn_seconds: float | None
+    ) -> _NewGame:
         try:
             rules = get(rules_name, options)
             rules.check_seats(len(seats))
@@ -142,22 +178,24 @@ class GameService(LiveRecords[Table]):
             deadline=columns["deadline"],
             length=table.seq,
         )
-        self.store.create_game(
-            row,
-            {seat: hash_token(token) for seat, token in join_tokens.items()},
-            [canonical(line).decode() for line in table.lines],
-        )
+        seat_hashes = {seat: hash_token(token) for seat, token in join_tokens.items()}
+        return _NewGame(table, row, seat_hashes, [canonical(line).decode() for line in table.lines], host_token, join_tokens)
+
+    def _created(self, new: _NewGame) -> Created:
+        """The answer to a create, once stored; the new table is cached as it is (no reading it back)."""
+        self._keep_new(new.row.id, Cached(new.table, new.row.host_hash, new.seat_hashes, new.row))
         return Created(
-            game_id=game_id,
-            commitment=table.dealer.commitment,
-            host_token=host_token,
+            game_id=new.row.id,
+            commitment=new.table.dealer.commitment,
+            host_token=new.host_token,
             seats=[
-                {"seat": i, "name": seat.name, "bot": seat.bot, **({"join_token": join_tokens[i]} if i in join_tokens else {})}
-                for i, seat in enumerate(seats)
+                {"seat": i, "name": seat.name, "bot": seat.bot,
+                 **({"join_token": new.join_tokens[i]} if i in new.join_tokens else {})}
+                for i, seat in enumerate(new.table.seats)
             ],
             public_key=self.signer.public_hex,
-            seq=table.seq,
-            status=row.status,
+            seq=new.table.seq,
+            status=new.row.status,
         )
 
     # -- the steps of a game ----------------------------------------------------------
@@ -171,6 +209,16 @@ class GameService(LiveRecords[Table]):
     ) -> Any:
         guarded, after = self._steps(action)
         return self.act(game_id, guarded, expected_seq=expected_seq, after=after, then=then)
+
+    async def _act_async(
+        self,
+        game_id: str,
+        action: Callable[[Table, GameRow], Any],
+        expected_seq: int | None = None,
+        then: Callable[[Table, GameRow, Any], Any] | None = None,
+    ) -> Any:
+        guarded, after = self._steps(action)
+        return await self.act_async(game_id, guarded, expected_seq=expected_seq, after=after, then=then)
 
     def _steps(
         self, action: Callable[[Table, GameRow], Any]
@@ -201,20 +249,19 @@ class GameService(LiveRecords[Table]):
 
     def commit(self, game_id: str, seat: int, commitment: str) -> dict[str, Any]:
         """Record a human seat's client-seed commitment; returns its signed receipt."""
-        return self._act(game_id, lambda table, row: table.commit(seat, commitment))
+        return self._act(game_id, _committing(seat, commitment))
+
+    async def commit_async(self, game_id: str, seat: int, commitment: str) -> dict[str, Any]:
+        """:meth:`commit` from async code (see :meth:`move_and_view_async`)."""
+        return await self._act_async(game_id, _committing(seat, commitment))
 
     def reveal_seed(self, game_id: str, seat: int, seed: str) -> dict[str, Any]:
         """Record a seat's client seed (reveals open once every human seat has committed)."""
+        return self._act(game_id, _revealing(seat, seed))
 
-        def reveal(table: Table, row: GameRow) -> dict[str, Any]:
-            dealer = table.dealer
-            expected = dealer.client_commitments.get(seat)
-            if not table.started and dealer.all_committed and seat not in dealer.client_seeds and expected:
-                if client_commitment(seed) != expected:
-                    raise Rejected(f"seat {seat}'s client seed does not match its commitment")
-            return table.reveal_client_seed(seat, seed)
-
-        return self._act(game_id, reveal)
+    async def reveal_and_view_async(self, game_id: str, seat: int, seed: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """:meth:`reveal_seed` from async code, and the seat's view just after it (the game may have started)."""
+        return await self._act_async(game_id, _revealing(seat, seed), then=self._view_of(seat))
 
     def start(self, game_id: str) -> dict[str, Any]:
         """The host starts now: seats without a revealed seed are played by bots."""
@@ -234,8 +281,7 @@ class GameService(LiveRecords[Table]):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """:meth:`move_and_view` from async code: on the event loop itself where the store allows
         (see :meth:`~fairdeal.service.live.LiveRecords.act_async`), else in a worker thread."""
-        guarded, after = self._steps(self._play(seat, move))
-        return await self.act_async(game_id, guarded, expected_seq=expected_seq, after=after, then=self._view_of(seat))
+        return await self._act_async(game_id, self._play(seat, move), expected_seq, then=self._view_of(seat))
 
     def _view_of(self, seat: int) -> Callable[[Table, GameRow, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]:
         return lambda table, row, receipt: (receipt, self._describe(table, row, seat))
@@ -360,6 +406,14 @@ class GameService(LiveRecords[Table]):
         """What a spectator sees: the public table, no hidden card."""
         return self.read(game_id, lambda table, row: self._describe(table, row, None))
 
+    async def seat_view_async(self, game_id: str, seat: int) -> dict[str, Any]:
+        """:meth:`seat_view` from async code (see :meth:`move_and_view_async`)."""
+        return await self.read_async(game_id, lambda table, row: self._describe(table, row, seat))
+
+    async def public_state_async(self, game_id: str) -> dict[str, Any]:
+        """:meth:`public_state` from async code (see :meth:`move_and_view_async`)."""
+        return await self.read_async(game_id, lambda table, row: self._describe(table, row, None))
+
     def _describe(self, table: Table, row: GameRow, seat: int | None) -> dict[str, Any]:
         match = table.match
         dealer = table.dealer
@@ -425,6 +479,22 @@ class GameService(LiveRecords[Table]):
                 cards=[_card_note(table, view, card) for card in hand],
             )
         return out
+
+
+def _committing(seat: int, commitment: str) -> Callable[[Table, GameRow], dict[str, Any]]:
+    return lambda table, row: table.commit(seat, commitment)
+
+
+def _revealing(seat: int, seed: str) -> Callable[[Table, GameRow], dict[str, Any]]:
+    def reveal(table: Table, row: GameRow) -> dict[str, Any]:
+        dealer = table.dealer
+        expected = dealer.client_commitments.get(seat)
+        if not table.started and dealer.all_committed and seat not in dealer.client_seeds and expected:
+            if client_commitment(seed) != expected:
+                raise Rejected(f"seat {seat}'s client seed does not match its commitment")
+        return table.reveal_client_seed(seat, seed)
+
+    return reveal
 
 
 def _fresh_ids() -> tuple[str, str]:

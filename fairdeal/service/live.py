@@ -10,6 +10,11 @@ process appended first, the append fails, the cached object is dropped (it
 went ahead of the truth) and the client gets 409. A move, which names the
 length it was chosen on, skips the read: it is tried on the cached record
 and, only if that was behind, again on the record read afresh.
+
+Each of these has an ``_async`` twin for the routes. On a store that reads
+and writes from the event loop (PostgreSQL) it runs there, awaiting its
+database calls; otherwise, or when the record is busy or the loop's
+connection fails, it runs the plain method through :meth:`Store.call`.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import json
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
@@ -148,35 +153,71 @@ class LiveRecords(Generic[R]):
         without reading the row; it is behind if another process appended since,
         which only an append that expects its length can afford (:meth:`act`).
         """
-        if trust_cache:
-            with self._cache_lock:
-                cached = self._cache.get(record_id)
-                if cached is not None:
-                    self._cache.move_to_end(record_id)
-            if cached is not None and cached.row is not None:
-                return cached, cached.row
-        row = self._row(record_id)
+        cached = self._trusted(record_id) if trust_cache else None
+        if cached is not None:
+            return cached, cached.row
+        row = self._found(record_id, self._row(record_id))
+        cached = self._cached(record_id, row)
+        if cached is None:
+            cached = self._keep(record_id, row, self.store.lines(record_id), self.store.seat_hashes(record_id))
+        elif row.length > cached.live.seq:
+            _replay(cached, self.store.lines(record_id, cached.live.seq))
+        cached.row = row
+        return cached, row
+
+    async def _load_async(self, record_id: str, *, trust_cache: bool = False) -> tuple[Cached[R], Any]:
+        """:meth:`load`, its reads awaited on the event loop (when the store :meth:`~Store.async_ready`)."""
+        cached = self._trusted(record_id) if trust_cache else None
+        if cached is not None:
+            return cached, cached.row
+        row = self._found(record_id, await self._row_async(record_id))
+        cached = self._cached(record_id, row)
+        if cached is None:
+            lines, hashes = await self.store.lines_async(record_id), await self.store.seat_hashes_async(record_id)
+            cached = self._keep(record_id, row, lines, hashes)
+        elif row.length > cached.live.seq:
+            _replay(cached, await self.store.lines_async(record_id, cached.live.seq))
+        cached.row = row
+        return cached, row
+
+    async def _row_async(self, record_id: str) -> Any:
+        """:meth:`_row`, read from the event loop."""
+        raise NotImplementedError
+
+    def _trusted(self, record_id: str) -> Cached[R] | None:
+        """The cached record with the row this process last saw, if any (see :meth:`load`)."""
+        with self._cache_lock:
+            cached = self._cache.get(record_id)
+            if cached is not None:
+                self._cache.move_to_end(record_id)
+        return cached if cached is not None and cached.row is not None else None
+
+    def _found(self, record_id: str, row: Any) -> Any:
         if row is None:
             raise NotFound(f"there is no {self.what} {record_id!r}")
+        return row
+
+    def _cached(self, record_id: str, row: Any) -> Cached[R] | None:
+        """The cached record, to be brought up to ``row``; ``None`` when it has to be read whole."""
         with self._cache_lock:
             cached = self._cache.get(record_id)
             if cached is not None:
                 self._cache.move_to_end(record_id)
         if cached is not None and row.length < cached.live.seq:
-            cached = None  # cannot happen unless the database was rolled back: start again
-        if cached is None:
-            lines = [json.loads(text) for text in self.store.lines(record_id)]
-            live = self._restore(lines, self.sealer.open(record_id, row.sealed_seed))
-            cached = Cached(live, self._host_hash(row), self.store.seat_hashes(record_id))
-            with self._cache_lock:
-                self._cache[record_id] = cached
-                while len(self._cache) > self.CACHE_SIZE:
-                    self._cache.popitem(last=False)
-        elif row.length > cached.live.seq:
-            for text in self.store.lines(record_id, cached.live.seq):
-                cached.live.replay(json.loads(text))
-        cached.row = row
-        return cached, row
+            return None  # cannot happen unless the database was rolled back: start again
+        return cached
+
+    def _keep(self, record_id: str, row: Any, texts: list[str], seat_hashes: dict[int, str]) -> Cached[R]:
+        """A record read whole, replayed and cached."""
+        live = self._restore([json.loads(text) for text in texts], self.sealer.open(record_id, row.sealed_seed))
+        return self._keep_new(record_id, Cached(live, self._host_hash(row), seat_hashes))
+
+    def _keep_new(self, record_id: str, cached: Cached[R]) -> Cached[R]:
+        with self._cache_lock:
+            self._cache[record_id] = cached
+            while len(self._cache) > self.CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return cached
 
     # -- who is asking ------------------------------------------------------------
 
@@ -223,7 +264,6 @@ class LiveRecords(Generic[R]):
         expected_seq: int | None = None,
         after: Callable[[R, Any], dict[str, Any]] | None = None,
         then: Callable[[R, Any, T], Any] | None = None,
-        fresh: bool = False,
     ) -> Any:
         """Run ``action(live, row)`` and append the lines it added, atomically.
 
@@ -236,8 +276,6 @@ class LiveRecords(Generic[R]):
         ``then(live, row, result)`` returns, called after the append under the
         same lock with the row as the append left it (an answer that needs
         the new state, without reading it back).
-
-        ``fresh``: read the row first even for a move (it failed on the cached record).
         """
         with self.locked(record_id):
             # A move names the length it was chosen on, and the append checks that length
@@ -245,7 +283,7 @@ class LiveRecords(Generic[R]):
             # round trip less). If that was behind another process's appends, the mismatch,
             # the failed append or the error is not the answer: the action runs again on
             # the record read afresh, as if it had been read first.
-            trusting = expected_seq is not None and not fresh
+            trusting = expected_seq is not None
             while True:
                 cached, row = self.load(record_id, trust_cache=trusting)
                 live, start = cached.live, cached.live.seq
@@ -271,54 +309,95 @@ class LiveRecords(Generic[R]):
         record_id: str,
         action: Callable[[R, Any], T],
         *,
-        expected_seq: int,
+        expected_seq: int | None = None,
         after: Callable[[R, Any], dict[str, Any]] | None = None,
         then: Callable[[R, Any, T], Any] | None = None,
     ) -> Any:
-        """:meth:`act` for a move (``expected_seq`` given), awaited on the event loop.
+        """:meth:`act`, awaited.
 
-        When the store appends from the loop (PostgreSQL's async connections)
-        and this process has the record cached at ``expected_seq``, the action
-        runs right here and only the append is awaited: no hand-off to a
-        worker thread and back, and no worker thread contending with the loop
-        for the GIL. Anything else (another store, the record not cached or
-        behind, its lock held by a thread, an error, a failed append) goes the
-        usual way, :meth:`act` through :meth:`Store.call`, which finds the
-        right answer from the stored record (nothing was written).
+        When the store talks to its database from the event loop (PostgreSQL's
+        async connections), all of it runs right here, its reads and append
+        awaited: no hand-off to a worker thread and back, and no worker
+        thread contending with the loop for the GIL. Otherwise, or when the
+        record's lock is held (by a thread, or by another action awaiting
+        its append), or when the store cannot make the append this way: the
+        usual way, :meth:`act` through :meth:`Store.call`.
         """
         lock = self._lock(record_id)
-        done = tried = False
-        if self.store.appends_on_loop() and lock.acquire(blocking=False):
-            # Held across the append's await: a thread wanting this record waits in its own
-            # thread, and another move of it on this loop finds the lock taken and goes there too.
-            try:
-                with self._cache_lock:
-                    cached = self._cache.get(record_id)
-                if cached is not None and cached.row is not None and cached.live.seq == expected_seq:
-                    live, row, start = cached.live, cached.row, cached.live.seq
-                    tried = True
-                    try:
-                        result, columns, lines = self._run(live, row, action, after, expected_seq)
-                        done = not _writes(lines, columns) or await self.store.append_async(
-                            record_id, lines, start, table=self.table_name, **columns
-                        )
-                    except Exception as exc:
-                        self._undo(record_id, live, start, exc)
-                    except BaseException as exc:  # cancelled: the append may or may not have been made
-                        self._undo(record_id, live, start, exc)
-                        raise
-                    if done:
-                        answer = self._answer(cached, row, columns, result, then)
-                    elif live.seq != start:
-                        self.drop(record_id)  # an append the store could not make here: made the usual way
-            finally:
-                lock.release()
-        if not done:
-            return await self.store.call(
-                self.act, record_id, action, expected_seq=expected_seq, after=after, then=then, fresh=tried
-            )
+        if not self.store.async_ready() or not lock.acquire(blocking=False):
+            return await self.store.call(self.act, record_id, action, expected_seq=expected_seq, after=after, then=then)
+        # Held across the awaits: a thread wanting this record waits in its own thread, and
+        # another action on this loop finds the lock taken and goes that way too.
+        try:
+            trusting = expected_seq is not None  # as in act(): a move is tried on the cached record first
+            while True:
+                try:
+                    cached, row = await self._load_async(record_id, trust_cache=trusting)
+                except self.store.loop_errors:
+                    answer = _THE_USUAL_WAY  # the loop's connection failed: the threads' pool may not
+                    break
+                live, start = cached.live, cached.live.seq
+                try:
+                    result, columns, lines = self._run(live, row, action, after, expected_seq)
+                    made = not _writes(lines, columns) or await self.store.append_async(
+                        record_id, lines, start, table=self.table_name, **columns
+                    )
+                except self.store.loop_errors:
+                    self.drop(record_id)  # whether the append was made is not known: read it again
+                    answer = _THE_USUAL_WAY
+                    break
+                except BaseException as exc:  # a cancelled append may or may not have been made: dropped
+                    self._undo(record_id, live, start, exc)
+                    if trusting and isinstance(exc, Exception):
+                        trusting = False
+                        continue
+                    if isinstance(exc, Conflict):
+                        raise Stale("another action reached the record first: fetch the view and try again") from None
+                    raise
+                if made:
+                    answer = self._answer(cached, row, columns, result, then)
+                else:  # an append it cannot make here (no lines, or too many)
+                    self._undo(record_id, live, start, Conflict(record_id, start, None))
+                    answer = _THE_USUAL_WAY
+                break
+        finally:
+            lock.release()
+        if answer is _THE_USUAL_WAY:
+            return await self.store.call(self.act, record_id, action, expected_seq=expected_seq, after=after, then=then)
         self.notifier.notify(record_id)
         return answer
+
+    async def read_async(self, record_id: str, reader: Callable[[R, Any], T]) -> T:
+        """:meth:`read`, awaited: on the event loop where the store allows (see :meth:`act_async`)."""
+        return await self._loaded_async(
+            record_id, lambda cached, row: reader(cached.live, row), lambda: self.store.call(self.read, record_id, reader)
+        )
+
+    async def authenticate_async(self, record_id: str, token: str | None) -> Role:
+        """:meth:`authenticate`, awaited: on the event loop where the store allows (see :meth:`act_async`)."""
+        role = self.authenticate_cached(record_id, token)
+        if role is not None:
+            return role
+        return await self._loaded_async(
+            record_id, lambda cached, row: self._role(cached, token), lambda: self.store.call(self.authenticate, record_id, token)
+        )
+
+    async def _loaded_async(
+        self, record_id: str, use: Callable[[Cached[R], Any], T], otherwise: Callable[[], Awaitable[T]]
+    ) -> T:
+        """``use(cached, row)`` on the record loaded from the loop, under its lock; or ``otherwise()``
+        when the store cannot read from the loop, the lock is held, or the loop's connection failed."""
+        lock = self._lock(record_id)
+        if not self.store.async_ready() or not lock.acquire(blocking=False):
+            return await otherwise()
+        try:
+            cached, row = await self._load_async(record_id)
+            return use(cached, row)
+        except self.store.loop_errors:
+            pass  # the loop's connection failed: the threads' pool may not
+        finally:
+            lock.release()
+        return await otherwise()
 
     def _run(
         self, live: R, row: Any, action: Callable[[R, Any], T], after: Callable[[R, Any], dict[str, Any]] | None,
@@ -355,6 +434,14 @@ class LiveRecords(Generic[R]):
         if self._row(record_id) is None:
             raise NotFound(f"there is no {self.what} {record_id!r}")
         return "".join(text + "\n" for text in self.store.lines(record_id))
+
+
+_THE_USUAL_WAY: Any = object()
+
+
+def _replay(cached: Cached[Any], texts: list[str]) -> None:
+    for text in texts:
+        cached.live.replay(json.loads(text))
 
 
 def _writes(lines: list[str], columns: dict[str, Any]) -> bool:

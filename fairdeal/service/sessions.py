@@ -41,6 +41,9 @@ class SessionService(LiveRecords[DealingSession]):
     def _row(self, record_id: str) -> SessionRow | None:
         return self.store.session(record_id)
 
+    async def _row_async(self, record_id: str) -> SessionRow | None:
+        return await self.store.session_async(record_id)
+
     def _host_hash(self, row: SessionRow) -> str:
         return row.owner_hash
 

@@ -28,8 +28,8 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -141,6 +141,10 @@ _SCHEMA = [
 
 _GAME_COLUMNS = "id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length"
 _SESSION_COLUMNS = "id, created, status, sealed_seed, owner_hash, seats, length"
+_READ_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?"
+_READ_SESSION = f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?"
+_READ_SEAT_HASHES = "SELECT seat, token_hash FROM seat_tokens WHERE game_id = ?"
+_READ_LINES = "SELECT line FROM lines WHERE game_id = ? AND seq >= ? ORDER BY seq"
 
 
 class Store(abc.ABC):
@@ -170,6 +174,16 @@ class Store(abc.ABC):
 
     def ping(self) -> None:
         self._query("SELECT 1")
+
+    async def ping_async(self) -> None:
+        """:meth:`ping` from async code: from the event loop where the store allows."""
+        if self.async_ready():
+            try:
+                await self._query_async("SELECT 1")
+                return
+            except self.loop_errors:
+                pass  # the threads' pool may still reach the database
+        await self.call(self.ping)
 
     # -- creating ------------------------------------------------------------
 
@@ -210,20 +224,20 @@ class Store(abc.ABC):
     # -- reading ---------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow | None:
-        rows = self._query(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        rows = self._query(_READ_GAME, (game_id,))
         return GameRow(*rows[0]) if rows else None
 
     def session(self, session_id: str) -> SessionRow | None:
-        rows = self._query(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        rows = self._query(_READ_SESSION, (session_id,))
         return SessionRow(*rows[0]) if rows else None
 
     def seat_hashes(self, record_id: str) -> dict[int, str]:
-        rows = self._query("SELECT seat, token_hash FROM seat_tokens WHERE game_id = ?", (record_id,))
+        rows = self._query(_READ_SEAT_HASHES, (record_id,))
         return {seat: token_hash for seat, token_hash in rows}
 
     def lines(self, record_id: str, start: int = 0) -> list[str]:
         """The record's lines from ``seq = start`` on, as stored (canonical JSON)."""
-        rows = self._query("SELECT line FROM lines WHERE game_id = ? AND seq >= ? ORDER BY seq", (record_id, start))
+        rows = self._query(_READ_LINES, (record_id, start))
         return [text for (text,) in rows]
 
     def length(self, record_id: str) -> int:
@@ -262,8 +276,9 @@ class Store(abc.ABC):
         except Conflict:
             raise Conflict(record_id, expected_seq, self.length(record_id)) from None
 
-    # An append awaited on the event loop, for stores that can talk to their database from
-    # it (PostgreSQL). The app opens it on its loop when it starts, and closes it when it stops.
+    # Awaited on the event loop, for stores that can talk to their database from it
+    # (PostgreSQL): a game's reads, an append, a new game. The app opens this side on its loop
+    # when it starts, and closes it when it stops. Used only when async_ready() says so.
 
     async def open_async(self) -> None:
         """Get ready for :meth:`append_async` on the running loop (nothing to do for most stores)."""
@@ -271,15 +286,39 @@ class Store(abc.ABC):
     async def close_async(self) -> None:
         """Undo :meth:`open_async`."""
 
-    def appends_on_loop(self) -> bool:
-        """Whether :meth:`append_async` can be awaited on the running loop, with no worker thread."""
+    def async_ready(self) -> bool:
+        """Whether the ``*_async`` methods can be awaited on the running loop, with no worker thread."""
         return False
+
+    loop_errors: tuple[type[Exception], ...] = ()
+    """What the ``*_async`` methods raise when their connection fails (the threads' pool may still work)."""
 
     async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
                            status: str | None = None, deadline: float | None = KEEP, table: str = "games") -> bool:
-        """:meth:`append`, awaited, when :meth:`appends_on_loop`; ``False`` (nothing written) for
+        """:meth:`append`, awaited, when :meth:`async_ready`; ``False`` (nothing written) for
         an append it cannot make that way, which :meth:`append` must make. (Its :class:`Conflict`
         does not say how long the record is: it asks nothing more of the database.)"""
+        return False
+
+    async def game_async(self, game_id: str) -> GameRow | None:
+        rows = await self._query_async(_READ_GAME, (game_id,))
+        return GameRow(*rows[0]) if rows else None
+
+    async def session_async(self, session_id: str) -> SessionRow | None:
+        rows = await self._query_async(_READ_SESSION, (session_id,))
+        return SessionRow(*rows[0]) if rows else None
+
+    async def seat_hashes_async(self, record_id: str) -> dict[int, str]:
+        return {seat: token_hash for seat, token_hash in await self._query_async(_READ_SEAT_HASHES, (record_id,))}
+
+    async def lines_async(self, record_id: str, start: int = 0) -> list[str]:
+        return [text for (text,) in await self._query_async(_READ_LINES, (record_id, start))]
+
+    async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError(f"{type(self).__name__} does not read on the event loop")
+
+    async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str]) -> bool:
+        """:meth:`create_game`, awaited; ``False`` (nothing written) when it cannot be made that way."""
         return False
 
     def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
@@ -513,6 +552,8 @@ class PostgresStore(Store):
         from psycopg_pool import ConnectionPool
 
         self._unique_violation = psycopg.errors.UniqueViolation
+        # Not IntegrityError or DataError: those are answers (a unique violation is a Conflict).
+        self.loop_errors = (psycopg.OperationalError, psycopg.InterfaceError)
         self._url = url
         self._returned: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
         self._async_pool: Any = None  # see open_async
@@ -612,7 +653,7 @@ class PostgresStore(Store):
         if pool is not None:
             await pool.close()
 
-    def appends_on_loop(self) -> bool:
+    def async_ready(self) -> bool:
         return self._async_pool is not None and self._async_loop is asyncio.get_running_loop()
 
     async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
@@ -624,16 +665,50 @@ class PostgresStore(Store):
             # Not in a worker thread from here: the caller may hold a record's lock that all of them wait for.
             return False
         try:
-            async with pool.connection() as conn:
-                try:
-                    cursor = await conn.execute(*statement)
-                finally:
-                    self._returned[conn] = time.monotonic()
+            async with self._async_connection() as conn:
+                cursor = await conn.execute(*statement)
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
         if cursor.rowcount != len(lines):
             raise Conflict(record_id, expected_seq, None)
         return True
+
+    async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        async with self._async_connection() as conn:
+            cursor = await conn.execute(self._sql(sql), tuple(params))
+            rows = await cursor.fetchall()
+        return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows]
+
+    async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str]) -> bool:
+        if self._async_pool is None or not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
+            return False
+        values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
+        # One statement: every part of a data-modifying WITH runs, all or nothing (autocommit).
+        parts, params = [], []
+        parts.append("new_lines AS (INSERT INTO lines (game_id, seq, line) VALUES "
+                     + ", ".join(["(?, ?::integer, ?::text)"] * len(lines)) + ")")
+        params += [value for seq, text in enumerate(lines) for value in (row.id, seq, text)]
+        if seat_hashes:
+            parts.append("new_tokens AS (INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES "
+                         + ", ".join(["(?, ?::integer, ?)"] * len(seat_hashes)) + ")")
+            params += [value for seat, token_hash in seat_hashes.items() for value in (row.id, seat, token_hash)]
+        sql = (f"WITH {', '.join(parts)} INSERT INTO games ({_GAME_COLUMNS}) VALUES ("
+               + ", ".join("?" * len(values)) + ")")
+        try:
+            async with self._async_connection() as conn:
+                await conn.execute(self._sql(sql), (*params, *values))
+        except self._unique_violation:
+            raise Conflict(row.id, 0, None) from None
+        return True
+
+    @asynccontextmanager
+    async def _async_connection(self) -> AsyncIterator[Any]:
+        """A connection of the async pool, its last use noted when it goes back."""
+        async with self._async_pool.connection() as conn:
+            try:
+                yield conn
+            finally:
+                self._returned[conn] = time.monotonic()
 
     async def _check_async(self, conn: Any) -> None:
         if time.monotonic() - self._returned.get(conn, 0.0) >= self.CHECK_IDLE_SECONDS:

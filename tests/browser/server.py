@@ -40,19 +40,20 @@ def install() -> None:
     """Name each game by what it is while it is created, for :func:`reproducible_ids`."""
     import fairdeal.service.games as games
 
-    create = games.GameService.create
+    # Where create() and create_async() make the game (and ask new_ids for its id and seed).
+    new_game = games.GameService._new_game
 
-    def create_named(self, rules_name, options, seats, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def new_game_named(self, rules_name, options, seats, *args, **kwargs):  # type: ignore[no-untyped-def]
         what = json.dumps([rules_name, options, [[s.name, s.bot] for s in seats]], sort_keys=True)
         with _lock:
             _made[what] += 1
             _current.key = f"{what}#{_made[what]}"
         try:
-            return create(self, rules_name, options, seats, *args, **kwargs)
+            return new_game(self, rules_name, options, seats, *args, **kwargs)
         finally:
             _current.key = None
 
-    games.GameService.create = create_named
+    games.GameService._new_game = new_game_named
 
 
 def main() -> None:

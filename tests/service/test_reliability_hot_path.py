@@ -7,8 +7,8 @@ the database; SQLite writers of one process queue on a lock instead of
 SQLite's sleeping busy handler; PostgreSQL connections are in autocommit and
 checked only after a second unused. Later: Python's full garbage collection
 runs on the app's schedule, not when Python decides; and on PostgreSQL a
-move is made on the event loop, its append awaited on an async connection,
-and made through a worker thread only when that fails. These tests hold the
+game is played on the event loop, its reads and appends awaited on async
+connections, and through a worker thread only when that fails. These tests hold the
 answers to what they were before.
 """
 
@@ -88,13 +88,10 @@ def test_another_processs_game_is_authenticated_through_the_thread_pool(settings
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
-def test_postgresql_moves_are_made_on_the_event_loop(api, monkeypatch):
-    """A move of a game this process has cached needs no worker thread: the store appends from the loop."""
+def test_postgresql_games_are_played_on_the_event_loop(api, monkeypatch):
+    """Creating a game, its seeds, its views and its moves need no worker thread: the store reads and
+    writes from the loop."""
     games = api.app.state.games
-    game = api.create([("Ann", False), ("Bot", True)], options={"target": 30})
-    game_id = game["game_id"]
-    token = api.join(game)[0]
-    view = api.view(game_id, 0, token)
     through_threads = []
     real_call = type(games.store).call
 
@@ -103,13 +100,22 @@ def test_postgresql_moves_are_made_on_the_event_loop(api, monkeypatch):
         return await real_call(store, fn, *args, **kwargs)
 
     monkeypatch.setattr(type(games.store), "call", spy)
+    game = api.create([("Ann", False), ("Bob", False), ("Bot", True)], options={"target": 30})
+    game_id = game["game_id"]
+    tokens = api.join(game)
+    view = api.view(game_id, 0, tokens[0])
+    games.drop(game_id)  # as if another process had made the game: read whole, from the loop
+    assert api.view(game_id, 1, tokens[1])["seat"] == 1
     moves = 0
-    while view["status"] == "playing" and moves < 20:
-        view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], **choose(view)})["view"]
+    while view["status"] == "playing" and moves < 30:
+        seat = view["turn"]
+        if seat != view["seat"]:
+            view = api.view(game_id, seat, tokens[seat])
+        view = api.ok("POST", f"/games/{game_id}/moves", tokens[seat], json={"seq": view["seq"], **choose(view)})["view"]
         moves += 1
     assert moves > 5 and through_threads == []
     monkeypatch.undo()
-    assert view == api.view(game_id, 0, token)
+    assert view == api.view(game_id, view["seat"], tokens[view["seat"]])
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -131,6 +137,22 @@ def test_a_move_whose_loop_connection_broke_is_made_through_a_thread(api):
     assert [line["seq"] for line in record] == list(range(len(record)))
     assert sum(1 for line in record if line["type"] == "move" and line["seq"] == view["seq"]) == 1
     assert answer["view"] == api.view(game_id, 0, token)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_read_whose_loop_connection_broke_is_made_through_a_thread(api):
+    game = api.create([("Ann", False), ("Bot", True)])
+    game_id = game["game_id"]
+    token = api.join(game)[0]
+    before = api.view(game_id, 0, token)
+    api.app.state.games.drop(game_id)  # the next view reads the game
+    with psycopg.connect(PG_SERVER, autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE application_name = 'fairdeal-loop'").fetchall()
+    assert api.view(game_id, 0, token) == before
+    with psycopg.connect(PG_SERVER, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'fairdeal-loop'")
+    assert api.ok("GET", "/health") == {"status": "ok", "store": "postgresql"}
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -22,13 +22,13 @@ async def create_game(body: CreateGame, games: GamesDep) -> dict[str, Any]:
     The tokens are shown this once; the server keeps only their hashes.
     """
     seats = [Seat(seat.name, seat.bot) for seat in body.seats]
-    return await games.store.call(games.create, body.rules, body.options, seats, body.turn_seconds)
+    return await games.create_async(body.rules, body.options, seats, body.turn_seconds)
 
 
 @router.get("/{game_id}", response_model=dict[str, Any])
 async def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
     """What a spectator sees: the public table, scores, whose turn; no hidden card."""
-    return JSONResponse(await games.store.call(games.public_state, game_id))  # as it is (see submit_move)
+    return JSONResponse(await games.public_state_async(game_id))  # as it is (see submit_move)
 
 
 @router.get("/{game_id}/record", response_class=Response, responses={200: {"content": {"application/x-ndjson": {}}}})

@@ -16,7 +16,7 @@ router = APIRouter(tags=["service"])
 async def health(store: StoreDep) -> Any:
     """``ok`` and which database it uses, once the database answers."""
     try:
-        await store.call(store.ping)
+        await store.ping_async()
     except Exception:
         return JSONResponse({"status": "unavailable", "store": store.kind}, status_code=503)
     return {"status": "ok", "store": store.kind}

@@ -16,18 +16,18 @@ router = APIRouter(prefix="/games/{game_id}/seats/{seat}", tags=["seats"])
 @router.post("/commit")
 async def commit(game_id: GameId, seat: SeatDep, body: CommitIn, games: GamesDep) -> dict[str, Any]:
     """Commit to a client seed. Reveals open once every human seat has committed."""
-    return {"receipt": await games.store.call(games.commit, game_id, seat, body.commitment.lower())}
+    return {"receipt": await games.commit_async(game_id, seat, body.commitment.lower())}
 
 
 @router.post("/reveal")
 async def reveal(game_id: GameId, seat: SeatDep, body: RevealIn, games: GamesDep) -> dict[str, Any]:
     """Reveal the client seed committed to; the game starts when every human seat has revealed."""
-    receipt = await games.store.call(games.reveal_seed, game_id, seat, body.seed)
-    return {"receipt": receipt, "view": await games.store.call(games.seat_view, game_id, seat)}
+    receipt, view = await games.reveal_and_view_async(game_id, seat, body.seed)
+    return {"receipt": receipt, "view": view}
 
 
 @router.get("/view", response_model=dict[str, Any])
 async def view(game_id: GameId, seat: SeatDep, games: GamesDep) -> JSONResponse:
     """The seat's hand, the public table, whose turn and until when, the legal moves,
     and for every card in hand whether it can be played now and why not."""
-    return JSONResponse(await games.store.call(games.seat_view, game_id, seat))  # as it is (see submit_move)
+    return JSONResponse(await games.seat_view_async(game_id, seat))  # as it is (see submit_move)
