@@ -38,6 +38,18 @@ def dump_database(settings) -> str:
     return "\n".join(repr(tuple(bytes(v).hex() if isinstance(v, (bytes, memoryview)) else v for v in row)) for row in rows)
 
 
+@pytest.fixture
+def two_processes(settings, clock, new_ids):
+    """Two apps on one database, as two server processes would be: their Api each."""
+    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    try:
+        with TestClient(first) as one, TestClient(second) as two:
+            yield Api(one), Api(two)
+    finally:
+        first.state.store.close()
+        second.state.store.close()
+
+
 def test_tokens_are_stored_hashed_and_seeds_sealed(api, settings):
     game = api.create([("Ann", False), ("Bob", False), ("Bot", True)])
     session = api.ok("POST", "/sessions", status=201, json={"seats": 2})
@@ -96,25 +108,21 @@ def test_a_restarted_server_continues_the_game_with_the_same_key(settings, clock
     app.state.store.close()
 
 
-def test_two_processes_on_one_database_serve_the_same_game(settings, clock, new_ids):
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
-    with TestClient(first) as one, TestClient(second) as two:
-        a, b = Api(one), Api(two)
-        game = a.create([("Ann", False), ("Bot", True)])
-        gid = game["game_id"]
-        token = a.join(game)[0]
-        view = b.view(gid, 0, token)  # the second process learns the game from the database
-        turn = 0
-        while view["status"] == "playing":
-            # Interleave: each process in turn takes the move, from a view that may be stale in its cache.
-            api = (a, b)[turn % 2]
-            view = api.ok("POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], **choose(view)})["view"]
-            turn += 1
-        assert turn > 5
-        assert b.record(gid) == a.record(gid)
-        assert a.ok("GET", f"/games/{gid}/verify")["verified"]
-    first.state.store.close()
-    second.state.store.close()
+def test_two_processes_on_one_database_serve_the_same_game(two_processes):
+    a, b = two_processes
+    game = a.create([("Ann", False), ("Bot", True)])
+    gid = game["game_id"]
+    token = a.join(game)[0]
+    view = b.view(gid, 0, token)  # the second process learns the game from the database
+    turn = 0
+    while view["status"] == "playing":
+        # Interleave: each process in turn takes the move, from a view that may be stale in its cache.
+        api = (a, b)[turn % 2]
+        view = api.ok("POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], **choose(view)})["view"]
+        turn += 1
+    assert turn > 5
+    assert b.record(gid) == a.record(gid)
+    assert a.ok("GET", f"/games/{gid}/verify")["verified"]
 
 
 def test_racing_submissions_of_one_move_make_one_record(api):
@@ -140,74 +148,62 @@ def test_racing_submissions_of_one_move_make_one_record(api):
     assert len(moves) == 1 and moves[0]["seat"] == 0
 
 
-def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(settings, clock, new_ids):
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
-    with TestClient(first) as one, TestClient(second) as two:
-        a, b = Api(one), Api(two)
-        game = a.create([("Ann", False), ("Bot", True)])
-        gid = game["game_id"]
-        token = a.join(game)[0]
-        view = b.view(gid, 0, token)
-        body = {"seq": view["seq"], **choose(view)}
-        a.ok("POST", f"/games/{gid}/moves", token, json=body)
-        late = b.call("POST", f"/games/{gid}/moves", token, json=body)
-        assert late.status_code == 409
-        assert json.loads(late.text)["detail"].startswith("the record is at seq ")
-        assert b.view(gid, 0, token) == a.view(gid, 0, token)
-    first.state.store.close()
-    second.state.store.close()
+def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(two_processes):
+    a, b = two_processes
+    game = a.create([("Ann", False), ("Bot", True)])
+    gid = game["game_id"]
+    token = a.join(game)[0]
+    view = b.view(gid, 0, token)
+    body = {"seq": view["seq"], **choose(view)}
+    a.ok("POST", f"/games/{gid}/moves", token, json=body)
+    late = b.call("POST", f"/games/{gid}/moves", token, json=body)
+    assert late.status_code == 409
+    assert json.loads(late.text)["detail"].startswith("the record is at seq ")
+    assert b.view(gid, 0, token) == a.view(gid, 0, token)
 
 
-def test_a_move_on_a_record_cached_behind_is_judged_on_the_stored_record(settings, clock, new_ids):
+def test_a_move_on_a_record_cached_behind_is_judged_on_the_stored_record(two_processes):
     """A process tries a move on its cached record without reading the row first; when another
     process appended since, the answer comes from the stored record, not from the stale cache."""
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
-    with TestClient(first) as one, TestClient(second) as two:
-        a, b = Api(one), Api(two)
-        game = a.create([("Ann", False), ("Bot", True)])
-        gid = game["game_id"]
-        token = a.join(game)[0]
-        old = b.view(gid, 0, token)  # b caches the game at this length
-        new = a.ok("POST", f"/games/{gid}/moves", token, json={"seq": old["seq"], **choose(old)})["view"]
-        assert new["seq"] > old["seq"]
-        # On b's cached (old) record this card is not in the hand: 422 there, but the move is stale.
-        foreign = next(code for code in ("AS", "2C", "KH", "7D", "QS") if code not in old["hand"])
-        stale = b.call("POST", f"/games/{gid}/moves", token, json={"seq": old["seq"], "move": "play", "card": foreign})
-        assert stale.status_code == 409
-        # A move chosen on the new state is taken by b, whose cache was behind.
-        if new["status"] == "playing":
-            after = b.ok("POST", f"/games/{gid}/moves", token, json={"seq": new["seq"], **choose(new)})["view"]
-            assert after["seq"] > new["seq"]
-        record = a.record(gid)
-        assert b.record(gid) == record
-        assert [line["seq"] for line in record] == list(range(len(record)))
-    first.state.store.close()
-    second.state.store.close()
+    a, b = two_processes
+    game = a.create([("Ann", False), ("Bot", True)])
+    gid = game["game_id"]
+    token = a.join(game)[0]
+    old = b.view(gid, 0, token)  # b caches the game at this length
+    new = a.ok("POST", f"/games/{gid}/moves", token, json={"seq": old["seq"], **choose(old)})["view"]
+    assert new["seq"] > old["seq"]
+    # On b's cached (old) record this card is not in the hand: 422 there, but the move is stale.
+    foreign = next(code for code in ("AS", "2C", "KH", "7D", "QS") if code not in old["hand"])
+    stale = b.call("POST", f"/games/{gid}/moves", token, json={"seq": old["seq"], "move": "play", "card": foreign})
+    assert stale.status_code == 409
+    # A move chosen on the new state is taken by b, whose cache was behind.
+    if new["status"] == "playing":
+        after = b.ok("POST", f"/games/{gid}/moves", token, json={"seq": new["seq"], **choose(new)})["view"]
+        assert after["seq"] > new["seq"]
+    record = a.record(gid)
+    assert b.record(gid) == record
+    assert [line["seq"] for line in record] == list(range(len(record)))
 
 
-def test_an_append_that_lost_the_race_inside_the_store_writes_nothing(settings, clock, new_ids):
+def test_an_append_that_lost_the_race_inside_the_store_writes_nothing(two_processes):
     """Both processes passed the seq check; the second append finds the record longer and fails."""
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
-    with TestClient(first) as one, TestClient(second) as two:
-        a, b = Api(one), Api(two)
-        game = a.create([("Ann", False), ("Bot", True)])
-        gid = game["game_id"]
-        token = a.join(game)[0]
-        view = b.view(gid, 0, token)
-        body = {"seq": view["seq"], **choose(view)}
+    a, b = two_processes
+    game = a.create([("Ann", False), ("Bot", True)])
+    gid = game["game_id"]
+    token = a.join(game)[0]
+    view = b.view(gid, 0, token)
+    body = {"seq": view["seq"], **choose(view)}
 
-        def move_after_the_other_process(table, row):
-            a.ok("POST", f"/games/{gid}/moves", token, json=body)  # gets in between b's check and b's append
-            return table.move(0, Move.from_json(body))
+    def move_after_the_other_process(table, row):
+        a.ok("POST", f"/games/{gid}/moves", token, json=body)  # gets in between b's check and b's append
+        return table.move(0, Move.from_json(body))
 
-        with pytest.raises(Stale, match="another action reached the record first"):
-            second.state.games.act(gid, move_after_the_other_process)
-        record = a.record(gid)
-        assert [line["seq"] for line in record] == list(range(len(record)))
-        assert sum(1 for line in record if line["type"] == "move" and line["seq"] == view["seq"]) == 1
-        assert b.view(gid, 0, token) == a.view(gid, 0, token)  # the loser dropped its cache and caught up
-    first.state.store.close()
-    second.state.store.close()
+    with pytest.raises(Stale, match="another action reached the record first"):
+        b.app.state.games.act(gid, move_after_the_other_process)
+    record = a.record(gid)
+    assert [line["seq"] for line in record] == list(range(len(record)))
+    assert sum(1 for line in record if line["type"] == "move" and line["seq"] == view["seq"]) == 1
+    assert b.view(gid, 0, token) == a.view(gid, 0, token)  # the loser dropped its cache and caught up
 
 
 def test_the_store_refuses_an_append_at_a_stale_length(app):
