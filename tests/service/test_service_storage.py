@@ -50,6 +50,14 @@ def two_processes(settings, clock, new_ids):
         second.state.store.close()
 
 
+def a_game_both_see(a: Api, b: Api) -> tuple[str, str, dict]:
+    """A game of Ann and a bot made through ``a``, Ann's seed revealed: its id, Ann's token, and
+    Ann's view as ``b`` reads it (so ``b`` has the game cached from here)."""
+    game = a.create([("Ann", False), ("Bot", True)])
+    token = a.join(game)[0]
+    return game["game_id"], token, b.view(game["game_id"], 0, token)
+
+
 def test_tokens_are_stored_hashed_and_seeds_sealed(api, settings):
     game = api.create([("Ann", False), ("Bob", False), ("Bot", True)])
     session = api.ok("POST", "/sessions", status=201, json={"seats": 2})
@@ -110,10 +118,7 @@ def test_a_restarted_server_continues_the_game_with_the_same_key(settings, clock
 
 def test_two_processes_on_one_database_serve_the_same_game(two_processes):
     a, b = two_processes
-    game = a.create([("Ann", False), ("Bot", True)])
-    gid = game["game_id"]
-    token = a.join(game)[0]
-    view = b.view(gid, 0, token)  # the second process learns the game from the database
+    gid, token, view = a_game_both_see(a, b)  # the second process learns the game from the database
     turn = 0
     while view["status"] == "playing":
         # Interleave: each process in turn takes the move, from a view that may be stale in its cache.
@@ -150,10 +155,7 @@ def test_racing_submissions_of_one_move_make_one_record(api):
 
 def test_a_lost_race_between_processes_is_409_and_the_loser_catches_up(two_processes):
     a, b = two_processes
-    game = a.create([("Ann", False), ("Bot", True)])
-    gid = game["game_id"]
-    token = a.join(game)[0]
-    view = b.view(gid, 0, token)
+    gid, token, view = a_game_both_see(a, b)
     body = {"seq": view["seq"], **choose(view)}
     a.ok("POST", f"/games/{gid}/moves", token, json=body)
     late = b.call("POST", f"/games/{gid}/moves", token, json=body)
@@ -166,10 +168,7 @@ def test_a_move_on_a_record_cached_behind_is_judged_on_the_stored_record(two_pro
     """A process tries a move on its cached record without reading the row first; when another
     process appended since, the answer comes from the stored record, not from the stale cache."""
     a, b = two_processes
-    game = a.create([("Ann", False), ("Bot", True)])
-    gid = game["game_id"]
-    token = a.join(game)[0]
-    old = b.view(gid, 0, token)  # b caches the game at this length
+    gid, token, old = a_game_both_see(a, b)  # b caches the game at this length
     new = a.ok("POST", f"/games/{gid}/moves", token, json={"seq": old["seq"], **choose(old)})["view"]
     assert new["seq"] > old["seq"]
     # On b's cached (old) record this card is not in the hand: 422 there, but the move is stale.
@@ -188,10 +187,7 @@ def test_a_move_on_a_record_cached_behind_is_judged_on_the_stored_record(two_pro
 def test_an_append_that_lost_the_race_inside_the_store_writes_nothing(two_processes):
     """Both processes passed the seq check; the second append finds the record longer and fails."""
     a, b = two_processes
-    game = a.create([("Ann", False), ("Bot", True)])
-    gid = game["game_id"]
-    token = a.join(game)[0]
-    view = b.view(gid, 0, token)
+    gid, token, view = a_game_both_see(a, b)
     body = {"seq": view["seq"], **choose(view)}
 
     def move_after_the_other_process(table, row):
