@@ -84,6 +84,7 @@ class _Keep:
 KEEP: Any = _Keep()
 """Leave the deadline as it is."""
 
+
 def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
                  deadline: float | None) -> tuple[list[str], list[Any]]:
     """The ``SET`` clauses and their values of an append that adds ``added`` lines to a row of ``table``."""
@@ -281,7 +282,7 @@ class Store(abc.ABC):
     # when it starts, and closes it when it stops. Used only when async_ready() says so.
 
     async def open_async(self) -> None:
-        """Get ready for :meth:`append_async` on the running loop (nothing to do for most stores)."""
+        """Get ready for the ``*_async`` methods on the running loop (nothing to do for most stores)."""
 
     async def close_async(self) -> None:
         """Undo :meth:`open_async`."""
@@ -534,9 +535,10 @@ class PostgresStore(Store):
     when the server may have gone away under it; one in steady use is not.
 
     Beside the pool that worker threads use, a second pool of async
-    connections serves :meth:`append_async` on the app's event loop (opened
-    by :meth:`open_async` when the app starts): a move, the hot path, then
-    needs no worker thread at all.
+    connections serves the ``*_async`` methods on the app's event loop
+    (opened by :meth:`open_async` when the app starts): creating, reading
+    and playing a game then needs no worker thread at all. An append of a
+    few lines is one statement (one round trip) on either pool.
     """
 
     kind = "postgresql"
@@ -544,8 +546,8 @@ class PostgresStore(Store):
     ASYNC_CONNECTIONS = 32
     """At most this many async connections (opened as needed). A move holds its connection until
     the loop gets round to reading the answer, which under load is most of the move's time: with
-    8, moves queued for connections (bench/load.py at 32 tables: p50 34 ms, p99 60 ms; with 32:
-    p50 25 ms, p99 44-53 ms). With the 8 of the threads' pool, a process opens up to 40."""
+    8, moves queued for connections (bench/load.py at 32 tables, when only moves ran on the loop:
+    p99 60 ms with 8, 44-53 ms with 32). With the threads' 8, a process opens up to 40."""
 
     def __init__(self, url: str, max_connections: int = 8) -> None:
         import psycopg
