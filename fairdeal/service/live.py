@@ -436,7 +436,7 @@ class LiveRecords(Generic[R]):
         return "".join(text + "\n" for text in self.store.lines(record_id))
 
 
-_THE_USUAL_WAY: Any = object()
+_THE_USUAL_WAY: Any = object()  # act_async's answer when it leaves the action to act() in a thread
 
 
 def _replay(cached: Cached[Any], texts: list[str]) -> None:
