@@ -71,20 +71,24 @@ def focus_hand(page: Page) -> None:
     raise AssertionError("Tab never reached the hand")
 
 
+def arrow_to_playable(page: Page) -> None:
+    """Focus the hand and arrow along it to the first playable card."""
+    focus_hand(page)
+    page.keyboard.press("Home")
+    for _ in range(60):
+        if page.evaluate("() => document.activeElement?.classList.contains('playable')"):
+            return
+        page.keyboard.press("ArrowRight")
+    raise AssertionError("the arrows found no playable card")
+
+
 def keyboard_move(page: Page) -> str:
     """One move with the keyboard only: arrows to a playable card, Enter to lift and play,
     a digit for an eight's suit; K keeps, P passes, D draws."""
     before = seq(page)
     playable = page.locator(".hand .card.playable")
     if playable.count():
-        focus_hand(page)
-        page.keyboard.press("Home")
-        for _ in range(60):
-            if page.evaluate("() => document.activeElement?.classList.contains('playable')"):
-                break
-            page.keyboard.press("ArrowRight")
-        else:
-            raise AssertionError("the arrows found no playable card")
+        arrow_to_playable(page)
         if page.evaluate("() => document.activeElement?.getAttribute('aria-pressed')") != "true":
             page.keyboard.press("Enter")  # lift
             page.wait_for_selector(".hand .card.lifted")

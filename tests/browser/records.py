@@ -8,8 +8,11 @@ so that only the content is wrong and the replay has to catch it.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from fairdeal.record import Signer, canonical, resign
 from fairdeal.simulate import simulate
@@ -117,3 +120,39 @@ def all_cases(out: Path) -> list[tuple[str, str]]:
         else:
             cases.append((f"{path.stem}: honest", text(lines)))
     return cases
+
+
+def with_cli_reports(named: list[tuple[str, str]], out: Path) -> list[dict]:
+    """Each (name, record text) written to ``out`` and checked by ``fairdeal-verify --json``:
+    ``{"name", "text", "path", "cli"}`` dicts, ``cli`` its report."""
+    paths = []
+    for n, (_, body) in enumerate(named):
+        paths.append(out / f"case-{n:03d}.jsonl")
+        paths[-1].write_text(body, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode in (0, 1), run.stderr
+    reports = {Path(r["file"]).name: r for r in map(json.loads, run.stdout.splitlines())}
+    return [{"name": name, "text": body, "path": path, "cli": reports[path.name]} for (name, body), path in zip(named, paths)]
+
+
+def page_reports(server: str, browser: Any, texts: list[str]) -> list[dict]:
+    """What the verify page's own verifier (``record.js``) reports of each text; no page error allowed."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/verify")
+    page.wait_for_selector("body[data-verdict='idle']")
+    reports = page.evaluate(
+        """async (texts) => {
+          const R = await import('/js/record.js');
+          const out = [];
+          for (const t of texts) out.push(await R.verifyRecord(t));
+          return out;
+        }""",
+        texts,
+    )
+    context.close()
+    assert not errors
+    return reports

@@ -7,11 +7,8 @@ fairdeal-verify on honest and tampered records of each."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
@@ -20,21 +17,11 @@ from fairdeal.record import resign
 from fairdeal.simulate import simulate
 
 from .conftest import PHONE, api
-from .play import CORNER, focus_hand, seq, wait_moved, wait_turn
-from .records import FORGER, text
+from .play import CORNER, arrow_to_playable, seq, wait_moved, wait_turn
+from .records import FORGER, page_reports, text, with_cli_reports
 from .test_table import moves_of
 
 CHOICE = {"keep": ("#keep-hand", "k"), "exchange": ("#exchange", "x"), "auction": ("#auction", "a")}
-
-
-def _arrow_to_playable(page: Page) -> None:
-    focus_hand(page)
-    page.keyboard.press("Home")
-    for _ in range(60):
-        if page.evaluate("() => document.activeElement?.classList.contains('playable')"):
-            return
-        page.keyboard.press("ArrowRight")
-    raise AssertionError("the arrows found no playable card")
 
 
 def stops_move(page: Page, *, keyboard: bool = False, choose: str = "keep", bid: int | None = None, then: bool = True) -> str:
@@ -64,7 +51,7 @@ def stops_move(page: Page, *, keyboard: bool = False, choose: str = "keep", bid:
             "() => [...document.querySelectorAll('.hand .card.playable')].some((b) => b.dataset.then === 'yes')"
         )
         if keyboard:
-            _arrow_to_playable(page)
+            arrow_to_playable(page)
             if with_then:
                 # Walk to a card that can take the second card.
                 for _ in range(60):
@@ -352,29 +339,11 @@ def stops_cases(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
         [path] = simulate(rules, players, 1, out / "sims", seed=f"web-{rules}", bot=bot, options={"deals": 2})
         lines = [json.loads(raw) for raw in path.read_text().splitlines()]
         named += [(f"{rules}: {name}", body) for name, body in _stops_tamperings(lines)]
-    paths = []
-    for n, (_, body) in enumerate(named):
-        paths.append(out / f"case-{n:03d}.jsonl")
-        paths[-1].write_text(body, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)], capture_output=True, text=True, timeout=300)
-    assert run.returncode in (0, 1), run.stderr
-    reports = {Path(r["file"]).name: r for r in map(json.loads, run.stdout.splitlines())}
-    return [{"name": name, "text": body, "path": path, "cli": reports[path.name]} for (name, body), path in zip(named, paths)]
+    return with_cli_reports(named, out)
 
 
 def test_the_verify_page_agrees_with_fairdeal_verify_on_the_stops_games(stops_cases, server, browser):
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + "/verify")
-    page.wait_for_selector("body[data-verdict='idle']")
-    reports = page.evaluate(
-        "async (texts) => { const R = await import('/js/record.js'); const out = []; for (const t of texts) out.push(await R.verifyRecord(t)); return out; }",
-        [c["text"] for c in stops_cases],
-    )
-    context.close()
-    assert not errors
+    reports = page_reports(server, browser, [c["text"] for c in stops_cases])
     honest = 0
     for case, js in zip(stops_cases, reports):
         cli, name = case["cli"], case["name"]

@@ -14,7 +14,7 @@ from fairdeal.record import resign
 from fairdeal.simulate import simulate
 
 from .conftest import api
-from .records import FORGER, all_cases, text
+from .records import FORGER, all_cases, page_reports, text, with_cli_reports
 
 # What both verifiers report of a verified hand, compared field by field.
 HAND_FIELDS = ("hand", "dealer", "deal", "starter", "turned", "restocks", "scores", "totals")
@@ -24,43 +24,12 @@ HAND_FIELDS = ("hand", "dealer", "deal", "starter", "turned", "restocks", "score
 def cases(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
     """Simulated records and tampered copies, each with fairdeal-verify's JSON report."""
     out = tmp_path_factory.mktemp("verify-cases")
-    named = all_cases(out / "sims")
-    paths = []
-    for n, (name, body) in enumerate(named):
-        path = out / f"case-{n:03d}.jsonl"
-        path.write_text(body, encoding="utf-8")
-        paths.append(path)
-    run = subprocess.run(
-        [sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode in (0, 1), run.stderr
-    reports = {Path(r["file"]).name: r for r in map(json.loads, run.stdout.splitlines())}
-    return [{"name": name, "text": body, "cli": reports[path.name]} for (name, body), path in zip(named, paths)]
+    return with_cli_reports(all_cases(out / "sims"), out)
 
 
 @pytest.fixture(scope="module")
 def js_reports(cases, server, browser) -> list[dict]:
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + "/verify")
-    page.wait_for_selector("body[data-verdict='idle']")
-    reports = page.evaluate(
-        """async (texts) => {
-          const R = await import('/js/record.js');
-          const out = [];
-          for (const t of texts) out.push(await R.verifyRecord(t));
-          return out;
-        }""",
-        [c["text"] for c in cases],
-    )
-    context.close()
-    assert not errors
-    return reports
+    return page_reports(server, browser, [c["text"] for c in cases])
 
 
 def test_enough_records_honest_and_tampered(cases):
