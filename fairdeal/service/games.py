@@ -125,18 +125,6 @@ class GameService(LiveRecords[Table]):
 
     # -- creating ------------------------------------------------------------------
 
-    def create(
-        self,
-        rules_name: str,
-        options: dict[str, int],
-        seats: Sequence[Seat],
-        turn_seconds: float | None = None,
-    ) -> Created:
-        """A new table; its host token and one join token per human seat (only their hashes are kept)."""
-        new = self._new_game(rules_name, options, seats, turn_seconds)
-        self.store.create_game(new.row, new.seat_hashes, new.lines)
-        return self._created(new)
-
     async def create_async(
         self,
         rules_name: str,
@@ -144,7 +132,9 @@ class GameService(LiveRecords[Table]):
         seats: Sequence[Seat],
         turn_seconds: float | None = None,
     ) -> Created:
-        """:meth:`create` from async code: stored from the event loop where the store allows."""
+        """A new table; its host token and one join token per human seat (only their hashes are kept).
+
+        Stored from the event loop where the store allows, else through :meth:`Store.call`."""
         new = self._new_game(rules_name, options, seats, turn_seconds)
         if not (self.store.async_ready() and await self.store.create_game_async(new.row, new.seat_hashes, new.lines)):
             await self.store.call(self.store.create_game, new.row, new.seat_hashes, new.lines)
@@ -247,39 +237,27 @@ class GameService(LiveRecords[Table]):
 
         return guarded, after
 
-    def commit(self, game_id: str, seat: int, commitment: str) -> dict[str, Any]:
-        """Record a human seat's client-seed commitment; returns its signed receipt."""
-        return self._act(game_id, _committing(seat, commitment))
-
     async def commit_async(self, game_id: str, seat: int, commitment: str) -> dict[str, Any]:
-        """:meth:`commit` from async code (see :meth:`move_and_view_async`)."""
+        """Record a human seat's client-seed commitment; returns its signed receipt."""
         return await self._act_async(game_id, _committing(seat, commitment))
 
-    def reveal_seed(self, game_id: str, seat: int, seed: str) -> dict[str, Any]:
-        """Record a seat's client seed (reveals open once every human seat has committed)."""
-        return self._act(game_id, _revealing(seat, seed))
-
     async def reveal_and_view_async(self, game_id: str, seat: int, seed: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        """:meth:`reveal_seed` from async code, and the seat's view just after it (the game may have started)."""
+        """Record a seat's client seed (reveals open once every human seat has committed); its
+        receipt, and the seat's view just after it (the last reveal starts the game)."""
         return await self._act_async(game_id, _revealing(seat, seed), then=self._view_of(seat))
 
     def start(self, game_id: str) -> dict[str, Any]:
         """The host starts now: seats without a revealed seed are played by bots."""
         return self._act(game_id, lambda table, row: table.start())
 
-    def move(self, game_id: str, seat: int, move: Move, expected_seq: int) -> dict[str, Any]:
-        """``seat``'s move, if the record is still ``expected_seq`` lines long; its signed receipt."""
-        return self._act(game_id, self._play(seat, move), expected_seq)
-
-    def move_and_view(self, game_id: str, seat: int, move: Move, expected_seq: int) -> tuple[dict[str, Any], dict[str, Any]]:
-        """:meth:`move`, and the seat's view just after it (the bots' replies made), in one step:
-        the view comes from the state the move's append left, not from reading the game again."""
-        return self._act(game_id, self._play(seat, move), expected_seq, then=self._view_of(seat))
-
     async def move_and_view_async(
         self, game_id: str, seat: int, move: Move, expected_seq: int
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """:meth:`move_and_view` from async code: on the event loop itself where the store allows
+        """``seat``'s move, if the record is still ``expected_seq`` lines long: its signed receipt,
+        and the seat's view just after it (the bots' replies made), from the state the move's
+        append left, not from reading the game again.
+
+        Like every ``*_async`` action here, it runs on the event loop where the store allows
         (see :meth:`~fairdeal.service.live.LiveRecords.act_async`), else in a worker thread."""
         return await self._act_async(game_id, self._play(seat, move), expected_seq, then=self._view_of(seat))
 

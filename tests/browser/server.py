@@ -40,7 +40,7 @@ def install() -> None:
     """Name each game by what it is while it is created, for :func:`reproducible_ids`."""
     import fairdeal.service.games as games
 
-    # Where create() and create_async() make the game (and ask new_ids for its id and seed).
+    # Where GameService.create_async makes the game (and asks new_ids for its id and seed).
     new_game = games.GameService._new_game
 
     def new_game_named(self, rules_name, options, seats, *args, **kwargs):  # type: ignore[no-untyped-def]
