@@ -124,8 +124,8 @@ def test_a_move_whose_loop_connection_broke_is_made_through_a_thread(api):
     game = api.create([("Ann", False), ("Bot", True)])
     game_id = game["game_id"]
     token = api.join(game)[0]
-    view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": api.view(game_id, 0, token)["seq"],
-                                                                   **choose(api.view(game_id, 0, token))})["view"]
+    first = api.view(game_id, 0, token)
+    view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": first["seq"], **choose(first)})["view"]
     with psycopg.connect(PG_SERVER, autocommit=True) as admin:
         killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                "WHERE application_name = 'fairdeal-loop'").fetchall()
