@@ -118,6 +118,14 @@ def test_postgresql_games_are_played_on_the_event_loop(api, monkeypatch):
     assert view == api.view(game_id, view["seat"], tokens[view["seat"]])
 
 
+def close_loop_connections() -> None:
+    """The server ends every connection of the app's event-loop pool (a restart, a network cut)."""
+    with psycopg.connect(PG_SERVER, autocommit=True) as admin:
+        closed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE application_name = 'fairdeal-loop'").fetchall()
+    assert closed, "the app had no event-loop connection to close"
+
+
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_a_move_whose_loop_connection_broke_is_made_through_a_thread(api):
     """The server closed the event loop's connections: the next move is made the usual way, once."""
@@ -126,10 +134,7 @@ def test_a_move_whose_loop_connection_broke_is_made_through_a_thread(api):
     token = api.join(game)[0]
     first = api.view(game_id, 0, token)
     view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": first["seq"], **choose(first)})["view"]
-    with psycopg.connect(PG_SERVER, autocommit=True) as admin:
-        killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               "WHERE application_name = 'fairdeal-loop'").fetchall()
-    assert killed
+    close_loop_connections()
     body = {"seq": view["seq"], **choose(view)}
     answer = api.ok("POST", f"/games/{game_id}/moves", token, json=body)
     assert answer["receipt"]["seq"] == view["seq"]
@@ -146,12 +151,9 @@ def test_a_read_whose_loop_connection_broke_is_made_through_a_thread(api):
     token = api.join(game)[0]
     before = api.view(game_id, 0, token)
     api.app.state.games.drop(game_id)  # the next view reads the game
-    with psycopg.connect(PG_SERVER, autocommit=True) as admin:
-        assert admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                             "WHERE application_name = 'fairdeal-loop'").fetchall()
+    close_loop_connections()
     assert api.view(game_id, 0, token) == before
-    with psycopg.connect(PG_SERVER, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'fairdeal-loop'")
+    close_loop_connections()
     assert api.ok("GET", "/health") == {"status": "ok", "store": "postgresql"}
 
 
