@@ -28,6 +28,7 @@ import click
 from fairdeal import __version__
 from fairdeal.cards import Card, Rank, codes, pack, parse_cards
 from fairdeal.fairness import Dealer, client_commitment, commitment, game_key, shuffle
+from fairdeal.rules import catalogue_json
 
 __all__ = ["main", "InputError", "user_input"]
 
@@ -123,6 +124,12 @@ def client_commitment_command(seed: str) -> None:
             # The protocol's empty seed belongs to a seat that gives none; it is never committed to.
             raise ValueError("a client seed to commit to is not empty")
         click.echo(client_commitment(seed))
+
+
+@main.command("catalogue")
+def catalogue_command() -> None:
+    """Print every game's declaration as JSON: what GET /rules serves and spec/games.json holds."""
+    click.echo(catalogue_json(), nl=False)
 
 
 @main.command("derive")

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,6 +35,9 @@ from fairdeal.rules.sequence import Sequence
 
 __all__ = [
     "RULES",
+    "DEFAULT",
+    "catalogue",
+    "catalogue_json",
     "get",
     "Event",
     "HandResult",
@@ -70,29 +74,58 @@ __all__ = [
 RULES: dict[str, type[Rules]] = {
     cls.name: cls
     for cls in (
+        # The catalogue's order: the lobby's, family by family.
         CrazyEights,
-        FanTan,
-        Sjueren,
-        FiveOrNine,
-        PlayOrPay,
-        LibertyFanTan,
         BookCrazyEights,
         Eights,
         HollywoodEights,
         GoBoom,
         HollywoodGoBoom,
-        SnipSnapSnorem,
-        EarlOfCoventry,
-        Jig,
-        RollingStone,
+        FanTan,
+        Sjueren,
+        FiveOrNine,
+        PlayOrPay,
+        LibertyFanTan,
         Sequence,
         Michigan,
         DoubleStops,
         Spin,
         Commit,
+        SnipSnapSnorem,
+        EarlOfCoventry,
+        Jig,
+        RollingStone,
     )
 }
 """Every game fairdeal knows, by rules name."""
+
+
+DEFAULT = "crazy-eights"
+"""The game a driver offers when none is named: the online table's."""
+
+CATALOGUE_VERSION = 1
+"""The version of the catalogue's format (``GET /rules``, spec/games.json)."""
+
+
+def catalogue() -> dict[str, Any]:
+    """Every game's declaration, in the lobby's order: what ``GET /rules`` serves and
+    spec/games.json holds.
+
+    >>> entries = catalogue()["games"]
+    >>> len(entries), entries[0]["name"], catalogue()["default"]
+    (20, 'crazy-eights', 'crazy-eights')
+    """
+    return {
+        "version": CATALOGUE_VERSION,
+        "default": DEFAULT,
+        "families": list(dict.fromkeys(cls.family for cls in RULES.values())),
+        "games": [cls.declaration() for cls in RULES.values()],
+    }
+
+
+def catalogue_json() -> str:
+    """:func:`catalogue` as spec/games.json writes it: two-space indents, a newline at the end."""
+    return json.dumps(catalogue(), indent=2, ensure_ascii=False) + "\n"
 
 
 def get(name: str, options: Mapping[str, Any] | None = None) -> Rules:

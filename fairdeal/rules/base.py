@@ -21,6 +21,8 @@ __all__ = [
     "Event",
     "HandResult",
     "IllegalMove",
+    "Layout",
+    "Option",
     "Move",
     "MoveError",
     "OptionsError",
@@ -58,6 +60,105 @@ class MoveError(ValueError):
 
 class OptionsError(ValueError):
     """Rules options or a seat count the game does not support."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option a game takes: a whole number with a default and a range.
+
+    ``choices`` names what each value means when the option is a choice
+    (``partners``: 0 every player for himself, 1 partnerships); ``low_means``
+    says what the low end of a range stands for.
+
+    >>> DEALS.check(0), DEALS.to_json()["low_means"]
+    (0, 'each player deals once')
+    >>> Option("passing", 0, 0, 1, choices={0: "play is compulsory", 1: "a pass when able is penalized"}).check(2)
+    Traceback (most recent call last):
+    ...
+    fairdeal.rules.base.OptionsError: passing must be 0 (play is compulsory) or 1 (a pass when able is penalized)
+    """
+
+    name: str
+    default: int
+    low: int
+    high: int
+    unit: str = ""
+    help: str = ""
+    low_means: str = ""
+    choices: Mapping[int, str] | None = None
+
+    def check(self, value: Any) -> int:
+        """``value`` if this option may take it, else :class:`OptionsError` saying why."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionsError(f"option {self.name!r} must be an integer, not {value!r}")
+        if self.choices is not None:
+            if value not in self.choices:
+                said = " or ".join(f"{v} ({meaning})" for v, meaning in self.choices.items())
+                raise OptionsError(f"{self.name} must be {said}")
+        elif not self.low <= value <= self.high:
+            bottom = f"{self.low} ({self.low_means})" if self.low_means else str(self.low)
+            raise OptionsError(f"{self.name} must be between {bottom} and {self.high}{' ' + self.unit if self.unit else ''}")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as the catalogue (``GET /rules``, spec/games.json) shows it."""
+        out: dict[str, Any] = {"name": self.name, "type": "integer", "default": self.default,
+                               "min": self.low, "max": self.high}
+        if self.unit:
+            out["unit"] = self.unit
+        if self.help:
+            out["help"] = self.help
+        if self.low_means:
+            out["low_means"] = self.low_means
+        if self.choices is not None:
+            out["choices"] = {str(v): meaning for v, meaning in self.choices.items()}
+        return out
+
+
+TARGET = Option("target", 100, 1, 100_000, "points", help="the total that ends the match")
+"""The points games' target: the match ends when a total reaches it."""
+DEALS = Option("deals", 0, 0, 1000, help="deals in the session", low_means="each player deals once")
+"""The session games' length: 0 is one deal per player."""
+PARTNERS = Option("partners", 1, 0, 1, help="partnerships at four seats",
+                  choices={0: "every player for himself", 1: "four players play as two partnerships"})
+
+
+def stack(unit: str) -> Option:
+    """Each seat's chips or counters at the start of a session."""
+    return Option("stack", 50, 0, 1_000_000, unit, help=f"each player's {unit} at the start")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How a game deals a hand: what the catalogue tells a table or a reader before any card.
+
+    ``packs`` full packs are shuffled together (``two_packs_from``: two from that many seats
+    on); ``removed`` cards are taken out first and ``cut_down`` says how a pack is cut to the
+    seats; ``hands`` says how many cards each seat gets; ``extra`` names a hand dealt besides
+    the seats' (an ``"extra hand"``, a ``"dead hand"``, ``"stops"``); ``stock`` and
+    ``starter`` say whether undealt cards make a stock to draw from and one is turned up.
+    """
+
+    hands: str
+    packs: int = 1
+    two_packs_from: int | None = None
+    removed: tuple[str, ...] = ()
+    cut_down: str = ""
+    extra: str | None = None
+    stock: bool = False
+    starter: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hands": self.hands,
+            "packs": self.packs,
+            "two_packs_from": self.two_packs_from,
+            "removed": list(self.removed),
+            "cut_down": self.cut_down or None,
+            "extra": self.extra,
+            "stock": self.stock,
+            "starter": self.starter,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,14 +417,28 @@ class Rules(abc.ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    family: ClassVar[str]
+    """The group of games it belongs to, as the lobby lists them ("Draw-pile games")."""
+    summary_line: ClassVar[str] = ""
+    """One sentence for the lobby: what the game is about."""
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     first_dealer_rank: ClassVar[Rank]
     """The draw for the first dealer: the first seat dealt a card of this rank deals."""
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    """The options the game takes, in the order the lobby shows them."""
     defaults: ClassVar[Mapping[str, int]] = {}
+    """Each option's default, by name (made from :attr:`OPTIONS`)."""
+    unit: ClassVar[str] = "points"
+    """What the standings count: ``points``, ``chips``, ``counters`` or ``deals`` (won)."""
+    layout: ClassVar[Layout]
     extra_moves: ClassVar[frozenset[str]] = frozenset()
     """The move kinds beyond play, draw, keep and pass that the game reads (Michigan:
     ``exchange``, ``auction``, ``bid``), and ``"then"`` if a play may name a second card."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.defaults = {option.name: option.default for option in cls.OPTIONS}
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         options = dict(options or {})
@@ -334,23 +449,37 @@ class Rules(abc.ABC):
         for key, value in merged.items():
             if isinstance(value, bool) or not isinstance(value, int):
                 raise OptionsError(f"option {key!r} must be an integer, not {value!r}")
+        for option in self.OPTIONS:
+            option.check(merged[option.name])
         self.options: dict[str, int] = merged
         self.check_options()
 
+    @classmethod
+    def declaration(cls) -> dict[str, Any]:
+        """The game's entry in the catalogue (``GET /rules/{name}``, spec/games.json).
+
+        >>> from fairdeal.rules import get
+        >>> entry = type(get("go-boom")).declaration()
+        >>> entry["name"], entry["seats"], entry["unit"], [o["name"] for o in entry["options"]]
+        ('go-boom', {'min': 2, 'max': 7}, 'points', ['target'])
+        """
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "family": cls.family,
+            "summary": cls.summary_line,
+            "seats": {"min": cls.min_seats, "max": cls.max_seats},
+            "options": [option.to_json() for option in cls.OPTIONS],
+            "unit": cls.unit,
+            "layout": cls.layout.to_json(),
+            "first_dealer_rank": cls.first_dealer_rank.letter,
+            "moves": [kind for kind in Move.KINDS if kind in Move.BASIC_KINDS or kind in cls.extra_moves],
+            "two_card_plays": "then" in cls.extra_moves,
+        }
+
     def check_options(self) -> None:
-        """Raise :class:`OptionsError` for option values the game cannot play."""
-
-    def check_range(self, option: str, low: int, high: int, unit: str = "", *, low_means: str = "") -> None:
-        """For :meth:`check_options`: :class:`OptionsError` unless ``option``, when the game has it,
-        lies from ``low`` to ``high`` (``low_means`` says what the low end stands for)."""
-        value = self.options.get(option)
-        if value is not None and not low <= value <= high:
-            bottom = f"{low} ({low_means})" if low_means else str(low)
-            raise OptionsError(f"{option} must be between {bottom} and {high}{' ' + unit if unit else ''}")
-
-    def check_deals(self) -> None:
-        """The ``deals`` option of a game played in sessions: 0 (each player deals once) to 1000."""
-        self.check_range("deals", 0, 1000, low_means="each player deals once")
+        """Raise :class:`OptionsError` for option values the game cannot play together
+        (each option's own range is checked by its :class:`Option`)."""
 
     def deals_in_session(self, seats: int) -> int:
         """How many deals a session has: the ``deals`` option, or (0) one per player."""

@@ -35,7 +35,7 @@ from collections.abc import Sequence as Seq
 from typing import Any
 
 from fairdeal.cards import Card, Rank, codes, pack
-from fairdeal.rules.base import Event, Move, Shuffler
+from fairdeal.rules.base import DEALS, Event, Layout, Move, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
 from fairdeal.rules.sequence import ACE_LOW, RunGame, RunState, deal_round
 
@@ -76,7 +76,10 @@ class Commit(RunGame):
     title = "Commit"
     min_seats = 4
     max_seats = 10
-    defaults = {"deals": 0, "stack": 50}
+    summary_line = "Runs up in suit to the king or a stop; the 9♦ pays two from each."
+    OPTIONS = (DEALS, stack("counters"))
+    unit = "counters"
+    layout = Layout(hands="as far as the cards go evenly; the rest face down", removed=("8D",), extra="stops")
     extra_moves = frozenset({"then"})
     order = ACE_LOW
     lowest_lead = False

@@ -22,15 +22,18 @@ from typing import Any
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
+    check_view_seat,
     Event,
+    fast_replace,
     HandResult,
+    has_turn,
     IllegalMove,
+    Layout,
     Move,
+    Option,
     Rules,
     Shuffler,
-    check_view_seat,
-    fast_replace,
-    has_turn,
+    TARGET,
 )
 
 __all__ = [
@@ -281,11 +284,10 @@ class CrazyEights(Rules):
     min_seats = 2
     max_seats = 6
     first_dealer_rank = Rank.ACE
-    defaults = {"target": 100, "restock_limit": 20}
-
-    def check_options(self) -> None:
-        self.check_range("target", 1, 100_000, "points")
-        self.check_range("restock_limit", 0, 1000)
+    family = "Draw-pile games"
+    summary_line = "Match the top card by suit or rank; eights are wild. First out scores the others' cards."
+    OPTIONS = (TARGET, Option("restock_limit", 20, 0, 1000, help="run-outs of the stock a hand survives"))
+    layout = Layout(hands="7 cards each with two players, else 5", stock=True, starter=True)
 
     @staticmethod
     def hand_size(seats: int) -> int:

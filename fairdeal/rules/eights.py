@@ -49,17 +49,22 @@ from typing import Any
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
+    check_view_seat,
+    DEALS,
     Event,
+    fast_replace,
     HandResult,
+    has_turn,
     IllegalMove,
+    Layout,
     Move,
+    Option,
     OptionsError,
+    PARTNERS,
     Rules,
     ScoreSheet,
     Shuffler,
-    check_view_seat,
-    fast_replace,
-    has_turn,
+    TARGET,
 )
 from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
 from fairdeal.rules.hollywood import HollywoodScoring
@@ -233,12 +238,8 @@ class EightsFamily(Rules):
     min_seats = 2
     max_seats = 8
     first_dealer_rank = Rank.ACE
-
-    def check_options(self) -> None:
-        if self.options.get("partners", 0) not in (0, 1):
-            raise OptionsError("partners must be 0 (every player for himself) or 1 (four players play as two partnerships)")
-        self.check_deals()
-        self.check_range("target", 1, 100_000, "points")
+    family = "Draw-pile games"
+    layout = Layout(hands="7 cards each with two players, else 5", two_packs_from=6, stock=True, starter=True)
 
     @staticmethod
     def hand_size(seats: int) -> int:
@@ -495,7 +496,8 @@ class BookCrazyEights(EightsFamily):
 
     name = "crazy-eights-book"
     title = "Crazy Eights (book)"
-    defaults = {"deals": 0, "partners": 1}
+    summary_line = "Hoyle's Crazy Eights: draw until you can play, partners at four, settle in points."
+    OPTIONS = (DEALS, PARTNERS)
 
     def settle_out(self, state: EightsState, side: tuple[int, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
         if not state.partnership:
@@ -540,7 +542,9 @@ class Eights(EightsFamily):
 
     name = "eights"
     title = "Eights"
-    defaults = {"deals": 0, "partners": 1}
+    summary_line = "Crazy Eights for hands won: out first, or fewest cards when blocked."
+    OPTIONS = (DEALS, PARTNERS)
+    unit = "deals"
 
     def count(self, hand: Sequence[Card]) -> int:
         return len(hand)
@@ -571,12 +575,9 @@ class HollywoodEights(HollywoodScoring, EightsFamily):
 
     name = "hollywood-eights"
     title = "Hollywood Eights"
-    defaults = {"target": 100, "partners": 1, "hoyle_values": 0}
-
-    def check_options(self) -> None:
-        super().check_options()
-        if self.options["hoyle_values"] not in (0, 1):
-            raise OptionsError("hoyle_values must be 0 (the Stops chapter's card values) or 1 (the Hoyle text's)")
+    summary_line = "Eights where the winner takes the losers' points, three games scored at once."
+    OPTIONS = (TARGET, PARTNERS, Option("hoyle_values", 0, 0, 1, help="which card values count",
+                                        choices={0: "the Stops chapter's card values", 1: "the Hoyle text's"}))
 
     def count(self, hand: Sequence[Card]) -> int:
         hoyle = bool(self.options["hoyle_values"])

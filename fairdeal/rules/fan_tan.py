@@ -40,16 +40,20 @@ from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
+    check_view_seat,
+    DEALS,
     Event,
     HandResult,
+    has_turn,
     IllegalMove,
+    Layout,
     Move,
+    Option,
     OptionsError,
     Rules,
     ScoreSheet,
     Shuffler,
-    check_view_seat,
-    has_turn,
+    stack,
 )
 
 __all__ = [
@@ -213,19 +217,16 @@ class FanTanFamily(Rules):
     min_seats = 3
     max_seats = 8
     first_dealer_rank = Rank.JACK
-    defaults = {"deals": 0, "stack": 50}
+    family = "Fan Tan family"
+    OPTIONS = (DEALS, stack("chips"))
+    unit = "chips"
+    layout = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
 
     uses_chips: ClassVar[bool] = True
     antes: ClassVar[bool] = False
     """Each seat antes one chip per deal, and one more if dealt fewer cards (Fan Tan's chips)."""
     pays_cards_left: ClassVar[bool] = True
     """When a seat goes out, every other seat pays the pot one chip per card it holds."""
-
-    def check_options(self) -> None:
-        self.check_deals()
-        self.check_range("stack", 0, 1_000_000, "chips")
-        if self.options.get("passing", 0) not in (0, 1):
-            raise OptionsError("passing must be 0 (play is compulsory) or 1 (a pass when able is penalized)")
 
     # -- the session ---------------------------------------------------------
 
@@ -552,7 +553,9 @@ class FanTan(SevensGame):
 
     name = "fan-tan"
     title = "Fan Tan"
-    defaults = {"deals": 0, "stack": 50, "passing": 0}
+    summary_line = "Build the suits out from the sevens; pay a chip for every pass."
+    OPTIONS = (DEALS, stack("chips"), Option("passing", 0, 0, 1, help="whether a seat that can play may pass",
+                                              choices={0: "play is compulsory", 1: "a pass when able is penalized"}))
     antes = True
 
     def pass_penalties(self, state: FanTanState, seat: int) -> list[ChipMove]:
@@ -575,6 +578,7 @@ class FiveOrNine(SevensGame):
 
     name = "five-or-nine"
     title = "Five or Nine"
+    summary_line = "Fan Tan opened by a five or a nine, built up and down from it."
     antes = True
     openers = (Rank.FIVE, Rank.NINE)
 
@@ -593,8 +597,10 @@ class Sjueren(SevensGame):
 
     name = "sjueren"
     title = "Sjueren"
+    summary_line = "The Norwegian sevens: rows built from the sevens, aces high; rounds won, no chips."
     max_seats = 6
-    defaults = {"deals": 0}
+    OPTIONS = (DEALS,)
+    unit = "deals"
     uses_chips = False
     order = ACE_HIGH
 
@@ -672,6 +678,7 @@ class PlayOrPay(SequenceGame):
 
     name = "play-or-pay"
     title = "Play or Pay"
+    summary_line = "Lead any card; each suit goes on in sequence. Pay a chip when you cannot play."
 
 
 class LibertyFanTan(SequenceGame):
@@ -682,4 +689,5 @@ class LibertyFanTan(SequenceGame):
 
     name = "liberty-fan-tan"
     title = "Liberty Fan-Tan"
+    summary_line = "Play or Pay's runs round the suit, with the skill of the lead."
     pays_cards_left = False

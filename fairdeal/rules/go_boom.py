@@ -35,15 +35,17 @@ from typing import Any
 
 from fairdeal.cards import Card, Rank, codes, pack
 from fairdeal.rules.base import (
+    check_view_seat,
     Event,
+    fast_replace,
     HandResult,
+    has_turn,
     IllegalMove,
+    Layout,
     Move,
     Rules,
     Shuffler,
-    check_view_seat,
-    fast_replace,
-    has_turn,
+    TARGET,
 )
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.hollywood import HollywoodScoring
@@ -194,10 +196,10 @@ class GoBoom(Rules):
     min_seats = 2
     max_seats = 7
     first_dealer_rank = Rank.ACE
-    defaults = {"target": 100}
-
-    def check_options(self) -> None:
-        self.check_range("target", 1, 100_000, "points")
+    family = "Draw-pile games"
+    summary_line = "Follow the lead by suit or rank, or draw; the highest card leads the next round."
+    OPTIONS = (TARGET,)
+    layout = Layout(hands="7 cards each", stock=True)
 
     # -- dealing ---------------------------------------------------------------
 
@@ -348,3 +350,4 @@ class HollywoodGoBoom(HollywoodScoring, GoBoom):
 
     name = "hollywood-go-boom"
     title = "Hollywood Go Boom"
+    summary_line = "Go Boom scored Hollywood style: three games at once."

@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fairdeal.cards import Card, codes, pack
-from fairdeal.rules.base import Event, IllegalMove, Move, ScoreSheet, Shuffler
+from fairdeal.rules.base import DEALS, Event, IllegalMove, Layout, Move, Option, ScoreSheet, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
 from fairdeal.rules.sequence import RunGame, RunState, RunView, deal_round, replace_state
 
@@ -104,14 +104,13 @@ class Michigan(RunGame):
     title = "Michigan"
     min_seats = 3
     max_seats = 8
-    defaults = {"deals": 0, "stack": 50, "max_bid": 10}
+    summary_line = "Runs up to the ace with counters on the pay cards; the dealer may sell the extra hand."
+    OPTIONS = (DEALS, stack("counters"), Option("max_bid", 10, 1, 1000, "counters", help="the highest bid for the extra hand"))
+    unit = "counters"
+    layout = Layout(hands="the whole pack, dealt round with an extra hand at the dealer's left", extra="extra hand")
     extra_moves = frozenset({"exchange", "auction", "bid"})
     uses_chips = True
     pay_cards: tuple[Card, ...] = PAY_CARDS
-
-    def check_options(self) -> None:
-        super().check_options()
-        self.check_range("max_bid", 1, 1000, "counters")
 
     def layout_cards(self) -> tuple[Card, ...]:
         return self.pay_cards
@@ -293,6 +292,7 @@ class DoubleStops(Michigan):
 
     name = "double-stops"
     title = "Double Stops"
+    summary_line = "Michigan with the 10♥ and 9♥ as a pair on the layout."
     pay_cards = PAY_CARDS + PAIR
 
     def on_play(self, state: RunState, seat: int, card: Card, plays: Seq[tuple[int, Card]]) -> list[ChipMove]:
@@ -328,6 +328,7 @@ class Spin(Michigan):
 
     name = "spin"
     title = "Spin"
+    summary_line = "Michigan where the A♦ may go down with any play: Spin!"
     extra_moves = Michigan.extra_moves | {"then"}
     special = SPIN_CARD
 

@@ -25,15 +25,18 @@ from typing import Any
 
 from fairdeal.cards import Card, Rank, codes, pack
 from fairdeal.rules.base import (
+    check_view_seat,
+    DEALS,
     Event,
+    fast_replace,
     HandResult,
+    has_turn,
     IllegalMove,
+    Layout,
     Move,
+    Option,
     Rules,
     Shuffler,
-    check_view_seat,
-    fast_replace,
-    has_turn,
 )
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.snip_snap import strength as rank_strength
@@ -208,11 +211,11 @@ class RollingStone(Rules):
     min_seats = 4
     max_seats = 6
     first_dealer_rank = Rank.ACE
-    defaults = {"deals": 0, "trick_limit": 500}
-
-    def check_options(self) -> None:
-        self.check_deals()
-        self.check_range("trick_limit", 1, 10_000, "tricks")
+    family = "Groups and tricks"
+    summary_line = "Follow suit or pick up the trick; the first out wins the deal."
+    OPTIONS = (DEALS, Option("trick_limit", 500, 1, 10_000, "tricks", help="tricks after which a deal is blocked"))
+    unit = "deals"
+    layout = Layout(hands="8 cards each", cut_down="ace and the high cards: 8 a player (from the 7s at four, the 6s at five, the 5s at six)")
 
     def match_over(self, sheet: Any, hands_played: int) -> bool:
         return hands_played >= self.deals_in_session(len(sheet.totals))

@@ -41,16 +41,19 @@ from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
+    check_view_seat,
+    DEALS,
     Event,
+    fast_replace,
     HandResult,
+    has_turn,
     IllegalMove,
+    Layout,
     Move,
+    Option,
     Rules,
     ScoreSheet,
     Shuffler,
-    check_view_seat,
-    fast_replace,
-    has_turn,
 )
 from fairdeal.rules.fan_tan import ChipMove
 
@@ -219,7 +222,9 @@ class RunGame(Rules):
     min_seats = 2
     max_seats = 10
     first_dealer_rank = Rank.JACK
-    defaults: ClassVar[dict[str, int]] = {"deals": 0}
+    family = "Sequence games"
+    OPTIONS: ClassVar[tuple[Option, ...]] = (DEALS,)
+    layout: ClassVar[Layout] = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
 
     order: ClassVar[tuple[Rank, ...]] = ACE_HIGH
     """A suit's cards from the lowest to the highest; a run stops after the last."""
@@ -230,10 +235,6 @@ class RunGame(Rules):
     uses_chips: ClassVar[bool] = False
     special: ClassVar[Card | None] = None
     """A card that may go down with a play, as its ``then`` (Spin's A♦, Commit's 9♦)."""
-
-    def check_options(self) -> None:
-        self.check_deals()
-        self.check_range("stack", 0, 1_000_000, "counters")
 
     # -- the session -----------------------------------------------------------
 
@@ -569,3 +570,4 @@ class Sequence(RunGame):
 
     name = "sequence"
     title = "Sequence"
+    summary_line = "Play the next card of the run whoever holds it; a point lost for every card left."

@@ -40,15 +40,18 @@ from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, codes, pack
 from fairdeal.rules.base import (
+    check_view_seat,
+    DEALS,
     Event,
+    fast_replace,
     HandResult,
+    has_turn,
     IllegalMove,
+    Layout,
     Move,
     Rules,
     Shuffler,
-    check_view_seat,
-    fast_replace,
-    has_turn,
+    stack,
 )
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.fan_tan import ChipMove, _paid
@@ -214,11 +217,10 @@ class SnipSnapFamily(Rules):
     min_seats = 3
     max_seats = 10
     first_dealer_rank = Rank.JACK
-    defaults = {"deals": 0, "stack": 50}
-
-    def check_options(self) -> None:
-        self.check_deals()
-        self.check_range("stack", 0, 1_000_000, "chips")
+    family = "Groups and tricks"
+    OPTIONS = (DEALS, stack("chips"))
+    unit = "chips"
+    layout = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
 
     # -- the session: chips, one deal per player by default ----------------------
 
@@ -439,6 +441,7 @@ class SnipSnapSnorem(SnipSnapFamily):
 
     name = "snip-snap-snorem"
     title = "Snip Snap Snorem"
+    summary_line = "Match the rank led: Snip, Snap, Snorem, and pay the chips."
     words: ClassVar[tuple[str | None, ...]] = SNIP_SNAP_CALLS
 
     def wanted(self, group: Sequence[tuple[int, Card]]) -> Rank:
@@ -462,6 +465,7 @@ class EarlOfCoventry(SnipSnapSnorem):
 
     name = "earl-of-coventry"
     title = "The Earl of Coventry"
+    summary_line = "Snip Snap Snorem with rhymes: the fourth of a rank is the Earl of Coventry."
 
     def calls(self, group: Sequence[tuple[int, Card]]) -> list[str | None]:
         return [earl_verse(card.rank, i) for i, (_, card) in enumerate(group)]
@@ -489,6 +493,7 @@ class Jig(SnipSnapFamily):
 
     name = "jig"
     title = "Jig"
+    summary_line = "Series in suit, one rank up each time: four cards and the series ends."
 
     def wanted(self, group: Sequence[tuple[int, Card]]) -> Rank:
         last = strength(group[-1][1].rank)

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints, field_validator, model_validator
 
 from fairdeal.fairness import MAX_CLIENT_SEED_BYTES
+from fairdeal.rules import DEFAULT, RULES
 from fairdeal.service.dealing import MAX_SESSION_SEATS, MAX_SHUFFLE_CARDS
 from fairdeal.table import MAX_NAME_CHARS
 
@@ -22,8 +23,8 @@ __all__ = [
     "MAX_SEATS",
 ]
 
-MAX_SEATS = 10
-"""The most seats a table has: Sequence and Commit seat up to 10."""
+MAX_SEATS = max(cls.max_seats for cls in RULES.values())
+"""The most seats any game has (the catalogue's largest ``max_seats``)."""
 HEX64 = r"^[0-9a-fA-F]{64}$"
 LABEL = r"^[a-z0-9/_-]{1,64}$"
 
@@ -41,7 +42,7 @@ class SeatIn(_Body):
 
 
 class CreateGame(_Body):
-    rules: str = Field("crazy-eights", min_length=1, max_length=40)
+    rules: str = Field(DEFAULT, min_length=1, max_length=40)
     options: dict[OptionName, Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]] = Field(
         default_factory=dict, max_length=8, examples=[{"target": 100, "restock_limit": 20}]
     )

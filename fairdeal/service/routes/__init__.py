@@ -1,7 +1,7 @@
 """The API's routers, one per resource."""
 
-from fairdeal.service.routes import events, games, meta, moves, seats, sessions
+from fairdeal.service.routes import events, games, meta, moves, rules, seats, sessions
 
-ROUTERS = [meta.router, games.router, seats.router, moves.router, events.router, sessions.router]
+ROUTERS = [meta.router, rules.router, games.router, seats.router, moves.router, events.router, sessions.router]
 
 __all__ = ["ROUTERS"]

@@ -1,0 +1,71 @@
+"""The catalogue: each game declares itself once, and GET /rules and spec/games.json say the same."""
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fairdeal.rules import DEFAULT, RULES, OptionsError, catalogue, catalogue_json, get
+
+SPEC = Path(__file__).resolve().parent.parent / "spec" / "games.json"
+
+
+def test_spec_games_json_is_the_catalogue_generated_from_the_rules():
+    # Regenerate with: fairdeal catalogue > spec/games.json
+    assert SPEC.read_text(encoding="utf-8") == catalogue_json()
+
+
+def test_every_game_declares_its_seats_options_unit_and_deal():
+    entries = catalogue()["games"]
+    assert [e["name"] for e in entries] == list(RULES)
+    assert len(entries) == 20
+    for entry in entries:
+        cls = RULES[entry["name"]]
+        assert entry["title"] == cls.title and entry["summary"]
+        assert entry["family"] in catalogue()["families"]
+        assert 2 <= entry["seats"]["min"] <= entry["seats"]["max"] <= 10
+        assert entry["unit"] in ("points", "chips", "counters", "deals")
+        assert entry["layout"]["hands"]
+        for option in entry["options"]:
+            assert option["type"] == "integer"
+            assert option["min"] <= option["default"] <= option["max"]
+        assert {o["name"]: o["default"] for o in entry["options"]} == get(entry["name"]).options
+
+
+def test_the_default_game_is_in_the_catalogue():
+    assert DEFAULT in RULES and catalogue()["default"] == DEFAULT
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_each_declared_range_is_what_the_rules_accept(name):
+    for option in RULES[name].OPTIONS:
+        get(name, {option.name: option.low})
+        get(name, {option.name: option.high})
+        with pytest.raises(OptionsError, match=option.name):
+            get(name, {option.name: option.high + 1})
+        with pytest.raises(OptionsError, match=option.name):
+            get(name, {option.name: option.low - 1})
+
+
+def test_declared_facts_match_the_books():
+    by_name = {e["name"]: e for e in catalogue()["games"]}
+    assert by_name["crazy-eights"]["seats"] == {"min": 2, "max": 6}
+    assert by_name["commit"]["layout"]["removed"] == ["8D"] and by_name["commit"]["layout"]["extra"] == "stops"
+    assert by_name["michigan"]["layout"]["extra"] == "extra hand"
+    assert by_name["michigan"]["moves"] == ["play", "draw", "keep", "pass", "exchange", "auction", "bid"]
+    assert by_name["eights"]["layout"]["two_packs_from"] == 6
+    assert by_name["fan-tan"]["unit"] == "chips" and by_name["michigan"]["unit"] == "counters"
+    assert by_name["rolling-stone"]["unit"] == "deals" and by_name["spin"]["two_card_plays"]
+
+
+def test_get_rules_serves_the_catalogue(tmp_path):
+    from fairdeal.service.app import create_app
+    from fairdeal.service.settings import Settings
+
+    with TestClient(create_app(Settings(data_dir=str(tmp_path), bot_delay=0, tick_seconds=0))) as client:
+        answer = client.get("/rules")
+        assert answer.status_code == 200 and answer.json() == catalogue()
+        one = client.get("/rules/michigan")
+        assert one.status_code == 200 and one.json() == RULES["michigan"].declaration()
+        missing = client.get("/rules/poker")
+        assert missing.status_code == 404 and "unknown rules 'poker'" in missing.json()["detail"]
