@@ -467,6 +467,7 @@ class Rules(abc.ABC):
             "name": cls.name,
             "title": cls.title,
             "family": cls.family,
+            "module": cls.module(),
             "summary": cls.summary_line,
             "seats": {"min": cls.min_seats, "max": cls.max_seats},
             "options": [option.to_json() for option in cls.OPTIONS],
@@ -476,6 +477,12 @@ class Rules(abc.ABC):
             "moves": [kind for kind in Move.KINDS if kind in Move.BASIC_KINDS or kind in cls.extra_moves],
             "two_card_plays": "then" in cls.extra_moves,
         }
+
+    @classmethod
+    def module(cls) -> str:
+        """The rules module the game lives in (``fan_tan``): its family's renderer in the
+        browser is ``web/js/games/<module>.js``."""
+        return cls.__module__.rsplit(".", 1)[-1]
 
     def check_options(self) -> None:
         """Raise :class:`OptionsError` for option values the game cannot play together
