@@ -6,9 +6,9 @@ returns the record's events for every step. The live service and the verifier
 drive the same class: a game that played is a game that replays.
 
 >>> from fairdeal.fairness import game_key, shuffle
->>> from fairdeal.rules import get
+>>> from fairdeal.rules import DEFAULT, get
 >>> key = game_key("00" * 32, "doc", ["", "", ""])
->>> match = Match(get("crazy-eights"), 3, lambda label, cards: shuffle(key, label, cards))
+>>> match = Match(get(DEFAULT), 3, lambda label, cards: shuffle(key, label, cards))
 >>> [event["type"] for event in match.start()]
 ['draw-for-deal', 'deal']
 >>> while not match.over:

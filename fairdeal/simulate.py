@@ -8,9 +8,10 @@ alone, and the game ends with the server seed's reveal. So every simulated
 record exercises the whole protocol, and any verifier can check it.
 
 >>> import tempfile
+>>> from fairdeal.rules import DEFAULT
 >>> from fairdeal.record import parse_record, check_chain
 >>> with tempfile.TemporaryDirectory() as out:
-...     paths = simulate("crazy-eights", 3, 2, out, seed="doc")
+...     paths = simulate(DEFAULT, 3, 2, out, seed="doc")
 ...     lines = parse_record(paths[0].read_text())
 >>> [p.name for p in paths]
 ['sim-doc-1.jsonl', 'sim-doc-2.jsonl']
@@ -44,7 +45,7 @@ import click
 from fairdeal.bots import Bot, HeuristicBot, make_bot
 from fairdeal.fairness import client_commitment, new_server_seed
 from fairdeal.record import Signer, canonical
-from fairdeal.rules import Rules, get
+from fairdeal.rules import DEFAULT, Rules, get
 from fairdeal.table import Seat, Table
 
 __all__ = [
@@ -104,7 +105,7 @@ class SimulatedGame:
 def check_arguments(rules_name: str, players: int, games: int, bot: str, seed: str | int | None) -> Rules:
     """The rules for a simulation, or a :class:`ValueError` saying which argument is wrong.
 
-    >>> check_arguments("crazy-eights", 7, 1, "heuristic", None)
+    >>> check_arguments(DEFAULT, 7, 1, "heuristic", None)
     Traceback (most recent call last):
     ...
     fairdeal.rules.base.OptionsError: Crazy Eights is for 2 to 6 players, not 7
@@ -250,7 +251,7 @@ def simulate(
 
 
 @click.command("simulate")
-@click.option("--rules", "rules_name", default="crazy-eights", show_default=True, metavar="NAME", help="The game to play.")
+@click.option("--rules", "rules_name", default=DEFAULT, show_default=True, metavar="NAME", help="The game to play (see `fairdeal catalogue`).")
 @click.option("--players", type=int, required=True, metavar="N", help="Seats at each table.")
 @click.option("--games", type=int, required=True, metavar="K", help="How many games (whole matches) to play.")
 @click.option(

@@ -8,8 +8,8 @@ by applying the record's lines again; so a game that played is a game that
 verifies.
 
 >>> from fairdeal.record import Signer
->>> from fairdeal.rules import get
->>> table = Table.new("t1", get("crazy-eights"), [Seat("Ann"), Seat("Bot", bot=True)], Signer.generate(),
+>>> from fairdeal.rules import DEFAULT, get
+>>> table = Table.new("t1", get(DEFAULT), [Seat("Ann"), Seat("Bot", bot=True)], Signer.generate(),
 ...                   created="2026-01-01T00:00:00Z")
 >>> _ = table.commit(0, client_commitment("ann's seed"))
 >>> _ = table.reveal_client_seed(0, "ann's seed")
@@ -132,6 +132,51 @@ class Table(SeededRecord):
     @property
     def finished(self) -> bool:
         return self.match.over or self.abandoned
+
+    # -- the face a server plays through -----------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: the match is over, or it was abandoned."""
+        return self.finished
+
+    @property
+    def commitment(self) -> str:
+        """The SHA-256 of the server seed: publish it before any client seed is taken."""
+        return self.dealer.commitment
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, or ``None`` before the start and once the game is over."""
+        return None if not self.started or self.finished else self.match.turn
+
+    @property
+    def standings(self) -> list[dict[str, int]]:
+        """Seats by total, highest first (equal totals share a place); the final ones once :attr:`over`."""
+        return self.match.standings
+
+    def record_text(self) -> str:
+        """The record so far as JSON Lines: what to store, serve and hand to :func:`fairdeal.verify`."""
+        return self.writer.text()
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """The moves ``seat`` may make now: none when it is not its turn or the game is not in play."""
+        if not self.started or self.finished:
+            return []
+        return self.match.legal_moves(seat)
+
+    def is_legal(self, seat: int, move: Move) -> bool:
+        """Whether ``seat`` may make ``move`` now (:meth:`move` would accept it)."""
+        return move in self.legal_moves(seat)
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may see now (its own hand and the public table; ``None``: a spectator).
+
+        Its ``to_json()`` is what fairdeal's HTTP API shows that seat.
+        """
+        if not self.started:
+            raise TableError("the game has not started: there are no cards to see yet")
+        return self.match.view(seat)
 
     # -- client seeds ------------------------------------------------------
 

@@ -1,16 +1,34 @@
-"""The ``>>>`` examples in the core modules' docstrings are true."""
+"""Every ``>>>`` example in the package's docstrings is true: each module of fairdeal and verifier."""
 
 import doctest
+import importlib
+import pkgutil
 
 import pytest
 
-import fairdeal.cards
-import fairdeal.cli
-import fairdeal.fairness
+import fairdeal
+import verifier
 
 
-@pytest.mark.parametrize("module", [fairdeal.cards, fairdeal.fairness, fairdeal.cli], ids=lambda m: m.__name__)
-def test_docstring_examples(module):
-    failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert attempted > 0
+def _modules() -> list[str]:
+    names = []
+    for package in (fairdeal, verifier):
+        names.append(package.__name__)
+        names.extend(info.name for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."))
+    return sorted(names)
+
+
+MODULES = _modules()
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failed == 0
+
+
+def test_the_core_modules_have_examples():
+    for name in ("fairdeal", "fairdeal.cards", "fairdeal.fairness", "fairdeal.rules", "fairdeal.table", "verifier.replay"):
+        tests = doctest.DocTestFinder().find(importlib.import_module(name))
+        assert sum(len(t.examples) for t in tests) > 0, name

@@ -8,10 +8,10 @@ whose hash is not the record's line at that ``seq`` shows that the server
 signed two different histories of one game. That is a PROOF OF A REWRITE.
 
 >>> from fairdeal.record import Signer
->>> from fairdeal.rules import get
+>>> from fairdeal.rules import DEFAULT, get
 >>> from fairdeal.table import Seat, Table, client_commitment
 >>> from verifier.replay import verify
->>> table = Table.new("r1", get("crazy-eights", {"target": 20}), [Seat("Ann"), Seat("Bot", bot=True)],
+>>> table = Table.new("r1", get(DEFAULT, {"target": 20}), [Seat("Ann"), Seat("Bot", bot=True)],
 ...                   Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="11" * 32)
 >>> receipts = [table.commit(0, client_commitment("ann")), table.reveal_client_seed(0, "ann")]
 >>> while not table.match.over:

@@ -160,6 +160,11 @@ class Report:
     hashes: list[str] | None = field(default=None, repr=False, compare=False)
     """Their hashes, when the record was read from its text."""
 
+    @property
+    def verdict(self) -> str:
+        """``VERIFIED``, or ``NOT VERIFIED: line N: <reason>`` (the report's last line, unescaped)."""
+        return "VERIFIED" if self.verified else f"NOT VERIFIED: {self.error}"
+
     def line_hash(self, seq: int) -> str:
         """The hash of the record's line ``seq`` (0 is the header)."""
         return self.hashes[seq] if self.hashes is not None else line_hash(self.record[seq])

@@ -272,6 +272,62 @@ class Move:
         return out
 
     @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move from its text form, the one ``str(move)`` writes; raises :class:`MoveError`.
+
+        >>> Move.parse("play 8H naming S")
+        Move.play(Card.parse('8H'), Suit.SPADES)
+        >>> str(Move.parse("play 9C then AD")), Move.parse("bid 3"), Move.parse("pass")
+        ('play 9C then AD', Move.bid(3), Move.pass_())
+        >>> Move.parse("play 8H naming")
+        Traceback (most recent call last):
+        ...
+        fairdeal.rules.base.MoveError: cannot read move 'play 8H naming': 'naming' is followed by a suit, one of C, D, H, S
+        """
+        if not isinstance(text, str):
+            raise MoveError(f"a move's text is a string, not {text!r}")
+        words = text.split()
+        if not words:
+            raise MoveError("cannot read an empty move")
+
+        def fail(reason: str) -> MoveError:
+            return MoveError(f"cannot read move {text!r}: {reason}")
+
+        kind, rest = words[0], words[1:]
+        if kind not in cls.KINDS:
+            raise fail(f"unknown move {kind!r}: expected one of {', '.join(cls.KINDS)}")
+        if kind == "bid":
+            if len(rest) != 1 or not rest[0].isdigit() or not rest[0].isascii():
+                raise fail("a bid is 'bid N', N a whole number of counters")
+            return cls.bid(int(rest[0]))
+        if kind != "play":
+            if rest:
+                raise fail(f"a {kind} takes nothing after it")
+            return _SIMPLE[kind]
+        if not rest:
+            raise fail("a play names its card, e.g. 'play 9C'")
+        try:
+            card = Card.parse(rest[0])
+            suit = then = None
+            tail = rest[1:]
+            while tail:
+                word = tail[0]
+                if word == "naming" and suit is None and then is None:
+                    if len(tail) < 2:
+                        raise fail("'naming' is followed by a suit, one of C, D, H, S")
+                    suit = Suit.parse(tail[1])
+                elif word == "then" and then is None:
+                    if len(tail) < 2:
+                        raise fail("'then' is followed by a card")
+                    then = Card.parse(tail[1])
+                else:
+                    raise fail(f"unexpected {word!r}: a play is 'play CARD [naming SUIT] [then CARD]'")
+                tail = tail[2:]
+        except CardError as exc:
+            raise fail(str(exc)) from None
+        return cls("play", card, suit, then)
+
+    @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Move:
         """Read a move from ``{"move": ..., "card": ..., "suit": ..., "then": ..., "amount": ...}``;
         raises :class:`MoveError`."""

@@ -7,8 +7,9 @@ has the length the caller saw (``expected_seq``); otherwise it raises
 actions can never fork a record. Nothing else in a game ever changes but
 its status and its turn deadline, which move with the appends.
 
+>>> from fairdeal.rules import DEFAULT
 >>> store = open_store("sqlite:///:memory:")
->>> store.create_game(GameRow("g1", "crazy-eights", "2026-01-01T00:00:00Z", "seeding", b"sealed", "hosthash", 20.0, None, 0),
+>>> store.create_game(GameRow("g1", DEFAULT, "2026-01-01T00:00:00Z", "seeding", b"sealed", "hosthash", 20.0, None, 0),
 ...                   {0: "seathash"}, ['{"seq":0}'])
 >>> store.append("g1", ['{"seq":1}'], expected_seq=1, status="playing", deadline=123.0)
 >>> store.append("g1", ['{"seq":1}'], expected_seq=1)
