@@ -174,7 +174,7 @@ def _decode(data: Any, hint: Any, path: str) -> Any:
         table = _CARDS if hint is Card else _SUITS if hint is Suit else _RANKS
         if isinstance(data, str) and data in table:
             return table[data]
-        raise PositionError(f"{repr(data) if isinstance(data, str) else _json_type(data)} is not {_what(hint)}", field=path)
+        raise _not(data, hint, path)
     if hint is int:
         if isinstance(data, int) and not isinstance(data, bool):
             return data
@@ -190,7 +190,12 @@ def _decode(data: Any, hint: Any, path: str) -> Any:
             return None
         others = [a for a in args if a is not _NONE]
         if len(others) == 1:
-            return _decode(data, others[0], path)
+            try:
+                return _decode(data, others[0], path)
+            except PositionError as exc:
+                if exc.field != path:
+                    raise
+                raise _not(data, hint, path) from None
         for arg in others:
             try:
                 return _decode(data, arg, path)
@@ -213,7 +218,14 @@ def _decode(data: Any, hint: Any, path: str) -> Any:
             return {k: _decode(v, args[1], _at(path, k)) for k, v in data.items()}
         if dataclasses.is_dataclass(hint) and isinstance(data, Mapping):
             return _decode_object(data, hint, path)
-    raise PositionError(f"{_json_type(data)} is not {_what(hint)}", field=path)
+    raise _not(data, hint, path)
+
+
+def _not(data: Any, hint: Any, path: str) -> PositionError:
+    """The error for ``data`` that is not what a field of type ``hint`` holds."""
+    # A string that is no code is quoted as written: 'hearts' is not a suit letter.
+    said = repr(data) if isinstance(data, str) and _what(hint).startswith(("a card", "a suit", "a rank")) else _json_type(data)
+    return PositionError(f"{said} is not {_what(hint)}", field=path)
 
 
 def _decode_object(data: Mapping[str, Any], cls: type, path: str) -> Any:
