@@ -4,6 +4,7 @@ error names what is wrong), and a puzzle set up from JSON and played on."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 
@@ -348,6 +349,25 @@ def test_a_run_goes_on_from_its_current_card():
     assert str(refused(rules, data)).startswith("runs: the runs begin at increasing places in plays, the first at 0")
 
 
+def test_the_turn_follows_the_cards_in_a_run():
+    rules, data = dealt("sequence", 3)
+    data["hands"][2].remove("2C")   # seat 2 led the 2C; the 3C is seat 0's
+    data["plays"], data["runs"], data["current"], data["last"] = [[2, "2C"]], [0], "2C", 2
+    data["turn"] = 1
+    assert str(refused(rules, data)) == "turn: seat 1 holds no card that goes on with the run (3C)"
+    data["turn"] = 0
+    state = rules.state_from_json(data)
+    assert rules.legal_moves(rules.view(state, 0)) == [Move.play(Card.parse("3C"))]
+
+
+def test_a_snip_snap_group_goes_on_in_its_rank():
+    rules, data = dealt("snip-snap-snorem", 3)
+    data["hands"][1].remove("AC")
+    data["hands"][2].remove("2C")
+    data["turns"], data["turn"] = [[1, ["AC"]], [2, ["2C"]]], 0
+    assert str(refused(rules, data)) == "turns[1]: 2C does not continue the group: the next card is an ace"
+
+
 def test_michigan_phases_and_the_extra_hand():
     rules, data = dealt("michigan", 3)
     data["phase"] = "bid"
@@ -370,6 +390,24 @@ def test_go_boom_rounds_and_rolling_stone_tricks():
     rules, data = dealt("rolling-stone", 4)
     data["tricks"] = [{"plays": [], "end": "lost", "by": 0}]
     assert str(refused(rules, data)) == "tricks[0].end: 'lost' is not one of 'aside', 'picked-up', 'out'"
+
+
+def test_the_spec_names_every_field_of_every_state():
+    import dataclasses
+    from pathlib import Path
+
+    spec = (Path(__file__).parent.parent / "spec" / "state.md").read_text()
+    for cls in {rules.state_type for rules in RULES.values()}:
+        assert f"`{cls.__name__}`" in spec
+        for field in dataclasses.fields(cls):
+            assert f"`{field.name}`" in spec, (cls.__name__, field.name)
+
+
+def test_the_modules_examples_run():
+    import fairdeal.rules.position
+
+    failed, attempted = doctest.testmod(fairdeal.rules.position)
+    assert attempted > 0 and failed == 0
 
 
 def test_the_error_is_exported_and_a_value_error():

@@ -290,8 +290,12 @@ class RunGame(Rules):
         check_seat(state.last, seats, "last", none=True)
         if (state.last is None) != (not state.plays):
             raise PositionError("the seat that played the last card, and none before the first", field="last")
-        if state.turn is not None and state.phase == "play" and not state.hands[state.turn]:
-            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+        if state.turn is not None and state.phase == "play":
+            if not state.hands[state.turn]:
+                raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+            wanted = self.wanted(state.current, state.fork)
+            if wanted and not any(card in state.hands[state.turn] for card in wanted):
+                raise PositionError(f"seat {state.turn} holds no card that goes on with the run ({' or '.join(map(str, wanted))})", field="turn")
         bidding = "auction" in self.extra_moves
         phases = ("play", "choose", "auction") if bidding else ("play",)
         if state.phase not in phases:
@@ -305,12 +309,12 @@ class RunGame(Rules):
                 raise PositionError("the dealer does not bid for the extra hand", field="turn")
         elif state.extra:
             raise PositionError("the extra hand is settled when the play begins: it is dead, or a seat's", field="extra")
-        for i, (seat, amount) in enumerate(state.bids):
-            check_seat(seat, seats, f"bids[{i}][0]")
-            if amount is not None and not 1 <= amount <= self.options.get("max_bid", 0):
-                raise PositionError(f"a bid is 1 to {self.options.get('max_bid', 0)} counters, not {amount}", field=f"bids[{i}][1]")
         if not bidding and (state.bids or state.extra_dealt or state.exchanged is not None):
             raise PositionError(f"{self.title} has no extra hand", field="bids" if state.bids else "extra_dealt" if state.extra_dealt else "exchanged")
+        for i, (seat, amount) in enumerate(state.bids):
+            check_seat(seat, seats, f"bids[{i}][0]")
+            if amount is not None and not 1 <= amount <= self.options["max_bid"]:
+                raise PositionError(f"a bid is 1 to {self.options['max_bid']} counters, not {amount}", field=f"bids[{i}][1]")
         check_seat(state.exchanged, seats, "exchanged", none=True)
         boxes = self.layout_cards()
         if len(state.layout) != len(boxes) or any(n < 0 for n in state.layout):

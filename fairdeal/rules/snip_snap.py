@@ -264,6 +264,13 @@ class SnipSnapFamily(Rules):
                 raise PositionError("a seat puts down cards of one rank", field=f"turns[{i}][1]")
         if state.turns and not state.turns[0][1]:
             raise PositionError("a group begins with the leader's card, not a pass", field="turns[0]")
+        group: list[tuple[int, Card]] = []
+        for i, (seat, cards) in enumerate(state.turns):
+            if group and cards and cards[0].rank != self.wanted(group):
+                raise PositionError(f"{cards[0]} does not continue the group: the next card is {a_rank(self.wanted(group))}", field=f"turns[{i}]")
+            group += [(seat, card) for card in cards]
+        if group and state.result is None and self.ended(group, state.hands) is not None:
+            raise PositionError(f"the group is over ({self.ended(group, state.hands)}): a finished group is in groups", field="turns")
         if state.turns and state.result is None and state.turn != (state.turns[-1][0] + 1) % seats:
             raise PositionError(f"seat {(state.turns[-1][0] + 1) % seats} acts after seat {state.turns[-1][0]}, not seat {state.turn}", field="turn")
         if state.turn is not None and not state.hands[state.turn]:
