@@ -67,7 +67,8 @@ from fairdeal.rules.base import (
     TARGET,
 )
 from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, hand_places
-from fairdeal.rules.crazy_eights import auto_card_order, card_points, check_pile, deal_hands, fits, most_held_suit, turn_starter
+from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
+from fairdeal.rules.crazy_eights import check_pile
 from fairdeal.rules.hollywood import HollywoodScoring
 
 __all__ = [

@@ -265,7 +265,7 @@ def _json_type(data: Any) -> str:
 
 def _json_value(data: Any, path: str) -> Any:
     """A copy of a free-form JSON value (a report's record of a finished round), whole numbers only."""
-    if data is None or isinstance(data, (bool, str)) or (isinstance(data, int)):
+    if data is None or isinstance(data, (bool, int, str)):
         return data
     if isinstance(data, list):
         return [_json_value(v, _at(path, i)) for i, v in enumerate(data)]
@@ -333,7 +333,8 @@ def check_seat(value: Any, seats: int, field: str, *, none: bool = False) -> Non
 
 
 def check_seat_list(values: Sequence[Any], seats: int, field: str, *, length: bool = False, distinct: bool = False) -> None:
-    """Each of ``values`` a seat; with ``length``, one entry per seat instead; with ``distinct``, no seat twice."""
+    """Each of ``values`` a seat (with ``distinct``, no seat twice); or, with ``length``, a list of
+    one entry per seat (counts, scores, chips won)."""
     if length:
         if len(values) != seats:
             raise PositionError(f"{len(values)} entries for {seats} seats", field=field)
