@@ -368,6 +368,14 @@ def test_a_snip_snap_group_goes_on_in_its_rank():
     assert str(refused(rules, data)) == "turns[1]: 2C does not continue the group: the next card is an ace"
 
 
+def test_a_jig_series_ends_at_the_ace():
+    rules, data = dealt("jig", 3)
+    for seat, card in ((1, "KC"), (2, "AD"), (0, "2D")):
+        data["hands"][seat].remove(card)
+    data["turns"], data["turn"] = [[1, ["KC"]], [2, ["AD"]], [0, ["2D"]]], 1
+    assert str(refused(rules, data)) == "turns[2]: the group was over (ace) before this turn: a finished group is in groups"
+
+
 def test_michigan_phases_and_the_extra_hand():
     rules, data = dealt("michigan", 3)
     data["phase"] = "bid"

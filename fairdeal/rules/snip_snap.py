@@ -266,8 +266,14 @@ class SnipSnapFamily(Rules):
             raise PositionError("a group begins with the leader's card, not a pass", field="turns[0]")
         group: list[tuple[int, Card]] = []
         for i, (seat, cards) in enumerate(state.turns):
-            if group and cards and cards[0].rank != self.wanted(group):
-                raise PositionError(f"{cards[0]} does not continue the group: the next card is {a_rank(self.wanted(group))}", field=f"turns[{i}]")
+            if group:
+                # Whether the group was over here: the hands then held the cards put down since.
+                later = [card for _, put in state.turns[i:] for card in put]
+                why = self.ended(group, [*state.hands, later])
+                if why is not None:
+                    raise PositionError(f"the group was over ({why}) before this turn: a finished group is in groups", field=f"turns[{i}]")
+                if cards and cards[0].rank != self.wanted(group):
+                    raise PositionError(f"{cards[0]} does not continue the group: the next card is {a_rank(self.wanted(group))}", field=f"turns[{i}]")
             group += [(seat, card) for card in cards]
         if group and state.result is None and self.ended(group, state.hands) is not None:
             raise PositionError(f"the group is over ({self.ended(group, state.hands)}): a finished group is in groups", field="turns")
