@@ -24,6 +24,7 @@ from fairdeal.rules.base import (
     standings,
 )
 from fairdeal.rules.commit import Commit
+from fairdeal.rules.position import PositionError
 from fairdeal.rules.crazy_eights import CrazyEights
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
@@ -45,6 +46,7 @@ __all__ = [
     "Move",
     "MoveError",
     "OptionsError",
+    "PositionError",
     "Rules",
     "ScoreSheet",
     "Shuffler",

@@ -540,6 +540,43 @@ class Rules(abc.ABC):
         browser is ``web/js/games/<module>.js``."""
         return cls.__module__.rsplit(".", 1)[-1]
 
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        """``state`` as a JSON object: one member per field, cards as codes, suits and ranks as
+        letters (spec/state.md); :meth:`state_from_json` reads it back into the same state.
+
+        >>> from fairdeal.rules import get
+        >>> rules = get("go-boom")
+        >>> state, _ = rules.deal(2, dealer=1, hand=1, shuffle=lambda label, cards: list(cards))
+        >>> data = rules.state_to_json(state)
+        >>> data["hands"][0], data["leader"], data["turn"]
+        (['AC', '3C', '5C', '7C', '9C', 'JC', 'KC'], 0, 0)
+        """
+        from fairdeal.rules import position
+
+        return position.state_to_json(self, state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        """The state a JSON object describes (as :meth:`state_to_json` writes it), checked: a
+        malformed field or an impossible position (a card in two places, a card missing, a
+        turn that is not a seat, ...) is a :class:`~fairdeal.rules.position.PositionError`
+        that names it. A position set up by hand is then played on with :meth:`apply`.
+
+        >>> from fairdeal.rules import get
+        >>> rules = get("go-boom")
+        >>> state, _ = rules.deal(2, dealer=1, hand=1, shuffle=lambda label, cards: list(cards))
+        >>> rules.state_from_json(rules.state_to_json(state)) == state
+        True
+        >>> data = rules.state_to_json(state)
+        >>> data["stock"].remove("7D")
+        >>> rules.state_from_json(data)
+        Traceback (most recent call last):
+        ...
+        fairdeal.rules.position.PositionError: the pack's 7D is nowhere
+        """
+        from fairdeal.rules import position
+
+        return position.state_from_json(self, data)
+
     def check_options(self) -> None:
         """Raise :class:`OptionsError` for option values the game cannot play together
         (each option's own range is checked by its :class:`Option`)."""

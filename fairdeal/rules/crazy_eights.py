@@ -35,6 +35,7 @@ from fairdeal.rules.base import (
     Shuffler,
     TARGET,
 )
+from fairdeal.rules.position import Places, PositionError, hand_places
 
 __all__ = [
     "CrazyEights",
@@ -42,6 +43,7 @@ __all__ = [
     "CrazyEightsView",
     "auto_card_order",
     "card_points",
+    "check_pile",
     "deal_hands",
     "fits",
     "most_held_suit",
@@ -177,6 +179,26 @@ def fits(card: Card, top: Card, named: Suit | None) -> bool:
     return card.suit == top.suit or card.rank == top.rank
 
 
+def check_pile(pile: Sequence[Card], named: Suit | None, turned: Sequence[Card]) -> None:
+    """A position's pile (the Eights games share it): a top card, a suit named exactly when that
+    top card is an eight, and the starter's turn-up on record (``turned``).
+
+    >>> check_pile((Card.parse("9C"),), Suit.SPADES, (Card.parse("9C"),))
+    Traceback (most recent call last):
+    ...
+    fairdeal.rules.position.PositionError: named: S is named, but the top of the pile, 9C, is not an eight
+    """
+    if not pile:
+        raise PositionError("the pile is empty: it holds at least the starter", field="pile")
+    top = pile[-1]
+    if named is not None and top.rank != Rank.EIGHT:
+        raise PositionError(f"{named.letter} is named, but the top of the pile, {top}, is not an eight", field="named")
+    if named is None and top.rank == Rank.EIGHT:
+        raise PositionError(f"the eight on top of the pile, {top}, names no suit", field="named")
+    if not turned or turned[-1].rank == Rank.EIGHT:
+        raise PositionError("the cards turned for the starter end with the starter, which is no eight", field="turned")
+
+
 def _why_not(
     card: Card,
     *,
@@ -292,6 +314,33 @@ class CrazyEights(Rules):
     @staticmethod
     def hand_size(seats: int) -> int:
         return 7 if seats == 2 else 5
+
+    # -- the position (state JSON, spec/state.md) ----------------------------
+
+    state_type = CrazyEightsState
+
+    def card_places(self, state: CrazyEightsState) -> Places:
+        """Where the cards are: the hands, the stock, the pile (the drawn card that fits is in its
+        drawer's hand; ``dealt``, ``turned`` and ``restocked`` are history)."""
+        return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
+
+    def check_position(self, state: CrazyEightsState) -> None:
+        check_pile(state.pile, state.named, state.turned)
+        seats = state.seats
+        if not 0 <= state.passes < seats + (state.result is not None):
+            raise PositionError(f"{state.passes} passes in a row at {seats} seats (as many block the hand)", field="passes")
+        if state.drawn < 0:
+            raise PositionError(f"{state.drawn} cards drawn", field="drawn")
+        if state.restocks != len(state.restocked):
+            raise PositionError(f"{state.restocks} restocks, but restocked lists {len(state.restocked)}", field="restocks")
+        if state.restocks > self.options["restock_limit"]:
+            raise PositionError(f"{state.restocks} restocks, more than the restock_limit {self.options['restock_limit']}", field="restocks")
+        if state.pending is not None:
+            hand = () if state.turn is None else state.hands[state.turn]
+            if not hand or hand[-1] is not state.pending or not state.drawn:
+                raise PositionError(f"{state.pending} is not the card the seat to act has just drawn (the last of its hand)", field="pending")
+            if not fits(state.pending, state.top, state.named):
+                raise PositionError(f"{state.pending}, the card just drawn, does not fit the pile: it is no pending card", field="pending")
 
     # -- dealing ---------------------------------------------------------
 

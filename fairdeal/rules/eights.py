@@ -66,7 +66,9 @@ from fairdeal.rules.base import (
     Shuffler,
     TARGET,
 )
+from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, hand_places
 from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
+from fairdeal.rules.crazy_eights import check_pile
 from fairdeal.rules.hollywood import HollywoodScoring
 
 __all__ = [
@@ -271,6 +273,35 @@ class EightsFamily(Rules):
     def settle_block(self, state: EightsState, counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], str]:
         """The winners, the scores and a reason, when the hand is blocked."""
         raise NotImplementedError
+
+    # -- the position (state JSON, spec/state.md) ------------------------------
+
+    state_type = EightsState
+
+    def card_places(self, state: EightsState) -> Places:
+        """Where the cards are: the hands, the stock, the pile (``dealt``, ``turned`` and
+        ``draws`` are history)."""
+        return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
+
+    def check_position(self, state: EightsState) -> None:
+        check_pile(state.pile, state.named, state.turned)
+        seats = state.seats
+        if state.pile[0] is not state.turned[-1]:
+            raise PositionError(f"the starter {state.turned[-1]} is not at the bottom of the pile (there is no restock)", field="turned")
+        if state.sides != self.sides(seats):
+            raise PositionError(f"the sides at {seats} seats with these options are {[list(side) for side in self.sides(seats)]}", field="sides")
+        check_seat_list(state.out, seats, "out", distinct=True)
+        emptied = [seat for seat, hand in enumerate(state.hands) if not hand]
+        if sorted(state.out) != emptied:
+            raise PositionError(f"the seats out are those that hold no card: {emptied}", field="out")
+        if state.turn is not None and not state.hands[state.turn]:
+            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+        if not 0 <= state.passes < seats - len(state.out) + (state.result is not None):
+            raise PositionError(f"{state.passes} passes in a row with {seats - len(state.out)} seats in the hand", field="passes")
+        if state.drawn < 0:
+            raise PositionError(f"{state.drawn} cards drawn", field="drawn")
+        for i, (seat, _) in enumerate(state.draws):
+            check_seat(seat, seats, f"draws[{i}][0]")
 
     # -- dealing ---------------------------------------------------------------
 

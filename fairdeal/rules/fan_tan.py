@@ -55,6 +55,7 @@ from fairdeal.rules.base import (
     Shuffler,
     stack,
 )
+from fairdeal.rules.position import Places, PositionError, check_chip_tally, hand_places
 
 __all__ = [
     "ChipMove",
@@ -235,6 +236,36 @@ class FanTanFamily(Rules):
 
     def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
         return hands_played >= self.deals_in_session(len(sheet.totals))
+
+    # -- the position (state JSON, spec/state.md) ----------------------------
+
+    state_type = FanTanState
+
+    def card_places(self, state: FanTanState) -> Places:
+        """Where the cards are: the hands and the rows on the table (``dealt`` is history)."""
+        rows = [(f"in the {suit.plural} row", self.row_cards(row)) for suit, row in zip(Suit, state.rows) if row is not None]
+        return [*hand_places(state.hands), *rows]
+
+    def row_cards(self, row: Row) -> list[Card]:
+        """The cards of a row on the table, from its first end to its second."""
+        raise NotImplementedError
+
+    def check_rows(self, state: FanTanState) -> None:
+        """Raise :class:`PositionError` for rows (and an opening rank, leads) no deal can lay."""
+        raise NotImplementedError
+
+    def check_position(self, state: FanTanState) -> None:
+        if len(state.rows) != 4:
+            raise PositionError(f"one row per suit, clubs first: 4 entries, not {len(state.rows)}", field="rows")
+        for suit, row in zip(Suit, state.rows):
+            if row is not None and (row[0].suit != suit or row[1].suit != suit):
+                raise PositionError(f"the {suit.plural} row holds {row[0] if row[0].suit != suit else row[1]}", field=f"rows[{suit}]")
+        self.check_rows(state)
+        check_chip_tally(state)
+        if state.pot < 0:
+            raise PositionError(f"{state.pot} chips", field="pot")
+        if state.turn is not None and not state.hands[state.turn]:
+            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
 
     # -- dealing -------------------------------------------------------------
 
@@ -487,6 +518,31 @@ class SevensGame(FanTanFamily):
     def initial_opening(self) -> Rank | None:
         return self.openers[0] if len(self.openers) == 1 else None
 
+    def row_cards(self, row: Row) -> list[Card]:
+        low, high = self.position(row[0].rank), self.position(row[1].rank)
+        return [Card(rank, row[0].suit) for rank in self.order[low : high + 1]]
+
+    def check_rows(self, state: FanTanState) -> None:
+        opening = state.opening
+        if opening is None:
+            if len(self.openers) == 1:
+                raise PositionError(f"the rows of {self.title} open with {self.openers[0].letter}", field="opening")
+            begun = [suit for suit, row in zip(Suit, state.rows) if row is not None]
+            if begun:
+                raise PositionError("no opening rank, yet a row is begun: the first card fixes it", field="opening")
+        elif opening not in self.openers:
+            raise PositionError(f"{opening.letter} does not open the rows of {self.title}: {', '.join(r.letter for r in self.openers)}", field="opening")
+        for suit, row in zip(Suit, state.rows):
+            if row is None:
+                continue
+            low, high = self.position(row[0].rank), self.position(row[1].rank)
+            if low > high:
+                raise PositionError(f"a row is given by its low end, then its high end: {row[0]} lies above {row[1]}", field=f"rows[{suit}]")
+            if opening is not None and not low <= self.position(opening) <= high:
+                raise PositionError(f"the {suit.plural} row {row[0]}-{row[1]} does not hold its opening card {Card(opening, suit)}", field=f"rows[{suit}]")
+        if state.leads:
+            raise PositionError(f"{self.title} has no leads (rows open with their opening card)", field="leads")
+
     def position(self, rank: Rank) -> int:
         """Where ``rank`` stands in the game's :attr:`order`, 0 (the lowest end) to 12."""
         return self.order.index(rank)
@@ -625,6 +681,26 @@ def _sequence_playable(rows: tuple[Row | None, ...]) -> frozenset[Card] | None:
 
 class SequenceGame(FanTanFamily):
     """Play or Pay and Liberty Fan-Tan: no new suit until all 13 cards of the current one are down."""
+
+    def row_cards(self, row: Row) -> list[Card]:
+        card, cards = row[0], [row[0]]
+        while card is not row[1]:
+            card = _following(card)
+            cards.append(card)
+        return cards
+
+    def check_rows(self, state: FanTanState) -> None:
+        if state.opening is not None:
+            raise PositionError(f"{self.title} has no opening rank: any card leads a suit", field="opening")
+        begun = [row for row in state.rows if row is not None]
+        firsts = sorted(row[0] for row in begun)
+        if sorted(state.leads) != firsts or len(set(state.leads)) != len(state.leads):
+            raise PositionError(f"the leads are the first cards of the rows begun ({' '.join(map(str, firsts)) or 'none'}), in the order led", field="leads")
+        building = [row for row in begun if _row_length(row) < 13]
+        if len(building) > 1:
+            raise PositionError(f"two suits are being built ({building[0][0].suit.plural} and {building[1][0].suit.plural}): no new suit until all 13 are down", field="rows")
+        if building and state.leads[-1] is not building[0][0]:
+            raise PositionError(f"the suit being built, {building[0][0].suit.plural}, was not the last led", field="leads")
 
     @staticmethod
     def current(rows: Sequence[Row | None]) -> Row | None:

@@ -47,6 +47,7 @@ from fairdeal.rules.base import (
     Shuffler,
     TARGET,
 )
+from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, check_shape, hand_places
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.hollywood import HollywoodScoring
 
@@ -200,6 +201,45 @@ class GoBoom(Rules):
     summary_line = "Follow the lead by suit or rank, or draw; the highest card leads the next round."
     OPTIONS = (TARGET,)
     layout = Layout(hands="7 cards each", stock=True)
+
+    # -- the position (state JSON, spec/state.md) ------------------------------
+
+    state_type = GoBoomState
+
+    def card_places(self, state: GoBoomState) -> Places:
+        """Where the cards are: the hands, the stock, the round in play, and the finished rounds
+        put aside (the round a hand ended in stays in ``plays``; ``dealt`` and ``draws`` are history)."""
+        aside = [Card.parse(play["card"]) for r in state.rounds if r["won_by"] is not None for play in r["plays"]]
+        return [*hand_places(state.hands), ("in the stock", state.stock), ("in the round in play", [c for _, c in state.plays]),
+                ("in a finished round", aside)]
+
+    def check_position(self, state: GoBoomState) -> None:
+        seats = state.seats
+        check_seat(state.leader, seats, "leader")
+        for i, (seat, _) in enumerate(state.plays):
+            check_seat(seat, seats, f"plays[{i}][0]")
+        check_seat_list(state.passed, seats, "passed", distinct=True)
+        for i, (seat, _) in enumerate(state.draws):
+            check_seat(seat, seats, f"draws[{i}][0]")
+        order = [(state.leader + i) % seats for i in range(seats)]
+        acted = [seat for seat, _ in state.plays] + list(state.passed)
+        if state.plays and state.plays[0][0] != state.leader:
+            raise PositionError(f"the round is led by seat {state.leader}, not seat {state.plays[0][0]}", field="plays")
+        if sorted(acted) != sorted(order[: len(acted)]) or len(acted) > seats - (state.result is None):
+            raise PositionError(f"each seat from the leader's left plays or passes once in a round: not {acted}", field="plays")
+        if state.result is None and state.turn != order[len(acted)]:
+            raise PositionError(f"seat {order[len(acted)]} acts next in this round, not seat {state.turn}", field="turn")
+        if state.drawn < 0:
+            raise PositionError(f"{state.drawn} cards drawn", field="drawn")
+        shape = {"leader": "seat", "plays": [{"seat": "seat", "card": "card"}], "passed": ["seat"], "won_by": "seat?"}
+        for i, done in enumerate(state.rounds):
+            check_shape(done, shape, f"rounds[{i}]", seats)
+            if done["won_by"] is None and (i != len(state.rounds) - 1 or state.result is None):
+                raise PositionError("only the round a hand ended in has no winner, and it is the last", field=f"rounds[{i}].won_by")
+        if state.result is not None:
+            last = state.rounds[-1] if state.rounds else None
+            if last is None or last["won_by"] is not None or last["plays"] != [{"seat": s, "card": c.code} for s, c in state.plays]:
+                raise PositionError("a finished hand's last round is the round in play, with no winner", field="rounds")
 
     # -- dealing ---------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from fairdeal.rules.base import (
     Rules,
     Shuffler,
 )
+from fairdeal.rules.position import Places, PositionError, check_seat, check_shape, hand_places
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.snip_snap import strength as rank_strength
 
@@ -219,6 +220,50 @@ class RollingStone(Rules):
 
     def match_over(self, sheet: Any, hands_played: int) -> bool:
         return hands_played >= self.deals_in_session(len(sheet.totals))
+
+    # -- the position (state JSON, spec/state.md) --------------------------------------
+
+    state_type = RollingStoneState
+
+    def pack_for(self, seats: int) -> list[Card]:
+        """The cut-down pack a position at ``seats`` seats is checked against."""
+        return rolling_stone_pack(seats)
+
+    def card_places(self, state: RollingStoneState) -> Places:
+        """Where the cards are: the hands, the trick in play, the tricks put aside, and the trick
+        a deal ended in (a trick picked up went into a hand; ``dealt`` is history)."""
+        def cards(end: str) -> list[Card]:
+            return [Card.parse(play["card"]) for trick in state.tricks if trick["end"] == end for play in trick["plays"]]
+
+        return [*hand_places(state.hands), ("in the trick", [c for _, c in state.trick]),
+                ("in a trick put aside", cards("aside")), ("in the trick the deal ended in", cards("out"))]
+
+    def check_position(self, state: RollingStoneState) -> None:
+        seats = state.seats
+        for i, (seat, card) in enumerate(state.trick):
+            check_seat(seat, seats, f"trick[{i}][0]")
+            if seat != (state.trick[0][0] + i) % seats:
+                raise PositionError(f"seat {(state.trick[0][0] + i) % seats} plays after seat {state.trick[i - 1][0]}, not seat {seat}", field=f"trick[{i}]")
+            if card.suit != state.trick[0][1].suit:
+                raise PositionError(f"{card} does not follow {state.trick[0][1]}: a seat that cannot follow picks up the trick", field=f"trick[{i}]")
+        if len(state.trick) >= seats:
+            raise PositionError(f"a trick that all {seats} seats followed is put aside", field="trick")
+        if state.trick and state.result is None and state.turn != (state.trick[-1][0] + 1) % seats:
+            raise PositionError(f"seat {(state.trick[-1][0] + 1) % seats} plays next, not seat {state.turn}", field="turn")
+        if state.turn is not None and not state.hands[state.turn]:
+            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+        shape = {"plays": [{"seat": "seat", "card": "card"}], "end": ("aside", "picked-up", "out"), "by": "seat"}
+        aside = 0
+        for i, trick in enumerate(state.tricks):
+            cards = check_shape(trick, shape, f"tricks[{i}]", seats)
+            aside += len(cards) if trick["end"] == "aside" else 0
+            if trick["end"] == "out" and (i != len(state.tricks) - 1 or state.result is None):
+                raise PositionError("only the last trick of a finished deal ends it", field=f"tricks[{i}].end")
+        if state.aside != aside:
+            raise PositionError(f"the tricks put aside hold {aside} cards, not {state.aside}", field="aside")
+        for seen in state.seen:
+            if len(seen) != seats + 1:
+                raise PositionError(f"a position is the seat to lead and a mask per hand: {seats + 1} numbers, not {len(seen)}", field="seen")
 
     # -- dealing -----------------------------------------------------------------------
 

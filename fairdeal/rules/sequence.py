@@ -55,6 +55,7 @@ from fairdeal.rules.base import (
     ScoreSheet,
     Shuffler,
 )
+from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, hand_places
 from fairdeal.rules.fan_tan import ChipMove
 
 __all__ = ["ACE_HIGH", "ACE_LOW", "RunGame", "RunState", "RunView", "Sequence", "deal_round", "replace_state"]
@@ -258,6 +259,68 @@ class RunGame(Rules):
     def lowest(self, cards: Iterable[Card]) -> Card:
         """The lowest of ``cards`` in the game's order; of equal ranks, clubs first."""
         return min(cards, key=lambda c: (self.position(c), c.suit))
+
+    # -- the position (state JSON, spec/state.md) ------------------------------------
+
+    state_type = RunState
+
+    def card_places(self, state: RunState) -> Places:
+        """Where the cards are: the hands, the table (``plays``), the cards out of play (``dead``:
+        Michigan's dead hand, Commit's stops) and Michigan's extra hand while it is unsettled
+        (``dealt`` and ``extra_dealt`` are history)."""
+        dead = "among the stops" if self.layout.extra == "stops" else "in the dead hand"
+        return [*hand_places(state.hands), ("on the table", [c for _, c in state.plays]), (dead, state.dead),
+                ("in the extra hand", state.extra)]
+
+    def check_position(self, state: RunState) -> None:
+        seats = state.seats
+        for i, (seat, _) in enumerate(state.plays):
+            check_seat(seat, seats, f"plays[{i}][0]")
+        runs = list(state.runs)
+        if runs != sorted(set(runs)) or (runs and (runs[0] != 0 or runs[-1] >= len(state.plays))) or (state.plays and not runs):
+            raise PositionError(f"the runs begin at increasing places in plays, the first at 0, all below {len(state.plays)}", field="runs")
+        if state.current is not None and (not state.plays or state.plays[-1][1] is not state.current):
+            raise PositionError(f"{state.current} is not the last card played: a run goes on from its last card", field="current")
+        if state.fork is not None and (self.special is None or state.current is not self.special):
+            raise PositionError("only Commit's 9D, just played with a card, forks a run", field="fork")
+        if state.stopped is not None and (state.current is not None or not self.new_suit):
+            raise PositionError("a suit has stopped only while a lead is due, in a game that leads a new suit", field="stopped")
+        if state.privilege and (self.special is None or state.current is not None):
+            raise PositionError("only Spin's spinner, leading, has the privilege", field="privilege")
+        check_seat(state.last, seats, "last", none=True)
+        if (state.last is None) != (not state.plays):
+            raise PositionError("the seat that played the last card, and none before the first", field="last")
+        if state.turn is not None and state.phase == "play":
+            if not state.hands[state.turn]:
+                raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+            wanted = self.wanted(state.current, state.fork)
+            if wanted and not any(card in state.hands[state.turn] for card in wanted):
+                raise PositionError(f"seat {state.turn} holds no card that goes on with the run ({' or '.join(map(str, wanted))})", field="turn")
+        bidding = "auction" in self.extra_moves
+        phases = ("play", "choose", "auction") if bidding else ("play",)
+        if state.phase not in phases:
+            raise PositionError(f"{state.phase!r} is not a phase of {self.title} ({', '.join(phases)})", field="phase")
+        if state.phase != "play":
+            if state.plays or not state.extra or state.dead:
+                raise PositionError("before the play the extra hand is unsettled, nothing played, nothing dead", field="phase")
+            if state.phase == "choose" and state.turn != state.dealer:
+                raise PositionError(f"the dealer, seat {state.dealer}, decides about the extra hand", field="turn")
+            if state.phase == "auction" and state.turn == state.dealer:
+                raise PositionError("the dealer does not bid for the extra hand", field="turn")
+        elif state.extra:
+            raise PositionError("the extra hand is settled when the play begins: it is dead, or a seat's", field="extra")
+        if not bidding and (state.bids or state.extra_dealt or state.exchanged is not None):
+            raise PositionError(f"{self.title} has no extra hand", field="bids" if state.bids else "extra_dealt" if state.extra_dealt else "exchanged")
+        for i, (seat, amount) in enumerate(state.bids):
+            check_seat(seat, seats, f"bids[{i}][0]")
+            if amount is not None and not 1 <= amount <= self.options["max_bid"]:
+                raise PositionError(f"a bid is 1 to {self.options['max_bid']} counters, not {amount}", field=f"bids[{i}][1]")
+        check_seat(state.exchanged, seats, "exchanged", none=True)
+        boxes = self.layout_cards()
+        if len(state.layout) != len(boxes) or any(n < 0 for n in state.layout):
+            said = f"0 or more counters on each layout card ({' '.join(map(str, boxes))})" if boxes else f"{self.title} has no layout"
+            raise PositionError(said, field="layout")
+        check_chip_tally(state, boxes=[c.code for c in boxes], pot=False)
 
     # -- dealing -------------------------------------------------------------------
 

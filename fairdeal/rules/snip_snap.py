@@ -53,6 +53,7 @@ from fairdeal.rules.base import (
     Shuffler,
     stack,
 )
+from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_shape, hand_places
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.fan_tan import ChipMove, _paid
 
@@ -243,6 +244,49 @@ class SnipSnapFamily(Rules):
     def calls(self, group: Sequence[tuple[int, Card]]) -> list[str | None]:
         """What is called as each card of the group goes down, in order (``None``: nothing)."""
         raise NotImplementedError
+
+    # -- the position (state JSON, spec/state.md) --------------------------------------
+
+    state_type = SnipSnapState
+
+    def card_places(self, state: SnipSnapState) -> Places:
+        """Where the cards are: the hands, the group being put down, the finished groups
+        (``dealt`` is history)."""
+        done = [Card.parse(code) for group in state.groups for turn in group["turns"] for code in turn["cards"]]
+        return [*hand_places(state.hands), ("in the group being put down", [c for _, c in state.group]),
+                ("in a finished group", done)]
+
+    def check_position(self, state: SnipSnapState) -> None:
+        seats = state.seats
+        for i, (seat, cards) in enumerate(state.turns):
+            check_seat(seat, seats, f"turns[{i}][0]")
+            if len({card.rank for card in cards}) > 1:
+                raise PositionError("a seat puts down cards of one rank", field=f"turns[{i}][1]")
+        if state.turns and not state.turns[0][1]:
+            raise PositionError("a group begins with the leader's card, not a pass", field="turns[0]")
+        group: list[tuple[int, Card]] = []
+        for i, (seat, cards) in enumerate(state.turns):
+            if group:
+                # Whether the group was over here: the hands then held the cards put down since.
+                later = [card for _, put in state.turns[i:] for card in put]
+                why = self.ended(group, [*state.hands, later])
+                if why is not None:
+                    raise PositionError(f"the group was over ({why}) before this turn: a finished group is in groups", field=f"turns[{i}]")
+                if cards and cards[0].rank != self.wanted(group):
+                    raise PositionError(f"{cards[0]} does not continue the group: the next card is {a_rank(self.wanted(group))}", field=f"turns[{i}]")
+            group += [(seat, card) for card in cards]
+        if group and state.result is None and self.ended(group, state.hands) is not None:
+            raise PositionError(f"the group is over ({self.ended(group, state.hands)}): a finished group is in groups", field="turns")
+        if state.turns and state.result is None and state.turn != (state.turns[-1][0] + 1) % seats:
+            raise PositionError(f"seat {(state.turns[-1][0] + 1) % seats} acts after seat {state.turns[-1][0]}, not seat {state.turn}", field="turn")
+        if state.turn is not None and not state.hands[state.turn]:
+            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+        check_chip_tally(state)
+        if state.pot < 0:
+            raise PositionError(f"{state.pot} chips", field="pot")
+        shape = {"turns": [{"seat": "seat", "cards": ["card"], "calls?": ["str?"]}], "end": ("four", "ace", "stopped", "out")}
+        for i, group in enumerate(state.groups):
+            check_shape(group, shape, f"groups[{i}]", seats)
 
     # -- dealing -----------------------------------------------------------------------
 
