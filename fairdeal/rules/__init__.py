@@ -23,6 +23,7 @@ from fairdeal.rules.base import (
     Shuffler,
     standings,
 )
+from fairdeal.rules.summary import HandSummary, SeatNames
 from fairdeal.rules.commit import Commit
 from fairdeal.rules.crazy_eights import CrazyEights
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
@@ -41,12 +42,14 @@ __all__ = [
     "get",
     "Event",
     "HandResult",
+    "HandSummary",
     "IllegalMove",
     "Move",
     "MoveError",
     "OptionsError",
     "Rules",
     "ScoreSheet",
+    "SeatNames",
     "Shuffler",
     "standings",
     "BookCrazyEights",
