@@ -25,6 +25,7 @@ from typing import Any
 
 from fairdeal.cards import Card, codes, pack
 from fairdeal.rules.base import Event, HandResult, IllegalMove, Move, Rules, ScoreSheet, Shuffler, standings
+from fairdeal.rules.summary import HandSummary
 
 __all__ = ["Match", "HandReport", "draw_for_deal"]
 
@@ -36,7 +37,7 @@ class HandReport:
 
     hand: int
     dealer: int
-    summary: dict[str, Any]
+    summary: HandSummary
     result: HandResult
     totals: tuple[int, ...]
     sheet: ScoreSheet | None = None

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairdeal.cards import codes
 from fairdeal.fairness import (
     PROTOCOL,
     FairnessError,
@@ -46,7 +47,8 @@ from fairdeal.fairness import (
 )
 from fairdeal.match import Match
 from fairdeal.record import FORMAT, SIGNED_TYPES, ChainError, RecordError, canonical, check_chain, line_hash
-from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, Rules, get
+from fairdeal.rules import HandResult, IllegalMove, Move, MoveError, OptionsError, Rules, ScoreSheet, get
+from fairdeal.rules.summary import HandSummary
 
 __all__ = ["verify", "read_lines", "Report", "Hand", "Failure", "Step", "RecordError", "NOT_REVEALED"]
 
@@ -80,16 +82,18 @@ class Failure:
 class Hand:
     """One finished hand as the seed and the rules give it.
 
-    ``summary`` is what the rules report of the hand (for Crazy Eights:
-    ``deal`` by seat, ``starter``, ``turned`` and ``restocks``, each with
-    its new stock, top first); the rest is how it ended. ``sheet`` holds
-    what a game's score sheet keeps besides the totals (Hollywood scoring:
-    ``games``, each game's scores by seat), as its ``hand-end`` line shows it.
+    ``summary`` is what the rules report of the hand, its family's typed
+    :class:`~fairdeal.rules.summary.HandSummary` (for Crazy Eights: ``deal``
+    by seat, ``turned`` and the starter, and ``restocks``, each new stock top
+    first); the rest is how it ended. ``sheet`` holds what a game's score
+    sheet keeps besides the totals (Hollywood scoring: ``games``, each game's
+    scores by seat), as its ``hand-end`` line shows it; ``score_sheet`` is
+    that sheet itself, which describes itself in the text report.
     """
 
     hand: int
     dealer: int
-    summary: dict[str, Any]
+    summary: HandSummary
     how: str
     winners: tuple[int, ...]
     counts: tuple[int, ...]
@@ -97,16 +101,22 @@ class Hand:
     totals: tuple[int, ...]
     reason: str = ""
     sheet: dict[str, Any] = field(default_factory=dict)
+    score_sheet: ScoreSheet | None = field(default=None, repr=False, compare=False)
 
     @property
     def deal(self) -> list[list[str]]:
-        return self.summary.get("deal", [])
+        return [codes(cards) for cards in self.summary.deal]
+
+    @property
+    def result(self) -> HandResult:
+        """How the hand ended, as the rules gave it."""
+        return HandResult(self.how, self.winners, self.counts, self.scores, self.reason)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "hand": self.hand,
             "dealer": self.dealer,
-            **self.summary,
+            **self.summary.to_json(),
             "result": {
                 "how": self.how,
                 "winners": list(self.winners),
@@ -598,7 +608,7 @@ class _Replay:
             return
         report.hands = [
             Hand(h.hand, h.dealer, h.summary, h.result.how, h.result.winners, h.result.counts,
-                 h.result.scores, h.totals, h.result.reason, _sheet_fields(h.sheet))
+                 h.result.scores, h.totals, h.result.reason, _sheet_fields(h.sheet), h.sheet)
             for h in match.hands
         ]
         if match.hands:

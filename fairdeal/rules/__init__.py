@@ -23,6 +23,7 @@ from fairdeal.rules.base import (
     Shuffler,
     standings,
 )
+from fairdeal.rules.summary import HandSummary, SeatNames
 from fairdeal.rules.commit import Commit
 from fairdeal.rules.position import PositionError
 from fairdeal.rules.crazy_eights import CrazyEights
@@ -42,6 +43,7 @@ __all__ = [
     "get",
     "Event",
     "HandResult",
+    "HandSummary",
     "IllegalMove",
     "Move",
     "MoveError",
@@ -49,6 +51,7 @@ __all__ = [
     "PositionError",
     "Rules",
     "ScoreSheet",
+    "SeatNames",
     "Shuffler",
     "standings",
     "BookCrazyEights",

@@ -9,6 +9,7 @@ happen), or raises :class:`IllegalMove`. Randomness enters only through the
 from __future__ import annotations
 
 import abc
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
@@ -16,6 +17,7 @@ from typing import Any, ClassVar, TypeVar
 T = TypeVar("T")
 
 from fairdeal.cards import Card, CardError, Rank, Suit
+from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, safe
 
 __all__ = [
     "Event",
@@ -411,6 +413,16 @@ class ScoreSheet:
         """The fields of a ``hand-end`` line that show the sheet after the hand (JSON-ready)."""
         return {"totals": list(self.totals)}
 
+    def describe(self, names: SeatNames) -> list[str]:
+        """The text report's lines on what the sheet keeps besides the totals after a hand
+        (Michigan: the counters left on the layout); none for a plain sheet."""
+        return []
+
+    def table_rows(self) -> list[tuple[str, Sequence[int]]]:
+        """Rows by seat the text report shows under the hand's totals (Hollywood scoring:
+        each game's scores); none for a plain sheet."""
+        return []
+
 
 def fast_replace(cls: type[T]) -> Callable[..., T]:
     """``dataclasses.replace`` for one frozen, slotted state class, about twice as fast.
@@ -636,8 +648,70 @@ class Rules(abc.ABC):
         """The move the table makes for a seat whose turn timer ran out."""
 
     @abc.abstractmethod
-    def summary(self, state: Any) -> dict[str, Any]:
-        """A finished hand for the verifier's report: deal by seat, and what else it showed."""
+    def summary(self, state: Any) -> HandSummary:
+        """A finished hand for the verifier's report: its family's typed summary (the deal
+        by seat, and what else it showed), whose ``to_json`` the JSON report holds."""
+
+    # -- the move-by-move replay (fairdeal-verify --moves) ---------------------------
+
+    def describe_deal(self, state: Any, names: SeatNames) -> list[str]:
+        """The replay's lines for a new deal: the hand's header and each seat's cards.
+
+        >>> from fairdeal.rules import get
+        >>> rules = get("sequence")
+        >>> state = rules.deal(2, 1, 1, lambda label, cards: list(cards))[0]
+        >>> lines = rules.describe_deal(state, SeatNames(("Ann", "Bob")))
+        >>> lines[0], lines[1][:27], len(lines)
+        ('hand 1, dealer seat 1 (Bob)', '  seat 0 (Ann): A♣ 3♣ 5♣ 7♣', 3)
+        """
+        lines = [f"hand {state.hand}, dealer {names.seat(state.dealer)}"]
+        lines.extend(f"  {names.seat(s)}: {display(cards)}" for s, cards in enumerate(state.hands))
+        return lines
+
+    def describe_move(
+        self, before: Any, seat: int, move: Move, after: Any | None, names: SeatNames, *, auto: bool = False
+    ) -> str:
+        """The replay's words for ``seat``'s ``move`` from ``before``: the move, what a draw
+        drew, the table after it (:meth:`describe_table`) and every hand. ``after`` is
+        ``None`` when the move ended the hand (the next hand's deal is not this hand's)."""
+        text = move.kind
+        if move.card is not None:
+            text += " " + move.card.display
+        if move.suit is not None:
+            text += " naming " + move.suit.symbol
+        if move.then is not None:
+            text += " then " + move.then.display
+        if move.amount is not None:
+            text += f" {move.amount}"
+        if move.kind == "draw" and after is not None:
+            grew = len(after.hands[seat]) - len(before.hands[seat])
+            if grew == 1:
+                text += " -> " + after.hands[seat][-1].display
+            elif grew == 0:
+                text += " -> no card"
+        if auto:
+            text += " (auto)"
+        if after is not None:
+            text += self.describe_table(before, after, names)
+            text += " | " + " | ".join(f"{s}: {display(cards)}" for s, cards in enumerate(after.hands))
+        return text
+
+    def describe_table(self, before: Any, after: Any, names: SeatNames) -> str:
+        """What the replay shows of the table after a move, before the hands
+        (``"; pile 9♣"``); nothing by default."""
+        return ""
+
+    def describe_event(self, event: Event, names: SeatNames) -> str:
+        """The replay's line (without its indent) for an event a move or a deal produced."""
+        kind = event.get("type")
+        if kind == "hand-end":
+            return f"hand {event['hand']} ends ({event['how']}): scores {event['scores']}, totals {event['totals']}"
+        if kind == "chips":
+            return describe_chips(event, names)
+        if kind == "match-end":
+            places = ", ".join(f"{r['place']}. seat {r['seat']} {r['total']}" for r in event["standings"])
+            return f"the match is over: {places}"
+        return safe(json.dumps(event, ensure_ascii=False))
 
     # -- the match's score: the rules own the sheet --------------------------------
 

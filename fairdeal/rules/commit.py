@@ -32,12 +32,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence as Seq
+from dataclasses import dataclass
 from typing import Any
 
 from fairdeal.cards import Card, Rank, codes, pack
 from fairdeal.rules.base import DEALS, Event, Layout, Move, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
-from fairdeal.rules.sequence import ACE_LOW, RunGame, RunState, deal_round
+from fairdeal.rules.sequence import ACE_LOW, RunGame, RunState, RunSummary, deal_round
+from fairdeal.rules.summary import SeatNames, display
 
 __all__ = ["Commit", "NINE", "REMOVED"]
 
@@ -136,7 +138,24 @@ class Commit(RunGame):
                 moves += [ChipMove("held-king", payer, (payer + i) % seats, kings) for i in range(1, seats)]
         return moves
 
-    def summary(self, state: RunState) -> dict[str, Any]:
-        out = super().summary(state)
-        out["stops"] = codes(sorted(state.dead))
-        return out
+    def summary(self, state: RunState) -> CommitSummary:
+        return CommitSummary(**super().summary(state).fields(), stops=tuple(sorted(state.dead)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommitSummary(RunSummary):
+    """A Commit hand: the run games' summary with the ``stops``, the cards dealt face down.
+
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> summary = CommitSummary(deal=((),), hand=1, runs=(), left=((),), chips=(), stops=(Card.parse("9S"),))
+    >>> summary.to_json()["stops"], summary.lines(SeatNames(("Ann",)))[1]
+    (['9S'], '  stops (face down): 9♠')
+    """
+
+    stops: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "stops": codes(self.stops)}
+
+    def layout_lines(self, names: SeatNames) -> list[str]:
+        return [f"  stops (face down): {display(self.stops)}"]

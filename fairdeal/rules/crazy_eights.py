@@ -36,6 +36,7 @@ from fairdeal.rules.base import (
     TARGET,
 )
 from fairdeal.rules.position import Places, PositionError, hand_places
+from fairdeal.rules.summary import HandSummary, SeatNames, display
 
 __all__ = [
     "CrazyEights",
@@ -567,10 +568,75 @@ class CrazyEights(Rules):
 
     # -- reporting --------------------------------------------------------
 
-    def summary(self, state: CrazyEightsState) -> dict[str, Any]:
-        return {
-            "deal": [codes(h) for h in state.dealt],
-            "starter": state.turned[-1].code,
-            "turned": codes(state.turned),
-            "restocks": [{"restock": r, "stock": codes(s)} for r, s in enumerate(state.restocked, 1)],
-        }
+    def summary(self, state: CrazyEightsState) -> CrazyEightsSummary:
+        return CrazyEightsSummary(deal=state.dealt, turned=state.turned, restocks=state.restocked)
+
+    def describe_deal(self, state: CrazyEightsState, names: SeatNames) -> list[str]:
+        return describe_starter(state, super().describe_deal(state, names))
+
+    def describe_table(self, before: CrazyEightsState, after: CrazyEightsState, names: SeatNames) -> str:
+        return describe_pile(after)
+
+    def describe_event(self, event: Event, names: SeatNames) -> str:
+        if event.get("type") == "restock":
+            return f"the stock ran out: restock {event['restock']}, {event['cards']} cards"
+        return super().describe_event(event, names)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StarterSummary(HandSummary):
+    """A hand of the draw-pile games with a starter: ``turned``, the cards turned up for
+    the starter (an eight goes back into the stock; the last is the starter)."""
+
+    turned: tuple[Card, ...]
+
+    @property
+    def starter(self) -> Card:
+        return self.turned[-1]
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "starter": self.starter.code, "turned": codes(self.turned)}
+
+    def lines(self, names: SeatNames) -> list[str]:
+        back = self.turned[:-1]
+        return super().lines(names) + [
+            f"  starter {self.starter.display}" + (f" (eights turned back into the stock: {display(back)})" if back else "")
+        ]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CrazyEightsSummary(StarterSummary):
+    """A Crazy Eights hand: the deal, the starter, and each ``restocks``' new stock, top first.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> summary = CrazyEightsSummary(deal=(tuple(parse_cards("9C")),), turned=tuple(parse_cards("8S 4D")),
+    ...                              restocks=(tuple(parse_cards("KH 2C")),))
+    >>> summary.to_json()["restocks"], summary.lines(SeatNames(("Ann",)))[1:]
+    ([{'restock': 1, 'stock': ['KH', '2C']}], ['  starter 4♦ (eights turned back into the stock: 8♠)', '  restock 1: 2 cards, new stock (top first) K♥ 2♣'])
+    """
+
+    restocks: tuple[tuple[Card, ...], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "restocks": [{"restock": r, "stock": codes(s)} for r, s in enumerate(self.restocks, 1)]}
+
+    def lines(self, names: SeatNames) -> list[str]:
+        return super().lines(names) + [
+            f"  restock {r}: {len(stock)} cards, new stock (top first) {display(stock)}"
+            for r, stock in enumerate(self.restocks, 1)
+        ]
+
+
+def describe_starter(state: Any, lines: list[str]) -> list[str]:
+    """A deal's replay lines with the starter (the pile's top) named in the header."""
+    if state.pile:
+        lines[0] += f", starter {state.pile[-1].display}"
+    return lines
+
+
+def describe_pile(state: Any) -> str:
+    """The replay's note on the pile after a move: its top card, and the suit an eight named."""
+    if not state.pile:
+        return ""
+    return f"; pile {state.pile[-1].display}" + (f" ({state.named.symbol} named)" if state.named is not None else "")

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
@@ -69,6 +69,8 @@ from fairdeal.rules.base import (
 from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, hand_places
 from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
 from fairdeal.rules.crazy_eights import check_pile
+from fairdeal.rules.crazy_eights import StarterSummary, describe_pile, describe_starter
+from fairdeal.rules.summary import SeatNames, describe_draws, plays_json
 from fairdeal.rules.hollywood import HollywoodScoring
 
 __all__ = [
@@ -459,17 +461,66 @@ class EightsFamily(Rules):
 
     # -- reporting -----------------------------------------------------------------
 
-    def summary(self, state: EightsState) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "deal": [codes(h) for h in state.dealt],
-            "starter": state.turned[-1].code,
-            "turned": codes(state.turned),
-            "draws": [{"seat": seat, "card": card.code} for seat, card in state.draws],
-        }
-        if state.partnership:
-            out["partners"] = [list(side) for side in state.sides]
-            out["out"] = list(state.out)
+    blocked_to_fewest: ClassVar[bool] = False
+    """Whether a blocked hand goes to the fewest cards (Eights), not the lowest count."""
+
+    def summary(self, state: EightsState) -> EightsSummary:
+        return EightsSummary(
+            deal=state.dealt,
+            turned=state.turned,
+            draws=state.draws,
+            partners=state.sides if state.partnership else None,
+            out=state.out,
+            blocked_to_fewest=self.blocked_to_fewest,
+        )
+
+    def describe_deal(self, state: EightsState, names: SeatNames) -> list[str]:
+        return describe_starter(state, super().describe_deal(state, names))
+
+    def describe_table(self, before: EightsState, after: EightsState, names: SeatNames) -> str:
+        return describe_pile(after)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EightsSummary(StarterSummary):
+    """A hand of the Eights family: the deal, the starter, every draw in order, and with
+    partners the sides (``partners``) and the seats that went out, in order (``out``).
+
+    >>> from fairdeal.cards import parse_cards
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> summary = EightsSummary(deal=((), (), (), ()), turned=tuple(parse_cards("4D")), draws=((1, Card.parse("7H")),),
+    ...                         partners=((0, 2), (1, 3)), out=(2,))
+    >>> summary.lines(SeatNames(("A", "B", "C", "D")))[5:]
+    ['  partners: seats 0 (A) and 2 (C) against seats 1 (B) and 3 (D)', '  draws: seat 1 (B) 7♥', '  out of cards, in order: seat 2 (C)']
+    """
+
+    draws: tuple[tuple[int, Card], ...] = ()
+    partners: tuple[tuple[int, ...], ...] | None = None
+    """The sides, when four play as two partnerships (``None``: each for himself)."""
+    out: tuple[int, ...] = ()
+    blocked_to_fewest: bool = False
+    """The rules' word (not in the JSON): a block goes to the fewest cards."""
+
+    def to_json(self) -> dict[str, Any]:
+        out = {**super().to_json(), "draws": plays_json(self.draws)}
+        if self.partners is not None:
+            out["partners"] = [list(side) for side in self.partners]
+            out["out"] = list(self.out)
         return out
+
+    def lines(self, names: SeatNames) -> list[str]:
+        out = super().lines(names)
+        if self.partners is not None:
+            out.append(f"  partners: {' against '.join(names.side(side) for side in self.partners)}")
+        out.append(f"  draws: {describe_draws(self.draws, names)}")
+        if self.partners is not None and self.out:
+            out.append(f"  out of cards, in order: {names.seats(self.out)}")
+        return out
+
+    def blocked_winners(self, winners: Sequence[int], names: SeatNames) -> str:
+        if self.partners is not None or self.blocked_to_fewest:
+            return f"won by {names.side(winners)}"
+        return super().blocked_winners(winners, names)
 
 
 def _next_seat(hands: Sequence[Sequence[Card]], seat: int) -> int:
@@ -574,6 +625,7 @@ class Eights(EightsFamily):
     name = "eights"
     title = "Eights"
     summary_line = "Crazy Eights for hands won: out first, or fewest cards when blocked."
+    blocked_to_fewest = True
     OPTIONS = (DEALS, PARTNERS)
     unit = "deals"
 
@@ -607,6 +659,7 @@ class HollywoodEights(HollywoodScoring, EightsFamily):
     name = "hollywood-eights"
     title = "Hollywood Eights"
     summary_line = "Eights where the winner takes the losers' points, three games scored at once."
+    blocked_to_fewest = True
     OPTIONS = (TARGET, PARTNERS, Option("hoyle_values", 0, 0, 1, help="which card values count",
                                         choices={0: "the Stops chapter's card values", 1: "the Hoyle text's"}))
 

@@ -56,6 +56,7 @@ from fairdeal.rules.base import (
     stack,
 )
 from fairdeal.rules.position import Places, PositionError, check_chip_tally, hand_places
+from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, safe
 
 __all__ = [
     "ChipMove",
@@ -455,16 +456,61 @@ class FanTanFamily(Rules):
 
     # -- reporting -----------------------------------------------------------------
 
-    def summary(self, state: FanTanState) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "deal": [codes(h) for h in state.dealt],
-            "rows": _rows_json(state.rows),
-            "chips": [m.to_event(state.hand) for m in state.chips],
-        }
-        if state.opening is not None:
-            out["opening"] = state.opening.label
-        if state.leads:
-            out["leads"] = codes(state.leads)
+    def summary(self, state: FanTanState) -> FanTanSummary:
+        return FanTanSummary(
+            deal=state.dealt, hand=state.hand, rows=state.rows, chips=state.chips, opening=state.opening, leads=state.leads
+        )
+
+    def describe_table(self, before: FanTanState, after: FanTanState, names: SeatNames) -> str:
+        return f"; rows {describe_rows(after.rows)}"
+
+
+def describe_rows(rows: Sequence[Row | None]) -> str:
+    """A Fan Tan table, each suit's row by its two end cards: ``♣ 2♣-Q♣, ♦ none, ...``."""
+    return ", ".join(
+        f"{suit.symbol} {'none' if row is None else '-'.join(card.display for card in row)}" for suit, row in zip(Suit, rows)
+    )
+
+
+def chip_lines(hand: int, chips: Sequence[ChipMove], names: SeatNames) -> list[str]:
+    """The report's lines for a hand's chip movements, in order (the chip games)."""
+    return [f"  {describe_chips(m.to_event(hand), names)}" for m in chips]
+
+
+@dataclass(frozen=True, kw_only=True)
+class FanTanSummary(HandSummary):
+    """A hand of the Fan Tan family: the deal, the rows at the end, every chip movement,
+    the rank that opened the rows (Five or Nine), the cards that began each suit (the
+    sequence games).
+
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> row = (Card.parse("2C"), Card.parse("QC"))
+    >>> summary = FanTanSummary(deal=((),), hand=1, rows=(row, None, None, None), chips=(ChipMove("pass", 0, None, 1),))
+    >>> summary.lines(SeatNames(("Ann",)))[1:]
+    ['  chips: pass: 1 from seat 0 (Ann) to pot', '  rows at the end: ♣ 2♣-Q♣, ♦ none, ♥ none, ♠ none']
+    """
+
+    hand: int
+    rows: tuple[Row | None, ...]
+    chips: tuple[ChipMove, ...] = ()
+    opening: Rank | None = None
+    leads: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out = {**super().to_json(), "rows": _rows_json(self.rows), "chips": [m.to_event(self.hand) for m in self.chips]}
+        if self.opening is not None:
+            out["opening"] = self.opening.label
+        if self.leads:
+            out["leads"] = codes(self.leads)
+        return out
+
+    def lines(self, names: SeatNames) -> list[str]:
+        out = super().lines(names) + chip_lines(self.hand, self.chips, names)
+        if self.opening is not None:
+            out.append(f"  opening rank: {safe(self.opening.label)}")
+        if self.leads:
+            out.append(f"  suits begun with: {display(self.leads)}")
+        out.append(f"  rows at the end: {describe_rows(self.rows)}")
         return out
 
 

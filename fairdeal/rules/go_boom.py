@@ -49,6 +49,7 @@ from fairdeal.rules.base import (
 )
 from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, check_shape, hand_places
 from fairdeal.rules.crazy_eights import deal_hands
+from fairdeal.rules.summary import HandSummary, SeatNames, describe_draws, plays_from_json, plays_json
 from fairdeal.rules.hollywood import HollywoodScoring
 
 __all__ = ["GoBoom", "GoBoomState", "GoBoomView", "HollywoodGoBoom", "go_boom_points", "round_winner", "strength"]
@@ -362,12 +363,65 @@ class GoBoom(Rules):
 
     # -- reporting -----------------------------------------------------------------
 
-    def summary(self, state: GoBoomState) -> dict[str, Any]:
-        return {
-            "deal": [codes(h) for h in state.dealt],
-            "draws": [{"seat": seat, "card": card.code} for seat, card in state.draws],
-            "rounds": list(state.rounds),
-        }
+    def summary(self, state: GoBoomState) -> GoBoomSummary:
+        return GoBoomSummary(
+            deal=state.dealt, draws=state.draws, rounds=tuple(GoBoomRound.from_json(r) for r in state.rounds)
+        )
+
+    def describe_table(self, before: GoBoomState, after: GoBoomState, names: SeatNames) -> str:
+        # The round so far, and who leads when a round was just completed.
+        if len(after.rounds) > len(before.rounds):
+            return f"; round over, {names.seat(after.leader)} leads"
+        return "; round so far: " + ", ".join(f"seat {s} {c.display}" for s, c in after.plays)
+
+
+@dataclass(frozen=True, slots=True)
+class GoBoomRound:
+    """A finished round: its ``leader``, its cards in order, who ``passed``, and the seat
+    whose highest card won it and leads the next (``won_by``; ``None``: the hand ended in it)."""
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    passed: tuple[int, ...]
+    won_by: int | None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GoBoomRound:
+        return cls(data["leader"], plays_from_json(data["plays"]), tuple(data["passed"]), data["won_by"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"leader": self.leader, "plays": plays_json(self.plays), "passed": list(self.passed), "won_by": self.won_by}
+
+    def describe(self, names: SeatNames) -> str:
+        """``seat 0 (Ann) 9♣, seat 1 (Bob) K♣; highest card: seat 1 (Bob) leads next``."""
+        shown = ", ".join(f"{names.seat(seat)} {card.display}" for seat, card in self.plays)
+        if self.passed:
+            shown += f"; passed: {names.seats(self.passed)}"
+        if self.won_by is not None:
+            return shown + f"; highest card: {names.seat(self.won_by)} leads next"
+        return shown + "; the hand ended in it"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GoBoomSummary(HandSummary):
+    """A Go Boom hand: the deal, every draw in order, and every round.
+
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> round_ = GoBoomRound(0, ((0, Card.parse("9C")), (1, Card.parse("KC"))), (), 1)
+    >>> GoBoomSummary(deal=((), ()), rounds=(round_,)).lines(SeatNames(("Ann", "Bob")))[2:]
+    ['  draws: none', '  round 1: seat 0 (Ann) 9♣, seat 1 (Bob) K♣; highest card: seat 1 (Bob) leads next']
+    """
+
+    draws: tuple[tuple[int, Card], ...] = ()
+    rounds: tuple[GoBoomRound, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "draws": plays_json(self.draws), "rounds": [r.to_json() for r in self.rounds]}
+
+    def lines(self, names: SeatNames) -> list[str]:
+        out = super().lines(names) + [f"  draws: {describe_draws(self.draws, names)}"]
+        out.extend(f"  round {number}: {round_.describe(names)}" for number, round_ in enumerate(self.rounds, 1))
+        return out
 
 
 def _round(state: GoBoomState, won_by: int | None) -> dict[str, Any]:

@@ -120,6 +120,10 @@ class HollywoodSheet(ScoreSheet):
         """``totals``, and ``games``: each game's scores in seat order (game 1 first)."""
         return {"totals": list(self.totals), "games": [list(g) for g in self.games]}
 
+    def table_rows(self) -> list[tuple[str, Sequence[int]]]:
+        """Each game's scores after the hand, under the totals: ``game 1`` to ``game 3``."""
+        return [(f"game {g}", scores) for g, scores in enumerate(self.games, 1)]
+
 
 class HollywoodScoring:
     """Mixin for a :class:`~fairdeal.rules.base.Rules` whose match is scored Hollywood style.

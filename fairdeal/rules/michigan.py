@@ -48,7 +48,8 @@ from typing import Any
 from fairdeal.cards import Card, codes, pack
 from fairdeal.rules.base import DEALS, Event, IllegalMove, Layout, Move, Option, ScoreSheet, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
-from fairdeal.rules.sequence import RunGame, RunState, RunView, deal_round, replace_state
+from fairdeal.rules.sequence import RunGame, RunState, RunSummary, RunView, deal_round, replace_state
+from fairdeal.rules.summary import SeatNames, display
 
 __all__ = ["DoubleStops", "Michigan", "MichiganSheet", "PAY_CARDS", "Spin"]
 
@@ -78,6 +79,10 @@ class MichiganSheet(ScoreSheet):
     def record(self) -> dict[str, Any]:
         """``totals``, and ``layout``: the counters left on each layout card after the deal."""
         return {"totals": list(self.totals), "layout": dict(zip(self.cards, self.layout))}
+
+    def describe(self, names: SeatNames) -> list[str]:
+        shown = ", ".join(f"{display(code)} {n}" for code, n in zip(self.cards, self.layout))
+        return [f"  counters left on the layout: {shown}"]
 
 
 class Michigan(RunGame):
@@ -262,15 +267,56 @@ class Michigan(RunGame):
 
     # -- reporting ---------------------------------------------------------------------------
 
-    def summary(self, state: RunState) -> dict[str, Any]:
-        out = super().summary(state)
-        out["extra"] = codes(state.extra_dealt)
+    def summary(self, state: RunState) -> MichiganSummary:
+        exchange = None
         if state.exchanged is not None:
             price = next((a for s, a in state.bids if s == state.exchanged and a is not None), 0)
-            out["exchange"] = {"seat": state.exchanged, "price": price}
-        if state.bids:
-            out["bids"] = [{"seat": s, "bid": a} for s, a in state.bids]
-        out["dead"] = codes(state.dead or state.extra)
+            exchange = (state.exchanged, price)
+        return MichiganSummary(
+            **super().summary(state).fields(),
+            extra=state.extra_dealt,
+            exchange=exchange,
+            bids=state.bids,
+            dead=state.dead or state.extra,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class MichiganSummary(RunSummary):
+    """A hand of the Michigan games: the run games' summary with the ``extra`` hand as
+    dealt, the auction's ``bids`` (``None``: a pass), who played the extra hand and for
+    how many counters (``exchange``: seat and price), and the ``dead`` hand.
+
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> summary = MichiganSummary(deal=((), ()), hand=1, runs=(), left=((), ()), chips=(), extra=(Card.parse("2C"),),
+    ...                           exchange=(1, 3), bids=((0, None), (1, 3)), dead=(Card.parse("5D"),))
+    >>> summary.to_json()["exchange"], summary.lines(SeatNames(("Ann", "Bob")))[3:5]
+    ({'seat': 1, 'price': 3}, ['  the extra hand is auctioned: seat 0 (Ann) passes, seat 1 (Bob) bids 3', '  seat 1 (Bob) plays the extra hand, for 3 counters'])
+    """
+
+    extra: tuple[Card, ...]
+    exchange: tuple[int, int] | None = None
+    bids: tuple[tuple[int, int | None], ...] = ()
+    dead: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out = {**super().to_json(), "extra": codes(self.extra)}
+        if self.exchange is not None:
+            out["exchange"] = {"seat": self.exchange[0], "price": self.exchange[1]}
+        if self.bids:
+            out["bids"] = [{"seat": s, "bid": a} for s, a in self.bids]
+        out["dead"] = codes(self.dead)
+        return out
+
+    def layout_lines(self, names: SeatNames) -> list[str]:
+        out = [f"  extra hand (dealt at the dealer's left): {display(self.extra)}"]
+        if self.bids:
+            said = [f"{names.seat(s)} " + ("passes" if a is None else f"bids {a}") for s, a in self.bids]
+            out.append(f"  the extra hand is auctioned: {', '.join(said)}")
+        if self.exchange is not None:
+            seat, price = self.exchange
+            out.append(f"  {names.seat(seat)} plays the extra hand" + (f", for {price} counters" if price else ""))
+        out.append(f"  dead hand: {display(self.dead)}")
         return out
 
 

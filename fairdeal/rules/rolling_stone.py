@@ -41,6 +41,7 @@ from fairdeal.rules.base import (
 from fairdeal.rules.position import Places, PositionError, check_seat, check_shape, hand_places
 from fairdeal.rules.crazy_eights import deal_hands
 from fairdeal.rules.snip_snap import strength as rank_strength
+from fairdeal.rules.summary import HandSummary, SeatNames, display, plays_from_json, plays_json, safe
 
 __all__ = [
     "RollingStone",
@@ -407,11 +408,68 @@ class RollingStone(Rules):
 
     # -- reporting -----------------------------------------------------------------------
 
-    def summary(self, state: RollingStoneState) -> dict[str, Any]:
-        return {
-            "deal": [codes(h) for h in state.dealt],
-            "tricks": list(state.tricks),
-        }
+    def summary(self, state: RollingStoneState) -> RollingStoneSummary:
+        return RollingStoneSummary(deal=state.dealt, tricks=tuple(Trick.from_json(t) for t in state.tricks))
+
+    def describe_table(self, before: RollingStoneState, after: RollingStoneState, names: SeatNames) -> str:
+        # The trick in play.
+        return f"; trick {display([c for _, c in after.trick])}" if after.trick else "; trick over"
+
+    def describe_event(self, event: Event, names: SeatNames) -> str:
+        if event.get("type") == "pick-up":
+            return f"{names.seat(event['seat'])} picks up the trick: {display(event['cards'])}"
+        return super().describe_event(event, names)
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: its cards in order, how it ended (``aside``: everyone followed;
+    ``picked-up``; ``out``: the deal ended in it) and the seat that ended it (``by``)."""
+
+    plays: tuple[tuple[int, Card], ...]
+    end: str
+    by: int
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Trick:
+        return cls(plays_from_json(data["plays"]), data["end"], data["by"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"plays": plays_json(self.plays), "end": self.end, "by": self.by}
+
+    def describe(self, names: SeatNames) -> str:
+        """``seat 0 (Ann) 9♣, seat 1 (Bob) K♣; all followed: put aside, seat 1 (Bob) leads``."""
+        shown = ", ".join(f"{names.seat(seat)} {card.display}" for seat, card in self.plays)
+        who = names.who(self.by)
+        if self.end == "aside":
+            return f"{shown}; all followed: put aside, {who} leads"
+        if self.end == "picked-up":
+            return f"{shown}; {who} cannot follow and picks it up"
+        if self.end == "out":
+            return f"{shown}; {who} went out"
+        return f"{shown}; {safe(self.end)}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RollingStoneSummary(HandSummary):
+    """A Rolling Stone hand: the deal and every trick. A blocked hand goes to the fewest cards.
+
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> trick = Trick(((0, Card.parse("9C")), (1, Card.parse("KC"))), "aside", 1)
+    >>> RollingStoneSummary(deal=((), ()), tricks=(trick,)).lines(SeatNames(("Ann", "Bob")))[2]
+    '  trick 1: seat 0 (Ann) 9♣, seat 1 (Bob) K♣; all followed: put aside, seat 1 (Bob) leads'
+    """
+
+    tricks: tuple[Trick, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "tricks": [t.to_json() for t in self.tricks]}
+
+    def lines(self, names: SeatNames) -> list[str]:
+        return super().lines(names) + [f"  trick {n}: {trick.describe(names)}" for n, trick in enumerate(self.tricks, 1)]
+
+    def blocked_winners(self, winners: Sequence[int], names: SeatNames) -> str:
+        return f"won by {names.side(winners)}"
 
 
 def _trick(trick: Sequence[tuple[int, Card]], end: str, seat: int) -> dict[str, Any]:

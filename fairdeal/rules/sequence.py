@@ -55,8 +55,9 @@ from fairdeal.rules.base import (
     ScoreSheet,
     Shuffler,
 )
+from fairdeal.rules.fan_tan import ChipMove, chip_lines
 from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, hand_places
-from fairdeal.rules.fan_tan import ChipMove
+from fairdeal.rules.summary import HandSummary, SeatNames, display
 
 __all__ = ["ACE_HIGH", "ACE_LOW", "RunGame", "RunState", "RunView", "Sequence", "deal_round", "replace_state"]
 
@@ -596,15 +597,66 @@ class RunGame(Rules):
 
     # -- reporting ---------------------------------------------------------------------------
 
-    def summary(self, state: RunState) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "deal": [codes(h) for h in state.dealt],
-            "runs": [codes(run) for run in state.run_cards()],
-            "left": [codes(h) for h in state.hands],
-        }
-        if self.uses_chips:
-            out["chips"] = [m.to_event(state.hand) for m in state.chips]
+    def summary(self, state: RunState) -> RunSummary:
+        return RunSummary(
+            deal=state.dealt,
+            hand=state.hand,
+            runs=tuple(tuple(run) for run in state.run_cards()),
+            left=state.hands,
+            chips=state.chips if self.uses_chips else None,
+        )
+
+    def describe_deal(self, state: RunState, names: SeatNames) -> list[str]:
+        lines = super().describe_deal(state, names)
+        if state.extra:
+            lines.append(f"  extra hand: {display(state.extra)}")  # Michigan
+        elif state.dead:
+            lines.append(f"  stops: {display(state.dead)}")  # Commit
+        return lines
+
+    def describe_table(self, before: RunState, after: RunState, names: SeatNames) -> str:
+        # The run going on (or the one that just stopped).
+        if not after.plays:
+            return ""
+        out = f"; run {display(after.run_cards()[-1])}"
+        if after.current is None and after.result is None:
+            out += f", stopped: {names.seat(after.turn)} leads"
         return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunSummary(HandSummary):
+    """A hand of the run games: the deal, every run in the order played, the cards left in
+    each hand, and in the counter games every chip movement (``chips``; ``None``: Sequence).
+
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> summary = RunSummary(deal=((), ()), hand=1, runs=((Card.parse("4S"), Card.parse("5S")),), left=((), (Card.parse("KD"),)))
+    >>> summary.to_json()["runs"], summary.lines(SeatNames(("Ann", "Bob")))[2:]
+    ([['4S', '5S']], ['  run 1: 4♠ 5♠', '  left in hand: seat 1 (Bob) K♦'])
+    """
+
+    hand: int
+    runs: tuple[tuple[Card, ...], ...]
+    left: tuple[tuple[Card, ...], ...]
+    chips: tuple[ChipMove, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {**super().to_json(), "runs": [codes(run) for run in self.runs], "left": [codes(h) for h in self.left]}
+        if self.chips is not None:
+            out["chips"] = [m.to_event(self.hand) for m in self.chips]
+        return out
+
+    def lines(self, names: SeatNames) -> list[str]:
+        out = super().lines(names) + chip_lines(self.hand, self.chips or (), names) + self.layout_lines(names)
+        out.extend(f"  run {number}: {display(run)}" for number, run in enumerate(self.runs, 1))
+        held = [f"{names.seat(s)} {display(cards)}" for s, cards in enumerate(self.left) if cards]
+        out.append(f"  left in hand: {'; '.join(held) if held else 'nothing'}")
+        return out
+
+    def layout_lines(self, names: SeatNames) -> list[str]:
+        """The lines on the cards dealt besides the seats' (Michigan's extra hand, Commit's
+        stops), shown before the runs; none in Sequence."""
+        return []
 
 
 class Sequence(RunGame):

@@ -55,7 +55,8 @@ from fairdeal.rules.base import (
 )
 from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_shape, hand_places
 from fairdeal.rules.crazy_eights import deal_hands
-from fairdeal.rules.fan_tan import ChipMove, _paid
+from fairdeal.rules.fan_tan import ChipMove, _paid, chip_lines
+from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
 
 __all__ = [
     "EarlOfCoventry",
@@ -452,12 +453,104 @@ class SnipSnapFamily(Rules):
 
     # -- reporting -----------------------------------------------------------------------
 
-    def summary(self, state: SnipSnapState) -> dict[str, Any]:
+    group_word: ClassVar[str] = "group"
+    """What the report calls a group (Jig: a series)."""
+
+    def summary(self, state: SnipSnapState) -> SnipSnapSummary:
+        return SnipSnapSummary(
+            deal=state.dealt,
+            hand=state.hand,
+            groups=tuple(Group.from_json(g) for g in state.groups),
+            chips=state.chips,
+            word=self.group_word,
+        )
+
+    def describe_table(self, before: SnipSnapState, after: SnipSnapState, names: SeatNames) -> str:
+        # The group being put down.
+        group = [c for _, c in after.group]
+        return f"; group {display(group)}" if group else "; group over"
+
+    def describe_event(self, event: Event, names: SeatNames) -> str:
+        if event.get("type") == "put-down":
+            return f"and with it: {display(event['cards'])}"
+        return super().describe_event(event, names)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTurn:
+    """One seat's turn in a group: the cards it put down (none: it passed) and their calls."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    calls: tuple[str | None, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "cards": codes(self.cards), **({"calls": list(self.calls)} if self.cards else {})}
+
+    def describe(self, names: SeatNames) -> str:
+        """``seat 0 (Ann) 6♦ "Snip", 6♠ "Snap"``, or ``seat 2 (Cy) passes``."""
+        calls = list(self.calls) + [None] * len(self.cards)
+        said = [card.display + (f' "{safe(call)}"' if call else "") for card, call in zip(self.cards, calls)]
+        return f"{names.seat(self.seat)} " + (", ".join(said) if said else "passes")
+
+
+_GROUP_ENDS = {
+    "four": "",
+    "ace": " (ends at the ace)",
+    "stopped": " (stopped: no card of the next rank is left in any hand)",
+    "out": " (the deal ends in it)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A finished group (Jig: series), turn by turn, and how it ended: ``four``, ``ace``,
+    ``stopped`` (no card of the next rank is left in any hand) or ``out`` (the deal ended in it)."""
+
+    turns: tuple[GroupTurn, ...]
+    end: str
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Group:
+        turns = tuple(
+            GroupTurn(t["seat"], tuple(Card.parse(c) for c in t["cards"]), tuple(t.get("calls", ()))) for t in data["turns"]
+        )
+        return cls(turns, data["end"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turns": [turn.to_json() for turn in self.turns], "end": self.end}
+
+    def describe(self, names: SeatNames) -> str:
+        return "; ".join(turn.describe(names) for turn in self.turns) + _GROUP_ENDS.get(self.end, f" ({safe(self.end)})")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnipSnapSummary(HandSummary):
+    """A hand of the Snip Snap family: the deal, every group (``word``: what the report
+    calls one, "group" or Jig's "series"), every chip movement.
+
+    >>> from fairdeal.rules.summary import SeatNames
+    >>> group = Group((GroupTurn(1, (Card.parse("6H"),), (None,)), GroupTurn(2, ()), GroupTurn(0, (Card.parse("6D"),), ("Snip",))), "out")
+    >>> SnipSnapSummary(deal=((), (), ()), hand=1, groups=(group,)).lines(SeatNames(("Ann", "Bob", "Cy")))[3]
+    '  group 1: seat 1 (Bob) 6♥; seat 2 (Cy) passes; seat 0 (Ann) 6♦ "Snip" (the deal ends in it)'
+    """
+
+    hand: int
+    groups: tuple[Group, ...] = ()
+    chips: tuple[ChipMove, ...] = ()
+    word: str = "group"
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "deal": [codes(h) for h in state.dealt],
-            "groups": list(state.groups),
-            "chips": [m.to_event(state.hand) for m in state.chips],
+            **super().to_json(),
+            "groups": [g.to_json() for g in self.groups],
+            "chips": [m.to_event(self.hand) for m in self.chips],
         }
+
+    def lines(self, names: SeatNames) -> list[str]:
+        out = super().lines(names) + chip_lines(self.hand, self.chips, names)
+        out.extend(f"  {self.word} {number}: {group.describe(names)}" for number, group in enumerate(self.groups, 1))
+        return out
 
 
 class SnipSnapSnorem(SnipSnapFamily):
@@ -538,6 +631,7 @@ class Jig(SnipSnapFamily):
     name = "jig"
     title = "Jig"
     summary_line = "Series in suit, one rank up each time: four cards and the series ends."
+    group_word = "series"
 
     def wanted(self, group: Sequence[tuple[int, Card]]) -> Rank:
         last = strength(group[-1][1].rank)
