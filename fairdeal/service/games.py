@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from fairdeal.bots import BotError, HeuristicBot, make_bot
+from fairdeal.bots import BotError, make_bot
 from fairdeal.cards import Card
 from fairdeal.fairness import FairnessError, client_commitment, new_server_seed
 from fairdeal.record import Signer, canonical
@@ -324,7 +324,7 @@ class GameService(LiveRecords[Table]):
         rules = table.rules
         view = table.match.view(seat)
         try:
-            if rules.name in HeuristicBot.games:
+            if "heuristic" in rules.bot_kinds():
                 move = make_bot("heuristic").choose(rules, view)
             else:
                 move = make_bot("random", f"{table.game_id}/{table.seq}").choose(rules, view)
