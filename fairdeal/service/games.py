@@ -36,7 +36,7 @@ from typing import Any
 
 from fairdeal.bots import BotError, make_bot
 from fairdeal.cards import Card
-from fairdeal.fairness import FairnessError, client_commitment, new_server_seed
+from fairdeal.fairness import FairnessError, new_server_seed
 from fairdeal.record import Signer, canonical
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.service.errors import Forbidden, Rejected, Stale
@@ -464,15 +464,9 @@ def _committing(seat: int, commitment: str) -> Callable[[Table, GameRow], dict[s
 
 
 def _revealing(seat: int, seed: str) -> Callable[[Table, GameRow], dict[str, Any]]:
-    def reveal(table: Table, row: GameRow) -> dict[str, Any]:
-        dealer = table.dealer
-        expected = dealer.client_commitments.get(seat)
-        if not table.started and dealer.all_committed and seat not in dealer.client_seeds and expected:
-            if client_commitment(seed) != expected:
-                raise Rejected(f"seat {seat}'s client seed does not match its commitment")
-        return table.reveal_client_seed(seat, seed)
-
-    return reveal
+    # A seed that does not match its commitment is a FairnessError (422); a reveal out of
+    # order a TableError (409): the table's seed phase tells them apart.
+    return lambda table, row: table.reveal_client_seed(seat, seed)
 
 
 def _fresh_ids() -> tuple[str, str]:
