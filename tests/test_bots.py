@@ -6,7 +6,8 @@ from fairdeal.bots import BOT_KINDS, Bot, BotError, HeuristicBot, RandomBot, mak
 from fairdeal.cards import Card, Suit, parse_cards
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
-from fairdeal.rules import Move, get
+from fairdeal.rules import RULES as RULES_BY_NAME
+from fairdeal.rules import CrazyEights, Move, Rules, catalogue, get
 from fairdeal.rules.crazy_eights import CrazyEightsView
 
 RULES = get("crazy-eights")
@@ -274,13 +275,11 @@ def test_bots_docstring_examples():
 
 
 def test_each_game_declares_the_bots_it_offers():
-    from fairdeal.rules import RULES, catalogue
-
     for entry in catalogue()["games"]:
-        assert entry["bots"] == list(RULES[entry["name"]].bot_kinds()) == ["heuristic", "random"]
+        assert entry["bots"] == list(RULES_BY_NAME[entry["name"]].bot_kinds()) == ["heuristic", "random"]
 
 
-@pytest.mark.parametrize("name", sorted(__import__("fairdeal.rules", fromlist=["RULES"]).RULES))
+@pytest.mark.parametrize("name", sorted(RULES_BY_NAME))
 def test_the_heuristic_bot_plays_legal_moves_in_every_game(name):
     rules = get(name)
     seats = type(rules).min_seats
@@ -298,8 +297,6 @@ def test_the_heuristic_bot_plays_legal_moves_in_every_game(name):
 
 
 def test_a_game_without_a_heuristic_is_refused_as_its_declaration_says():
-    from fairdeal.rules import CrazyEights, Rules
-
     class NoAdvice(CrazyEights):
         """A variant whose rule text gives no advice: only the random bot plays it."""
 
@@ -319,10 +316,9 @@ def test_the_bots_module_names_no_game():
     import inspect
 
     import fairdeal.bots
-    from fairdeal.rules import RULES
 
     source = inspect.getsource(fairdeal.bots)
     assert "from fairdeal.rules." not in source.replace("from fairdeal.rules.base import", "")
-    for name, cls in RULES.items():
+    for name, cls in RULES_BY_NAME.items():
         # A rules name as a string, a title or a class: "eights" the word is no game's name.
         assert f'"{name}"' not in source and cls.title not in source and cls.__name__ not in source, name
