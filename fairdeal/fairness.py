@@ -2,8 +2,9 @@
 
 Every hidden card of a game follows from one secret *server seed*, fixed
 and committed to before any player adds a *client seed*. The functions
-here are the whole protocol (spec/fairness.md); :class:`Dealer` wraps
-them into the commit-reveal sequence a server runs.
+here are the whole protocol (spec/fairness.md); :class:`SeedPhase` is the
+commit-reveal sequence of the client seeds (run by the server, read back by
+the verifier), and :class:`Dealer` wraps it with the server seed and the key.
 
 >>> from fairdeal.cards import pack
 >>> seed = "00" * 32
@@ -21,8 +22,8 @@ import hmac
 import re
 import secrets
 import struct
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
 __all__ = [
     "PROTOCOL",
@@ -39,6 +40,9 @@ __all__ = [
     "Stream",
     "shuffle",
     "Dealer",
+    "SEED_LINES",
+    "SeedError",
+    "SeedPhase",
     "MAX_CLIENT_SEED_BYTES",
     "MAX_GAME_ID_BYTES",
 ]
@@ -307,11 +311,190 @@ def shuffle(key: bytes, label: str, cards: Sequence[T]) -> list[T]:
     return Stream(key, label).shuffle(cards)
 
 
+SEED_LINES = ("client-commit", "client-reveal", "start")
+"""The record lines of the seed phase, in the order they come."""
+
+# Every record line may carry these besides its event (spec/record.md: the chain and its signature).
+_CHAIN_FIELDS = ("seq", "prev", "sig")
+
+
+class SeedError(FairnessError):
+    """A step of the client seeds' commit-reveal that the sequence refuses, with the reason.
+
+    ``out_of_order`` tells the two kinds apart: a step at the wrong time or by the
+    wrong seat (a second commit, a reveal before every seat has committed, a seat
+    played by a bot), or a value that is wrong in itself (a seed that does not
+    match its commitment, a commitment that is not 64 hex digits).
+
+    >>> error = SeedError("seat 1 has already revealed its client seed", out_of_order=True)
+    >>> str(error), error.out_of_order
+    ('seat 1 has already revealed its client seed', True)
+    """
+
+    def __init__(self, reason: str, *, out_of_order: bool) -> None:
+        self.reason = reason
+        self.out_of_order = out_of_order
+        super().__init__(reason)
+
+
+class SeedPhase:
+    """The client seeds' commit-reveal (spec/fairness.md, section 3): the one implementation
+    of the sequence, for the server that runs it and for the verifier that reads it back.
+
+    It is pure: no server seed, no key, no clock. Each step is checked and either taken
+    or refused with a :class:`SeedError`; :meth:`read` takes a step from a record line
+    (``client-commit``, ``client-reveal``, ``start``), checking its fields too.
+
+    ``humans`` lists the seats that bring a client seed: a game's, whose ``start`` line
+    then names the seats a bot plays (``bots``). ``None`` is a dealing session's: every
+    seat brings one and the ``start`` line names no bots.
+
+    >>> phase = SeedPhase(3, humans=[0, 1])
+    >>> phase.read({"type": "client-commit", "seat": 0, "commitment": client_commitment("ann")})
+    >>> phase.read({"type": "client-reveal", "seat": 0, "seed": "ann"})
+    Traceback (most recent call last):
+    ...
+    fairdeal.fairness.SeedError: seat 0 revealed its client seed before every seat committed (waiting for seats [1])
+    >>> phase.commit(1, client_commitment(""))
+    >>> phase.reveal(1, "")   # the empty seed is a seed: seat 1 stays a human seat
+    >>> phase.start_line()
+    {'type': 'start', 'client_seeds': ['', '', ''], 'bots': [0, 2]}
+    """
+
+    def __init__(self, seats: int, humans: Sequence[int] | None = None) -> None:
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 0xFFFFFFFF:
+            raise FairnessError("the number of seats must be a positive integer")
+        human_seats = sorted(set(range(seats) if humans is None else humans))
+        for seat in human_seats:
+            if not isinstance(seat, int) or not 0 <= seat < seats:
+                raise FairnessError(f"seat {seat!r} is not a seat of this {seats}-seat game")
+        self.seats = seats
+        self.humans: tuple[int, ...] = tuple(human_seats)
+        self.names_bots = humans is not None
+        """Whether the ``start`` line names the seats played by bots (a game's does)."""
+        self.commitments: dict[int, str] = {}
+        self.seeds: dict[int, str] = {}
+        self.started = False
+
+    @property
+    def all_committed(self) -> bool:
+        return all(seat in self.commitments for seat in self.humans)
+
+    @property
+    def all_revealed(self) -> bool:
+        return all(seat in self.seeds for seat in self.humans)
+
+    def _seat(self, kind: str, seat: Any) -> int:
+        if self.started:
+            raise SeedError(f"a {kind} line after the start: the client seeds were fixed at the start", out_of_order=True)
+        if type(seat) is not int or not 0 <= seat < self.seats:
+            raise SeedError(f"{kind} seat {seat!r} is not a seat of this {self.seats}-seat game", out_of_order=True)
+        if seat not in self.humans:
+            raise SeedError(f"seat {seat} is played by a bot and brings no client seed", out_of_order=True)
+        return seat
+
+    def commit(self, seat: int, commitment: str) -> None:
+        """``seat`` commits to its client seed: 64 lowercase hex digits, once."""
+        self._seat("client-commit", seat)
+        if seat in self.commitments:
+            raise SeedError(f"seat {seat} has already committed to a client seed", out_of_order=True)
+        if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
+            raise SeedError("client-commit commitment is not 64 lowercase hex digits", out_of_order=False)
+        self.commitments[seat] = commitment
+
+    def reveal(self, seat: int, seed: str) -> None:
+        """``seat`` reveals its client seed, once every human seat has committed; it must match."""
+        self._seat("client-reveal", seat)
+        waiting = [s for s in self.humans if s not in self.commitments]
+        if waiting:
+            # Otherwise a late seat could choose its seed knowing this one.
+            raise SeedError(
+                f"seat {seat} revealed its client seed before every seat committed (waiting for seats {waiting})",
+                out_of_order=True,
+            )
+        if seat in self.seeds:
+            raise SeedError(f"seat {seat} has already revealed its client seed", out_of_order=True)
+        try:
+            check_client_seed(seed)
+        except FairnessError as exc:
+            raise SeedError(f"client-reveal seed: {exc}", out_of_order=False) from None
+        if client_commitment(seed) != self.commitments[seat]:
+            raise SeedError(f"seat {seat}'s client seed does not match its commitment", out_of_order=False)
+        self.seeds[seat] = seed
+
+    def seat_seeds(self) -> list[str]:
+        """The client seeds in seat order, ``""`` for a seat that revealed none."""
+        return [self.seeds.get(seat, "") for seat in range(self.seats)]
+
+    def bots(self) -> list[int]:
+        """The seats a bot plays from the start: every seat that revealed no seed (a human seat
+        that revealed the empty seed is not one of them)."""
+        return [seat for seat in range(self.seats) if seat not in self.seeds]
+
+    def start(self) -> list[str]:
+        """Close the phase (the host need not wait for every seed); the seeds in seat order."""
+        if self.started:
+            raise SeedError("a start line after the start: the client seeds were fixed at the start", out_of_order=True)
+        self.started = True
+        return self.seat_seeds()
+
+    def start_line(self) -> dict[str, Any]:
+        """The ``start`` line's event for the seeds so far."""
+        line: dict[str, Any] = {"type": "start", "client_seeds": self.seat_seeds()}
+        if self.names_bots:
+            line["bots"] = self.bots()
+        return line
+
+    def read(self, line: Mapping[str, Any]) -> None:
+        """Take the step a record line of the phase (:data:`SEED_LINES`) says was taken."""
+        kind = line.get("type")
+        if self.started and kind in SEED_LINES:
+            raise SeedError(f"a {kind} line after the start: the client seeds were fixed at the start", out_of_order=True)
+        if kind == "client-commit":
+            _only(line, ("type", "seat", "commitment"))
+            self.commit(line.get("seat"), line.get("commitment"))
+        elif kind == "client-reveal":
+            _only(line, ("type", "seat", "seed"))
+            self.reveal(line.get("seat"), line.get("seed"))
+        elif kind == "start":
+            self._read_start(line)
+        else:
+            raise SeedError(f"a {kind} line is no step of the client seeds", out_of_order=True)
+
+    def _read_start(self, line: Mapping[str, Any]) -> None:
+        expected = self.start_line()
+        _only(line, expected)
+        seeds, want = line.get("client_seeds"), expected["client_seeds"]
+        if not isinstance(seeds, list) or len(seeds) != self.seats:
+            raise SeedError(f"start client_seeds must list one seed for each of the {self.seats} seats", out_of_order=False)
+        for s in range(self.seats):
+            if type(seeds[s]) is not str or seeds[s] != want[s]:
+                source = f"seat {s} revealed {want[s]!r}" if s in self.seeds else f"seat {s} revealed none"
+                raise SeedError(f"start client_seeds[{s}] is {seeds[s]!r} but {source}", out_of_order=False)
+        if self.names_bots:
+            bots = line.get("bots")
+            if type(bots) is not list or len(bots) != len(expected["bots"]) or any(
+                type(b) is not int or b != e for b, e in zip(bots, expected["bots"])
+            ):
+                raise SeedError(
+                    f"start bots {bots!r} but the seats without a client seed are {expected['bots']}", out_of_order=False
+                )
+        self.start()
+
+
+def _only(line: Mapping[str, Any], fields: Any) -> None:
+    """Refuse a field the line's type does not have (the record's chain fields aside)."""
+    for key in line:
+        if key not in fields and key not in _CHAIN_FIELDS:
+            raise SeedError(f"{line.get('type')} has a field {key!r} that the format does not give", out_of_order=False)
+
+
 class Dealer:
     """The fair dealer of one game, for a server to embed.
 
     It holds the secret seed, publishes the commitment, runs the client
-    seeds' commit-reveal, and shuffles by label once the game key is fixed.
+    seeds' commit-reveal (its :class:`SeedPhase`), and shuffles by label
+    once the game key is fixed.
 
     >>> dealer = Dealer.new("table-7", seats=2, humans=[0])
     >>> len(dealer.commitment)
@@ -340,19 +523,11 @@ class Dealer:
     ) -> None:
         check_game_id(game_id)
         parse_server_seed(server_seed)
-        if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 0xFFFFFFFF:
-            raise FairnessError("the number of seats must be a positive integer")
-        human_seats = sorted(set(range(seats) if humans is None else humans))
-        for seat in human_seats:
-            if not isinstance(seat, int) or not 0 <= seat < seats:
-                raise FairnessError(f"seat {seat!r} is not a seat of this {seats}-seat game")
+        self.phase = SeedPhase(seats, humans)
         self.game_id = game_id
         self.seats = seats
-        self.humans: tuple[int, ...] = tuple(human_seats)
         self._server_seed = server_seed.strip().lower()
         self.commitment = commitment(self._server_seed)
-        self.client_commitments: dict[int, str] = {}
-        self.client_seeds: dict[int, str] = {}
         self._key: bytes | None = None
         self.revealed = False
 
@@ -366,59 +541,59 @@ class Dealer:
         return f"<Dealer {self.game_id!r} seats={self.seats} commitment={self.commitment[:16]}...>"
 
     @property
+    def humans(self) -> tuple[int, ...]:
+        return self.phase.humans
+
+    @property
+    def client_commitments(self) -> dict[int, str]:
+        return self.phase.commitments
+
+    @property
+    def client_seeds(self) -> dict[int, str]:
+        return self.phase.seeds
+
+    @property
     def key_fixed(self) -> bool:
         return self._key is not None
 
     @property
     def all_committed(self) -> bool:
-        return all(seat in self.client_commitments for seat in self.humans)
+        return self.phase.all_committed
 
     def _check_open(self) -> None:
         if self._key is not None:
-            raise FairnessError("the game key is already fixed")
+            raise SeedError("the game key is already fixed", out_of_order=True)
         # A seat that saw the server seed could pick its client seed to suit it.
         if self.revealed:
-            raise FairnessError("the server seed is revealed: this game can take no more client seeds")
-
-    def _check_human(self, seat: int) -> None:
-        if seat not in self.humans:
-            raise FairnessError(f"seat {seat} does not bring a client seed")
-        self._check_open()
+            raise SeedError("the server seed is revealed: this game can take no more client seeds", out_of_order=True)
 
     def commit(self, seat: int, client_commitment_hex: str) -> None:
-        """Accept ``seat``'s commitment (64 hex digits) to its client seed."""
-        self._check_human(seat)
-        if seat in self.client_commitments:
-            raise FairnessError(f"seat {seat} has already committed")
-        text = client_commitment_hex.strip().lower() if isinstance(client_commitment_hex, str) else ""
-        if not _HEX64.fullmatch(text):
-            raise FairnessError("a client commitment is 64 hex digits")
-        self.client_commitments[seat] = text
+        """Accept ``seat``'s commitment (64 hex digits, either case) to its client seed."""
+        self._check_open()
+        text = client_commitment_hex.strip().lower() if isinstance(client_commitment_hex, str) else client_commitment_hex
+        self.phase.commit(seat, text)
 
     def reveal_client_seed(self, seat: int, client_seed: str) -> None:
         """Accept ``seat``'s client seed, once every human seat has committed."""
-        self._check_human(seat)
-        if not self.all_committed:
-            waiting = [s for s in self.humans if s not in self.client_commitments]
-            raise FairnessError(f"reveals open when every seat has committed; waiting for seats {waiting}")
-        if seat in self.client_seeds:
-            raise FairnessError(f"seat {seat} has already revealed")
-        if client_commitment(client_seed) != self.client_commitments[seat]:
-            raise FairnessError(f"seat {seat}'s client seed does not match its commitment")
-        self.client_seeds[seat] = client_seed
-        if all(s in self.client_seeds for s in self.humans):
+        self._check_open()
+        self.phase.reveal(seat, client_seed)
+        if self.phase.all_revealed:
             self.start()
 
     def start(self) -> list[str]:
         """Fix the game key now; returns the client seeds in seat order."""
         self._check_open()
-        seeds = self.seat_seeds()
+        seeds = self.phase.start()
         self._key = game_key(self._server_seed, self.game_id, seeds)
         return seeds
 
     def seat_seeds(self) -> list[str]:
         """The client seeds in seat order, ``""`` for seats without one."""
-        return [self.client_seeds.get(seat, "") for seat in range(self.seats)]
+        return self.phase.seat_seeds()
+
+    def start_line(self) -> dict[str, Any]:
+        """The ``start`` line's event: the seeds in seat order (and, for a game, its bots)."""
+        return self.phase.start_line()
 
     def shuffle(self, label: str, cards: Sequence[T]) -> list[T]:
         """Shuffle ``cards`` by ``label`` with the game key."""

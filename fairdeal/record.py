@@ -24,9 +24,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,7 @@ __all__ = [
     "Signer",
     "RecordWriter",
     "canonical",
+    "check_created",
     "line_hash",
     "head_message",
     "verify_head",
@@ -56,6 +59,35 @@ GENESIS = "0" * 64
 
 # Lines the server must sign: each hand's end, the match's end, and the reveal.
 SIGNED_TYPES = frozenset({"hand-end", "match-end", "abandon", "reveal"})
+
+CREATED_FORM = "YYYY-MM-DDTHH:MM:SSZ"
+"""How a header writes ``created`` (spec/record.md): UTC, to the second, nothing else."""
+# ASCII digits only: \d would take any Unicode digit.
+_CREATED = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
+
+
+def check_created(created: Any) -> str:
+    """``created`` if it is a header's time as spec/record.md gives it: a real UTC date and
+    time written ``YYYY-MM-DDTHH:MM:SSZ``; else a ``ValueError`` saying so. A date alone, an
+    offset (even ``+00:00``), a fraction, a week date or a space for ``T`` is refused: one
+    instant has one spelling.
+
+    >>> check_created("2026-01-01T00:00:00Z")
+    '2026-01-01T00:00:00Z'
+    >>> check_created("2026-02-30T00:00:00Z")
+    Traceback (most recent call last):
+    ...
+    ValueError: created '2026-02-30T00:00:00Z' is not a UTC date and time written YYYY-MM-DDTHH:MM:SSZ
+    """
+    match = _CREATED.fullmatch(created) if isinstance(created, str) else None
+    if match is not None:
+        try:
+            datetime(*map(int, match.groups()))
+        except ValueError:
+            match = None
+    if match is None:
+        raise ValueError(f"created {created!r} is not a UTC date and time written {CREATED_FORM}")
+    return created
 
 
 class RecordError(ValueError):

@@ -4,16 +4,18 @@ A live :class:`~fairdeal.table.Table` and a generic
 :class:`~fairdeal.service.dealing.DealingSession` both run protocol v1's
 sequence (spec/fairness.md): every seat that brings a client seed commits,
 then reveals; the key is fixed when the last one has revealed (or when the
-host starts early); the server seed is revealed at the end. This base class
-keeps those steps and their lines in one place; a subclass says what its
-``start`` line holds and what follows it.
+host starts early); the server seed is revealed at the end. The sequence is
+the dealer's :class:`~fairdeal.fairness.SeedPhase`, the one the verifier
+reads records with; this base class turns its steps into lines, and a
+subclass says what follows the ``start`` line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-from fairdeal.fairness import Dealer, FairnessError
+from fairdeal.fairness import Dealer, FairnessError, SeedError
 from fairdeal.record import RecordWriter, line_hash
 
 __all__ = ["SeededRecord"]
@@ -47,30 +49,33 @@ class SeededRecord:
         return len(self.writer.lines)
 
     # -- client seeds ------------------------------------------------------
+    # The sequence itself is the dealer's SeedPhase (fairdeal.fairness), the same one the
+    # verifier reads records with; here each step it takes becomes a line.
 
-    def _seed_step(self, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.dealer.seats:
-            raise self.error(f"there is no seat {seat!r}")
+    def _seeding(self, step: Callable[..., None], *args: Any) -> None:
+        """Take a step of the dealer's seed phase. A step out of order is this record's
+        :attr:`error`; a value that is wrong in itself (a seed that does not match its
+        commitment) stays a :class:`~fairdeal.fairness.SeedError`, a ``FairnessError``."""
         if self.started:
             raise self.error(f"the {self.what} has started: client seeds are closed")
+        try:
+            step(*args)
+        except SeedError as exc:
+            if not exc.out_of_order:
+                raise
+            raise self.error(exc.reason) from None
+        except FairnessError as exc:
+            raise self.error(str(exc)) from None
 
     def commit(self, seat: int, commitment_hex: str) -> dict[str, Any]:
         """Record ``seat``'s client-seed commitment; returns its receipt."""
-        self._seed_step(seat)
-        try:
-            self.dealer.commit(seat, commitment_hex)
-        except FairnessError as exc:
-            raise self.error(str(exc)) from None
+        self._seeding(self.dealer.commit, seat, commitment_hex)
         line = {"type": "client-commit", "seat": seat, "commitment": self.dealer.client_commitments[seat]}
         return self.writer.append(line, receipt=True)
 
     def reveal_client_seed(self, seat: int, seed: str) -> dict[str, Any]:
         """Record ``seat``'s client seed; it starts when the last seat has revealed. Returns its receipt."""
-        self._seed_step(seat)
-        try:
-            self.dealer.reveal_client_seed(seat, seed)
-        except FairnessError as exc:
-            raise self.error(str(exc)) from None
+        self._seeding(self.dealer.reveal_client_seed, seat, seed)
         receipt = self.writer.append({"type": "client-reveal", "seat": seat, "seed": seed}, receipt=True)
         if self.dealer.key_fixed:
             self._start()
@@ -88,7 +93,7 @@ class SeededRecord:
     def _start(self) -> dict[str, Any]:
         """Append the ``start`` line (and whatever follows at once); returns the start line."""
         self.started = True
-        return self.writer.append({"type": "start", "client_seeds": self.dealer.seat_seeds()})
+        return self.writer.append(self.dealer.start_line())
 
     # -- the end -----------------------------------------------------------
 

@@ -42,7 +42,7 @@ from typing import Any
 
 import click
 
-from fairdeal.bots import Bot, HeuristicBot, make_bot
+from fairdeal.bots import Bot, make_bot
 from fairdeal.fairness import client_commitment, new_server_seed
 from fairdeal.record import Signer, canonical
 from fairdeal.rules import DEFAULT, Rules, get
@@ -116,7 +116,7 @@ def check_arguments(rules_name: str, players: int, games: int, bot: str, seed: s
         raise ValueError(f"games must be a whole number of at least 1, not {games!r}")
     if bot not in BOT_CHOICES:
         raise ValueError(f"unknown bot {bot!r}; choose one of {', '.join(BOT_CHOICES)}")
-    if bot != "random" and rules.name not in HeuristicBot.games:
+    if bot != "random" and "heuristic" not in rules.bot_kinds():
         raise ValueError(f"the heuristic bot does not play {rules.name}; use bot 'random'")
     if seed is not None and not _SEED.fullmatch(str(seed)):
         raise ValueError("a seed is 1 to 64 letters, digits, '.', '_' or '-' (it becomes part of the game ids)")

@@ -29,7 +29,7 @@ from typing import Any
 
 from fairdeal.fairness import PROTOCOL, Dealer, client_commitment, new_server_seed
 from fairdeal.match import Match
-from fairdeal.record import FORMAT, RecordWriter, Signer
+from fairdeal.record import FORMAT, RecordWriter, Signer, check_created
 from fairdeal.rules import Move, Rules, get
 from fairdeal.seeding import SeededRecord
 
@@ -80,6 +80,10 @@ class Table(SeededRecord):
     ) -> Table:
         """A new table and its header line. ``extra`` adds header fields (e.g. the table's timer)."""
         rules.check_seats(len(seats))
+        try:
+            check_created(created)
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
         for seat in seats:
             if not isinstance(seat.name, str) or not 1 <= len(seat.name) <= MAX_NAME_CHARS:
                 raise TableError(f"a seat name is 1 to {MAX_NAME_CHARS} characters")
@@ -180,21 +184,13 @@ class Table(SeededRecord):
 
     # -- client seeds ------------------------------------------------------
 
-    def _seed_step(self, seat: int) -> None:
-        super()._seed_step(seat)
-        if seat in self.bots:
-            raise TableError(f"seat {seat} is played by a bot and brings no client seed")
-
     def start(self) -> dict[str, Any]:
         """Start now (the host's call): seats that have not revealed a seed are played by bots."""
         return super().start()
 
     def _start(self) -> dict[str, Any]:
-        self.bots |= {s for s in self.dealer.humans if s not in self.dealer.client_seeds}
-        line = self.writer.append(
-            {"type": "start", "client_seeds": self.dealer.seat_seeds(), "bots": sorted(self.bots)}
-        )
-        self.started = True
+        line = super()._start()
+        self.bots = set(line["bots"])  # the header's bots, and every human seat that revealed no seed
         self.writer.extend(self.match.start())
         return line
 

@@ -6,7 +6,8 @@ from fairdeal.bots import BOT_KINDS, Bot, BotError, HeuristicBot, RandomBot, mak
 from fairdeal.cards import Card, Suit, parse_cards
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
-from fairdeal.rules import Move, get
+from fairdeal.rules import RULES as RULES_BY_NAME
+from fairdeal.rules import CrazyEights, Move, Rules, catalogue, get
 from fairdeal.rules.crazy_eights import CrazyEightsView
 
 RULES = get("crazy-eights")
@@ -206,6 +207,13 @@ class RulesSpy:
         self.asked.append(("explain", seat_view))
         return self._rules.explain(seat_view, card)
 
+    def bot_kinds(self):
+        return self._rules.bot_kinds()
+
+    def heuristic_move(self, seat_view, moves):
+        self.asked.append(("heuristic_move", seat_view))
+        return self._rules.heuristic_move(seat_view, moves)
+
 
 @pytest.mark.parametrize("kind", BOT_KINDS)
 def test_a_bot_decides_from_the_view_it_is_given_and_nothing_else(kind):
@@ -261,3 +269,56 @@ def test_bots_docstring_examples():
 
     failed, attempted = doctest.testmod(fairdeal.bots)
     assert attempted > 0 and failed == 0
+
+
+# -- every game brings its own heuristic -------------------------------------
+
+
+def test_each_game_declares_the_bots_it_offers():
+    for entry in catalogue()["games"]:
+        assert entry["bots"] == list(RULES_BY_NAME[entry["name"]].bot_kinds()) == ["heuristic", "random"]
+
+
+@pytest.mark.parametrize("name", sorted(RULES_BY_NAME))
+def test_the_heuristic_bot_plays_legal_moves_in_every_game(name):
+    rules = get(name)
+    seats = type(rules).min_seats
+    key = game_key("ab" * 32, f"every-{name}", [""] * seats)
+    match = Match(rules, seats, lambda label, cards: shuffle(key, label, cards))
+    match.start()
+    for _ in range(60):
+        if match.over:
+            break
+        seat_view = match.view(match.turn)
+        move = HeuristicBot().choose(rules, seat_view)
+        assert move == rules.heuristic_move(seat_view, rules.legal_moves(seat_view))
+        assert move in rules.legal_moves(seat_view)
+        match.apply(match.turn, move)
+
+
+def test_a_game_without_a_heuristic_is_refused_as_its_declaration_says():
+    class NoAdvice(CrazyEights):
+        """A variant whose rule text gives no advice: only the random bot plays it."""
+
+        name = "no-advice"
+        title = "No Advice"
+        heuristic_move = Rules.heuristic_move
+
+    rules = NoAdvice()
+    assert NoAdvice.bot_kinds() == ("random",) and NoAdvice.declaration()["bots"] == ["random"]
+    seat_view = view("8C 9D 2S", "9H")
+    with pytest.raises(BotError, match="seat 0: No Advice has no heuristic bot; it offers random"):
+        HeuristicBot().choose(rules, seat_view)
+    assert RandomBot(1).choose(rules, seat_view) in rules.legal_moves(seat_view)
+
+
+def test_the_bots_module_names_no_game():
+    import inspect
+
+    import fairdeal.bots
+
+    source = inspect.getsource(fairdeal.bots)
+    assert "from fairdeal.rules." not in source.replace("from fairdeal.rules.base import", "")
+    for name, cls in RULES_BY_NAME.items():
+        # A rules name as a string, a title or a class: "eights" the word is no game's name.
+        assert f'"{name}"' not in source and cls.title not in source and cls.__name__ not in source, name

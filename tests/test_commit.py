@@ -12,13 +12,13 @@ import random
 import pytest
 
 import fairdeal.rules.commit
-from fairdeal.bots import make_bot, run_choice
+from fairdeal.bots import make_bot
 from fairdeal.cards import ALL_CARDS, Card, parse_cards
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import IllegalMove, Move, OptionsError, get
 from fairdeal.rules.commit import NINE, REMOVED
-from fairdeal.rules.sequence import RunState
+from fairdeal.rules.sequence import RunState, run_choice
 
 NO_SHUFFLE = lambda label, cards: list(cards)  # noqa: E731 - the pack stays in card order
 COMMIT = get("commit")

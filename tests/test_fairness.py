@@ -20,6 +20,8 @@ from fairdeal.cards import codes, pack, parse_cards
 from fairdeal.fairness import (
     Dealer,
     FairnessError,
+    SeedError,
+    SeedPhase,
     Stream,
     check_client_seed,
     check_game_id,
@@ -428,7 +430,7 @@ def test_start_after_some_reveals_keeps_them():
 
 def test_bots_bring_no_seed():
     dealer = _dealer(humans=[0])
-    with pytest.raises(FairnessError, match="seat 3 does not bring a client seed"):
+    with pytest.raises(FairnessError, match="seat 3 is played by a bot and brings no client seed"):
         dealer.commit(3, client_commitment("bot"))
 
 
@@ -483,7 +485,57 @@ def test_dealer_refuses_bad_set_up(args, message):
 
 def test_commitments_must_be_hex():
     dealer = _dealer()
-    with pytest.raises(FairnessError, match="64 hex digits"):
+    with pytest.raises(FairnessError, match="commitment is not 64 lowercase hex digits"):
         dealer.commit(0, "alice")
     dealer.commit(0, client_commitment("alice").upper())
     assert dealer.client_commitments[0] == client_commitment("alice")
+
+
+# -- the seed phase: one sequence for the server and the verifier ---------------
+
+
+def test_the_seed_phase_reads_the_lines_the_dealer_wrote():
+    dealer = _dealer(humans=[0, 2])
+    lines = []
+    for seat, seed in ((2, "carol"), (0, "")):
+        dealer.commit(seat, client_commitment(seed))
+        lines.append({"type": "client-commit", "seat": seat, "commitment": dealer.client_commitments[seat]})
+    for seat, seed in ((0, ""), (2, "carol")):
+        dealer.reveal_client_seed(seat, seed)
+        lines.append({"type": "client-reveal", "seat": seat, "seed": seed})
+    lines.append(dealer.start_line())
+    assert lines[-1] == {"type": "start", "client_seeds": ["", "", "carol", ""], "bots": [1, 3]}
+    phase = SeedPhase(4, humans=[0, 2])
+    for line in lines:
+        phase.read({**line, "seq": 1, "prev": "00" * 32})  # the chain's fields are the record's, not the phase's
+    assert phase.started and phase.seat_seeds() == dealer.seat_seeds() and phase.bots() == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason", "out_of_order"),
+    [
+        ({"type": "client-commit", "seat": 1, "commitment": "ab" * 32}, "seat 1 is played by a bot and brings no client seed", True),
+        ({"type": "client-commit", "seat": 4, "commitment": "ab" * 32}, "client-commit seat 4 is not a seat of this 4-seat game", True),
+        ({"type": "client-commit", "seat": 0, "commitment": "AB" * 32}, "client-commit commitment is not 64 lowercase hex digits", False),
+        ({"type": "client-commit", "seat": 0, "commitment": "ab" * 32, "x": 1}, "client-commit has a field 'x' that the format does not give", False),
+        ({"type": "client-reveal", "seat": 0, "seed": "ann"}, "seat 0 revealed its client seed before every seat committed (waiting for seats [0, 2])", True),
+        ({"type": "start", "client_seeds": ["", "", "", ""], "bots": [0, 1, 2]}, "start bots [0, 1, 2] but the seats without a client seed are [0, 1, 2, 3]", False),
+        ({"type": "start", "client_seeds": ["", ""], "bots": []}, "start client_seeds must list one seed for each of the 4 seats", False),
+    ],
+)
+def test_the_seed_phase_says_why_it_refuses_a_step(line, reason, out_of_order):
+    phase = SeedPhase(4, humans=[0, 2])
+    with pytest.raises(SeedError) as refused:
+        phase.read(line)
+    assert (refused.value.reason, refused.value.out_of_order) == (reason, out_of_order)
+    assert isinstance(refused.value, FairnessError) and not phase.commitments and not phase.started
+
+
+def test_a_session_phase_names_no_bots_and_every_seat_brings_a_seed():
+    phase = SeedPhase(2)
+    assert phase.humans == (0, 1) and phase.start_line() == {"type": "start", "client_seeds": ["", ""]}
+    with pytest.raises(SeedError, match="start has a field 'bots' that the format does not give"):
+        phase.read({"type": "start", "client_seeds": ["", ""], "bots": [0, 1]})
+    phase.read({"type": "start", "client_seeds": ["", ""]})
+    with pytest.raises(SeedError, match="a client-commit line after the start: the client seeds were fixed at the start"):
+        phase.commit(0, client_commitment("late"))

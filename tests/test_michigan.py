@@ -15,13 +15,13 @@ import pytest
 
 import fairdeal.rules.base
 import fairdeal.rules.michigan
-from fairdeal.bots import make_bot, run_choice
+from fairdeal.bots import make_bot
 from fairdeal.cards import ALL_CARDS, Card, Suit, codes, parse_cards
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.rules.michigan import MichiganSheet
-from fairdeal.rules.sequence import RunState
+from fairdeal.rules.sequence import RunState, run_choice
 
 NO_SHUFFLE = lambda label, cards: list(cards)  # noqa: E731 - the pack stays in card order
 MICHIGAN = get("michigan")

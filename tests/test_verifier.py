@@ -6,6 +6,7 @@ Records come from the real Table and Match with fixed seeds (test_verifier_suppo
 from __future__ import annotations
 
 import doctest
+import json
 
 import pytest
 from test_verifier_support import SIGNER, play, seed_for, text_of
@@ -19,6 +20,7 @@ from fairdeal.cards import pack
 from fairdeal.fairness import commitment, game_key, shuffle
 from fairdeal.record import RecordError, Signer, canonical, check_chain, line_hash, parse_record, resign
 from fairdeal.rules import get
+from fairdeal.service.dealing import DealingSession
 from fairdeal.table import Seat, Table, client_commitment
 from verifier.replay import NOT_REVEALED, read_lines, verify
 
@@ -195,6 +197,75 @@ def test_the_header_is_checked_first(game, field, value, reason):
     assert not report.verified
     assert report.error.line == 1
     assert report.error.reason.startswith(reason)
+
+
+REFUSED_CREATED = [
+    "2026-01-01",  # a date alone
+    "2026-01-01T00:00:00",  # a time without a zone
+    "2026-01-01T05:00:00+05:00",  # an offset
+    "2026-01-01T00:00:00+00:00",  # UTC, but not spelled Z
+    "2026-W01-4T00:00:00Z",  # a week date
+    "2026-001T00:00:00Z",  # an ordinal date
+    "2026-01-01 00:00:00Z",  # a space for T
+    "2026-01-01t00:00:00z",  # small letters
+    "20260101T000000Z",  # the basic format
+    "2026-01-01T00:00:00.5Z",  # a fraction of a second
+    "2026-02-29T00:00:00Z",  # not a date: 2026 is no leap year
+    "2026-01-01T24:00:00Z",  # not a time
+    "2026-01-01T23:59:60Z",  # a leap second
+    "٢٠٢٦-01-01T00:00:00Z",  # digits, but not ASCII ones
+    20260101,
+    None,
+]
+
+
+@pytest.mark.parametrize("created", REFUSED_CREATED, ids=repr)
+def test_the_header_created_has_one_grammar(game, created):
+    report = verify(_resigned(game.lines, lambda lines: lines[0].__setitem__("created", created)))
+    assert report.error == verifier.replay.Failure(
+        1, f"header created {created!r} is not a UTC date and time written YYYY-MM-DDTHH:MM:SSZ"
+    )
+    # Nor does a table or a dealing session write one.
+    with pytest.raises(ValueError, match="is not a UTC date and time written YYYY-MM-DDTHH:MM:SSZ"):
+        Table.new("when", get("crazy-eights"), [Seat("Ann"), Seat("Bob", bot=True)], SIGNER, created=created)
+    with pytest.raises(ValueError, match="is not a UTC date and time written YYYY-MM-DDTHH:MM:SSZ"):
+        DealingSession.new("when", 1, SIGNER, created=created)
+
+
+@pytest.mark.parametrize("created", ["2028-02-29T23:59:59Z", "0001-01-01T00:00:00Z", "9999-12-31T12:30:05Z"])
+def test_any_real_utc_second_is_a_created(game, created):
+    assert verify(_resigned(game.lines, lambda lines: lines[0].__setitem__("created", created))).verified
+
+
+def test_a_human_seat_that_reveals_the_empty_seed_is_a_human_with_an_empty_seed():
+    # Bea commits to "" and reveals it: a seed like any other, and she plays her seat herself.
+    table = Table.new("empty-seed", get("crazy-eights", {"target": 10}), [Seat("Ann"), Seat("Bea"), Seat("Cid", bot=True)],
+                      SIGNER, created="2026-01-01T00:00:00Z", server_seed=seed_for("empty-seed"))
+    for seat, seed in ((0, "ann's seed"), (1, "")):
+        table.commit(seat, client_commitment(seed))
+    for seat, seed in ((0, "ann's seed"), (1, "")):
+        table.reveal_client_seed(seat, seed)
+    start = next(line for line in table.lines if line["type"] == "start")
+    assert start["client_seeds"] == ["ann's seed", "", ""] and start["bots"] == [2]
+    assert table.bots == {2}
+    while not table.match.over:
+        table.move(table.match.turn, table.match.auto_move(), auto=True)
+    table.reveal()
+    report = verify(table.writer.text())
+    assert report.verified, report.error
+    assert report.client_seeds == ["ann's seed", "", ""] and report.bots == [2]
+    seat_lines = verifier.report.text_report(report).split("seats\n", 1)[1].splitlines()[:3]
+    assert seat_lines == ["  0  Ann, client seed \"ann's seed\"", "  1  Bea, client seed ''", "  2  Cid (bot)"]
+    assert json.loads(verifier.report.json_report(report))["seats"] == [
+        {"name": "Ann", "bot": False}, {"name": "Bea", "bot": False}, {"name": "Cid", "bot": True},
+    ]
+
+
+def test_a_human_seat_without_a_seed_is_played_by_a_bot_in_the_report():
+    game = play("silent", 4, humans=3, silent=1)
+    report = verify(game.text)
+    assert 2 in report.bots and report.client_seeds[2] == ""
+    assert "  2  P2, no client seed (played by a bot)" in verifier.report.text_report(report).splitlines()
 
 
 def test_a_pinned_key_must_be_the_records_key(game):

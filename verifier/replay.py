@@ -29,7 +29,6 @@ import hashlib
 import json
 import re
 from collections import deque
-from datetime import datetime
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,16 +36,17 @@ from typing import Any
 from fairdeal.cards import codes
 from fairdeal.fairness import (
     PROTOCOL,
+    SEED_LINES,
     FairnessError,
-    check_client_seed,
+    SeedError,
+    SeedPhase,
     check_game_id,
-    client_commitment,
     commitment,
     game_key,
     shuffle,
 )
 from fairdeal.match import Match
-from fairdeal.record import FORMAT, SIGNED_TYPES, ChainError, RecordError, canonical, check_chain, line_hash
+from fairdeal.record import FORMAT, SIGNED_TYPES, ChainError, RecordError, canonical, check_chain, check_created, line_hash
 from fairdeal.rules import HandResult, IllegalMove, Move, MoveError, OptionsError, Rules, ScoreSheet, get
 from fairdeal.rules.summary import HandSummary
 
@@ -365,19 +365,19 @@ def _no_extra(index: int, line: dict[str, Any], allowed: Any) -> None:
 
 
 def _created(created: Any) -> str:
-    """The header's ``created``, if it is an ISO 8601 date and time."""
+    """The header's ``created``, if it is written as spec/record.md gives it (``YYYY-MM-DDTHH:MM:SSZ``)."""
     try:
-        datetime.fromisoformat(created.replace("Z", "+00:00"))
-    except (AttributeError, TypeError, ValueError):
-        raise _Fail(0, f"header created {_show(created)} is not an ISO 8601 date and time") from None
-    return created
+        return check_created(created)
+    except ValueError as exc:
+        raise _Fail(0, f"header {exc}") from None
 
 
-def _seat_number(index: int, line: dict[str, Any], seats: int) -> int:
-    seat = line.get("seat")
-    if type(seat) is not int or not 0 <= seat < seats:
-        raise _Fail(index, f"{line.get('type')} seat {_show(seat)} is not a seat of this {seats}-seat game")
-    return seat
+def _seed_line(index: int, phase: SeedPhase, line: dict[str, Any]) -> None:
+    """A line of the client seeds' commit-reveal, read by the one seed phase the server runs too."""
+    try:
+        phase.read(line)
+    except SeedError as exc:
+        raise _Fail(index, exc.reason) from None
 
 
 def _header_keys(line: dict[str, Any], report: Report, key: str | None) -> None:
@@ -403,6 +403,7 @@ class _Replay:
         self.watch = watch
         self.rules: Rules | None = None
         self.match: Match | None = None
+        self.phase: SeedPhase | None = None
 
     # -- the header --------------------------------------------------------
 
@@ -470,58 +471,15 @@ class _Replay:
     def seeds(self, end: int) -> int:
         """Check the commit-reveal lines up to the start line; returns the start line's index."""
         report = self.report
-        seats = len(report.seats)
-        humans = [s for s in range(seats) if not report.seats[s]["bot"]]
-        committed: dict[int, str] = {}
-        revealed: dict[int, str] = {}
+        phase = self.phase = SeedPhase(len(report.seats), [s for s, seat in enumerate(report.seats) if not seat["bot"]])
         for index in range(1, end):
             line = self.lines[index]
             kind = line.get("type")
-            if kind == "client-commit":
-                _no_extra(index, line, ("type", "seat", "commitment"))
-                seat = _seat_number(index, line, seats)
-                if seat not in humans:
-                    raise _Fail(index, f"seat {seat} is played by a bot and brings no client seed")
-                if seat in committed:
-                    raise _Fail(index, f"seat {seat} has already committed to a client seed")
-                value = line.get("commitment")
-                if not isinstance(value, str) or not _HEX64.fullmatch(value):
-                    raise _Fail(index, "client-commit commitment is not 64 lowercase hex digits")
-                committed[seat] = value
-            elif kind == "client-reveal":
-                _no_extra(index, line, ("type", "seat", "seed"))
-                seat = _seat_number(index, line, seats)
-                if seat not in humans:
-                    raise _Fail(index, f"seat {seat} is played by a bot and brings no client seed")
-                waiting = [s for s in humans if s not in committed]
-                if waiting:
-                    # Otherwise a late seat could choose its seed knowing this one.
-                    raise _Fail(index, f"seat {seat} revealed its client seed before every seat committed (waiting for seats {waiting})")
-                if seat in revealed:
-                    raise _Fail(index, f"seat {seat} has already revealed its client seed")
-                seed = line.get("seed")
-                try:
-                    check_client_seed(seed)
-                except FairnessError as exc:
-                    raise _Fail(index, f"client-reveal seed: {exc}") from None
-                if client_commitment(seed) != committed[seat]:
-                    raise _Fail(index, f"seat {seat}'s client seed does not match its commitment")
-                revealed[seat] = seed
-            elif kind == "start":
-                _no_extra(index, line, ("type", "client_seeds", "bots"))
-                seeds = line.get("client_seeds")
-                expected = [revealed.get(s, "") for s in range(seats)]
-                if not isinstance(seeds, list) or len(seeds) != seats:
-                    raise _Fail(index, f"start client_seeds must list one seed for each of the {seats} seats")
-                for s in range(seats):
-                    if not _same(seeds[s], expected[s]):
-                        source = f"seat {s} revealed {expected[s]!r}" if s in revealed else f"seat {s} revealed none"
-                        raise _Fail(index, f"start client_seeds[{s}] is {_show(seeds[s])} but {source}")
-                bots = sorted({s for s in range(seats) if report.seats[s]["bot"]} | (set(humans) - set(revealed)))
-                if not _same(line.get("bots"), bots):
-                    raise _Fail(index, f"start bots {_show(line.get('bots'))} but the seats without a client seed are {bots}")
-                report.client_seeds, report.bots = expected, bots
-                return index
+            if kind in SEED_LINES:
+                _seed_line(index, phase, line)
+                if kind == "start":
+                    report.client_seeds, report.bots = phase.seat_seeds(), phase.bots()
+                    return index
             elif kind in ("abandon", "reveal"):
                 return index
             elif kind == "header":
@@ -535,7 +493,7 @@ class _Replay:
     def play(self, start: int, end: int, seed: str) -> int:
         """Replay the lines from the start line to ``end``; returns the reveal's index (or ``end``)."""
         report, lines, rules = self.report, self.lines, self.rules
-        assert rules is not None and report.game_id is not None and report.client_seeds is not None
+        assert rules is not None and report.game_id is not None and report.client_seeds is not None and self.phase is not None
         key = game_key(seed, report.game_id, report.client_seeds)
         match = self.match = Match(rules, len(report.seats), lambda label, cards: shuffle(key, label, cards))
         pending: deque[dict[str, Any]] = deque(match.start())
@@ -585,8 +543,8 @@ class _Replay:
                         watch(Step(index + 1, line, events, before, match, report))
                 elif kind == "abandon":
                     self.abandon(index, line)
-                elif kind in ("client-commit", "client-reveal", "start"):
-                    raise _Fail(index, f"a {kind} line after the start: the client seeds were fixed at the start")
+                elif kind in SEED_LINES:
+                    _seed_line(index, self.phase, line)  # the phase is over: it says why not
                 else:
                     raise _Fail(index, f"a {kind} line where the rules expect a move")
                 index += 1

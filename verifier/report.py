@@ -146,7 +146,8 @@ def text_report(report: Report, receipts: Sequence[ReceiptCheck] = ()) -> str:
             who = f"  {s}  {safe(seat['name'])}" + (" (bot)" if seat["bot"] else "")
             if report.client_seeds is not None:
                 seed = report.client_seeds[s]
-                if seed:
+                # The start line's bots say who revealed no seed: "" revealed is a seed, and a human's.
+                if seed or not (seat["bot"] or s in (report.bots or ())):
                     who += f", client seed {seed!r}"
                 elif not seat["bot"]:
                     who += ", no client seed (played by a bot)"

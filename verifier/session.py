@@ -19,18 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from fairdeal.cards import ALL_CARDS, codes, parse_cards
-from fairdeal.fairness import (
-    PROTOCOL,
-    FairnessError,
-    check_client_seed,
-    check_game_id,
-    check_label,
-    client_commitment,
-    game_key,
-    shuffle,
-)
+from fairdeal.fairness import PROTOCOL, SEED_LINES, FairnessError, SeedPhase, check_game_id, check_label, game_key, shuffle
 from fairdeal.record import FORMAT, ChainError
-from verifier.replay import _HEX64, NOT_REVEALED, Report, _chain, _Fail, _header_keys, _no_extra, _Replay, _seat_number, _show
+from verifier.replay import NOT_REVEALED, Report, _chain, _Fail, _header_keys, _no_extra, _Replay, _seed_line, _show
 
 __all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
 
@@ -98,10 +89,7 @@ def _header(line: dict[str, Any], report: Report, key: str | None) -> None:
 
 
 def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str | None) -> None:
-    seats = len(report.seats)
-    committed: dict[int, str] = {}
-    revealed: dict[int, str] = {}
-    started = False
+    phase = SeedPhase(len(report.seats))  # every seat of a session brings a client seed
     key: bytes | None = None
     labels: set[str] = set()
     for index in range(1, end):
@@ -111,49 +99,16 @@ def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str 
             if index + 1 < end:
                 raise _Fail(index + 1, f"a {lines[index + 1].get('type')} line after the reveal: the reveal is the last line")
             return
-        if kind in ("client-commit", "client-reveal") and started:
-            raise _Fail(index, f"a {kind} line after the start: the client seeds were fixed at the start")
-        if kind == "client-commit":
-            _no_extra(index, line, ("type", "seat", "commitment"))
-            seat = _seat_number(index, line, seats)
-            if seat in committed:
-                raise _Fail(index, f"seat {seat} has already committed to a client seed")
-            value = line.get("commitment")
-            if not isinstance(value, str) or not _HEX64.fullmatch(value):
-                raise _Fail(index, "client-commit commitment is not 64 lowercase hex digits")
-            committed[seat] = value
-        elif kind == "client-reveal":
-            _no_extra(index, line, ("type", "seat", "seed"))
-            seat = _seat_number(index, line, seats)
-            waiting = [s for s in range(seats) if s not in committed]
-            if waiting:
-                raise _Fail(index, f"seat {seat} revealed its client seed before every seat committed (waiting for seats {waiting})")
-            if seat in revealed:
-                raise _Fail(index, f"seat {seat} has already revealed its client seed")
-            try:
-                check_client_seed(line.get("seed"))
-            except FairnessError as exc:
-                raise _Fail(index, f"client-reveal seed: {exc}") from None
-            if client_commitment(line["seed"]) != committed[seat]:
-                raise _Fail(index, f"seat {seat}'s client seed does not match its commitment")
-            revealed[seat] = line["seed"]
-        elif kind == "start":
-            if started:
-                raise _Fail(index, "a second start")
-            _no_extra(index, line, ("type", "client_seeds"))
-            expected = [revealed.get(s, "") for s in range(seats)]
-            if not isinstance(line.get("client_seeds"), list) or len(line["client_seeds"]) != seats:
-                raise _Fail(index, f"start client_seeds must list one seed for each of the {seats} seats")
-            for s, value in enumerate(line["client_seeds"]):
-                if value != expected[s] or type(value) is not str:
-                    source = f"seat {s} revealed {expected[s]!r}" if s in revealed else f"seat {s} revealed none"
-                    raise _Fail(index, f"start client_seeds[{s}] is {_show(value)} but {source}")
-            started = True
-            report.client_seeds = expected
-            if seed is not None:
-                key = game_key(seed, report.game_id, expected)
+        if kind == "start" and phase.started:
+            raise _Fail(index, "a second start")
+        if kind in SEED_LINES:
+            _seed_line(index, phase, line)
+            if kind == "start":
+                report.client_seeds = phase.seat_seeds()
+                if seed is not None:
+                    key = game_key(seed, report.game_id, report.client_seeds)
         elif kind == "shuffle":
-            if not started:
+            if not phase.started:
                 raise _Fail(index, "a shuffle before the start (the client seeds are still open)")
             report.shuffles.append(_shuffle(index, line, report.label_prefix, labels, key))
         else:

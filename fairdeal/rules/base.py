@@ -544,7 +544,25 @@ class Rules(abc.ABC):
             "first_dealer_rank": cls.first_dealer_rank.letter,
             "moves": [kind for kind in Move.KINDS if kind in Move.BASIC_KINDS or kind in cls.extra_moves],
             "two_card_plays": "then" in cls.extra_moves,
+            "bots": list(cls.bot_kinds()),
         }
+
+    @classmethod
+    def bot_kinds(cls) -> tuple[str, ...]:
+        """The bots that can play a seat of this game: ``random`` always, and ``heuristic``
+        when the game has its own :meth:`heuristic_move` (its catalogue entry's ``bots``).
+
+        >>> from fairdeal.rules import get
+        >>> type(get("jig")).bot_kinds()
+        ('heuristic', 'random')
+        """
+        return ("heuristic", "random") if cls.heuristic_move is not Rules.heuristic_move else ("random",)
+
+    def heuristic_move(self, view: Any, moves: Sequence[Move]) -> Move:
+        """The heuristic bot's choice among ``moves``, the legal moves (never none) of the seat
+        whose ``view`` this is. A game that offers the heuristic bot overrides this with its
+        rule text's advice; it sees the view and nothing else (DESIGN.md, principle 5)."""
+        raise NotImplementedError(f"{self.title} has no heuristic bot")
 
     @classmethod
     def module(cls) -> str:

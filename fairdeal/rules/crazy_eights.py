@@ -534,6 +534,12 @@ class CrazyEights(Rules):
         result = HandResult("blocked", winners, counts, scores, reason)
         return replace(state, turn=None, drawn=0, pending=None, result=result)
 
+    # -- the heuristic bot ------------------------------------------------------
+
+    def heuristic_move(self, view: CrazyEightsView, moves: Sequence[Move]) -> Move:
+        """The heuristic bot's move: see :func:`crazy_eights_choice`."""
+        return crazy_eights_choice(view, moves)
+
     # -- the table's timer -------------------------------------------------
 
     def auto_move(self, state: CrazyEightsState) -> Move:
@@ -640,3 +646,107 @@ def describe_pile(state: Any) -> str:
     if not state.pile:
         return ""
     return f"; pile {state.pile[-1].display}" + (f" ({state.named.symbol} named)" if state.named is not None else "")
+
+
+# -- the heuristic bot ----------------------------------------------------------
+
+
+KEEP_EIGHT_UNLESS_OPPONENT_HOLDS = 2
+"""A drawn eight is kept unless some opponent holds this many cards or fewer."""
+
+
+def natural_suit_counts(cards: Sequence[Card]) -> list[int]:
+    """How many cards of each suit, eights left out: an eight is wild, it belongs to no suit.
+
+    >>> natural_suit_counts([Card.parse(c) for c in ("8H", "2H", "KS")])
+    [0, 0, 1, 1]
+    """
+    counts = [0, 0, 0, 0]
+    for card in cards:
+        if card.rank != Rank.EIGHT:
+            counts[card.suit] += 1
+    return counts
+
+
+def _natural_suit_points(cards: Sequence[Card]) -> list[int]:
+    points = [0, 0, 0, 0]
+    for card in cards:
+        if card.rank != Rank.EIGHT:
+            points[card.suit] += card_points(card)
+    return points
+
+
+def play_eight(hand: Sequence[Card], eight: Card) -> Move:
+    """The heuristic bot's play of ``eight`` from ``hand``: it names the suit it then holds most
+    of (eights aside), then the suit worth most points, then clubs first.
+
+    >>> play_eight([Card.parse(c) for c in ("8C", "2H", "KS")], Card.parse("8C"))
+    Move.play(Card.parse('8C'), Suit.SPADES)
+    """
+    rest = list(hand)
+    rest.remove(eight)
+    counts, points = natural_suit_counts(rest), _natural_suit_points(rest)
+    suit = max(Suit, key=lambda s: (counts[s], points[s], -s))
+    return Move.play(eight, suit)
+
+
+def crazy_eights_choice(view: CrazyEightsView, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Crazy Eights at the online table: it plays like a careful person.
+
+    - It plays a card other than an eight when one fits: the one of the suit it
+      holds most of (so it can follow on its next turn), then the one worth
+      most points (so less is left to count against it), then the lowest in
+      card order.
+    - It saves eights: it plays an eight only when nothing else fits (which
+      includes an eight among its last cards), rather than drawing; and it
+      names the suit it then holds most of (eights aside), then the suit worth
+      most points, then clubs first.
+    - When the card it drew fits, it plays it, except a drawn eight, which it
+      keeps for a turn when nothing fits, unless an opponent is down to two
+      cards or fewer: then the eight's 50 points are about to count against
+      it, and it plays it. (The rules leave this choice to the player.)
+    - It draws when it cannot play, and passes only when that is its only
+      legal move.
+
+    >>> rules = CrazyEights()
+    >>> view = CrazyEightsView(0, 1, 1, tuple(Card.parse(c) for c in ("8S", "9C", "9H", "KH")), (4, 7),
+    ...     Card.parse("9D"), None, 30, 1, 0, 0, None, 0, 0, 20, None)
+    >>> crazy_eights_choice(view, rules.legal_moves(view))  # 9H: two hearts in hand; the eight waits
+    Move.play(Card.parse('9H'))
+    >>> view = CrazyEightsView(seat=0, hand_no=1, dealer=1, hand=tuple(Card.parse(c) for c in ("8C", "2H", "5H", "9S")),
+    ...     hand_sizes=(4, 7), top=Card.parse("KD"), named=None, stock_size=30, pile_size=1, turn=0,
+    ...     drawn=0, pending=None, passes=0, restocks=0, restock_limit=20, result=None)
+    >>> crazy_eights_choice(view, rules.legal_moves(view))  # nothing but the eight fits: name hearts
+    Move.play(Card.parse('8C'), Suit.HEARTS)
+    """
+    plays = [m for m in moves if m.kind == "play"]
+    if view.pending is not None:
+        return _drawn(view, plays) if plays else Move.keep()
+    if plays:
+        return _best_play(view.hand, plays)
+    # No card fits: draw if the stock (or a restock) allows, else the rules leave only a pass.
+    for kind in ("draw", "pass"):
+        for move in moves:
+            if move.kind == kind:
+                return move
+    return moves[0]  # pragma: no cover - Crazy Eights always offers one of the above
+
+
+def _drawn(view: CrazyEightsView, plays: list[Move]) -> Move:
+    card = view.pending
+    if card.rank != Rank.EIGHT:
+        return plays[0]
+    opponents = [n for seat, n in enumerate(view.hand_sizes) if seat != view.seat]
+    if min(opponents, default=99) <= KEEP_EIGHT_UNLESS_OPPONENT_HOLDS:
+        return play_eight(view.hand, card)
+    return Move.keep()
+
+
+def _best_play(hand: Sequence[Card], plays: list[Move]) -> Move:
+    naturals = [m.card for m in plays if m.card.rank != Rank.EIGHT]
+    if naturals:
+        counts = natural_suit_counts(hand)
+        best = max(naturals, key=lambda c: (counts[c.suit], card_points(c), -c.index))
+        return Move.play(best)
+    eight = min(m.card for m in plays)
+    return play_eight(hand, eight)

@@ -68,8 +68,7 @@ from fairdeal.rules.base import (
 )
 from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, hand_places
 from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
-from fairdeal.rules.crazy_eights import check_pile
-from fairdeal.rules.crazy_eights import StarterSummary, describe_pile, describe_starter
+from fairdeal.rules.crazy_eights import StarterSummary, check_pile, describe_pile, describe_starter, natural_suit_counts, play_eight
 from fairdeal.rules.summary import SeatNames, describe_draws, plays_json
 from fairdeal.rules.hollywood import HollywoodScoring
 
@@ -439,6 +438,12 @@ class EightsFamily(Rules):
         result = HandResult("blocked", winners, counts, scores, reason)
         return _replace(state, turn=None, drawn=0, result=result)
 
+    # -- the heuristic bot ------------------------------------------------------
+
+    def heuristic_move(self, view: EightsView, moves: Sequence[Move]) -> Move:
+        """The heuristic bot's move: see :func:`eights_choice`."""
+        return eights_choice(view, moves)
+
     # -- the table's timer -------------------------------------------------------
 
     def auto_move(self, state: EightsState) -> Move:
@@ -677,3 +682,42 @@ class HollywoodEights(HollywoodScoring, EightsFamily):
     def settle_block(self, state: EightsState, counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], str]:
         side, reason = _fewest(state)
         return side, self._credit(state, side, counts) if side else (0,) * state.seats, reason
+
+
+# -- the heuristic bot ----------------------------------------------------------
+
+
+EIGHTS_DRAWS_BEFORE_AN_EIGHT = 3
+"""Eights games: cards drawn in a turn to find a natural card before playing an eight."""
+
+
+def eights_choice(view: EightsView, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Crazy Eights by the book, Eights and Hollywood Eights, after
+    the Stops chapter's "skillful play".
+
+    - A card other than an eight that fits is played: of the suit it holds most of (to come
+      back to its long suit), then the one worth most points, then the lowest in card order.
+    - It saves its eights ("not to play an 8 too quickly"; "to play an 8 with more than 2 cards
+      in your hand is seldom wise ... better to draw a few cards"): with only an eight to play
+      it draws, up to three cards a turn, unless it holds two cards or fewer or the stock is
+      empty. An eight names the suit it then holds most of.
+    - Otherwise it draws while it can, and passes only when that is its only move.
+
+    >>> from fairdeal.rules import get
+    >>> rules = get("eights")
+    >>> view = EightsView(0, 1, 1, tuple(Card.parse(c) for c in ("8S", "9C", "4C", "KH")), (4, 5, 5),
+    ...     Card.parse("QD"), None, 20, 3, 0, 0, 0, sides_of(3, True), (), None)
+    >>> eights_choice(view, rules.legal_moves(view))   # only the eight fits, with four cards: draw
+    Move.draw()
+    """
+    plays = [m for m in moves if m.kind == "play"]
+    naturals = [m.card for m in plays if m.card.rank != Rank.EIGHT]
+    if naturals:
+        counts = natural_suit_counts(view.hand)
+        return Move.play(max(naturals, key=lambda c: (counts[c.suit], card_points(c), -c.index)))
+    can_draw = any(m.kind == "draw" for m in moves)
+    if plays:
+        if can_draw and len(view.hand) > 2 and view.drawn < EIGHTS_DRAWS_BEFORE_AN_EIGHT:
+            return Move.draw()
+        return play_eight(view.hand, min(m.card for m in plays))
+    return Move.draw() if can_draw else moves[0]

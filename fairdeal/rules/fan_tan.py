@@ -443,6 +443,12 @@ class FanTanFamily(Rules):
         result = HandResult("out", (winner,), counts, scores, f"seat {winner} went out")
         return replace(state, turn=None, result=result, **paid), [m.to_event(state.hand) for m in moves]
 
+    # -- the heuristic bot ------------------------------------------------------
+
+    def heuristic_move(self, view: FanTanView, moves: Sequence[Move]) -> Move:
+        """The heuristic bot's move: see :func:`fan_tan_choice`."""
+        return fan_tan_choice(self, view, moves)
+
     # -- the table's timer -------------------------------------------------------
 
     def auto_move(self, state: FanTanState) -> Move:
@@ -813,3 +819,52 @@ class LibertyFanTan(SequenceGame):
     title = "Liberty Fan-Tan"
     summary_line = "Play or Pay's runs round the suit, with the skill of the lead."
     pays_cards_left = False
+
+
+# -- the heuristic bot ----------------------------------------------------------
+
+
+def fan_tan_choice(rules: FanTanFamily, view: FanTanView, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in a Fan Tan game, after the texts' "skillful play".
+
+    - It passes only when it cannot play (even where a pass is allowed at a penalty).
+    - Sevens games: it plays the card that brings the table nearest its own far
+      cards: the one with most of its cards of that suit beyond it, on the side it
+      builds (an opening card counts the whole suit); middle cards wait. Ties: the
+      lowest card in card order.
+    - Sequence games, leading: its longest suit (clubs first on ties), starting with
+      the higher of two touching cards so that it plays the suit's 13th card itself
+      and leads again; with none, its lowest card of that suit.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> from fairdeal.rules import get
+    >>> rules = get("liberty-fan-tan")  # the text's example: with K-9-8-2 of spades, lead the 9
+    >>> view = FanTanView(0, 1, 3, tuple(parse_cards("KS 9S 8S 2S 3H 5D")), (6, 6, 6, 6),
+    ...     (None,) * 4, None, 0, 0, (0,) * 4, None)
+    >>> fan_tan_choice(rules, view, rules.legal_moves(view))
+    Move.play(Card.parse('9S'))
+    """
+    plays = [m.card for m in moves if m.kind == "play"]
+    if not plays:
+        return moves[0]
+    hand = view.hand
+    if isinstance(rules, SequenceGame):
+        if len(plays) == 1:
+            return Move.play(plays[0])
+        counts = [0, 0, 0, 0]
+        for card in hand:
+            counts[card.suit] += 1
+        suit = max(Suit, key=lambda s: (counts[s], -s))
+        cards = sorted(c for c in hand if c.suit == suit)
+        # Led with x, a suit ends with the card before x: hold that one, and the 13th is yours.
+        touching = [c for c in cards if Card(c.rank - 1 or Rank.KING, suit) in hand]
+        return Move.play((touching or cards)[0])
+
+    def reach(card: Card) -> int:
+        mine = [rules.position(c.rank) for c in hand if c.suit == card.suit and c is not card]
+        if view.rows[card.suit] is None:
+            return len(mine)
+        here, opening = rules.position(card.rank), rules.position(view.opening)
+        return sum(1 for p in mine if (p > here if here > opening else p < here))
+
+    return Move.play(max(plays, key=lambda c: (reach(c), -c.index)))

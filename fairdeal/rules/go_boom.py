@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.cards import Card, Rank, codes, pack
+from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
     check_view_seat,
     Event,
@@ -348,6 +348,12 @@ class GoBoom(Rules):
             rounds=state.rounds + (_round(state, leader),),
         )
 
+    # -- the heuristic bot ------------------------------------------------------
+
+    def heuristic_move(self, view: GoBoomView, moves: Sequence[Move]) -> Move:
+        """The heuristic bot's move: see :func:`go_boom_choice`."""
+        return go_boom_choice(view, moves)
+
     # -- the table's timer -------------------------------------------------------
 
     def auto_move(self, state: GoBoomState) -> Move:
@@ -445,3 +451,32 @@ class HollywoodGoBoom(HollywoodScoring, GoBoom):
     name = "hollywood-go-boom"
     title = "Hollywood Go Boom"
     summary_line = "Go Boom scored Hollywood style: three games at once."
+
+
+# -- the heuristic bot ----------------------------------------------------------
+
+
+def go_boom_choice(view: GoBoomView, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Go Boom, after the text's "skillful play": play as high a
+    card as possible, for the right to lead the next round, and run the others out of a suit.
+
+    - Leading: the highest card of the suit it holds most of (clubs first on ties).
+    - Following: the highest card that matches; of equal ranks, the one of its longest suit.
+    - Otherwise it draws, or passes, as it must.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> rules = GoBoom()
+    >>> view = GoBoomView(0, 1, 2, tuple(parse_cards("2S 9S KS 4H AH")), (5, 7, 7), 31, 0, 0, (), (), 0, None)
+    >>> go_boom_choice(view, rules.legal_moves(view))   # leads the king of its three spades
+    Move.play(Card.parse('KS'))
+    """
+    plays = [m.card for m in moves if m.kind == "play"]
+    if not plays:
+        return moves[0]
+    counts = [0, 0, 0, 0]
+    for card in view.hand:
+        counts[card.suit] += 1
+    if view.previous is None:
+        suit = max(Suit, key=lambda s: (counts[s], -s))
+        return Move.play(max((c for c in plays if c.suit == suit), key=strength))
+    return Move.play(max(plays, key=lambda c: (strength(c), counts[c.suit], go_boom_points(c), -c.index)))

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.cards import Card, Rank, codes, pack
+from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
     check_view_seat,
     DEALS,
@@ -386,6 +386,12 @@ class RollingStone(Rules):
         scores = tuple(int(n == low) for n in counts)
         return _replace(state, turn=None, result=HandResult("blocked", winners, counts, scores, reason))
 
+    # -- the heuristic bot ------------------------------------------------------
+
+    def heuristic_move(self, view: RollingStoneView, moves: Sequence[Move]) -> Move:
+        """The heuristic bot's move: see :func:`rolling_stone_choice`."""
+        return rolling_stone_choice(view, moves)
+
     # -- the table's timer ---------------------------------------------------------------
 
     def auto_move(self, state: RollingStoneState) -> Move:
@@ -477,3 +483,35 @@ def _trick(trick: Sequence[tuple[int, Card]], end: str, seat: int) -> dict[str, 
     followed; ``picked-up``; ``out``: the deal ended in it) and the seat that ended it (the
     highest card, the seat that picked it up, the seat that went out)."""
     return {"plays": [{"seat": s, "card": c.code} for s, c in trick], "end": end, "by": seat}
+
+
+# -- the heuristic bot ----------------------------------------------------------
+
+
+def rolling_stone_choice(view: RollingStoneView, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Rolling Stone. A seat that cannot follow picks up the trick,
+    which is what a leader hopes for; a trick everyone follows is won by its highest card,
+    whose player leads the next.
+
+    - Leading: the highest card of the suit it holds most of (the suit the others are likeliest
+      to be short of; and if they all follow, the high card wins the lead back). Ties: clubs,
+      diamonds, hearts, spades.
+    - Following: its highest card of the suit led, to win the lead.
+    - Unable to follow, it passes (picks up), its only move.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> rules = RollingStone()
+    >>> view = RollingStoneView(0, 1, 3, tuple(parse_cards("7S 9S KS 8H AD")), (5, 8, 8, 8), 0, (), 0, 0, None, None)
+    >>> rolling_stone_choice(view, rules.legal_moves(view))
+    Move.play(Card.parse('KS'))
+    """
+    plays = [m.card for m in moves if m.kind == "play"]
+    if not plays:
+        return moves[0]
+    if view.trick:
+        return Move.play(max(plays, key=strength))
+    counts = [0, 0, 0, 0]
+    for card in view.hand:
+        counts[card.suit] += 1
+    suit = max(Suit, key=lambda s: (counts[s], -s))
+    return Move.play(max((c for c in plays if c.suit == suit), key=strength))

@@ -582,6 +582,12 @@ class RunGame(Rules):
         events = [m.to_event(state.hand) for m in (*played, *moves)]
         return replace_state(state, turn=None, current=None, fork=None, privilege=False, result=result), events
 
+    # -- the heuristic bot ------------------------------------------------------
+
+    def heuristic_move(self, view: RunView, moves: Seq[Move]) -> Move:
+        """The heuristic bot's move: see :func:`run_choice`."""
+        return run_choice(self, view, moves)
+
     # -- the table's timer -----------------------------------------------------------------
 
     def auto_move(self, state: RunState) -> Move:
@@ -686,3 +692,72 @@ class Sequence(RunGame):
     name = "sequence"
     title = "Sequence"
     summary_line = "Play the next card of the run whoever holds it; a point lost for every card left."
+
+
+# -- the heuristic bot ----------------------------------------------------------
+
+
+RUN_LOW_CARDS = (Rank.TWO, Rank.THREE)
+"""Michigan: the "very low cards" that make a hand bad, and that are hard to get rid of."""
+RUN_MOST_BID = 4
+"""Michigan: the most the bot bids for the extra hand ("up to 3 or 4 counters")."""
+
+
+def run_choice(rules: RunGame, view: RunView, moves: Seq[Move]) -> Move:
+    """The heuristic bot's move in Sequence, Michigan, Double Stops, Spin and Commit, after the
+    texts' "skillful play".
+
+    - Michigan's extra hand: a hand with no pay card and two or more 2s and 3s is bad. The
+      dealer exchanges a bad hand for the extra hand, and otherwise auctions the extra hand;
+      a bidder with a bad hand bids one more than the best bid so far, up to 4; else passes.
+    - Leading: Sequence, its lowest card (a deuce, if it has one); Michigan, a suit in which
+      it holds a pay card, then a suit in which a card it knows is dead (the hand it put
+      aside) stops the run right after one of its own cards, then its lowest card; Commit,
+      its lowest card of its longest suit. Of equal choices, the suit it holds most of.
+    - Spin: it spins when that lets it lead a pay card it holds. Commit: it plays the 9♦ at
+      the first chance (two counters from each; held at the end it costs two to each).
+
+    >>> from fairdeal.cards import parse_cards
+    >>> rules = Sequence()
+    >>> hands = (tuple(parse_cards("KS 4S 9H 2H 3D")), (), ())
+    >>> view = rules.view(RunState(1, 2, hands, 0, net=(0, 0, 0)), 0)
+    >>> run_choice(rules, view, rules.legal_moves(view))   # a deuce, as the text advises
+    Move.play(Card.parse('2H'))
+    """
+    kinds = {m.kind for m in moves}
+    hand = view.hand
+    if "exchange" in kinds or "bid" in kinds:
+        pays = [c for c in hand if c.code in view.layout]
+        bad = not pays and sum(1 for c in hand if c.rank in RUN_LOW_CARDS) >= 2
+        if "exchange" in kinds:
+            return Move.exchange() if bad else Move.auction()
+        best = max((a for _, a in view.bids if a is not None), default=0)
+        offer = Move.bid(best + 1)
+        return offer if bad and best < RUN_MOST_BID and offer in moves else Move.pass_()
+    plays = [m for m in moves if m.kind == "play"]
+    base = sorted({m.card for m in plays if m.then is None})
+    counts = [0, 0, 0, 0]
+    for card in hand:
+        counts[card.suit] += 1
+    if view.current is not None or len(base) == 1:
+        card = min(base)
+    elif rules.name == "sequence":
+        card = min(base, key=lambda c: (rules.position(c), -counts[c.suit], c.suit))
+    elif rules.name == "commit":
+        card = min(base, key=lambda c: (-counts[c.suit], rules.position(c), c.suit))
+    elif view.privilege and any(c.code in view.layout for c in base):
+        card = next(c for c in base if c.code in view.layout)  # what the spin was for
+    else:
+        dead = set(view.discarded)
+        pay_suits = {c.suit for c in hand if c.code in view.layout}
+
+        def stops_for_me(suit: Suit) -> bool:
+            return any(rules.successor(c) in dead for c in hand if c.suit == suit)
+
+        card = min(base, key=lambda c: (c.suit not in pay_suits, not stops_for_me(c.suit), rules.position(c), -counts[c.suit], c.suit))
+    special = rules.special
+    if special is not None and card is not special and Move.play(card, then=special) in moves:
+        spin_to_pay = [c for c in hand if c.code in view.layout and c is not card]
+        if rules.name == "commit" or spin_to_pay:
+            return Move.play(card, then=special)
+    return Move.play(card)

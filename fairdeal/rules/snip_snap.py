@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fairdeal.cards import Card, Rank, codes, pack
+from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
     check_view_seat,
     DEALS,
@@ -439,6 +439,12 @@ class SnipSnapFamily(Rules):
         state = _replace(state, turn=None, turns=(), groups=state.groups + (done,), result=result, **paid)
         return state, events + [m.to_event(state.hand) for m in moves]
 
+    # -- the heuristic bot ------------------------------------------------------
+
+    def heuristic_move(self, view: SnipSnapView, moves: Sequence[Move]) -> Move:
+        """The heuristic bot's move: see :func:`snip_snap_choice`."""
+        return snip_snap_choice(self, view, moves)
+
     # -- the table's timer ---------------------------------------------------------------
 
     def auto_move(self, state: SnipSnapState) -> Move:
@@ -656,3 +662,43 @@ class Jig(SnipSnapFamily):
                 steps.append(card.rank)
             out.append(SNIP_SNAP_CALLS[len(steps) - 1])
         return out
+
+
+# -- the heuristic bot ----------------------------------------------------------
+
+
+def snip_snap_choice(rules: SnipSnapFamily, view: SnipSnapView, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Snip Snap Snorem, The Earl of Coventry and Jig. Only a
+    leader has a choice (a follower puts down its cards of the rank, or passes):
+
+    - Snip Snap Snorem and The Earl of Coventry: the rank it holds most of (all of them go
+      down, and with all four it leads again); ties: the lowest card in card order.
+    - Jig: first a lead that ends the series at once, so that it leads again: an ace, or a
+      rank whose next rank no other seat can hold (every card of it is on the table or in
+      its own hand); then the rank it holds most of; then the higher rank.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> rules = Jig()
+    >>> view = SnipSnapView(0, 1, 2, tuple(parse_cards("5C 5D 9S AH")), (4, 5, 5), 0, (), None,
+    ...     frozenset(), 0, (0, 0, 0), None)
+    >>> snip_snap_choice(rules, view, rules.legal_moves(view))   # the ace ends the series: lead again
+    Move.play(Card.parse('AH'))
+    """
+    plays = [m.card for m in moves if m.kind == "play"]
+    if not plays or view.wanted is not None:
+        return moves[0]
+    held: dict[Rank, int] = {}
+    for card in view.hand:
+        held[card.rank] = held.get(card.rank, 0) + 1
+    if not isinstance(rules, Jig):
+        return Move.play(min(plays, key=lambda c: (-held[c.rank], c.index)))
+    mine = set(view.hand)
+
+    def at_once(rank: Rank) -> bool:
+        if rank == Rank.ACE:
+            return True
+        following = Rank.ACE if rank == Rank.KING else Rank(rank + 1)
+        return all(c in view.laid or c in mine for c in (Card(following, suit) for suit in Suit))
+
+    best = max(plays, key=lambda c: (at_once(c.rank), held[c.rank], strength(c.rank), -c.index))
+    return Move.play(best)

@@ -27,7 +27,7 @@ from typing import Any
 
 from fairdeal.cards import Card, codes, parse_cards
 from fairdeal.fairness import PROTOCOL, Dealer, FairnessError, check_label, client_commitment, new_server_seed
-from fairdeal.record import FORMAT, RecordWriter, Signer
+from fairdeal.record import FORMAT, RecordWriter, Signer, check_created
 from fairdeal.seeding import SeededRecord
 
 __all__ = ["DealingSession", "SessionError", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS", "client_commitment"]
@@ -75,6 +75,10 @@ class DealingSession(SeededRecord):
             raise SessionError(f"a session has 1 to {MAX_SESSION_SEATS} seats")
         if label_prefix:
             check_label(label_prefix)
+        try:
+            check_created(created)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
         dealer = Dealer(session_id, seats, server_seed or new_server_seed())
         writer = RecordWriter(signer)
         writer.append(

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from fairdeal.bots import BotError, HeuristicBot, make_bot
+from fairdeal.bots import BotError, make_bot
 from fairdeal.cards import Card
-from fairdeal.fairness import FairnessError, client_commitment, new_server_seed
+from fairdeal.fairness import FairnessError, new_server_seed
 from fairdeal.record import Signer, canonical
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.service.errors import Forbidden, Rejected, Stale
@@ -324,7 +324,7 @@ class GameService(LiveRecords[Table]):
         rules = table.rules
         view = table.match.view(seat)
         try:
-            if rules.name in HeuristicBot.games:
+            if "heuristic" in rules.bot_kinds():
                 move = make_bot("heuristic").choose(rules, view)
             else:
                 move = make_bot("random", f"{table.game_id}/{table.seq}").choose(rules, view)
@@ -464,15 +464,9 @@ def _committing(seat: int, commitment: str) -> Callable[[Table, GameRow], dict[s
 
 
 def _revealing(seat: int, seed: str) -> Callable[[Table, GameRow], dict[str, Any]]:
-    def reveal(table: Table, row: GameRow) -> dict[str, Any]:
-        dealer = table.dealer
-        expected = dealer.client_commitments.get(seat)
-        if not table.started and dealer.all_committed and seat not in dealer.client_seeds and expected:
-            if client_commitment(seed) != expected:
-                raise Rejected(f"seat {seat}'s client seed does not match its commitment")
-        return table.reveal_client_seed(seat, seed)
-
-    return reveal
+    # A seed that does not match its commitment is a FairnessError (422); a reveal out of
+    # order a TableError (409): the table's seed phase tells them apart.
+    return lambda table, row: table.reveal_client_seed(seat, seed)
 
 
 def _fresh_ids() -> tuple[str, str]:

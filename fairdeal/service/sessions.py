@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fairdeal.cards import Card, codes
-from fairdeal.fairness import FairnessError, client_commitment, new_server_seed
+from fairdeal.fairness import FairnessError, new_server_seed
 from fairdeal.record import Signer, canonical
 from fairdeal.service.dealing import DealingSession, SessionError
 from fairdeal.service.errors import NotFound, Rejected, Stale
@@ -102,14 +102,8 @@ class SessionService(LiveRecords[DealingSession]):
         return self._act(session_id, lambda s: s.commit(seat, commitment))
 
     def reveal_seed(self, session_id: str, seat: int, seed: str) -> dict[str, Any]:
-        def reveal(session: DealingSession) -> dict[str, Any]:
-            expected = session.dealer.client_commitments.get(seat)
-            if not session.started and session.dealer.all_committed and seat not in session.dealer.client_seeds:
-                if expected and client_commitment(seed) != expected:
-                    raise Rejected(f"seat {seat}'s client seed does not match its commitment")
-            return session.reveal_client_seed(seat, seed)
-
-        return self._act(session_id, reveal)
+        # A seed that does not match its commitment is a FairnessError (422), a reveal out of order a SessionError (409).
+        return self._act(session_id, lambda s: s.reveal_client_seed(seat, seed))
 
     def start(self, session_id: str) -> dict[str, Any]:
         return self._act(session_id, lambda s: s.start())

@@ -65,7 +65,8 @@ def test_client_seeds_out_of_order_are_409_and_a_wrong_seed_is_422(api):
     gid = game["game_id"]
     api.ok("POST", f"/games/{gid}/seats/0/commit", ann, json={"commitment": client_commitment("ann")})
     reason = refused(api, 409, "POST", f"/games/{gid}/seats/0/reveal", ann, json={"seed": "ann"})
-    assert reason == "reveals open when every seat has committed; waiting for seats [1]"
+    # The words of the one seed phase, the verifier's for the same step in a record.
+    assert reason == "seat 0 revealed its client seed before every seat committed (waiting for seats [1])"
     assert "already committed" in refused(api, 409, "POST", f"/games/{gid}/seats/0/commit", ann,
                                           json={"commitment": client_commitment("again")})
     api.ok("POST", f"/games/{gid}/seats/1/commit", bob, json={"commitment": client_commitment("bob")})
