@@ -35,6 +35,7 @@ from fairdeal.service.games import GameService
 from fairdeal.service.keys import load_keys
 from fairdeal.service.live import Notifier
 from fairdeal.service.routes import ROUTERS
+from fairdeal.service.schemas import errors
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
@@ -103,6 +104,7 @@ def create_app(
         version=__version__,
         summary="Provably-fair card tables and dealing sessions, with signed hash-chained records.",
         lifespan=lifespan,
+        responses=errors(413),  # any request over the body limit, whatever its route (BodyLimit)
     )
     app.state.settings = settings
     app.state.signer = signer

@@ -35,7 +35,7 @@ __all__ = [
     "Catalogue",
     "Declaration",
     "Receipt",
-    "Created",
+    "GameCreated",
     "PublicState",
     "SeatView",
     "CommitAnswer",
@@ -123,7 +123,12 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     >>> sorted(errors(404, 422))
     [404, 422]
     """
-    return {code: {"model": Error, "description": ERRORS[code]} for code in codes}
+    return {code: {"model": Error, "description": ERRORS[code], **({"headers": _CHALLENGE} if code == 401 else {})}
+            for code in codes}
+
+
+_CHALLENGE = {"WWW-Authenticate": {"description": "`Bearer`: the token goes in `Authorization: Bearer <token>`.",
+                                   "schema": {"type": "string", "const": "Bearer"}}}
 
 
 # -- the service ----------------------------------------------------------------------------------
@@ -214,7 +219,7 @@ class CreatedSeat(_Closed):
     join_token: str = _sometimes("A human seat's token, shown this once.")
 
 
-class Created(_Closed):
+class GameCreated(_Closed):
     """A new table: its id, the commitment to its server seed, and the tokens (shown this once)."""
 
     game_id: str

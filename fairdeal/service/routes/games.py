@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import GameId, GamesDep, HostDep
 from fairdeal.service.models import AbandonIn, CreateGame
-from fairdeal.service.schemas import Created, PublicState, VerifyReport, errors
+from fairdeal.service.schemas import GameCreated, PublicState, VerifyReport, errors
 from fairdeal.table import Seat
 
 router = APIRouter(prefix="/games", tags=["games"])
@@ -22,8 +22,8 @@ router = APIRouter(prefix="/games", tags=["games"])
 HOST_ONLY = errors(401, 403, 404, 409, 422)
 
 
-@router.post("", status_code=201, response_model=Created, response_model_exclude_unset=True,
-             responses=errors(400, 413, 422))
+@router.post("", status_code=201, response_model=GameCreated, response_model_exclude_unset=True,
+             responses=errors(400, 422))
 async def create_game(body: CreateGame, games: GamesDep) -> dict[str, Any]:
     """Open a table: the commitment to its server seed, the host token, one join token per human seat.
 
@@ -63,14 +63,14 @@ async def verify(game_id: GameId, games: GamesDep) -> JSONResponse:
     return JSONResponse(report.to_json())
 
 
-@router.post("/{game_id}/start", response_model=PublicState, responses={**HOST_ONLY, **errors(413)})
+@router.post("/{game_id}/start", response_model=PublicState, responses=HOST_ONLY)
 async def start(game_id: GameId, games: GamesDep, host: HostDep) -> JSONResponse:
     """The host starts now; seats that have not revealed a client seed are played by bots (marked)."""
     await games.store.call(games.start, game_id)
     return JSONResponse(await games.store.call(games.public_state, game_id))
 
 
-@router.post("/{game_id}/abandon", response_model=PublicState, responses={**HOST_ONLY, **errors(400, 413)})
+@router.post("/{game_id}/abandon", response_model=PublicState, responses={**HOST_ONLY, **errors(400)})
 async def abandon(
     game_id: GameId, games: GamesDep, host: HostDep, body: AbandonIn | None = Body(None)
 ) -> JSONResponse:

@@ -15,7 +15,7 @@ from fairdeal.service.schemas import MoveAnswer, errors
 router = APIRouter(prefix="/games/{game_id}/moves", tags=["moves"])
 
 
-@router.post("", response_model=MoveAnswer, responses=errors(400, 401, 403, 404, 409, 413, 422))
+@router.post("", response_model=MoveAnswer, responses=errors(400, 401, 403, 404, 409, 422))
 async def submit_move(request: Request, game_id: GameId, seat: PlayerDep, body: MoveIn) -> JSONResponse:
     """Make the token's seat's move. ``seq`` is the record length the move was chosen on:
     if anything happened since, the answer is 409 and nothing is written.

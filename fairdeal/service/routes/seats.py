@@ -13,7 +13,7 @@ from fairdeal.service.schemas import CommitAnswer, RevealAnswer, SeatView, error
 
 router = APIRouter(prefix="/games/{game_id}/seats/{seat}", tags=["seats"])
 
-SEAT_STEP = errors(400, 401, 403, 404, 409, 413, 422)
+SEAT_STEP = errors(400, 401, 403, 404, 409, 422)
 
 
 @router.post("/commit", response_model=CommitAnswer, responses=SEAT_STEP)

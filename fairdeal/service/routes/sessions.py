@@ -23,12 +23,12 @@ from fairdeal.service.schemas import (
 
 router = APIRouter(prefix="/sessions", tags=["dealing sessions"])
 
-SEAT_STEP = errors(400, 401, 403, 404, 409, 413, 422)
-OWNER_STEP = errors(401, 403, 404, 409, 413, 422)
+SEAT_STEP = errors(400, 401, 403, 404, 409, 422)
+OWNER_STEP = errors(401, 403, 404, 409, 422)
 READ = errors(404, 422)
 
 
-@router.post("", status_code=201, response_model=SessionCreated, responses=errors(400, 413, 422))
+@router.post("", status_code=201, response_model=SessionCreated, responses=errors(400, 422))
 async def create_session(body: CreateSession, sessions: SessionsDep) -> dict[str, Any]:
     """Open a session: the commitment to its server seed, the owner key, one token per seat.
 
