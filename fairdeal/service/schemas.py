@@ -94,7 +94,7 @@ class FieldError(BaseModel):
     loc: list[str | int] = Field(description="Where: `body`, `path`, `query` or `header`, then the field.", examples=[["body", "seq"]])
     msg: str = Field(examples=["Field required"])
     input: Any = Field(None, description="What was sent there (text escaped; NaN and Infinity as strings).")
-    ctx: dict[str, Any] | None = Field(None, json_schema_extra=_absent_not_null)
+    ctx: dict[str, Any] = _sometimes("What the constraint was (`{\"ge\": 0.1}`), for some errors.")
 
 
 class Error(_Closed):

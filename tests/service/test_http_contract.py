@@ -32,7 +32,7 @@ from service_helpers import Api, choose
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import RULES
 
-EXAMPLES = 15
+EXAMPLES = 12
 """Generated requests per route, of each kind (fitting its schema, and not)."""
 
 MOVES_PER_GAME = 60
