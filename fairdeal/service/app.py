@@ -15,6 +15,7 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import re
 import time
 import traceback
@@ -24,7 +25,8 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fairdeal import __version__
@@ -33,12 +35,13 @@ from fairdeal.service.games import GameService
 from fairdeal.service.keys import load_keys
 from fairdeal.service.live import Notifier
 from fairdeal.service.routes import ROUTERS
+from fairdeal.service.schemas import errors
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
 from fairdeal.web import mount as mount_pages
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "json_safe"]
 
 log = logging.getLogger("fairdeal.service")
 access_log = logging.getLogger("fairdeal.access")
@@ -101,6 +104,7 @@ def create_app(
         version=__version__,
         summary="Provably-fair card tables and dealing sessions, with signed hash-chained records.",
         lifespan=lifespan,
+        responses=errors(413),  # any request over the body limit, whatever its route (BodyLimit)
     )
     app.state.settings = settings
     app.state.signer = signer
@@ -111,17 +115,26 @@ def create_app(
         app.include_router(router)
     mount_pages(app)  # the lobby, the table and the verify page (fairdeal/web), after the API routes
 
+    # Every refusal has the one body of fairdeal.service.schemas.Error: {"detail": ...}.
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
         return AsciiJSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # FastAPI's (an unknown path, a wrong method, a body it could not parse, one over the limit).
+        if exc.status_code in (204, 304):
+            return Response(status_code=exc.status_code, headers=exc.headers)
+        return AsciiJSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         # As FastAPI's own, but a field's input is echoed escaped: it may not even be valid Unicode,
-        # and a body that is not JSON is echoed as its bytes, which may not even be UTF-8.
+        # and a body that is not JSON is echoed as its bytes, which may not even be UTF-8; and a
+        # NaN or an Infinity (which Python's JSON reads, and JSON cannot write) is echoed as text.
         errors = jsonable_encoder(exc.errors(), custom_encoder={bytes: lambda b: b.decode("utf-8", "backslashreplace")})
-        return AsciiJSONResponse({"detail": errors}, status_code=422)
+        return AsciiJSONResponse({"detail": json_safe(errors)}, status_code=422)
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(AccessLog)
@@ -133,6 +146,24 @@ class AsciiJSONResponse(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` (JSON-ready) with every NaN and infinity written as the text a client sent.
+
+    A request may carry ``NaN`` or ``Infinity``: Python's JSON reads them, and a 422 that echoes
+    such an input must still be JSON, which has no such numbers.
+
+    >>> json_safe({"input": [float("nan"), float("-inf"), 1.5], "loc": ["body", "turn_seconds"]})
+    {'input': ['NaN', '-Infinity', 1.5], 'loc': ['body', 'turn_seconds']}
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    return value
 
 
 FULL_COLLECTION_SECONDS = 60.0

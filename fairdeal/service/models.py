@@ -47,7 +47,9 @@ class CreateGame(_Body):
         default_factory=dict, max_length=8, examples=[{"target": 100, "restock_limit": 20}]
     )
     seats: list[SeatIn] = Field(min_length=1, max_length=MAX_SEATS)
-    turn_seconds: float | None = Field(None, ge=0.1, le=86400, description="A human seat's time for one turn (default 20).")
+    turn_seconds: float | None = Field(
+        None, ge=0.1, le=86400, allow_inf_nan=False, description="A human seat's time for one turn (default 20)."
+    )
 
 
 class CommitIn(_Body):

@@ -47,6 +47,8 @@ EXAMPLES = 400
 ROUTES: list[tuple[str, str]] = [
     ("GET", "/health"),
     ("GET", "/.well-known/fairdeal-key"),
+    ("GET", "/rules"),
+    ("GET", "/rules/{name}"),
     ("POST", "/games"),
     ("GET", "/games/{game_id}"),
     ("GET", "/games/{game_id}/record"),
@@ -252,22 +254,26 @@ valid_bodies: dict[str, st.SearchStrategy[Any]] = {
 def requests(draw: st.DrawFn, world: World) -> dict[str, Any]:
     """One request: method, path, headers, query, body; and the party whose record it names."""
     rnd = dice(draw)
+    # What is picked from the pool (which grows as the fuzzing goes) comes from a Random of its own:
+    # what the request looks like, and so what Hypothesis draws next, must not depend on the pool's size.
+    pick = dice(draw)
     method, template = rnd.choice(ROUTES)
     kind = "sessions" if template.startswith("/sessions/") else "games"
-    party = rnd.choice([p for p in world.parties if p.kind == kind])
+    party = pick.choice([p for p in world.parties if p.kind == kind])
     named = party
     if rnd.random() < 0.1:
         ident, named = quote(draw(garbage_text), safe=""), None  # an id that names nothing (or is no id at all)
     else:
         ident = party.id
-    seat = rnd.choice(sorted(party.seats) or [0]) if draw(st.booleans()) else draw(st.integers(-2, 17))
+    seat = pick.choice(sorted(party.seats) or [0]) if draw(st.booleans()) else draw(st.integers(-2, 17))
     path = template.format(game_id=ident, session_id=ident, seat=seat,
-                           label=draw(st.sampled_from(["deal", "round/1", "round/1/x", "UP", "%2e%2e"]) | garbage_text.map(quote)))
+                           label=draw(st.sampled_from(["deal", "round/1", "round/1/x", "UP", "%2e%2e"]) | garbage_text.map(quote)),
+                           name=draw(st.sampled_from(sorted(RULES)) | garbage_text.map(quote)))
     # Whose token: the right one, another party's, garbage, or none.
     token_kind = rnd.choice(["seat", "host", "other", "garbage", "none"])
-    other, garbage = rnd.choice(world.tokens()), draw(header_text)
+    other, garbage = pick.choice(world.tokens()), draw(header_text)
     if token_kind == "seat":
-        token = party.seats.get(seat) or rnd.choice(list(party.seats.values()) or [party.host])
+        token = party.seats.get(seat) or pick.choice(list(party.seats.values()) or [party.host])
     else:
         token = {"host": party.host, "other": other, "garbage": garbage, "none": None}[token_kind]
     headers = {}

@@ -22,6 +22,7 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
 from fairdeal.service.deps import GameId, GamesDep, StreamRoleDep
+from fairdeal.service.schemas import LIVE_EVENT, errors
 
 router = APIRouter(prefix="/games/{game_id}/events", tags=["live updates"])
 
@@ -34,7 +35,17 @@ def _event(kind: str, data: str, event_id: int | None = None) -> str:
     return f"{head}event: {kind}\ndata: {data}\n\n"
 
 
-@router.get("", response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
+@router.get(
+    "",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {"text/event-stream": {"schema": LIVE_EVENT}},
+            "description": "`event: line` for each new record line; `event: state` (or `view`) after each batch.",
+        },
+        **errors(401, 404, 422),
+    },
+)
 async def live_updates(
     game_id: GameId,
     games: GamesDep,

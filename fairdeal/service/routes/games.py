@@ -10,12 +10,20 @@ from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import GameId, GamesDep, HostDep
 from fairdeal.service.models import AbandonIn, CreateGame
+from fairdeal.service.schemas import GameCreated, PublicState, VerifyReport, errors
 from fairdeal.table import Seat
 
 router = APIRouter(prefix="/games", tags=["games"])
 
+# A state, a view or a report is answered as it is (a JSONResponse): FastAPI would first check it
+# against its model, a walk through the whole body that cost more than a move. The model still
+# describes it in /openapi.json, and tests/service/test_http_contract.py checks that it does.
 
-@router.post("", status_code=201)
+HOST_ONLY = errors(401, 403, 404, 409, 422)
+
+
+@router.post("", status_code=201, response_model=GameCreated, response_model_exclude_unset=True,
+             responses=errors(400, 422))
 async def create_game(body: CreateGame, games: GamesDep) -> dict[str, Any]:
     """Open a table: the commitment to its server seed, the host token, one join token per human seat.
 
@@ -25,39 +33,47 @@ async def create_game(body: CreateGame, games: GamesDep) -> dict[str, Any]:
     return await games.create_async(body.rules, body.options, seats, body.turn_seconds)
 
 
-@router.get("/{game_id}", response_model=dict[str, Any])
+@router.get("/{game_id}", response_model=PublicState, responses=errors(404, 422))
 async def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
     """What a spectator sees: the public table, scores, whose turn; no hidden card."""
-    return JSONResponse(await games.public_state_async(game_id))  # as it is (see submit_move)
+    return JSONResponse(await games.public_state_async(game_id))
 
 
-@router.get("/{game_id}/record", response_class=Response, responses={200: {"content": {"application/x-ndjson": {}}}})
+@router.get(
+    "/{game_id}/record",
+    response_class=Response,
+    responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                     "description": "The record, one canonical JSON object per line (spec/record.md)."},
+               **errors(404, 422)},
+)
 async def record(game_id: GameId, games: GamesDep) -> Response:
     """The game's record, one canonical JSON object per line. Public at any time:
     it holds no hidden card, and the server seed only once revealed."""
     return Response(await games.store.call(games.record_text, game_id), media_type="application/x-ndjson")
 
 
-@router.get("/{game_id}/verify")
-async def verify(game_id: GameId, games: GamesDep) -> dict[str, Any]:
+@router.get("/{game_id}/verify", response_model=VerifyReport, responses=errors(404, 422))
+async def verify(game_id: GameId, games: GamesDep) -> JSONResponse:
     """Run the standalone verifier on the stored record, pinned to this server's key; its JSON report."""
     from verifier.replay import verify as verify_record
 
     text = await games.store.call(games.record_text, game_id)
     # A whole replay: in a worker thread, whatever the store, so that other requests go on meanwhile.
     report = await run_in_threadpool(verify_record, text, key=games.signer.public_hex)
-    return report.to_json()
+    return JSONResponse(report.to_json())
 
 
-@router.post("/{game_id}/start")
-async def start(game_id: GameId, games: GamesDep, host: HostDep) -> dict[str, Any]:
+@router.post("/{game_id}/start", response_model=PublicState, responses=HOST_ONLY)
+async def start(game_id: GameId, games: GamesDep, host: HostDep) -> JSONResponse:
     """The host starts now; seats that have not revealed a client seed are played by bots (marked)."""
     await games.store.call(games.start, game_id)
-    return await games.store.call(games.public_state, game_id)
+    return JSONResponse(await games.store.call(games.public_state, game_id))
 
 
-@router.post("/{game_id}/abandon")
-async def abandon(game_id: GameId, games: GamesDep, host: HostDep, body: AbandonIn | None = Body(None)) -> dict[str, Any]:
+@router.post("/{game_id}/abandon", response_model=PublicState, responses={**HOST_ONLY, **errors(400)})
+async def abandon(
+    game_id: GameId, games: GamesDep, host: HostDep, body: AbandonIn | None = Body(None)
+) -> JSONResponse:
     """The host ends the game; the server seed is revealed and appended to the record."""
     await games.store.call(games.abandon, game_id, (body or AbandonIn()).reason)
-    return await games.store.call(games.public_state, game_id)
+    return JSONResponse(await games.store.call(games.public_state, game_id))

@@ -8,11 +8,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import StoreDep
+from fairdeal.service.schemas import Health, PublicKey
 
 router = APIRouter(tags=["service"])
 
 
-@router.get("/health")
+@router.get(
+    "/health",
+    response_model=Health,
+    responses={503: {"model": Health, "description": "The database does not answer (`status` is `unavailable`)."}},
+)
 async def health(store: StoreDep) -> Any:
     """``ok`` and which database it uses, once the database answers."""
     try:
@@ -22,7 +27,7 @@ async def health(store: StoreDep) -> Any:
     return {"status": "ok", "store": store.kind}
 
 
-@router.get("/.well-known/fairdeal-key")
+@router.get("/.well-known/fairdeal-key", response_model=PublicKey)
 def public_key(request: Request) -> dict[str, str]:
     """The Ed25519 public key that signs every record line, receipt and reveal of this server.
 

@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Path
+from fastapi.responses import JSONResponse
 
 from fairdeal.rules import RULES, catalogue
+from fairdeal.service.errors import NotFound
+from fairdeal.service.schemas import Catalogue, Declaration, errors
 
 router = APIRouter(tags=["rules"])
 
 
-@router.get("/rules")
-def list_rules() -> dict[str, Any]:
+# Answered as the registry gives it, the same dicts spec/games.json is written from.
+@router.get("/rules", response_model=Catalogue)
+def list_rules() -> JSONResponse:
     """Every game: its name, title, family, seats, options (type, default, range), the unit its
     standings count and how it deals, in the lobby's order. spec/games.json holds the same."""
-    return catalogue()
+    return JSONResponse(catalogue())
 
 
-@router.get("/rules/{name}", responses={404: {"description": "No game has that name."}})
-def one_rules(name: str) -> dict[str, Any]:
+# A name as long as a new game's rules may be (CreateGame.rules): a longer one is 422, as there.
+RulesName = Annotated[str, Path(max_length=40, description="The game's name, as in the catalogue.", examples=["go-boom"])]
+
+
+@router.get("/rules/{name}", response_model=Declaration, responses=errors(404, 422))
+def one_rules(name: RulesName) -> JSONResponse:
     """One game's declaration, as in ``GET /rules``."""
     cls = RULES.get(name)
     if cls is None:
-        raise HTTPException(404, f"unknown rules {name!r}; known: {', '.join(RULES)}")
-    return cls.declaration()
+        raise NotFound(f"unknown rules {name!r}; known: {', '.join(RULES)}")
+    return JSONResponse(cls.declaration())

@@ -9,25 +9,28 @@ from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import GameId, GamesDep, SeatDep
 from fairdeal.service.models import CommitIn, RevealIn
+from fairdeal.service.schemas import CommitAnswer, RevealAnswer, SeatView, errors
 
 router = APIRouter(prefix="/games/{game_id}/seats/{seat}", tags=["seats"])
 
+SEAT_STEP = errors(400, 401, 403, 404, 409, 422)
 
-@router.post("/commit")
+
+@router.post("/commit", response_model=CommitAnswer, responses=SEAT_STEP)
 async def commit(game_id: GameId, seat: SeatDep, body: CommitIn, games: GamesDep) -> dict[str, Any]:
     """Commit to a client seed. Reveals open once every human seat has committed."""
     return {"receipt": await games.commit_async(game_id, seat, body.commitment.lower())}
 
 
-@router.post("/reveal")
-async def reveal(game_id: GameId, seat: SeatDep, body: RevealIn, games: GamesDep) -> dict[str, Any]:
+@router.post("/reveal", response_model=RevealAnswer, responses=SEAT_STEP)
+async def reveal(game_id: GameId, seat: SeatDep, body: RevealIn, games: GamesDep) -> JSONResponse:
     """Reveal the client seed committed to; the game starts when every human seat has revealed."""
     receipt, view = await games.reveal_and_view_async(game_id, seat, body.seed)
-    return {"receipt": receipt, "view": view}
+    return JSONResponse({"receipt": receipt, "view": view})  # as it is (see routes/games.py)
 
 
-@router.get("/view", response_model=dict[str, Any])
+@router.get("/view", response_model=SeatView, responses=errors(401, 403, 404, 422))
 async def view(game_id: GameId, seat: SeatDep, games: GamesDep) -> JSONResponse:
     """The seat's hand, the public table, whose turn and until when, the legal moves,
     and for every card in hand whether it can be played now and why not."""
-    return JSONResponse(await games.seat_view_async(game_id, seat))  # as it is (see submit_move)
+    return JSONResponse(await games.seat_view_async(game_id, seat))  # as it is (see routes/games.py)

@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Response
-from typing import Annotated
 
 from fairdeal.cards import CardError, pack, parse_cards
 from fairdeal.service.deps import OwnerDep, SessionId, SessionSeatDep, SessionsDep, TokenDep
 from fairdeal.service.errors import Forbidden, Rejected
 from fairdeal.service.models import LABEL, CommitIn, CreateSession, RevealIn, ShuffleIn
+from fairdeal.service.schemas import (
+    CommitAnswer,
+    SessionCreated,
+    SessionEnd,
+    SessionRevealAnswer,
+    SessionState,
+    Shuffled,
+    ShuffledOrder,
+    errors,
+)
 
 router = APIRouter(prefix="/sessions", tags=["dealing sessions"])
 
+SEAT_STEP = errors(400, 401, 403, 404, 409, 422)
+OWNER_STEP = errors(401, 403, 404, 409, 422)
+READ = errors(404, 422)
 
-@router.post("", status_code=201)
+
+@router.post("", status_code=201, response_model=SessionCreated, responses=errors(400, 422))
 async def create_session(body: CreateSession, sessions: SessionsDep) -> dict[str, Any]:
     """Open a session: the commitment to its server seed, the owner key, one token per seat.
 
@@ -24,33 +37,34 @@ async def create_session(body: CreateSession, sessions: SessionsDep) -> dict[str
     return await sessions.store.call(sessions.create, body.seats, body.label_prefix)
 
 
-@router.get("/{session_id}")
+@router.get("/{session_id}", response_model=SessionState, response_model_exclude_unset=True, responses=READ)
 async def session_state(session_id: SessionId, sessions: SessionsDep) -> dict[str, Any]:
     """The session's public state: seeds committed and revealed, labels dealt (not their orders)."""
     return await sessions.store.call(sessions.state, session_id)
 
 
-@router.post("/{session_id}/seats/{seat}/commit")
+@router.post("/{session_id}/seats/{seat}/commit", response_model=CommitAnswer, responses=SEAT_STEP)
 async def commit(session_id: SessionId, seat: SessionSeatDep, body: CommitIn, sessions: SessionsDep) -> dict[str, Any]:
     """Commit to the seat's client seed (its token required)."""
     return {"receipt": await sessions.store.call(sessions.commit, session_id, seat, body.commitment.lower())}
 
 
-@router.post("/{session_id}/seats/{seat}/reveal")
+@router.post("/{session_id}/seats/{seat}/reveal", response_model=SessionRevealAnswer, response_model_exclude_unset=True,
+             responses=SEAT_STEP)
 async def reveal_seed(session_id: SessionId, seat: SessionSeatDep, body: RevealIn, sessions: SessionsDep) -> dict[str, Any]:
     """Reveal the seat's client seed, once every seat has committed; the last reveal starts the session."""
     receipt = await sessions.store.call(sessions.reveal_seed, session_id, seat, body.seed)
     return {"receipt": receipt, "session": await sessions.store.call(sessions.state, session_id)}
 
 
-@router.post("/{session_id}/start")
+@router.post("/{session_id}/start", response_model=SessionState, response_model_exclude_unset=True, responses=OWNER_STEP)
 async def start(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) -> dict[str, Any]:
     """The owner fixes the key now: seats without a revealed seed count with the empty string."""
     await sessions.store.call(sessions.start, session_id)
     return await sessions.store.call(sessions.state, session_id)
 
 
-@router.post("/{session_id}/shuffle")
+@router.post("/{session_id}/shuffle", response_model=Shuffled, responses={**OWNER_STEP, **errors(400)})
 async def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessions: SessionsDep) -> dict[str, Any]:
     """Shuffle ``cards`` (or ``packs`` full packs in card order) by ``label``: the order, top first.
 
@@ -64,7 +78,7 @@ async def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessi
     return await sessions.store.call(sessions.shuffle, session_id, body.label, cards)
 
 
-@router.get("/{session_id}/shuffles/{label:path}")
+@router.get("/{session_id}/shuffles/{label:path}", response_model=ShuffledOrder, responses=errors(401, 403, 404, 422))
 async def shuffled_order(
     session_id: SessionId,
     label: Annotated[str, Path(pattern=LABEL)],
@@ -78,13 +92,19 @@ async def shuffled_order(
     return await sessions.store.call(sessions.order, session_id, label)
 
 
-@router.post("/{session_id}/reveal")
+@router.post("/{session_id}/reveal", response_model=SessionEnd, responses=OWNER_STEP)
 async def reveal(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) -> dict[str, Any]:
     """End the session: the server seed is revealed and appended to the record."""
     return await sessions.store.call(sessions.reveal, session_id)
 
 
-@router.get("/{session_id}/record", response_class=Response, responses={200: {"content": {"application/x-ndjson": {}}}})
+@router.get(
+    "/{session_id}/record",
+    response_class=Response,
+    responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                     "description": "The record, one canonical JSON object per line (spec/sessions.md)."},
+               **READ},
+)
 async def record(session_id: SessionId, sessions: SessionsDep) -> Response:
     """The session's record as JSON Lines: no order is in it, so it is public at any time."""
     return Response(await sessions.store.call(sessions.record_text, session_id), media_type="application/x-ndjson")

@@ -1,0 +1,463 @@
+"""What the API answers: one model per answer, so that ``/openapi.json`` describes every body.
+
+:mod:`fairdeal.service.models` holds what a client sends; this module holds what
+the service answers, field for field as :mod:`fairdeal.service.games` and
+:mod:`fairdeal.service.sessions` build it. An answer's fields are closed (its
+schema has ``additionalProperties: false``, so a field added to an answer but
+not here fails tests/service/test_http_contract.py); the parts that are each
+game's own (a view's ``table``, what a score sheet keeps besides the totals,
+what the verifier reports of a hand) are open objects whose common fields are typed.
+
+Every refusal has one body, :class:`Error`: ``{"detail": ...}``, a sentence,
+or for a request that does not fit its schema (422) the list of what did not fit.
+
+>>> Receipt.model_validate({"game_id": "g1", "seq": 3, "hash": "ab" * 32, "sig": "cd" * 64}).seq
+3
+>>> sorted(Error.model_json_schema()["properties"])
+['detail']
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fairdeal.rules import Move
+
+__all__ = [
+    "Error",
+    "FieldError",
+    "ERRORS",
+    "errors",
+    "Health",
+    "PublicKey",
+    "Catalogue",
+    "Declaration",
+    "Receipt",
+    "GameCreated",
+    "PublicState",
+    "SeatView",
+    "CommitAnswer",
+    "RevealAnswer",
+    "MoveAnswer",
+    "VerifyReport",
+    "SessionCreated",
+    "SessionState",
+    "SessionRevealAnswer",
+    "Shuffled",
+    "ShuffledOrder",
+    "SessionEnd",
+    "LIVE_EVENT",
+]
+
+Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+Signature = Annotated[str, Field(pattern=r"^[0-9a-f]{128}$", description="Ed25519, 64 bytes in hex.")]
+CardCode = Annotated[str, Field(pattern=r"^[A2-9TJQK][CDHS]$", examples=["9C"])]
+SeatNumber = Annotated[int, Field(ge=0)]
+Timestamp = Annotated[str, Field(description="UTC, ISO 8601 with milliseconds and Z.", examples=["2026-01-01T12:00:00.000Z"])]
+
+
+def _absent_not_null(schema: dict[str, Any]) -> None:
+    """A field that is left out of the answer, never ``null``: no default in its schema."""
+    schema.pop("default", None)
+
+
+def _sometimes(description: str) -> Any:
+    """A field an answer has only sometimes (``server_seed`` once revealed); absent, never ``null``."""
+    return Field(None, description=description, json_schema_extra=_absent_not_null)
+
+
+class _Closed(BaseModel):
+    """An answer whose fields are all listed. A field the service adds is kept (``extra="allow"``:
+    no answer loses a field on its way out), but the schema does not list it, and the contract
+    test fails until it does."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": False})
+
+
+class _Open(BaseModel):
+    """A part that is each game's own: its common fields typed, the rest whatever the game has."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+class FieldError(BaseModel):
+    """One thing in a request that does not fit its schema, as FastAPI (pydantic) reports it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(examples=["missing"])
+    loc: list[str | int] = Field(description="Where: `body`, `path`, `query` or `header`, then the field.", examples=[["body", "seq"]])
+    msg: str = Field(examples=["Field required"])
+    input: Any = Field(None, description="What was sent there (text escaped; NaN and Infinity as strings).")
+    ctx: dict[str, Any] = _sometimes("What the constraint was (`{\"ge\": 0.1}`), for some errors.")
+
+
+class Error(_Closed):
+    """Every refusal: ``detail`` says what was wrong, in words a client can act on."""
+
+    detail: str | list[FieldError] = Field(
+        description="A sentence; for a request that does not fit its schema (422), what did not fit.",
+        examples=["the record is at seq 7, not 6: fetch the view again"],
+    )
+
+
+ERRORS: dict[int, str] = {
+    400: "The body could not be read (JSON nested too deep, a number too long).",
+    401: "No token, or a token that belongs to nobody here (a `WWW-Authenticate: Bearer` header says so).",
+    403: "A valid token for someone who may not do this (another seat, the host making a move).",
+    404: "No such game, session, rules or label.",
+    409: "Too early, too late or second: a stale seq, a step out of order, a lost race. Nothing was written.",
+    413: "The request body is over the service's limit (16 KiB by default).",
+    422: "The request does not fit its schema, or the rules or the protocol refuse it (an illegal move).",
+}
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route that may answer ``codes``, each with the one error body.
+
+    >>> sorted(errors(404, 422))
+    [404, 422]
+    """
+    return {code: {"model": Error, "description": ERRORS[code], **({"headers": _CHALLENGE} if code == 401 else {})}
+            for code in codes}
+
+
+_CHALLENGE = {"WWW-Authenticate": {"description": "`Bearer`: the token goes in `Authorization: Bearer <token>`.",
+                                   "schema": {"type": "string", "const": "Bearer"}}}
+
+
+# -- the service ----------------------------------------------------------------------------------
+
+
+class Health(_Closed):
+    status: Literal["ok", "unavailable"]
+    store: Literal["sqlite", "postgresql"] = Field(description="Which database the service uses.")
+
+
+class PublicKey(_Closed):
+    key: Hex64 = Field(description="The raw 32-byte Ed25519 public key, in hex.")
+    algorithm: Literal["Ed25519"]
+    encoding: str
+
+
+# -- the catalogue ---------------------------------------------------------------------------------
+
+
+class OptionDeclaration(_Closed):
+    name: str
+    type: Literal["integer"]
+    default: int
+    min: int
+    max: int
+    unit: str = _sometimes("What the number counts (points, chips, ...).")
+    help: str = _sometimes("What the option does.")
+    low_means: str = _sometimes("What the lowest value means, when it is special (0: one deal per player).")
+    choices: dict[str, str] = _sometimes("The values allowed, each with its meaning.")
+
+
+class SeatRange(_Closed):
+    min: int
+    max: int
+
+
+class DealLayout(_Closed):
+    hands: str = Field(description="How many cards each seat gets.")
+    packs: int
+    two_packs_from: int | None = Field(description="Two packs from this many seats on.")
+    removed: list[CardCode]
+    cut_down: str | None
+    extra: str | None = Field(description='A hand dealt besides the seats\' ("extra hand", "dead hand", "stops").')
+    stock: bool
+    starter: bool
+
+
+class Declaration(_Closed):
+    """One game, as its rules module declares it."""
+
+    name: str = Field(examples=["crazy-eights"])
+    title: str = Field(examples=["Crazy Eights"])
+    family: str
+    module: str = Field(description="The rules module; its renderer in the browser is web/js/games/<module>.js.")
+    summary: str
+    seats: SeatRange
+    options: list[OptionDeclaration]
+    unit: str = Field(description="What the standings count: points, chips, counters, deals ...")
+    layout: DealLayout
+    first_dealer_rank: str = Field(pattern=r"^[A2-9TJQK]$")
+    moves: list[Literal[Move.KINDS]]  # type: ignore[valid-type]
+    two_card_plays: bool
+
+
+class Catalogue(_Closed):
+    version: int
+    default: str = Field(description="The game a table is when its rules are not given.")
+    families: list[str]
+    games: list[Declaration]
+
+
+# -- games ----------------------------------------------------------------------------------------
+
+
+class Receipt(_Closed):
+    """The server's signature over one record line: proof that the line was written."""
+
+    game_id: str = Field(description="The game's (or the session's) id.")
+    seq: int = Field(ge=0)
+    hash: Hex64 = Field(description="The line's hash, as the next line's `prev`.")
+    sig: Signature
+
+
+class CreatedSeat(_Closed):
+    seat: SeatNumber
+    name: str
+    bot: bool
+    join_token: str = _sometimes("A human seat's token, shown this once.")
+
+
+class GameCreated(_Closed):
+    """A new table: its id, the commitment to its server seed, and the tokens (shown this once)."""
+
+    game_id: str
+    commitment: Hex64
+    host_token: str
+    seats: list[CreatedSeat]
+    public_key: Hex64
+    seq: int
+    status: Literal["seeding", "playing", "over", "abandoned"]
+
+
+class TableSeat(_Closed):
+    seat: SeatNumber
+    name: str
+    bot: bool = Field(description="Played by a bot (from the start, or since the host started without it).")
+
+
+class ClientSeeds(_Closed):
+    open: bool = Field(description="Whether seats may still commit and reveal.")
+    committed: list[SeatNumber]
+    revealed: list[SeatNumber]
+
+
+class Table(_Open):
+    """The public table as the game shows it: each game has its own fields besides these."""
+
+    dealer: SeatNumber
+    hand_no: int
+    hand_sizes: list[int]
+    turn: SeatNumber | None
+
+
+class Sheet(_Open):
+    """The score sheet: the totals, and what a game keeps besides (Hollywood scoring: ``games``)."""
+
+    totals: list[int]
+
+
+class HandEnd(_Open):
+    """A finished hand: how it ended and what it scored (with what the sheet keeps besides)."""
+
+    hand: int
+    dealer: SeatNumber
+    how: str
+    winners: list[SeatNumber]
+    counts: list[int]
+    scores: list[int]
+    totals: list[int]
+
+
+class Standing(_Closed):
+    seat: SeatNumber
+    total: int
+    place: int = Field(ge=1, description="Equal totals share a place.")
+
+
+class LegalMove(_Closed):
+    """A move the seat may make now, as ``POST /games/{game_id}/moves`` takes it (with ``seq``)."""
+
+    move: Literal[Move.KINDS]  # type: ignore[valid-type]
+    card: CardCode = _sometimes("The card played.")
+    suit: Literal["C", "D", "H", "S"] = _sometimes("The suit an eight names.")
+    then: CardCode = _sometimes("A second card played with the card.")
+    amount: int = _sometimes("A bid's counters.")
+
+
+class CardNote(_Closed):
+    card: CardCode
+    playable: bool
+    why_not: str | None = Field(description="Why the card cannot be played now; null when it can.")
+
+
+class PublicState(_Closed):
+    """What a spectator sees: the public table, scores, whose turn; no hidden card."""
+
+    game_id: str
+    rules: str
+    options: dict[str, int]
+    status: Literal["seeding", "playing", "over", "abandoned"]
+    seq: int = Field(ge=0, description="The record's length: a move names it.")
+    commitment: Hex64
+    seats: list[TableSeat]
+    client_seeds: ClientSeeds
+    turn: SeatNumber | None
+    turn_seconds: float
+    deadline: Timestamp | None = Field(description="When the seat to act runs out of time (null for a bot, or no turn).")
+    seconds_left: float | None
+    table: Table | None = Field(description="Null until the first deal.")
+    hand_no: int
+    totals: list[int]
+    sheet: Sheet
+    hands: list[HandEnd]
+    standings: list[Standing] | None = Field(description="Once the match is over.")
+    server_seed: Hex64 = _sometimes("Once revealed (at the match's end, or the abandon).")
+
+
+class SeatView(PublicState):
+    """What one seat sees: the public state, and its hand, its legal moves and a note for every card."""
+
+    seat: SeatNumber
+    your_turn: bool
+    hand: list[CardCode]
+    pending: CardCode | None = Field(description="A card drawn that must be played or kept (Crazy Eights).")
+    legal_moves: list[LegalMove]
+    cards: list[CardNote] = Field(description="For every card in hand: whether it can be played now, and why not.")
+
+
+class CommitAnswer(_Closed):
+    receipt: Receipt
+
+
+class RevealAnswer(_Closed):
+    receipt: Receipt
+    view: SeatView
+
+
+class MoveAnswer(_Closed):
+    receipt: Receipt
+    view: SeatView = Field(description="The seat's view just after the move (and the bots' replies).")
+
+
+class Failure(_Closed):
+    line: int = Field(ge=1)
+    reason: str
+
+
+class HandResult(_Closed):
+    how: str
+    winners: list[SeatNumber]
+    counts: list[int]
+    reason: str
+
+
+class VerifiedHand(_Open):
+    """A hand as the seed and the rules give it: the deal and what followed (each game's own
+    fields), the result, the scores."""
+
+    hand: int
+    dealer: SeatNumber
+    result: HandResult
+    scores: list[int]
+    totals: list[int]
+
+
+class ReportSeat(_Closed):
+    name: str
+    bot: bool
+
+
+class VerifyReport(_Closed):
+    """``fairdeal-verify --json``'s report of the stored record, checked against this server's key."""
+
+    verified: bool
+    game_id: str | None
+    rules: str | None
+    options: dict[str, int]
+    seats: list[ReportSeat]
+    hands: list[VerifiedHand]
+    standings: list[Standing] | None
+    abandoned: str | None = Field(description="The reason given, when the game was abandoned.")
+    error: Failure | None = Field(description="The first line that fails; null when verified.")
+
+
+# -- dealing sessions -------------------------------------------------------------------------------
+
+
+class SessionToken(_Closed):
+    seat: SeatNumber
+    token: str
+
+
+class SessionCreated(_Closed):
+    session_id: str
+    commitment: Hex64
+    owner_key: str
+    seats: list[SessionToken]
+    public_key: Hex64
+    label_prefix: str
+    seq: int
+
+
+class ShuffleCount(_Closed):
+    label: str
+    count: int
+
+
+class SessionState(_Closed):
+    session_id: str
+    status: Literal["seeding", "dealing", "revealed"]
+    seq: int
+    seats: int
+    label_prefix: str
+    commitment: Hex64
+    client_seeds: ClientSeeds
+    shuffles: list[ShuffleCount]
+    server_seed: Hex64 = _sometimes("Once revealed.")
+
+
+class SessionRevealAnswer(_Closed):
+    receipt: Receipt
+    session: SessionState
+
+
+class ShuffledOrder(_Closed):
+    label: str
+    order: list[CardCode] = Field(description="Top first.")
+    count: int
+
+
+class Shuffled(ShuffledOrder):
+    receipt: Receipt
+
+
+class SessionEnd(_Closed):
+    server_seed: Hex64
+    seq: int
+
+
+# -- live updates -----------------------------------------------------------------------------------
+
+
+def _event(kind: str, data: dict[str, Any], description: str, *, with_id: bool = False) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "event": {"const": kind},
+        "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data},
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The last record line's seq."},
+    }
+    return {"type": "object", "description": description, "properties": properties,
+            "required": ["event", "data", *(["id"] if with_id else [])]}
+
+
+LIVE_EVENT: dict[str, Any] = {
+    "description": "One server-sent event (for Open API before 3.2, the schema of each event).",
+    "oneOf": [
+        _event("line", {"type": "object", "required": ["type", "seq", "prev"]},
+               "A new record line, as GET /games/{game_id}/record has it; its `id` is its seq.", with_id=True),
+        _event("state", {"$ref": "#/components/schemas/PublicState"}, "The public state after a batch of lines."),
+        _event("view", {"$ref": "#/components/schemas/SeatView"}, "The seat's view after a batch (with its token)."),
+    ],
+}
+"""The events of ``GET /games/{game_id}/events``: a record line, then the state (or the seat's view)."""
