@@ -191,6 +191,7 @@ class Declaration(_Closed):
     first_dealer_rank: str = Field(pattern=r"^[A2-9TJQK]$")
     moves: list[Literal[Move.KINDS]]  # type: ignore[valid-type]
     two_card_plays: bool
+    bots: list[str] = Field(description="The bot kinds that can play a seat of this game: heuristic, random.")
 
 
 class Catalogue(_Closed):
