@@ -46,6 +46,7 @@ __all__ = [
     "fits",
     "most_held_suit",
     "turn_starter",
+    "wanted_json",
 ]
 
 
@@ -160,6 +161,8 @@ class CrazyEightsView:
             "passes": self.passes,
             "restocks": self.restocks,
             "restock_limit": self.restock_limit,
+            # What the table page shows, as the rules say it: what may go on the pile.
+            "next": wanted_json(self.top, self.named),
         }
 
 
@@ -175,6 +178,24 @@ def fits(card: Card, top: Card, named: Suit | None) -> bool:
     if named is not None:
         return card.suit == named
     return card.suit == top.suit or card.rank == top.rank
+
+
+def wanted_json(top: Card, named: Suit | None) -> dict[str, str | None]:
+    """What may go on ``top`` now, as the table page says it: a card of ``suit``, or of
+    ``rank`` (``None`` after an eight names a suit), or any ``wild`` card. It says what
+    :func:`fits` decides, card for card.
+
+    >>> wanted_json(Card.parse("9H"), None), wanted_json(Card.parse("8H"), Suit.SPADES)
+    ({'suit': 'H', 'rank': '9', 'wild': '8'}, {'suit': 'S', 'rank': None, 'wild': '8'})
+    >>> top = Card.parse("TD")
+    >>> all(fits(c, top, None) == (c.suit.letter == "D" or c.rank.letter in ("T", "8")) for c in pack())
+    True
+    """
+    return {
+        "suit": (named or top.suit).letter,
+        "rank": None if named is not None else top.rank.letter,
+        "wild": Rank.EIGHT.letter,
+    }
 
 
 def _why_not(

@@ -66,7 +66,7 @@ from fairdeal.rules.base import (
     Shuffler,
     TARGET,
 )
-from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
+from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter, wanted_json
 from fairdeal.rules.hollywood import HollywoodScoring
 
 __all__ = [
@@ -199,6 +199,8 @@ class EightsView:
             "passes": self.passes,
             "partners": None if self.partners is None else [list(side) for side in self.partners],
             "out": list(self.out),
+            # What the table page shows, as the rules say it: what may go on the pile.
+            "next": wanted_json(self.top, self.named),
         }
 
 
