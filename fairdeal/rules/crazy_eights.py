@@ -185,14 +185,14 @@ def wanted_json(top: Card, named: Suit | None) -> dict[str, str | None]:
     ``rank`` (``None`` after an eight names a suit), or any ``wild`` card. It says what
     :func:`fits` decides, card for card.
 
-    >>> wanted_json(Card.parse("9H"), None), wanted_json(Card.parse("8H"), Suit.SPADES)
-    ({'suit': 'H', 'rank': '9', 'wild': '8'}, {'suit': 'S', 'rank': None, 'wild': '8'})
+    >>> wanted_json(Card.parse("9H"), None), wanted_json(Card.parse("8H"), Suit.CLUBS)
+    ({'suit': 'H', 'rank': '9', 'wild': '8'}, {'suit': 'C', 'rank': None, 'wild': '8'})
     >>> top = Card.parse("TD")
     >>> all(fits(c, top, None) == (c.suit.letter == "D" or c.rank.letter in ("T", "8")) for c in pack())
     True
     """
     return {
-        "suit": (named or top.suit).letter,
+        "suit": (top.suit if named is None else named).letter,
         "rank": None if named is not None else top.rank.letter,
         "wild": Rank.EIGHT.letter,
     }
