@@ -50,7 +50,8 @@ export const NOT_REVEALED = "the record ends here and the server seed is not rev
  * catalogue's deal layout (packs, cards taken out, the first dealer's rank) and
  * the module's `dealing`: `size(n)` (cards each, "all": the whole pack, one at a
  * time from the dealer's left), or its own `deal(order, seats, dealer)`, `cards(n)`
- * (a cut-down pack), `starter(stock)` (the cards turned for a starter). The scores
+ * (a cut-down pack), `starter(stock)` (the cards turned for a starter), `follow(hand,
+ * line)` (what a move, chips or hand-end line adds to the hand's report). The scores
  * it shows are then the record's. Null when the catalogue has no such game.
  */
 export async function gameOf(name) {
@@ -657,20 +658,14 @@ class Replay {
           Object.assign(entry, { starter: turned.at(-1), turned });
         }
         this.derived.push(entry);
-      } else if (line.type === "move" && line.move === "exchange" && this.derived.at(-1)?.extra) {
-        // Who took the extra hand, as the record says (the moves are not replayed here).
-        const entry = this.derived.at(-1);
-        entry.exchange = { seat: line.seat, price: 0 };
-        entry.dead = entry.deal[line.seat];
-      } else if (line.type === "chips" && line.reason === "auction" && this.derived.at(-1)?.extra) {
-        const entry = this.derived.at(-1);
-        entry.exchange = { seat: line.from, price: line.amount };
-        entry.dead = entry.deal[line.from];
       } else if (line.type === "hand-end") {
         const hand = this.derived.find((h) => h.hand === line.hand);
-        if (hand?.extra && !hand.dead) hand.dead = hand.extra;
         if (hand && "layout" in line) hand.layout = line.layout;
         if (hand) Object.assign(hand, { result: { how: line.how, winners: line.winners, counts: line.counts }, scores: line.scores, totals: line.totals });
+        if (hand) this.family.follow?.(hand, line);
+      } else if ((line.type === "move" || line.type === "chips") && this.derived.length) {
+        // What the game reads from its moves for the report (Michigan: who took the extra hand).
+        this.family.follow?.(this.derived.at(-1), line);
       } else if (line.type === "match-end") {
         report.standings = line.standings;
       } else if (line.type === "abandon") {
