@@ -105,6 +105,7 @@ def test_sequence_by_keyboard(open_page, new_game):
     watcher.wait_for_selector("#board:not([hidden]) #run-now")
     assert watcher.locator("#hand .card").count() == 0
     assert "Sue's turn" in watcher.locator("#status").inner_text()
+    _the_run_wants_what_the_view_says(page, game)
     kinds = play_out(page, keyboard=True)
     assert kinds["play"] >= 1
     finished(page, game)
@@ -151,6 +152,25 @@ def _why_not_as_the_engine_says(page: Page, game) -> None:
         else:
             described = card.get_attribute("aria-describedby")
             assert page.locator(f"#{described}").inner_text() == note["why_not"]
+
+
+def _display(code: str) -> str:
+    return ("10" if code[0] == "T" else code[0]) + "♣♦♥♠"["CDHS".index(code[1])]
+
+
+def _the_run_wants_what_the_view_says(page: Page, game) -> None:
+    """Played a few cards in: the run on the table shows the next cards the seat's view gives (the page works out none)."""
+    for _ in range(40):
+        wait_turn(page)
+        view = api(game.server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+        if view["table"]["current"] and int(seq(page)) == view["seq"]:
+            break
+        stops_move(page)
+    else:
+        raise AssertionError("no run went on at this seat's turn")
+    assert view["table"]["next"]
+    assert page.locator("#run-now .card.next").inner_text() == "/".join(map(_display, view["table"]["next"]))
+    assert page.locator("#run-now").get_attribute("aria-label").endswith(f"next {' or '.join(map(_display, view['table']['next']))}")
 
 
 def test_double_stops_by_keyboard_the_dealer_auctions_and_bids_are_typed(open_page, new_game):
