@@ -664,7 +664,7 @@ class Replay {
         if (hand) Object.assign(hand, { result: { how: line.how, winners: line.winners, counts: line.counts }, scores: line.scores, totals: line.totals });
         if (hand) this.family.follow?.(hand, line);
       } else if ((line.type === "move" || line.type === "chips") && this.derived.length) {
-        // What the game reads from its moves for the report (Michigan: who took the extra hand).
+        // What the game reads from its moves for the report (who took an extra hand, say).
         this.family.follow?.(this.derived.at(-1), line);
       } else if (line.type === "match-end") {
         report.standings = line.standings;
