@@ -103,13 +103,18 @@ def test_one_game_of_each_plays_through_the_api_and_verifies(client, rules, seat
         assert report["hands"][0]["layout"].keys() >= {"AH", "KC", "QD", "JS"}
 
 
+# Keys that name cards by the rules, not by where they lie: the layout's pay cards (from another pack),
+# Double Stops' pair among them, and the cards a run wants next (anyone can tell them from the run).
+RULE_NAMED = ("layout", "pair", "next")
+
+
 def shown(view: dict) -> set[str]:
-    """The card codes in a view, but for the layout's names (Michigan's pay cards are from another
-    pack), wherever a layout is shown (the table, the score sheet)."""
+    """The card codes in a view, but for the cards the rules name (:data:`RULE_NAMED`), wherever
+    they are shown (the table, the score sheet)."""
 
     def without_layouts(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: without_layouts(v) for k, v in value.items() if k != "layout"}
+            return {k: without_layouts(v) for k, v in value.items() if k not in RULE_NAMED}
         if isinstance(value, list):
             return [without_layouts(v) for v in value]
         return value

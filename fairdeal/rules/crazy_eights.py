@@ -49,6 +49,7 @@ __all__ = [
     "fits",
     "most_held_suit",
     "turn_starter",
+    "wanted_json",
 ]
 
 
@@ -163,6 +164,8 @@ class CrazyEightsView:
             "passes": self.passes,
             "restocks": self.restocks,
             "restock_limit": self.restock_limit,
+            # What the table page shows, as the rules say it: what may go on the pile.
+            "next": wanted_json(self.top, self.named),
         }
 
 
@@ -198,6 +201,24 @@ def check_pile(pile: Sequence[Card], named: Suit | None, turned: Sequence[Card])
         raise PositionError(f"the eight on top of the pile, {top}, names no suit", field="named")
     if not turned or turned[-1].rank == Rank.EIGHT:
         raise PositionError("the cards turned for the starter end with the starter, which is no eight", field="turned")
+
+
+def wanted_json(top: Card, named: Suit | None) -> dict[str, str | None]:
+    """What may go on ``top`` now, as the table page says it: a card of ``suit``, or of
+    ``rank`` (``None`` after an eight names a suit), or any ``wild`` card. It says what
+    :func:`fits` decides, card for card.
+
+    >>> wanted_json(Card.parse("9H"), None), wanted_json(Card.parse("8H"), Suit.CLUBS)
+    ({'suit': 'H', 'rank': '9', 'wild': '8'}, {'suit': 'C', 'rank': None, 'wild': '8'})
+    >>> top = Card.parse("TD")
+    >>> all(fits(c, top, None) == (c.suit.letter == "D" or c.rank.letter in ("T", "8")) for c in pack())
+    True
+    """
+    return {
+        "suit": (top.suit if named is None else named).letter,
+        "rank": None if named is not None else top.rank.letter,
+        "wild": Rank.EIGHT.letter,
+    }
 
 
 def _why_not(

@@ -66,9 +66,22 @@ from fairdeal.rules.base import (
     Shuffler,
     TARGET,
 )
+from fairdeal.rules.crazy_eights import (
+    StarterSummary,
+    auto_card_order,
+    card_points,
+    check_pile,
+    deal_hands,
+    describe_pile,
+    describe_starter,
+    fits,
+    most_held_suit,
+    natural_suit_counts,
+    play_eight,
+    turn_starter,
+    wanted_json,
+)
 from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, hand_places
-from fairdeal.rules.crazy_eights import auto_card_order, card_points, deal_hands, fits, most_held_suit, turn_starter
-from fairdeal.rules.crazy_eights import StarterSummary, check_pile, describe_pile, describe_starter, natural_suit_counts, play_eight
 from fairdeal.rules.summary import SeatNames, describe_draws, plays_json
 from fairdeal.rules.hollywood import HollywoodScoring
 
@@ -202,6 +215,8 @@ class EightsView:
             "passes": self.passes,
             "partners": None if self.partners is None else [list(side) for side in self.partners],
             "out": list(self.out),
+            # What the table page shows, as the rules say it: what may go on the pile.
+            "next": wanted_json(self.top, self.named),
         }
 
 

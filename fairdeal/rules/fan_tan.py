@@ -184,6 +184,10 @@ class FanTanView:
     pot: int
     net: tuple[int, ...]
     result: HandResult | None
+    row_cards: tuple[tuple[Card, ...], ...] = ()
+    """Each suit's row, every card of it from one end to the other (:meth:`FanTanFamily.row_cards`)."""
+    wanted: tuple[Card, ...] | None = ()
+    """The cards that may go to the table now, whoever holds them (the rows' open ends); ``None``: any card leads."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -197,6 +201,9 @@ class FanTanView:
             "turn": self.turn,
             "pot": self.pot,
             "net": list(self.net),
+            # What the table page shows, as the rules say it: the cards of each row, and what may go on.
+            "row_cards": {suit.letter: codes(cards) for suit, cards in zip(Suit, self.row_cards)},
+            "next": None if self.wanted is None else codes(self.wanted),
         }
 
 
@@ -356,7 +363,18 @@ class FanTanFamily(Rules):
             pot=state.pot,
             net=state.net,
             result=state.result,
+            row_cards=tuple(() if row is None else self.row_cards(row) for row in state.rows),
+            wanted=self.wanted(state.rows, state.opening),
         )
+
+    def row_cards(self, row: Row) -> tuple[Card, ...]:
+        """Every card of ``row`` (its two ends), from the first end to the second."""
+        raise NotImplementedError
+
+    def wanted(self, rows: Sequence[Row | None], opening: Rank | None) -> tuple[Card, ...] | None:
+        """The cards :meth:`playable` now, in card order (``None``: any card)."""
+        allowed = self.playable(rows, opening)
+        return None if allowed is None else tuple(sorted(allowed))
 
     def explain(self, view: FanTanView, card: Card) -> str | None:
         return self._why_not(
@@ -602,6 +620,15 @@ class SevensGame(FanTanFamily):
     def playable(self, rows: Sequence[Row | None], opening: Rank | None) -> frozenset[Card]:
         return _sevens_playable(self.order, self.openers, tuple(rows), opening)
 
+    def row_cards(self, row: Row) -> tuple[Card, ...]:
+        """The row's cards from its low end up, in the game's :attr:`order` (Sjueren's ace last).
+
+        >>> [c.code for c in Sjueren().row_cards((Card.parse("QH"), Card.parse("AH")))]
+        ['QH', 'KH', 'AH']
+        """
+        low, high = self.position(row[0].rank), self.position(row[1].rank)
+        return tuple(Card(rank, row[0].suit) for rank in self.order[low : high + 1])
+
     def why_not(self, card: Card, rows: Sequence[Row | None], opening: Rank | None, hand: Sequence[Card]) -> str:
         if opening is None:
             return f"the first card must be {' or '.join('a ' + r.label for r in self.openers)}"
@@ -764,6 +791,17 @@ class SequenceGame(FanTanFamily):
 
     def playable(self, rows: Sequence[Row | None], opening: Rank | None) -> frozenset[Card] | None:
         return _sequence_playable(tuple(rows))
+
+    def row_cards(self, row: Row) -> tuple[Card, ...]:
+        """The row's cards from the one led, round the corner (..., K, A, 2, ...).
+
+        >>> [c.code for c in PlayOrPay().row_cards((Card.parse("QH"), Card.parse("2H")))]
+        ['QH', 'KH', 'AH', '2H']
+        """
+        cards = [row[0]]
+        while len(cards) < _row_length(row):
+            cards.append(_following(cards[-1]))
+        return tuple(cards)
 
     def why_not(self, card: Card, rows: Sequence[Row | None], opening: Rank | None, hand: Sequence[Card]) -> str:
         row = self.current(rows)

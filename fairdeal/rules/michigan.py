@@ -341,6 +341,9 @@ class DoubleStops(Michigan):
     summary_line = "Michigan with the 10♥ and 9♥ as a pair on the layout."
     pay_cards = PAY_CARDS + PAIR
 
+    def layout_pair(self) -> tuple[Card, ...]:
+        return PAIR
+
     def on_play(self, state: RunState, seat: int, card: Card, plays: Seq[tuple[int, Card]]) -> list[ChipMove]:
         if card not in PAIR:
             return super().on_play(state, seat, card, plays)

@@ -175,6 +175,10 @@ class RunView:
     layout: dict[str, int]
     net: tuple[int, ...]
     result: HandResult | None
+    wanted: tuple[Card, ...] = ()
+    """The cards that carry the run on (:meth:`RunGame.wanted`), whoever holds them; none while a lead is due."""
+    pair: tuple[Card, ...] = ()
+    """Layout cards that pay only together, to a player who plays them all (Double Stops' 10♥ and 9♥)."""
 
     @property
     def on_table(self) -> frozenset[Card]:
@@ -193,6 +197,9 @@ class RunView:
             "turn": self.turn,
             "dead_size": self.dead_size,
             "net": list(self.net),
+            # What the table page shows, as the rules say it: the run's next cards (after Commit's
+            # 9♦, one for each way the run may go on).
+            "next": codes(self.wanted),
         }
         if self.fork is not None:
             out["fork"] = self.fork.code
@@ -204,6 +211,8 @@ class RunView:
                 bids=[{"seat": s, "bid": a} for s, a in self.bids],
                 layout=dict(self.layout),
             )
+            if self.pair:
+                out["pair"] = codes(self.pair)
             if self.discarded:
                 out["discarded"] = codes(self.discarded)
         return out
@@ -405,10 +414,16 @@ class RunGame(Rules):
             layout=self.layout_json(state.layout),
             net=state.net,
             result=state.result,
+            wanted=self.wanted(state.current, state.fork),
+            pair=self.layout_pair(),
         )
 
     def layout_cards(self) -> tuple[Card, ...]:
         """The cards of the layout that counters are staked on (Michigan); none here."""
+        return ()
+
+    def layout_pair(self) -> tuple[Card, ...]:
+        """The layout cards that pay only together (Double Stops' pair); none here."""
         return ()
 
     def layout_json(self, layout: Seq[int]) -> dict[str, int]:

@@ -10,11 +10,19 @@ with its own JavaScript implementation of the protocol and the rules.
 - ``/table/{game_id}`` a seat's table (its join token rides in the URL
   fragment, ``#seat=2&token=...``, which browsers never send to a server),
 - ``/verify`` the verify page (``?game=ID`` loads a game from this server),
-- ``/css/...``, ``/js/...`` their files.
+- ``/css/...``, ``/js/...`` their files; ``/js/games/<module>.js`` draws one game (or family)
+  at the table and says its words, picked through the catalogue's ``module`` (``GET /rules``).
+
+Outside ``js/games/`` the pages name no game: the lobby's games, seats and options, the
+table's title and unit, the verify page's deal layouts come from the catalogue, and what
+the table shows that depends on the rules comes in the seat's view.
 
 >>> sorted(PAGES)
 ['/', '/table/{game_id}', '/verify']
 >>> all((WEB_DIR / name).is_file() for name in PAGES.values())
+True
+>>> from fairdeal.rules import RULES
+>>> all((WEB_DIR / "js" / "games" / f"{cls.module()}.js").is_file() for cls in RULES.values())
 True
 """
 

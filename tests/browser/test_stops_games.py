@@ -105,6 +105,7 @@ def test_sequence_by_keyboard(open_page, new_game):
     watcher.wait_for_selector("#board:not([hidden]) #run-now")
     assert watcher.locator("#hand .card").count() == 0
     assert "Sue's turn" in watcher.locator("#status").inner_text()
+    _the_run_wants_what_the_view_says(page, game)
     kinds = play_out(page, keyboard=True)
     assert kinds["play"] >= 1
     finished(page, game)
@@ -151,6 +152,25 @@ def _why_not_as_the_engine_says(page: Page, game) -> None:
         else:
             described = card.get_attribute("aria-describedby")
             assert page.locator(f"#{described}").inner_text() == note["why_not"]
+
+
+def _display(code: str) -> str:
+    return ("10" if code[0] == "T" else code[0]) + "♣♦♥♠"["CDHS".index(code[1])]
+
+
+def _the_run_wants_what_the_view_says(page: Page, game) -> None:
+    """Played a few cards in: the run on the table shows the next cards the seat's view gives (the page works out none)."""
+    for _ in range(40):
+        wait_turn(page)
+        view = api(game.server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+        if view["table"]["current"] and int(seq(page)) == view["seq"]:
+            break
+        stops_move(page)
+    else:
+        raise AssertionError("no run went on at this seat's turn")
+    assert view["table"]["next"]
+    assert page.locator("#run-now .card.next").inner_text() == "/".join(map(_display, view["table"]["next"]))
+    assert page.locator("#run-now").get_attribute("aria-label").endswith(f"next {' or '.join(map(_display, view['table']['next']))}")
 
 
 def test_double_stops_by_keyboard_the_dealer_auctions_and_bids_are_typed(open_page, new_game):
@@ -284,6 +304,40 @@ def test_the_lobby_offers_each_game_with_its_own_seat_range(open_page):
     assert page.locator(".seat-row").count() == 4
     page.click("#create-button")
     page.wait_for_selector("#links:not([hidden])")
+
+
+def test_the_lobby_lists_every_game_of_the_catalogue_with_its_options(open_page, server):
+    """The lobby's games, seats and options are the catalogue's (GET /rules), as the rules declare them."""
+    served = api(server, "GET", "/rules")
+    page = open_page("/").page
+    page.wait_for_selector("#seat-list li:nth-child(4)")
+    listed = page.eval_on_selector_all("#rules option", "os => os.map((o) => [o.parentElement.label, o.value])")
+    assert listed == [[g["family"], g["name"]] for g in served["games"]] and len(listed) == 20
+    assert page.locator("#rules").input_value() == served["default"]
+    for game in served["games"]:
+        page.select_option("#rules", game["name"])
+        assert page.locator("#seat-range").inner_text() == f"{game['seats']['min']} to {game['seats']['max']} players"
+        assert page.locator("#rules-summary").inner_text() == game["summary"]
+        assert page.locator("#option-list [data-option]").count() == len(game["options"])
+        for option in game["options"]:
+            box = page.locator(f"#option-{option['name']}")
+            if "choices" in option:
+                assert box.evaluate("(s) => [...s.options].map((o) => o.value)") == list(option["choices"])
+            else:
+                assert (box.get_attribute("min"), box.get_attribute("max")) == (str(option["min"]), str(option["max"]))
+            assert box.input_value() == str(option["default"])
+    # What the lobby's inputs say is what the table is dealt with; the table's title is the catalogue's.
+    page.select_option("#rules", "fan-tan")
+    page.fill("#option-stack", "20")
+    page.fill("#option-deals", "2")
+    page.click("#create-button")
+    page.wait_for_selector("#links:not([hidden])")
+    url = page.locator("#link-list input.link-url").first.input_value()
+    state = api(server, "GET", f"/games/{url.split('/table/')[1].split('#')[0]}")
+    assert state["rules"] == "fan-tan" and (state["options"]["stack"], state["options"]["deals"]) == (20, 2)
+    page.click("#link-list a.button")
+    page.wait_for_selector("body[data-phase='playing']")
+    assert page.locator("#game-title").inner_text().startswith("Fan Tan")
 
 
 # -- the verify page ----------------------------------------------------------------------------

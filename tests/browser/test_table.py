@@ -228,6 +228,22 @@ def test_fan_tan_on_a_phone(open_page, new_game):
             break
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     opened.shot("table-phone-sjueren")
+    _rows_as_the_view_lays_them(page, game)
+
+
+def _rows_as_the_view_lays_them(page, game) -> None:
+    """The rows show the cards the seat's view lays out, and mark the cards that may go on (its open ends)."""
+    assert wait_turn(page)
+    view = api(game.server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+    assert view["seq"] == int(seq(page))
+    shown = page.eval_on_selector_all(
+        "#rows .suit-row",
+        "rows => rows.map((r) => [[...r.querySelectorAll('.run .card')].map((c) => c.dataset.code).filter(Boolean), r.dataset.next ?? ''])",
+    )
+    table = view["table"]
+    wanted = table["next"] or []
+    assert shown == [[table["row_cards"][suit], " ".join(c for c in wanted if c[1] == suit)] for suit in "CDHS"]
+    assert any(cards for cards, _ in shown)
 
 
 def test_two_people_see_each_other_live_and_a_reload_picks_up(open_page, new_game):

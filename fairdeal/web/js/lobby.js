@@ -3,33 +3,14 @@
 // token after the "#", so it never reaches a server log.
 
 import { request } from "./api.js";
+import { catalogue, entryOf, unitWord } from "./catalogue.js";
 import { el, fill } from "./ui.js";
 
-// How many players each game seats ([fewest, most]): each rules' check_seats (fairdeal/rules/).
-export const SEATS = {
-  "crazy-eights": [2, 6],
-  "crazy-eights-book": [2, 8],
-  eights: [2, 8],
-  "hollywood-eights": [2, 8],
-  "go-boom": [2, 7],
-  "hollywood-go-boom": [2, 7],
-  "fan-tan": [3, 8],
-  sjueren: [3, 6],
-  "five-or-nine": [3, 8],
-  "play-or-pay": [3, 8],
-  "liberty-fan-tan": [3, 8],
-  sequence: [2, 10],
-  michigan: [3, 8],
-  "double-stops": [3, 8],
-  spin: [3, 8],
-  commit: [4, 10],
-  "snip-snap-snorem": [3, 10],
-  "earl-of-coventry": [3, 10],
-  jig: [3, 10],
-  "rolling-stone": [4, 6],
-};
-const minSeats = (rules) => (SEATS[rules] ?? [2, 6])[0];
-const maxSeats = (rules) => (SEATS[rules] ?? [2, 6])[1];
+// Every game, its seats and its options come from the catalogue (GET /rules), as the rules declare them.
+let games = null;
+const chosen = () => entryOf(games, rulesSelect.value);
+const minSeats = () => chosen()?.seats.min ?? 2;
+const maxSeats = () => chosen()?.seats.max ?? 2;
 const RECENT_KEY = "fairdeal:recent";
 
 const form = document.getElementById("create");
@@ -66,8 +47,8 @@ function rows() {
 
 function refresh() {
   const count = rows().length;
-  const min = minSeats(rulesSelect.value);
-  addButton.disabled = count >= maxSeats(rulesSelect.value);
+  const min = minSeats();
+  addButton.disabled = count >= maxSeats();
   rows().forEach((row, i) => {
     row.dataset.seat = i;
     row.querySelector(".remove").disabled = count <= min;
@@ -75,7 +56,7 @@ function refresh() {
 }
 
 function addSeat(name = null, bot = true) {
-  if (rows().length >= maxSeats(rulesSelect.value)) return;
+  if (rows().length >= maxSeats()) return;
   list.append(seatRow(name ?? `Bot ${rows().length}`, bot));
   refresh();
 }
@@ -91,12 +72,13 @@ addButton.addEventListener("click", () => {
 });
 
 rulesSelect.addEventListener("change", () => {
-  const min = minSeats(rulesSelect.value);
+  const min = minSeats();
   while (rows().length < min) addSeat();
   // Too many for this game: the last seats go (a bot before a person).
-  while (rows().length > maxSeats(rulesSelect.value)) (rows().findLast((row) => row.querySelector('input[value="bot"]').checked) ?? rows().at(-1)).remove();
+  while (rows().length > maxSeats()) (rows().findLast((row) => row.querySelector('input[value="bot"]').checked) ?? rows().at(-1)).remove();
   refresh();
   showSeatRange();
+  showOptions();
 });
 
 function showError(message) {
@@ -121,7 +103,7 @@ form.addEventListener("submit", async (event) => {
   button.disabled = true;
   try {
     const created = await request("POST", "/games", {
-      body: { rules: rulesSelect.value, seats, turn_seconds: Number(document.getElementById("turn-seconds").value) },
+      body: { rules: rulesSelect.value, options: chosenOptions(), seats, turn_seconds: Number(document.getElementById("turn-seconds").value) },
     });
     showLinks(created);
   } catch (error) {
@@ -184,8 +166,7 @@ function remember(created, humans) {
   };
   const recent = [entry, ...loadRecent().filter((r) => r.game_id !== entry.game_id)].slice(0, 8);
   localStorage.setItem(RECENT_KEY, JSON.stringify(recent));
-  showSeatRange();
-showRecent();
+  showRecent();
 }
 
 function loadRecent() {
@@ -214,15 +195,77 @@ function showRecent() {
   );
 }
 
-/** Each game's option says how many it seats; the hint under the seats says it for the chosen one. */
+/** The hint under the seats says how many the chosen game seats; under the list, what the game is. */
 function showSeatRange() {
-  const [min, max] = [minSeats(rulesSelect.value), maxSeats(rulesSelect.value)];
-  document.getElementById("seat-range").textContent = `${min} to ${max} players`;
+  document.getElementById("seat-range").textContent = `${minSeats()} to ${maxSeats()} players`;
+  document.getElementById("rules-summary").textContent = chosen()?.summary ?? "";
 }
 
-addSeat("You", false);
-addSeat("Bot 1", true);
-addSeat("Bot 2", true);
-addSeat("Bot 3", true);
-showSeatRange();
+/** The game list, grouped by family in the catalogue's order; its default game chosen. */
+function showGames() {
+  const groups = games.families.map((family) =>
+    el(
+      "optgroup",
+      { label: family },
+      games.games
+        .filter((g) => g.family === family)
+        .map((g) => el("option", { value: g.name, selected: g.name === games.default, title: g.summary }, `${g.title} (${g.seats.min}–${g.seats.max} players, ${unitWord(g.unit)})`)),
+    ),
+  );
+  fill(rulesSelect, groups);
+  rulesSelect.value = games.default;
+}
+
+/** "The total that ends the match" from the declaration's help. */
+function sentence(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : "";
+}
+
+/** One input per option of the chosen game: a list where the rules name the choices, else a whole number in its range. */
+function showOptions() {
+  const options = chosen()?.options ?? [];
+  const rows = options.map((o) => {
+    const id = `option-${o.name}`;
+    const label = el("label", { for: id }, sentence(o.help ?? o.name.replace(/_/g, " ")));
+    let input;
+    if (o.choices) {
+      input = el(
+        "select",
+        { id, name: o.name, "data-option": o.name },
+        Object.entries(o.choices).map(([value, words]) => el("option", { value, selected: Number(value) === o.default }, words)),
+      );
+    } else {
+      input = el("input", { type: "number", id, name: o.name, "data-option": o.name, min: String(o.min), max: String(o.max), step: "1", value: String(o.default), inputmode: "numeric", required: true });
+    }
+    const hint = [o.unit, o.low_means ? `${o.min}: ${o.low_means}` : null].filter(Boolean).join("; ");
+    return el("div", { class: "row" }, label, input, hint ? el("span", { class: "hint" }, hint) : null);
+  });
+  fill(document.getElementById("option-list"), rows);
+  document.getElementById("options").hidden = !rows.length;
+}
+
+/** The chosen game's options as the inputs hold them (the rules check the ranges). */
+function chosenOptions() {
+  const out = {};
+  for (const input of document.querySelectorAll("#option-list [data-option]")) out[input.dataset.option] = Number(input.value);
+  return out;
+}
+
+async function start() {
+  try {
+    games = await catalogue();
+  } catch (error) {
+    showError(`The list of games did not load: ${error.message}`);
+    return;
+  }
+  showGames();
+  showOptions();
+  addSeat("You", false);
+  addSeat("Bot 1", true);
+  addSeat("Bot 2", true);
+  addSeat("Bot 3", true);
+  showSeatRange();
+}
+
+start();
 showRecent();

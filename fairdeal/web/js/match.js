@@ -79,6 +79,13 @@ export function standings(totals) {
  * shuffled by "draw-for-deal", dealt face up from seat 0 round the table;
  * the first seat to get a card of the game's rank deals first.
  */
+/** The first `count` cards of `order`, one at a time round the table from the dealer's left. */
+export function dealRound(order, seats, dealer, count = order.length) {
+  const deal = Array.from({ length: seats }, () => []);
+  order.slice(0, count).forEach((card, i) => deal[(dealer + 1 + i) % seats].push(card));
+  return deal;
+}
+
 export async function drawForDeal(rules, seats, shuffle) {
   const order = await shuffle("draw-for-deal", pack());
   const i = order.findIndex((code) => code[0] === rules.firstDealerRank);

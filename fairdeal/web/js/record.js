@@ -28,13 +28,12 @@ import {
   pack,
   sha256,
   shuffle,
-  sortCards,
   toHex,
   u64,
   utf8,
 } from "./protocol.js";
-import { CrazyEights } from "./crazy-eights.js";
-import { IllegalMove, Match, MoveError, drawForDeal, moveFromJson } from "./match.js";
+import { catalogue, entryOf, rendererOf } from "./catalogue.js";
+import { IllegalMove, Match, MoveError, dealRound, drawForDeal, moveFromJson } from "./match.js";
 
 export const FORMAT = "fairdeal-record/1";
 export const GENESIS = "0".repeat(64);
@@ -43,99 +42,38 @@ export const SIGNED_TYPES = new Set(["hand-end", "match-end", "abandon", "reveal
 export const MAX_SEAT_NAME = 40;
 export const NOT_REVEALED = "the record ends here and the server seed is not revealed (a game in progress, or a truncated record)";
 
-/** The games this page replays move by move, by rules name. */
-export const RULES = { [CrazyEights.id]: CrazyEights };
-
 /**
- * Games this page does not replay move by move: it still checks everything up
- * to the deals and derives each deal from the seeds (the starter too, where
- * the deal line names the cards turned); the scores it shows are the record's.
- * `packs` and `size` (cards each; "all" deals the whole pack) are of a deal
- * for `n` seats, one card at a time from the dealer's left.
+ * What this page knows of the game named `name`: its catalogue entry (GET /rules,
+ * as the rules declare it) and its module in js/games/. A module may replay the
+ * game move by move (`engines[name]`, a rules class); else this page checks
+ * everything up to the deals and derives each deal from the seeds, with the
+ * catalogue's deal layout (packs, cards taken out, the first dealer's rank) and
+ * the module's `dealing`: `size(n)` (cards each, "all": the whole pack, one at a
+ * time from the dealer's left), or its own `deal(order, seats, dealer)`, `cards(n)`
+ * (a cut-down pack), `starter(stock)` (the cards turned for a starter), `follow(hand,
+ * line)` (what a move, chips or hand-end line adds to the hand's report). The scores
+ * it shows are then the record's. Null when the catalogue has no such game.
  */
-const FAN_TAN = { firstDealerRank: "J", minSeats: 3, maxSeats: 8, packs: () => 1, size: () => "all" };
-const EIGHTS = { firstDealerRank: "A", minSeats: 2, maxSeats: 8, packs: (n) => (n >= 6 ? 2 : 1), size: (n) => (n === 2 ? 7 : 5), starter: true };
-const GO_BOOM = { firstDealerRank: "A", minSeats: 2, maxSeats: 7, packs: () => 1, size: () => 7 };
-
-/** The first `count` cards of `order`, one at a time round the table from the dealer's left. */
-function dealRound(order, seats, dealer, count = order.length) {
-  const deal = Array.from({ length: seats }, () => []);
-  order.slice(0, count).forEach((card, i) => deal[(dealer + 1 + i) % seats].push(card));
-  return deal;
+export async function gameOf(name) {
+  const games = await catalogue();
+  const entry = typeof name === "string" ? entryOf(games, name) : null;
+  if (!entry) return { entry: null, engine: null, family: null, known: games.games.map((g) => g.name) };
+  const mod = await rendererOf(entry);
+  const engine = mod.engines?.[name] ?? null;
+  const layout = entry.layout;
+  const packs = (n) => (layout.two_packs_from && n >= layout.two_packs_from ? 2 : layout.packs);
+  const removed = new Set(layout.removed ?? []);
+  const family = {
+    title: entry.title,
+    minSeats: entry.seats.min,
+    maxSeats: entry.seats.max,
+    firstDealerRank: entry.first_dealer_rank,
+    cards: (n) => pack(packs(n)).filter((code) => !removed.has(code)),
+    size: () => "all",
+    ...mod.dealing,
+  };
+  return { entry, engine, family, known: games.games.map((g) => g.name) };
 }
-
-// The run games and the Snip Snap Snorem family deal the whole pack; the first jack deals first.
-const WHOLE_PACK = { firstDealerRank: "J", packs: () => 1, size: () => "all" };
-
-/**
- * Michigan and its kin (fairdeal/rules/michigan.py): the extra hand sits at the
- * dealer's left, as one more player, and gets the first card. Who took it is
- * read from the record's moves (not replayed here): the dealer's exchange, or
- * the auction's counters paid by the buyer.
- */
-const MICHIGAN = {
-  firstDealerRank: "J",
-  packs: () => 1,
-  minSeats: 3,
-  maxSeats: 8,
-  counters: true,
-  deal(order, seats, dealer) {
-    const deal = Array.from({ length: seats }, () => []);
-    const extra = [];
-    order.forEach((card, i) => {
-      const place = i % (seats + 1);
-      if (place === 0) extra.push(card);
-      else deal[(dealer + place) % seats].push(card);
-    });
-    return { deal, extra };
-  },
-};
-
-/** Commit: the 8♦ taken out, the rest dealt as far as it goes evenly, the cards left over the stops (face down). */
-const COMMIT = {
-  firstDealerRank: "J",
-  minSeats: 4,
-  maxSeats: 10,
-  counters: true,
-  cards: () => pack().filter((code) => code !== "8D"),
-  deal(order, seats, dealer) {
-    const each = Math.floor(order.length / seats);
-    // The report lists the stops in card order, as fairdeal-verify does: their order says nothing.
-    return { deal: dealRound(order, seats, dealer, each * seats), stops: sortCards(order.slice(each * seats)) };
-  },
-};
-
-// Rolling Stone's pack: eight cards a player, from the ace down to the lowest rank (fairdeal/rules/rolling_stone.py).
-const ROLLING_STONE_RANKS = { 4: "AKQJT987", 5: "AKQJT98765", 6: "AKQJT9876543" };
-const ROLLING_STONE = {
-  firstDealerRank: "A",
-  minSeats: 4,
-  maxSeats: 6,
-  cards: (seats) => pack().filter((code) => ROLLING_STONE_RANKS[seats].includes(code[0])),
-  deal: (order, seats, dealer) => ({ deal: dealRound(order, seats, dealer) }),
-};
-
-export const DEALS_ONLY = {
-  "fan-tan": { ...FAN_TAN, title: "Fan Tan" },
-  sjueren: { ...FAN_TAN, title: "Sjueren", maxSeats: 6 },
-  "five-or-nine": { ...FAN_TAN, title: "Five or Nine" },
-  "play-or-pay": { ...FAN_TAN, title: "Play or Pay" },
-  "liberty-fan-tan": { ...FAN_TAN, title: "Liberty Fan-Tan" },
-  "crazy-eights-book": { ...EIGHTS, title: "Crazy Eights (book)" },
-  eights: { ...EIGHTS, title: "Eights" },
-  "hollywood-eights": { ...EIGHTS, title: "Hollywood Eights" },
-  "go-boom": { ...GO_BOOM, title: "Go Boom" },
-  "hollywood-go-boom": { ...GO_BOOM, title: "Hollywood Go Boom" },
-  sequence: { ...WHOLE_PACK, title: "Sequence", minSeats: 2, maxSeats: 10 },
-  michigan: { ...MICHIGAN, title: "Michigan" },
-  "double-stops": { ...MICHIGAN, title: "Double Stops" },
-  spin: { ...MICHIGAN, title: "Spin" },
-  commit: { ...COMMIT, title: "Commit" },
-  "snip-snap-snorem": { ...WHOLE_PACK, title: "Snip Snap Snorem", minSeats: 3, maxSeats: 10 },
-  "earl-of-coventry": { ...WHOLE_PACK, title: "The Earl of Coventry", minSeats: 3, maxSeats: 10 },
-  jig: { ...WHOLE_PACK, title: "Jig", minSeats: 3, maxSeats: 10 },
-  "rolling-stone": { ...ROLLING_STONE, title: "Rolling Stone" },
-};
 
 /** A fault at a line of the record (1-based `line`; null when it is no record at all). */
 export class RecordError extends Error {
@@ -480,7 +418,8 @@ class Replay {
     this.report = report;
     this.key = key; // the server's published key, when the caller pins it
     this.rules = null; // a rules object, when this page replays the game
-    this.family = null; // a DEALS_ONLY entry, when it only derives the deals
+    this.family = null; // the game's deal facts (gameOf), when it only derives the deals
+    this.game = null; // what gameOf() says of the header's game, loaded before the header is read
     this.match = null;
     this.derived = []; // deals-only: hands derived from the deal lines
   }
@@ -503,20 +442,21 @@ class Replay {
     const { rules: name, options } = line;
     if (!isObject(options)) fail(`header options ${show(options)} is not a JSON object`);
     report.rules = typeof name === "string" ? name : null;
-    if (RULES[name]) {
+    const { engine, family, known } = this.game;
+    if (engine) {
       try {
-        this.rules = new RULES[name](options);
+        this.rules = new engine(options);
       } catch (error) {
         fail(`header: ${error.message}`);
       }
       report.options = { ...this.rules.options };
-    } else if (DEALS_ONLY[name]) {
+    } else if (family) {
       // Its options are the rules' to check (fairdeal-verify does): here only that they are integers.
-      this.family = DEALS_ONLY[name];
+      this.family = family;
       if (!Object.values(options).every(Number.isInteger)) fail(`header: every option of ${name} is an integer`);
       report.options = { ...options };
     } else {
-      fail(`header: unknown rules ${show(name)}; this page knows ${[...Object.keys(RULES), ...Object.keys(DEALS_ONLY)].sort().join(", ")}`);
+      fail(`header: unknown rules ${show(name)}; this page knows ${[...known].sort().join(", ")}`);
     }
     // Defaults may change between versions: a record names every option it was played with.
     const missing = this.rules ? Object.keys(this.rules.options).filter((k) => !(k in options)) : [];
@@ -700,7 +640,7 @@ class Replay {
         if (line.hand !== hand) throw new Fail(index, `deal hand ${show(line.hand)} but this is hand ${hand}`);
         if (line.dealer !== dealer) throw new Fail(index, `deal dealer ${show(line.dealer)} but the deal passes to seat ${dealer}`);
         const family = this.family;
-        const order = await shuffle(key, `hand/${line.hand}/deal`, family.cards ? family.cards(seats) : pack(family.packs(seats)));
+        const order = await shuffle(key, `hand/${line.hand}/deal`, family.cards(seats));
         const entry = { hand: line.hand, dealer: line.dealer, deal: null, restocks: [], result: null, scores: null, totals: null };
         let dealt = order.length;
         if (family.deal) {
@@ -712,33 +652,20 @@ class Replay {
           entry.deal = dealRound(order, seats, line.dealer, dealt);
         }
         if (family.starter) {
-          // The starter: an eight goes back into the middle of the stock and the next card is turned.
-          const stock = order.slice(dealt);
-          const turned = [];
-          for (;;) {
-            const card = stock.shift();
-            turned.push(card);
-            if (card[0] !== "8") break;
-            stock.splice(Math.floor(stock.length / 2), 0, card);
-          }
+          // The starter, turned from the stock as the game turns it.
+          const turned = family.starter(order.slice(dealt));
           if ("turned" in line && !same(line.turned, turned)) throw new Fail(index, `deal turned ${show(line.turned)} but the seed gives ${show(turned)}`);
           Object.assign(entry, { starter: turned.at(-1), turned });
         }
         this.derived.push(entry);
-      } else if (line.type === "move" && line.move === "exchange" && this.derived.at(-1)?.extra) {
-        // Who took the extra hand, as the record says (the moves are not replayed here).
-        const entry = this.derived.at(-1);
-        entry.exchange = { seat: line.seat, price: 0 };
-        entry.dead = entry.deal[line.seat];
-      } else if (line.type === "chips" && line.reason === "auction" && this.derived.at(-1)?.extra) {
-        const entry = this.derived.at(-1);
-        entry.exchange = { seat: line.from, price: line.amount };
-        entry.dead = entry.deal[line.from];
       } else if (line.type === "hand-end") {
         const hand = this.derived.find((h) => h.hand === line.hand);
-        if (hand?.extra && !hand.dead) hand.dead = hand.extra;
         if (hand && "layout" in line) hand.layout = line.layout;
         if (hand) Object.assign(hand, { result: { how: line.how, winners: line.winners, counts: line.counts }, scores: line.scores, totals: line.totals });
+        if (hand) this.family.follow?.(hand, line);
+      } else if ((line.type === "move" || line.type === "chips") && this.derived.length) {
+        // What the game reads from its moves for the report (who took an extra hand, say).
+        this.family.follow?.(this.derived.at(-1), line);
       } else if (line.type === "match-end") {
         report.standings = line.standings;
       } else if (line.type === "abandon") {
@@ -808,6 +735,7 @@ async function verifyInto(input, report, key) {
     return;
   }
   const replay = new Replay(lines, report, key);
+  replay.game = await gameOf(lines[0].rules);
   try {
     replay.header();
   } catch (error) {

@@ -4,11 +4,18 @@
 // engine's words) and the public record, followed live. The page never
 // decides what is legal; it asks, and says what the engine said.
 //
+// The page names no game: the catalogue (GET /rules) gives the game's title and
+// unit, and its renderer module (js/games/<module>.js, picked by the catalogue's
+// `module`) draws the table and says the game's words. What a renderer shows that
+// depends on the rules (a run's next cards, a row's open ends, what fits the pile)
+// comes in the view from the engine.
+//
 // The URL is /table/GAME#seat=N&token=JOIN[&host=HOST]. The fragment never
 // leaves the browser, so the seat's key is in no server log.
 
 import { ApiError, GameApi } from "./api.js";
-import { cardName, display, isRed, suitName, suitSymbol, SUIT_SYMBOLS } from "./cards.js";
+import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogue.js";
+import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { cardBack, cardFace, el, fill, shortHex } from "./ui.js";
@@ -21,38 +28,6 @@ const seat = fragment.has("seat") ? Number(fragment.get("seat")) : null;
 const api = new GameApi(gameId, { seat: Number.isInteger(seat) ? seat : null, token: fragment.get("token"), host: fragment.get("host") });
 const me = api.seat; // null: a spectator
 
-const TITLES = {
-  "crazy-eights": "Crazy Eights",
-  "fan-tan": "Fan Tan",
-  sjueren: "Sjueren",
-  "five-or-nine": "Five or Nine",
-  "play-or-pay": "Play or Pay",
-  "liberty-fan-tan": "Liberty Fan-Tan",
-  "crazy-eights-book": "Crazy Eights (book)",
-  eights: "Eights",
-  "hollywood-eights": "Hollywood Eights",
-  "go-boom": "Go Boom",
-  "hollywood-go-boom": "Hollywood Go Boom",
-  sequence: "Sequence",
-  michigan: "Michigan",
-  "double-stops": "Double Stops",
-  spin: "Spin",
-  commit: "Commit",
-  "snip-snap-snorem": "Snip Snap Snorem",
-  "earl-of-coventry": "The Earl of Coventry",
-  jig: "Jig",
-  "rolling-stone": "Rolling Stone",
-};
-const SEQUENCE_GAMES = new Set(["play-or-pay", "liberty-fan-tan"]);
-// Games where an eight is wild and names a suit (what the status line tells the seat).
-const WILD_EIGHTS = new Set(["crazy-eights", "crazy-eights-book", "eights", "hollywood-eights"]);
-// Games played for counters (Michigan and its kin, Commit): each seat's counters, the layout's.
-const COUNTER_GAMES = new Set(["michigan", "double-stops", "spin", "commit"]);
-// The order of a suit in a run: ace high, but in Commit, where the ace is low.
-const RUN_ORDER = { commit: "A23456789TJQK" };
-const ACE_HIGH = "23456789TJQKA";
-// The card a holder may add to a play of his (`then`): Spin's A♦, Commit's 9♦.
-const SECOND_CARD_WORDS = { spin: "Spin", commit: "the 9♦" };
 // Suits in a hand alternate colours: clubs, hearts, spades, diamonds.
 const HAND_SUIT_ORDER = "CHSD";
 
@@ -72,6 +47,47 @@ const ui = {
   lastHand: [],
   seeding: false,
   endShown: false,
+};
+
+// The game at this table: its catalogue entry and its renderer's hooks (set before the first render).
+const game = { entry: null, hooks: null };
+
+/**
+ * What a renderer (js/games/<module>.js) is handed: the view, the seat, the game's
+ * catalogue entry, and the page's helpers. Its hooks: drawTable(T) fills the middle
+ * of the table and returns the id it used ("stock-pile", "rows" or "board");
+ * status(T) is the status line in play; and, if the game has its own words,
+ * keys(T), passLabel(T), labels {kind: words}, thenWords(T), moveWords(line, T),
+ * stockText(T), scoresHint(T), scoresExtra(T).
+ */
+const T = {
+  get view() {
+    return ui.view;
+  },
+  get entry() {
+    return game.entry;
+  },
+  get game() {
+    return game.hooks;
+  },
+  me,
+  ui,
+  $: (id) => $(id),
+  who: (s) => who(s),
+  seatNameOf: (s) => seatNameOf(s),
+  isBot: (s) => isBot(s),
+  legal: (kind, card) => legal(kind, card),
+  myTurn: () => myTurn(),
+  othersTurn: () => othersTurn(),
+  holdsStake: () => isChips(),
+  stake: (n) => chipWord(n),
+  rankWord: (rank) => rankWord(rank),
+  maxBid: () => maxBid(),
+  playWords: (line) => playWords(line),
+  sessionWords: () => sessionWords(),
+  explainOn: (node, explain) => explainOn(node, explain),
+  tapped: (handler) => tapped(handler),
+  draw: () => draw(),
 };
 
 // -- small helpers ---------------------------------------------------------------
@@ -100,35 +116,14 @@ function myTurn() {
   return me !== null && ui.view?.status === "playing" && ui.view.turn === me;
 }
 
-/** A game played for chips (the view shows a pot) or counters, rather than points. */
+/** A game whose standings count what players hold (chips, counters), not what they scored. */
 function isChips() {
-  return (typeof ui.view?.table?.pot === "number" && ui.view.rules !== "sjueren") || isCounters();
+  return holdsStake(game.entry?.unit);
 }
 
-/** Michigan and its kin, Commit: counters rather than chips. */
-function isCounters() {
-  return COUNTER_GAMES.has(ui.view?.rules);
-}
-
-/** "counters" or "chips" (one of them for n = 1). */
+/** "counters" or "chips" (one of them for n = 1): what a game is played for. */
 function chipWord(n = 2) {
-  const word = isCounters() ? "counter" : "chip";
-  return n === 1 ? word : `${word}s`;
-}
-
-/** The run games (Sequence, Michigan, Commit...): the view lists the runs on the table. */
-function hasRuns() {
-  return Array.isArray(ui.view?.table?.runs);
-}
-
-/** Snip Snap Snorem and its kin: the view shows the group being matched. */
-function hasGroup() {
-  return Array.isArray(ui.view?.table?.group);
-}
-
-/** Rolling Stone: the view shows the trick. */
-function hasTrick() {
-  return Array.isArray(ui.view?.table?.trick);
+  return unitWord(game.entry?.unit === "counters" ? "counters" : "chips", n);
 }
 
 /** "6", "10", "queen": a rank as the status line says it. */
@@ -136,30 +131,9 @@ function rankWord(rank) {
   return { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" }[rank] ?? rank;
 }
 
-/** The cards that carry a run on (one, or two after Commit's 9♦); none while a lead is due. */
-function nextCards(table, rules) {
-  if (!table.current) return [];
-  const order = RUN_ORDER[rules] ?? ACE_HIGH;
-  const after = (code) => {
-    const i = order.indexOf(code[0]);
-    return i + 1 < order.length ? order[i + 1] + code[1] : null;
-  };
-  return [after(table.current), table.fork ? after(table.fork) : null].filter(Boolean);
-}
-
 /** The second cards the seat may add to a play of `code` (Spin's A♦, Commit's 9♦): the legal moves say. */
 function thenCards(code) {
   return (ui.view?.legal_moves ?? []).filter((m) => m.move === "play" && m.card === code && m.then).map((m) => m.then);
-}
-
-/** A game with a stock and a pile (Crazy Eights and its kin): the view shows a top card. */
-function hasPile() {
-  return typeof ui.view?.table?.top === "string";
-}
-
-/** A game played in rounds (Go Boom): the view lists the round's cards. */
-function hasRound() {
-  return Array.isArray(ui.view?.table?.round);
 }
 
 /** Whether playing `code` now needs a suit named with it (an eight): the legal moves say so. */
@@ -167,8 +141,8 @@ function needsSuit(code) {
   return (ui.view?.legal_moves ?? []).some((m) => m.move === "play" && m.card === code && m.suit);
 }
 
-function title(rules) {
-  return TITLES[rules] ?? rules.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
+function title() {
+  return game.entry?.title ?? ui.view?.rules ?? "";
 }
 
 function sortHand(codes) {
@@ -307,7 +281,8 @@ function play(code, suit = null) {
 
 function draw() {
   if (!legal("draw")) {
-    toast(stockText());
+    const why = game.hooks?.stockText?.(T);
+    if (why) toast(why);
     return;
   }
   sounds.draw();
@@ -332,7 +307,7 @@ function bid() {
   const amount = Number(box?.value);
   if (!legal("bid")) return;
   if (!(ui.view.legal_moves ?? []).some((m) => m.move === "bid" && m.amount === amount)) {
-    toast(`A bid is a whole number of counters, 1 to ${maxBid()}.`, { kind: "bad" });
+    toast(`A bid is a whole number of ${chipWord(2)}, 1 to ${maxBid()}.`, { kind: "bad" });
     box?.focus();
     return;
   }
@@ -486,15 +461,22 @@ function onLine(line) {
   renderFair();
 }
 
+/** "played 8♥ and named spades", "played 5♦ then A♦": a play as the log says it. */
+function playWords(line) {
+  return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}${line.then ? ` then ${display(line.then)}` : ""}`;
+}
+
+/** A move as the log says it; the game's renderer may say it its own way. */
 function moveWords(line) {
-  const rules = ui.view?.rules ?? ui.record[0]?.rules;
+  const own = game.hooks?.moveWords?.(line, T);
+  if (own) return own;
   switch (line.move) {
     case "play":
-      return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}${line.then ? ` then ${display(line.then)}${rules === "spin" ? ' ("Spin!")' : ""}` : ""}`;
+      return playWords(line);
     case "draw":
       return "drew a card";
     case "keep":
-      return COUNTER_GAMES.has(rules) ? "kept their own hand (the extra hand is dead)" : "kept the card";
+      return "kept the card";
     case "exchange":
       return "took the extra hand (their own hand is dead)";
     case "auction":
@@ -502,7 +484,7 @@ function moveWords(line) {
     case "bid":
       return `bid ${line.amount} for the extra hand`;
     case "pass":
-      return rules === "rolling-stone" ? "could not follow and picked up the trick" : "passed";
+      return "passed";
     default:
       return line.move;
   }
@@ -586,8 +568,8 @@ function renderParts(view) {
   document.body.dataset.seq = String(view.seq);
   document.body.dataset.rules = view.rules;
   document.body.dataset.myTurn = myTurn() ? "true" : "false";
-  $("game-title").textContent = `${title(view.rules)}${view.hand_no ? ` · hand ${view.hand_no}` : ""}`;
-  document.title = `${myTurn() ? "● Your turn · " : ""}${title(view.rules)} · fairdeal`;
+  $("game-title").textContent = `${title()}${view.hand_no ? ` · hand ${view.hand_no}` : ""}`;
+  document.title = `${myTurn() ? "● Your turn · " : ""}${title()} · fairdeal`;
   renderOpponents();
   renderCenter();
   renderMe();
@@ -618,8 +600,7 @@ function seatFacts(s) {
   const facts = [];
   if (count !== undefined) facts.push(`${count} card${count === 1 ? "" : "s"}`);
   if (isChips()) facts.push(`${chipsOf(s)} ${chipWord(chipsOf(s))}`);
-  else if (view.rules === "rolling-stone") facts.push(`${view.totals?.[s] ?? 0} deal${view.totals?.[s] === 1 ? "" : "s"} won`);
-  else facts.push(`${view.totals?.[s] ?? 0} point${view.totals?.[s] === 1 ? "" : "s"}`);
+  else facts.push(`${view.totals?.[s] ?? 0} ${unitWord(game.entry?.unit ?? "points", view.totals?.[s] ?? 0)}`);
   return facts;
 }
 
@@ -650,258 +631,11 @@ function renderOpponents() {
   );
 }
 
-function stockText() {
-  const t = ui.view?.table;
-  if (!t) return "";
-  const base = `The stock: ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}.`;
-  if (ui.view.status !== "playing") return base;
-  if (!myTurn()) return `${base} It is not your turn.`;
-  if (ui.view.pending) return `${base} You must play or keep the card you drew (${display(ui.view.pending)}).`;
-  if (!legal("draw")) return `${base} There is nothing to draw: the stock is empty and the pile has only its top card.`;
-  if (t.stock_size === 0) return `${base} Drawing shuffles the pile under its top card into a new stock.`;
-  return `${base} Tap to draw (D).${ui.view.rules === "crazy-eights" ? " Stop at the first card that fits." : ""}`;
-}
-
-function pileText() {
-  const t = ui.view?.table;
-  if (!t) return "";
-  const top = `${cardName(t.top)} (${display(t.top)})`;
-  const named = t.named ? ` named ${suitName(t.named)} ${suitSymbol(t.named)}` : "";
-  const eight = WILD_EIGHTS.has(ui.view.rules);
-  const rank = t.top[0] === "T" ? "10" : t.top[0];
-  const wants = t.named
-    ? `a ${suitName(t.named).slice(0, -1)}${eight ? " or an eight" : ""}`
-    : `a ${suitName(t.top[1]).slice(0, -1)}${eight ? `, a ${rank} or an eight` : ` or a ${rank}`}`;
-  return `The pile: ${t.pile_size} card${t.pile_size === 1 ? "" : "s"}, on top ${top}${named}. Next: ${wants}.`;
-}
-
+/** The middle of the table, as the game's renderer draws it (the stock and pile, the rows, or the board). */
 function renderCenter() {
-  const view = ui.view;
-  const pile = hasPile() || hasRound();
-  const rows = Boolean(view.table?.rows);
-  const board = hasRuns() || hasGroup() || hasTrick();
-  $("stock-pile").hidden = !pile;
-  $("rows").hidden = !rows;
-  $("board").hidden = !board;
-  if (hasRound()) renderRound();
-  else if (pile) renderStockPile();
-  else if (rows) renderRows();
-  else if (hasRuns()) renderRuns();
-  else if (hasGroup()) renderGroup();
-  else if (hasTrick()) renderTrick();
+  const used = ui.view.table ? game.hooks.drawTable(T) : null;
+  for (const id of ["stock-pile", "rows", "board"]) $(id).hidden = id !== used;
   renderSuitPicker();
-}
-
-/** A few cards face down, with how many: Michigan's extra (or dead) hand, Commit's stops. */
-function faceDown(count, label, id) {
-  return el(
-    "div",
-    { class: "face-down", id, role: "img", "aria-label": `${label}: ${count} card${count === 1 ? "" : "s"} face down` },
-    el("span", { class: "stack small", "aria-hidden": "true" }, Array.from({ length: Math.min(3, count) }, () => cardBack())),
-    el("span", { class: "face-down-label" }, label, el("b", {}, ` ${count}`)),
-  );
-}
-
-/**
- * The run games: the layout and its counters (Michigan), the extra hand or the stops,
- * the bids, and the runs on the table, the one going on last and larger.
- */
-function renderRuns() {
-  const view = ui.view;
-  const t = view.table;
-  const parts = [];
-  if (t.layout) {
-    const pair = new Set(view.rules === "double-stops" ? ["TH", "9H"] : []);
-    parts.push(
-      el(
-        "ul",
-        { class: "layout", id: "layout", "aria-label": "The layout: counters on the pay cards" },
-        Object.entries(t.layout).map(([code, n]) =>
-          el(
-            "li",
-            { "data-code": code, class: pair.has(code) ? "pair" : null, "aria-label": `${cardName(code)}: ${n} ${chipWord(n)}${pair.has(code) ? ", paid only to a player who plays both 10♥ and 9♥" : ""}` },
-            cardFace(code, { attrs: { "aria-hidden": "true" } }),
-            el("span", { class: "counters", "aria-hidden": "true", title: `${n} ${chipWord(n)}` }, String(n)),
-          ),
-        ),
-      ),
-    );
-  }
-  const side = [];
-  if (t.dead_size) {
-    const label = view.rules === "commit" ? "Stops" : t.phase === "play" ? "Dead hand" : "Extra hand";
-    side.push(faceDown(t.dead_size, label, "dead"));
-  }
-  // The bids while the auction lasts (the play log keeps them after).
-  if (t.phase === "auction") {
-    side.push(
-      el(
-        "ul",
-        { class: "bids", id: "bids", "aria-label": "Bids for the extra hand" },
-        (t.bids ?? []).map((b) => el("li", {}, `${who(b.seat)}: ${b.bid === null ? "pass" : `bid ${b.bid}`}`)),
-        t.phase === "auction" ? el("li", { class: "hint" }, `${who(t.turn)} to bid…`) : null,
-      ),
-    );
-  }
-  if (t.discarded?.length) {
-    side.push(el("div", { class: "discarded", id: "discarded", "aria-label": `The hand you put aside (dead): ${t.discarded.map(cardName).join(", ")}` }, el("span", { class: "hint" }, "Your dead hand"), el("span", { class: "run mini" }, t.discarded.map((c) => cardFace(c)))));
-  }
-  // The layout and what lies beside the runs share one row, to leave the felt's height to the runs.
-  if (side.length || parts.length) parts.splice(0, parts.length, el("div", { class: "board-side" }, parts, side));
-  const runs = t.runs ?? [];
-  const going = t.current !== null && runs.length ? runs.at(-1) : null;
-  const done = going ? runs.slice(0, -1) : runs;
-  const next = nextCards(t, view.rules);
-  parts.push(
-    el(
-      "ol",
-      { class: "runs-done", id: "runs-done", "aria-label": done.length ? `Runs played: ${done.length}` : "No run stopped yet" },
-      done.map((run) => el("li", { "aria-label": `${display(run[0])} to ${display(run.at(-1))}` }, el("span", { class: "run mini" }, run.map((c) => cardFace(c))))),
-    ),
-  );
-  parts.push(
-    el(
-      "div",
-      { class: "run-now", id: "run-now", role: "group", "aria-label": going ? `The run: ${going.map(display).join(" ")}; next ${next.map(display).join(" or ") || "none"}` : "A lead is due" },
-      going
-        ? [el("span", { class: "run" }, going.map((c) => cardFace(c))), next.length ? el("span", { class: "card ghost next", "aria-hidden": "true" }, next.map(display).join("/")) : null]
-        : el("span", { class: "card ghost", "aria-hidden": "true" }, t.stopped ? suitSymbol(t.stopped) : "…"),
-      // The status line says whose turn it is; a spectator reads it here.
-      me === null ? el("span", { class: "by" }, runCaption(t, going, next)) : null,
-    ),
-  );
-  fill($("board"), parts);
-}
-
-function runCaption(t, going, next) {
-  if (t.phase === "choose") return `${who(t.dealer)} decide${t.dealer === me ? "" : "s"} about the extra hand`;
-  if (t.phase === "auction") return "The extra hand is up for auction";
-  if (t.turn === null || t.turn === undefined) return "";
-  if (going) return `${who(t.turn)} hold${t.turn === me ? "" : "s"} ${next.map(display).join(" or ")}: ${t.turn === me ? "your" : "their"} turn (turns follow the cards)`;
-  if (t.privilege) return `${who(t.turn)} spun and lead${t.turn === me ? "" : "s"}: a pay card or a new suit`;
-  return `${who(t.turn)} lead${t.turn === me ? "" : "s"}${t.stopped ? ` (not ${suitName(t.stopped)}: that run stopped)` : ""}`;
-}
-
-/** Snip Snap Snorem, the Earl of Coventry, Jig: the group so far, each card with its call. */
-function renderGroup() {
-  const view = ui.view;
-  const t = view.table;
-  const group = t.group;
-  const list = el(
-    "ol",
-    { class: "round group", id: "group", "aria-label": group.length ? `This group: ${group.map((g) => `${who(g.seat)} ${cardName(g.card)}${g.call ? `, "${g.call}"` : ""}`).join("; ")}` : "A new group" },
-    group.length
-      ? group.map((g, i) => el("li", { class: i === group.length - 1 ? "last" : null }, cardFace(g.card), el("span", { class: "by" }, who(g.seat)), g.call ? el("q", { class: "call" }, g.call) : null))
-      : el("li", { class: "leads" }, el("span", { class: "card ghost", "aria-hidden": "true" }), el("span", { class: "by" }, t.turn === null ? "" : `${who(t.turn)} lead${t.turn === me ? "" : "s"}`)),
-  );
-  const wanted = t.wanted ? el("p", { class: "wanted", id: "wanted" }, view.rules === "jig" ? `Next in the series: a ${rankWord(t.wanted)}` : `Next: a ${rankWord(t.wanted)}`) : null;
-  const pot = el("div", { class: "pot", role: "img", "aria-label": `Pot: ${t.pot} chips` }, el("span", { class: "chips", "aria-hidden": "true" }, "●●●"), ` Pot ${t.pot}`);
-  fill($("board"), list, wanted, pot, el("p", { class: "hint laid" }, `${t.laid.length} card${t.laid.length === 1 ? "" : "s"} put down this deal`));
-}
-
-/** Rolling Stone: the trick so far, the suit led, what was put aside, and how the last trick ended. */
-function renderTrick() {
-  const t = ui.view.table;
-  const trick = el(
-    "ol",
-    { class: "round trick", id: "trick", "aria-label": t.trick.length ? `This trick: ${t.trick.map((p) => `${who(p.seat)} ${cardName(p.card)}`).join(", ")}` : "A new trick" },
-    t.trick.length
-      ? t.trick.map((p, i) => el("li", { class: i === t.trick.length - 1 ? "last" : null }, cardFace(p.card), el("span", { class: "by" }, who(p.seat))))
-      : el("li", { class: "leads" }, el("span", { class: "card ghost", "aria-hidden": "true" }), el("span", { class: "by" }, t.turn === null ? "" : `${who(t.turn)} lead${t.turn === me ? "" : "s"}`)),
-  );
-  const led = t.led ? el("p", { class: "wanted", id: "led" }, `${suitName(t.led)[0].toUpperCase()}${suitName(t.led).slice(1)} ${suitSymbol(t.led)} led: follow suit, or pick up the trick`) : null;
-  const last = t.last ? el("p", { class: "hint", id: "last-trick" }, lastTrickText(t.last)) : null;
-  fill($("board"), trick, led, el("p", { class: "hint aside-count" }, `Put aside: ${t.aside} card${t.aside === 1 ? "" : "s"} · tricks: ${t.tricks}`), last);
-}
-
-function lastTrickText(last) {
-  const plays = last.plays.map((p) => `${who(p.seat)} ${display(p.card)}`).join(", ");
-  if (last.end === "aside") return `Last trick: ${plays}; all followed, put aside; ${who(last.by)} lead${last.by === me ? "" : "s"}.`;
-  if (last.end === "picked-up") return `Last trick: ${plays}; ${who(last.by)} could not follow and picked it up.`;
-  return `Last trick: ${plays}; ${who(last.by)} went out.`;
-}
-
-function stockButton() {
-  const t = ui.view.table;
-  const drawable = legal("draw");
-  const stock = el(
-    "button",
-    {
-      type: "button",
-      class: `stock${drawable ? " live" : ""}${t.stock_size === 0 ? " empty" : ""}`,
-      id: "stock",
-      "aria-label": `Stock, ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}${drawable ? ", draw a card" : ""}`,
-      "aria-disabled": drawable ? null : "true",
-      onclick: tapped(draw),
-    },
-    el("span", { class: "stack", "aria-hidden": "true" }, t.stock_size ? [cardBack(), cardBack(), cardBack()].slice(0, Math.min(3, t.stock_size)) : el("span", { class: "card ghost" })),
-    el("span", { class: "count", "aria-hidden": "true" }, String(t.stock_size)),
-  );
-  explainOn(stock, stockText);
-  return stock;
-}
-
-function renderStockPile() {
-  const t = ui.view.table;
-  const stock = stockButton();
-  const fresh = ui.lastTop !== null && ui.lastTop !== `${t.top}/${t.pile_size}`;
-  ui.lastTop = `${t.top}/${t.pile_size}`;
-  const under = t.pile_size > 1 ? el("span", { class: "under", "aria-hidden": "true" }, cardBack(), cardBack()) : null;
-  const pile = el(
-    "div",
-    { class: "pile", id: "pile", tabindex: "0", role: "img", "aria-label": `Pile: ${cardName(t.top)}${t.named ? `, ${suitName(t.named)} named` : ""}` },
-    under,
-    cardFace(t.top, { attrs: { class: `card ${isRed(t.top) ? "red" : "black"} top${fresh ? " fresh" : ""}` } }),
-    t.named ? el("span", { class: `token ${isRed(t.named) ? "red" : "black"}`, "aria-hidden": "true", title: `${suitName(t.named)} named` }, suitSymbol(t.named)) : null,
-  );
-  explainOn(pile, pileText);
-  fill($("stock-pile"), stock, pile);
-}
-
-/** Go Boom's round: the cards played so far, each with who played it; the last is the one to match. */
-function renderRound() {
-  const t = ui.view.table;
-  const plays = t.round;
-  const round = el(
-    "ol",
-    { class: "round", id: "round", "aria-label": plays.length ? `This round: ${plays.map((p) => `${who(p.seat)} ${cardName(p.card)}`).join(", ")}` : "A new round" },
-    plays.length
-      ? plays.map((p, i) => el("li", { class: i === plays.length - 1 ? "last" : null }, cardFace(p.card), el("span", { class: "by" }, who(p.seat))))
-      : el("li", { class: "leads" }, el("span", { class: "card ghost", "aria-hidden": "true" }), el("span", { class: "by" }, `${who(t.leader)} lead${t.leader === me ? "" : "s"}`)),
-  );
-  fill($("stock-pile"), stockButton(), round);
-}
-
-function rowRun(rules, suit, row) {
-  if (!row) return [];
-  const [low, high] = row;
-  if (SEQUENCE_GAMES.has(rules)) {
-    const out = [];
-    let i = RANKS.indexOf(low[0]);
-    for (;;) {
-      out.push(RANKS[i] + suit);
-      if (RANKS[i] === high[0] || out.length >= 13) return out;
-      i = (i + 1) % 13;
-    }
-  }
-  const order = rules === "sjueren" ? "23456789TJQKA" : RANKS;
-  return order.slice(order.indexOf(low[0]), order.indexOf(high[0]) + 1).split("").map((r) => r + suit);
-}
-
-function renderRows() {
-  const view = ui.view;
-  const t = view.table;
-  const rows = [...SUITS].map((suit, i) => {
-    const run = rowRun(view.rules, suit, t.rows?.[suit]);
-    const opening = t.opening ? (t.opening === "10" ? "T" : t.opening) : null;
-    const cards = run.length
-      ? el("span", { class: "run" }, run.map((code) => cardFace(code)))
-      : el("span", { class: "run empty" }, el("span", { class: "card ghost", "aria-hidden": "true" }, opening && !SEQUENCE_GAMES.has(view.rules) ? display(opening + suit) : SUIT_SYMBOLS[i]));
-    const label = run.length ? `${suitName(suit)}: ${display(run[0])} to ${display(run.at(-1))}` : `${suitName(suit)}: not opened yet`;
-    return el("div", { class: "suit-row", role: "group", "aria-label": label }, el("span", { class: `row-suit ${isRed(suit) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[i]), cards);
-  });
-  const pot = isChips() ? el("div", { class: "pot", role: "img", "aria-label": `Pot: ${t.pot} chips` }, el("span", { class: "chips", "aria-hidden": "true" }, "●●●"), ` Pot ${t.pot}`) : null;
-  fill($("rows"), rows, pot);
 }
 
 function renderSuitPicker() {
@@ -1015,14 +749,14 @@ function renderActions() {
       buttons.push(el("button", { type: "button", class: "gold", id: "play", onclick: () => play(lifted) }, `Play ${display(lifted)}`, el("kbd", {}, "Enter")));
       // Spin's A♦, Commit's 9♦: the same play with the second card added, one move.
       for (const then of thenCards(lifted)) {
-        const words = view.rules === "spin" ? ' ("Spin")' : "";
+        const words = game.hooks.thenWords?.(T) ?? "";
         buttons.push(el("button", { type: "button", class: "gold", id: "play-then", "data-then": then, onclick: () => playThen(lifted, then) }, `Play ${display(lifted)} then ${display(then)}${words}`, el("kbd", {}, "T")));
       }
       buttons.push(el("button", { type: "button", class: "secondary", id: "lower", onclick: lower }, "Put back", el("kbd", {}, "Esc")));
     }
-    if (legal("keep") && !pending) buttons.push(el("button", { type: "button", class: "gold", id: "keep-hand", onclick: keep }, "Keep my hand", el("kbd", {}, "K")));
-    if (legal("exchange")) buttons.push(el("button", { type: "button", class: "secondary", id: "exchange", onclick: exchange }, "Take the extra hand", el("kbd", {}, "X")));
-    if (legal("auction")) buttons.push(el("button", { type: "button", class: "secondary", id: "auction", onclick: auction }, "Auction the extra hand", el("kbd", {}, "A")));
+    if (legal("keep") && !pending) buttons.push(el("button", { type: "button", class: "gold", id: "keep-hand", onclick: keep }, label("keep"), el("kbd", {}, "K")));
+    if (legal("exchange")) buttons.push(el("button", { type: "button", class: "secondary", id: "exchange", onclick: exchange }, label("exchange"), el("kbd", {}, "X")));
+    if (legal("auction")) buttons.push(el("button", { type: "button", class: "secondary", id: "auction", onclick: auction }, label("auction"), el("kbd", {}, "A")));
     if (legal("bid")) buttons.push(bidBox());
     if (!pending && legal("draw")) buttons.push(el("button", { type: "button", class: "secondary", id: "draw", onclick: draw }, "Draw", el("kbd", {}, "D")));
     if (legal("pass")) buttons.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: pass }, passLabel(), el("kbd", {}, "P")));
@@ -1035,7 +769,7 @@ function renderActions() {
 function bidBox() {
   const most = maxBid();
   const old = $("bid-amount");
-  const input = el("input", { type: "number", id: "bid-amount", min: "1", max: String(most), step: "1", value: old?.value || "1", inputmode: "numeric", "aria-label": `Counters to bid, 1 to ${most}` });
+  const input = el("input", { type: "number", id: "bid-amount", min: "1", max: String(most), step: "1", value: old?.value || "1", inputmode: "numeric", "aria-label": `${chipWord(2)[0].toUpperCase()}${chipWord(2).slice(1)} to bid, 1 to ${most}` });
   input.addEventListener("focus", () => input.select()); // typing replaces the amount
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
@@ -1052,26 +786,18 @@ function bidBox() {
   );
 }
 
-function passLabel() {
-  const view = ui.view;
-  if (view.rules === "rolling-stone") return "Pick up the trick";
-  if (legal("bid")) return "Pass (no bid)";
-  if (hasGroup()) return "Pass (a chip to the pot)";
-  return (view.cards ?? []).some((c) => c.playable) ? "Pass (with a penalty)" : "Pass";
+/** A control's words: the game's renderer names its moves (Michigan's "Take the extra hand"). */
+function label(kind) {
+  return game.hooks.labels?.[kind] ?? { keep: "Keep", exchange: "Exchange", auction: "Auction" }[kind] ?? kind;
 }
 
-/** The keys this game's controls answer to. */
+function passLabel() {
+  return game.hooks.passLabel?.(T) ?? "Pass";
+}
+
+/** The keys this game's controls answer to, as its renderer says; each acts only on a legal move. */
 function keysText() {
-  const rules = ui.view?.rules;
-  const base = "Keys: Tab to your hand, ← → move, Enter lifts and plays";
-  if (COUNTER_GAMES.has(rules) && rules !== "commit") {
-    return `${base}, K keeps your hand, X takes the extra hand, A auctions it, B bids (the amount box), P passes${rules === "spin" ? ", T plays the lifted card then A♦ (Spin)" : ""}, M sound.`;
-  }
-  if (rules === "commit") return `${base}, T plays the lifted card then 9♦, M sound.`;
-  if (rules === "sequence") return `${base}, M sound.`;
-  if (rules === "rolling-stone") return `${base}, P picks up the trick, M sound.`;
-  if (hasGroup()) return `${base}, P passes, M sound.`;
-  return "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, K keeps, P passes, 1–4 name a suit, M sound.";
+  return game.hooks.keys?.(T) ?? "Keys: Tab to your hand, ← → move, Enter lifts and plays, M sound.";
 }
 
 function lower() {
@@ -1089,71 +815,15 @@ function statusText() {
   if (view.status === "seeding") return "Waiting for every player's seed…";
   if (view.status === "over") return "The game is over.";
   if (view.status === "abandoned") return "The game was abandoned.";
-  const t = view.table;
-  if (hasRuns()) return runStatus(view, t);
-  if (hasGroup()) return groupStatus(view, t);
-  if (hasTrick()) return trickStatus(view, t);
-  if (!myTurn()) {
-    if (view.turn === null || view.turn === undefined) return "";
-    return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}.`;
-  }
-  if (hasRound()) {
-    if (t.previous && legal("play")) return `Your turn: match ${display(t.previous)} in suit or rank.`;
-    if (t.previous) return legal("draw") ? `Nothing matches ${display(t.previous)}: draw until a card does.` : "Nothing matches and the stock is gone: pass.";
-    return "Your turn: lead any card.";
-  }
-  if (!hasPile()) {
-    if (legal("play")) return `Your turn: play a card that builds on a row${legal("pass") ? ", or pass and pay" : ""}.`;
-    return "Your turn: nothing can go on the table, so you pass.";
-  }
-  if (view.pending) return `You drew ${display(view.pending)} and it fits: play it or keep it.`;
-  if (legal("draw") && !legal("play")) {
-    return t.drawn ? "No fit yet: draw again." : "Nothing in your hand fits: draw from the stock.";
-  }
-  if (legal("pass")) return "Nothing fits and nothing is left to draw: pass.";
-  const wants = t.named ? `a ${suitName(t.named).slice(0, -1)} (named)` : `a ${suitName(t.top[1]).slice(0, -1)} or a ${t.top[0] === "T" ? "10" : t.top[0]}`;
-  const eight = WILD_EIGHTS.has(view.rules) ? ", or an eight" : "";
-  return `Your turn: play ${wants}${eight}${legal("draw") ? " — or draw" : ""}.`;
+  if (!view.table) return "";
+  return game.hooks.status(T);
 }
 
-function othersTurn(view) {
+/** "Ann's turn", "Bot 2's turn (bot)"; "" when nobody is to act. */
+function othersTurn() {
+  const view = ui.view;
   if (view.turn === null || view.turn === undefined) return "";
   return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}`;
-}
-
-function runStatus(view, t) {
-  if (t.phase === "choose") {
-    return myTurn() ? "You deal: keep your hand, take the extra hand (yours is then dead), or auction the extra hand." : `${seatNameOf(t.dealer)} is deciding about the extra hand.`;
-  }
-  if (t.phase === "auction") return myTurn() ? `The extra hand is up for auction: bid 1 to ${maxBid()} counters, or pass.` : `The extra hand is up for auction: ${othersTurn(view)} to bid.`;
-  const next = nextCards(t, view.rules);
-  if (!myTurn()) {
-    if (view.turn === null || view.turn === undefined) return "";
-    return t.current ? `${othersTurn(view)}: they hold ${next.map(display).join(" or ")}, the next card.` : `${othersTurn(view)}: they lead.`;
-  }
-  const plays = [...new Set((view.legal_moves ?? []).filter((m) => m.move === "play").map((m) => m.card))];
-  const seconds = (view.legal_moves ?? []).some((m) => m.then);
-  const extra = seconds ? ` Lift it, then T adds ${view.rules === "spin" ? "A♦ (Spin)" : "9♦"}.` : "";
-  if (t.current) return `Your turn: play ${plays.map(display).join(" or ")}, the next card.${extra}`;
-  if (t.privilege) return `Spin! Lead a pay card or your lowest card of a new suit.${extra}`;
-  if (view.rules === "commit") return `Your turn: lead any card.${extra}`;
-  if (t.stopped) return `The ${suitName(t.stopped)} run stopped: lead your lowest card of another suit.${extra}`;
-  return `Your turn: lead your lowest card of a suit.${extra}`;
-}
-
-function groupStatus(view, t) {
-  const rank = t.wanted ? rankWord(t.wanted) : null;
-  if (!myTurn()) return othersTurn(view) ? `${othersTurn(view)}: ${rank ? `a ${rank} next` : "they lead"}.` : "";
-  if (!rank) return "Your turn: lead any card; every card of its rank you hold goes down with it.";
-  if (legal("play")) return `Your turn: put down your ${rank}s (every one you hold goes down).`;
-  return `No ${rank} in your hand: pass and put a chip in the pot.`;
-}
-
-function trickStatus(view, t) {
-  if (!myTurn()) return othersTurn(view) ? `${othersTurn(view)}.` : "";
-  if (!t.led) return "Your turn: lead any card.";
-  if (legal("play")) return `Your turn: follow suit with a ${suitName(t.led).slice(0, -1)}.`;
-  return `You hold no ${suitName(t.led)}: pick up the trick, then lead.`;
 }
 
 function renderTimer() {
@@ -1193,52 +863,40 @@ function renderScores() {
       seats.map((s) => el("td", { class: h.winners.includes(s.seat) ? "won" : null }, chips ? signed(h.scores[s.seat]) : String(h.scores[s.seat]), h.winners.includes(s.seat) ? el("span", { class: "visually-hidden" }, " (won the hand)") : null)),
     ),
   );
-  const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, chips ? (isCounters() ? "Counters" : "Chips") : "Total"), seats.map((s) => el("td", {}, String(view.totals?.[s.seat] ?? 0))));
+  const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, chips ? unitTitle() : "Total"), seats.map((s) => el("td", {}, String(view.totals?.[s.seat] ?? 0))));
+  const extra = game.hooks.scoresExtra?.(T) ?? null;
   fill(
     $("panel-scores"),
-    el("h2", {}, chips ? (isCounters() ? "Counters" : "Chips") : "Scores"),
+    el("h2", {}, chips ? unitTitle() : "Scores"),
     el("p", { class: "hint" }, scoresHint(view, chips, target)),
     el("table", { class: "scores", id: "scores" }, el("thead", {}, head), el("tbody", {}, hands, totals)),
-    hollywoodGames(view, target),
-    !chips && target && !view.sheet?.games ? progressBars(view, target) : null,
+    extra,
+    !chips && target && !extra ? progressBars(view, target) : null,
     api.host && view.status === "playing"
       ? el("div", { class: "host-tools" }, el("h3", {}, "Host"), el("button", { type: "button", class: "secondary", id: "abandon", onclick: abandonGame }, "Abandon the game"))
       : null,
   );
 }
 
-/** Hollywood scoring: the three games on the sheet, each seat's score in each (a game closes at the target). */
-function hollywoodGames(view, target) {
-  const games = view.sheet?.games;
-  if (!Array.isArray(games)) return null;
-  const seats = view.seats;
-  const head = el("tr", {}, el("th", { scope: "col" }, "Game"), seats.map((s) => el("th", { scope: "col", title: s.name }, s.seat === me ? "You" : s.name)));
-  const rows = games.map((scores, g) => {
-    const closed = scores.some((n) => n >= target);
-    return el(
-      "tr",
-      { class: closed ? "closed" : null },
-      el("th", { scope: "row" }, `${g + 1}${closed ? " (closed)" : ""}`),
-      seats.map((s) => el("td", { class: closed && scores[s.seat] >= target ? "won" : null }, String(scores[s.seat]))),
-    );
-  });
-  return el(
-    "div",
-    { class: "hollywood" },
-    el("h3", {}, "The three games"),
-    el("p", { class: "hint" }, `A first win goes into game 1, a second into games 1 and 2, later ones into all three still open; a game closes when someone reaches ${target}, and the match ends when all three have. Totals are the sum of the three.`),
-    el("table", { class: "scores", id: "hollywood-games" }, el("thead", {}, head), el("tbody", {}, rows)),
-  );
+/** "Chips", "Counters", "Points", "Deals won": what the game's standings count, as a heading. */
+function unitTitle() {
+  const words = unitWord(game.entry?.unit ?? "points");
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+/** " The game is 3 deals.": how long a session of deals lasts (none for a game played to a target). */
+function sessionWords() {
+  const deals = ui.view.options?.deals;
+  return deals === undefined ? "" : ` The game is ${deals || ui.view.seats.length} deals${deals ? "" : ", each player dealing once"}.`;
 }
 
 function scoresHint(view, chips, target) {
-  const deals = view.options?.deals;
-  const session = deals === undefined ? "" : ` The game is ${deals || view.seats.length} deals${deals ? "" : ", each player dealing once"}.`;
-  if (chips) return `${isCounters() ? "Counters" : "Chips"} each seat holds after every deal.${session}`;
-  if (view.rules === "rolling-stone") return `Deals won: the first out wins the deal.${session}`;
-  if (view.rules === "sequence") return `Points lost in each deal, a point for every card left.${session}`;
-  if (view.sheet?.games) return "Points scored in each hand; each total is the sum of that seat's three games (below).";
+  const own = game.hooks.scoresHint?.(T);
+  if (own) return own;
+  const session = sessionWords();
+  if (chips) return `${unitTitle()} each seat holds after every deal.${session}`;
   if (target) return `Points scored in each hand; the game ends after a hand in which someone reaches ${target}.`;
+  if (game.entry?.unit === "deals") return `Deals won: one to the winner of each deal.${session}`;
   return `What each seat scored in each hand.${session}`;
 }
 
@@ -1391,7 +1049,7 @@ function renderEnd() {
       ? el(
           "table",
           { class: "standings", id: "standings" },
-          el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", { class: "num" }, isCounters() ? "Counters" : isChips() ? "Chips" : view.rules === "rolling-stone" ? "Deals won" : "Points"))),
+          el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", { class: "num" }, unitTitle()))),
           el(
             "tbody",
             {},
@@ -1546,13 +1204,17 @@ async function loadRecord() {
       .split("\n")
       .filter((raw) => raw.trim())
       .map((raw) => JSON.parse(raw));
-    for (const line of ui.record.slice(-12)) {
-      const words = describeLine(line);
-      if (words) log(words);
-    }
   } catch {
     ui.record = [];
   }
+}
+
+/** The game's catalogue entry and its renderer module, picked by the entry's `module`. */
+async function loadGame(name) {
+  const entry = entryOf(await catalogue(), name);
+  if (!entry) throw new Error(`this server's list of games has no ${name}`);
+  game.hooks = (await rendererOf(entry)).default;
+  game.entry = entry;
 }
 
 async function boot() {
@@ -1563,7 +1225,14 @@ async function boot() {
   }
   try {
     await loadRecord();
-    setView(await api.view());
+    const view = await api.view();
+    await loadGame(view.rules);
+    // The log's last lines, in the game's words.
+    for (const line of ui.record.slice(-12)) {
+      const words = describeLine(line);
+      if (words) log(words);
+    }
+    setView(view);
   } catch (error) {
     document.body.dataset.phase = "error";
     const why = error instanceof ApiError && error.status === 404 ? "There is no such game on this server." : error instanceof ApiError && (error.status === 401 || error.status === 403) ? "This link's seat key is not valid for this game." : error.message;

@@ -1,7 +1,8 @@
 // The verify page: load a record (a file, pasted text, or ?game=ID from the
 // server), check it with record.js in this browser, and show what it found.
 
-import { verifyRecord, DEALS_ONLY } from "./record.js";
+import { gameOf, verifyRecord } from "./record.js";
+import { rendererOf } from "./catalogue.js";
 import { cardFace, cardRow, el, fill, seatName } from "./ui.js";
 import { display } from "./cards.js";
 import { HAS_WEB_CRYPTO } from "./protocol.js";
@@ -9,19 +10,27 @@ import { HAS_WEB_CRYPTO } from "./protocol.js";
 const verdict = document.getElementById("verdict");
 const reportBox = document.getElementById("report");
 
-// Games whose hand scores are chips won or paid (the Fan Tan family, but Sjueren; the Snip Snap Snorem family).
-const CHIP_GAMES = new Set(["fan-tan", "five-or-nine", "play-or-pay", "liberty-fan-tan", "snip-snap-snorem", "earl-of-coventry", "jig"]);
-// Games played for counters (Michigan and its kin, Commit): a hand's score is the counters it won or paid.
-const COUNTER_GAMES = new Set(["michigan", "double-stops", "spin", "commit"]);
-// Games that count deals won, not points.
-const WINS_GAMES = new Set(["sjueren", "rolling-stone"]);
+// The game the record is of: its catalogue entry (title, unit) and its module's words for the report.
+let game = { entry: null, words: {} };
 
-const TITLES = { "crazy-eights": "Crazy Eights", ...Object.fromEntries(Object.entries(DEALS_ONLY).map(([k, v]) => [k, v.title])) };
+/** The catalogue entry and the report words (`verifyWords` of js/games/<module>.js) of the game named `name`. */
+async function loadGame(name) {
+  try {
+    const { entry } = await gameOf(name);
+    game = { entry, words: entry ? ((await rendererOf(entry)).verifyWords ?? {}) : {} };
+  } catch {
+    game = { entry: null, words: {} };
+  }
+}
+
+const title = (report) => game.entry?.title ?? String(report.rules);
+const unit = () => game.entry?.unit ?? "points";
 
 async function check(text, source, { key = null } = {}) {
   fill(verdict, el("div", { class: "verdict working" }, el("span", { class: "mark", "aria-hidden": "true" }, "⏳"), el("div", {}, el("strong", {}, "Checking…"), el("span", { class: "detail" }, source))));
   fill(reportBox);
   const report = await verifyRecord(text, { key });
+  await loadGame(report.rules);
   showVerdict(report, source);
   showReport(report);
   document.body.dataset.verdict = report.verified ? "verified" : report.deals_only && !report.error ? "deals-only" : "failed";
@@ -68,7 +77,7 @@ function showVerdict(report, source) {
         el(
           "span",
           { class: "detail" },
-          `Signatures, the hash chain, the seeds and their commitments hold, and every deal below is derived from the seeds. This page does not replay ${TITLES[report.rules] ?? report.rules} moves, so the scores are shown as the record states them; the fairdeal-verify command checks them.`,
+          `Signatures, the hash chain, the seeds and their commitments hold, and every deal below is derived from the seeds. This page does not replay ${title(report)} moves, so the scores are shown as the record states them; the fairdeal-verify command checks them.`,
         ),
       ),
     );
@@ -125,7 +134,7 @@ function factsPanel(report) {
       el("dt", {}, report.kind === "session" ? "Kind" : "Rules"),
       report.kind === "session"
         ? el("dd", {}, "A dealing session", report.label_prefix ? el("span", { class: "hint" }, ` (labels start with ${report.label_prefix})`) : null)
-        : el("dd", {}, TITLES[report.rules] ?? String(report.rules), options ? el("span", { class: "hint" }, ` (${options})`) : null),
+        : el("dd", {}, title(report), options ? el("span", { class: "hint" }, ` (${options})`) : null),
       el("dt", {}, "Signed by"),
       el("dd", { class: "mono", id: "server-key" }, report.server_key ?? "—", report.key_pinned && !report.error ? el("span", { class: "check" }, " ✔ this server's published key") : null),
       el("dt", {}, "Fingerprint shown at the start"),
@@ -167,11 +176,9 @@ function shufflesPanel(report) {
 function handPanel(report, hand) {
   const n = report.seats.length;
   const winners = new Set(hand.result?.winners ?? []);
-  const chips = CHIP_GAMES.has(report.rules);
-  const counters = COUNTER_GAMES.has(report.rules);
-  const cardsLeft = chips || counters || WINS_GAMES.has(report.rules) || report.rules === "sequence";
-  const leftLabel = cardsLeft ? "Cards left" : "Left (points)";
-  const scoreLabel = chips ? "Chips" : counters ? "Counters" : WINS_GAMES.has(report.rules) ? "Won" : "Score";
+  // What a hand's scores count (the catalogue's unit), and what its counts are: cards, or their points.
+  const scoreLabel = { chips: "Chips", counters: "Counters", deals: "Won" }[unit()] ?? "Score";
+  const leftLabel = game.words.leftLabel ?? (unit() === "points" ? "Left (points)" : "Cards left");
   // Cards dealt to no seat: Michigan's extra hand, Commit's stops.
   const aside = (label, cards, id, note) =>
     el(
@@ -250,15 +257,10 @@ function extraNote(report, hand) {
   return hand.exchange.price ? `(${who} bought it for ${hand.exchange.price}; that seat's own hand was dead)` : `(${who} took it; that seat's own hand was dead)`;
 }
 
+/** How the pack was made up and dealt, where the game says more than "one card at a time". */
 function packNote(report, hand) {
-  const n = report.seats.length;
-  if (report.rules === "commit") {
-    return el("p", { class: "hint pack-note" }, `The 8♦ is taken out; the other 51 cards are dealt as far as they go evenly (${hand.deal[0].length} each), and the ${hand.stops.length} left over are the stops, face down.`);
-  }
-  if (report.rules === "rolling-stone") {
-    const low = { 4: "7", 5: "5", 6: "3" }[n];
-    return el("p", { class: "hint pack-note" }, `The pack is cut down to the aces to the ${low}s (${8 * n} cards, eight each), shuffled from card order.`);
-  }
+  const note = game.words.packNote?.(report, hand);
+  if (note) return el("p", { class: "hint pack-note" }, note);
   if (hand.extra) return el("p", { class: "hint pack-note" }, "The extra hand is dealt at the dealer's left as one more player: it gets the first card.");
   return null;
 }
@@ -276,9 +278,10 @@ function layoutLine(layout) {
 function resultText(report, hand) {
   const names = hand.result.winners.map((s) => plainName(report, s));
   const score = hand.scores[hand.result.winners[0]];
-  if (hand.result.how === "out" && report.rules === "sequence") return `${names[0]} went out; every other player loses a point per card left.`;
-  if (hand.result.how === "out" && (COUNTER_GAMES.has(report.rules) || WINS_GAMES.has(report.rules))) return `${names[0]} went out.`;
-  if (hand.result.how === "out") return `${names[0]} went out${CHIP_GAMES.has(report.rules) ? "" : ` and scores ${score}`}.`;
+  const own = game.words.resultText?.(report, hand, names);
+  if (own) return own;
+  if (hand.result.how === "out" && unit() !== "points") return `${names[0]} went out.`;
+  if (hand.result.how === "out") return `${names[0]} went out and scores ${score}.`;
   const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
   return `Blocked: ${list} held the lowest count and score${names.length > 1 ? " " + score + " each" : "s " + score}.`;
 }

@@ -10,9 +10,9 @@
 //   state.hands[1].length   // 5
 //   rules.autoMove(state)   // {move: "play", card: "3C"} or {move: "draw"}
 
-import { SUITS, cardIndex, pack } from "./protocol.js";
-import { display, rankValue, suitIndex, suitSymbol } from "./cards.js";
-import { IllegalMove, MoveError, Rules } from "./match.js";
+import { SUITS, cardIndex, pack } from "../protocol.js";
+import { display, rankValue, suitIndex, suitSymbol } from "../cards.js";
+import { IllegalMove, MoveError, Rules } from "../match.js";
 
 /** What a card left in hand counts: eight 50; K, Q, J, 10: 10; ace 1; others their number. */
 export function cardPoints(code) {

@@ -1,0 +1,135 @@
+// Crazy Eights at the table: the stock and the pile, what the status line and the
+// keys say. The same drawing serves the Eights games (eights.js) and Go Boom's
+// stock (go_boom.js). What fits the pile comes in the view (`table.next`: the
+// suit, the rank and the wild rank, as the rules say); the legal moves say the rest.
+//
+// The verify page replays Crazy Eights move by move with crazy_eights_rules.js.
+
+import { cardName, display, isRed, rankLabel, suitName, suitSymbol } from "../cards.js";
+import { cardBack, cardFace, el, fill } from "../ui.js";
+import { CrazyEights } from "./crazy_eights_rules.js";
+
+/** "a heart", "a 10", "an eight": one card of a suit or rank, as the status line says it. */
+function aSuit(letter) {
+  return `a ${suitName(letter).slice(0, -1)}`;
+}
+
+function aRank(rank) {
+  return rank === "8" || rank === "A" ? `an ${rank === "8" ? "eight" : "ace"}` : `a ${rankLabel(rank + "C")}`;
+}
+
+/** What may go on the pile, in words, from the view's `next` ({suit, rank, wild}). */
+export function wantsText(next, { named = false } = {}) {
+  const parts = [named ? `${aSuit(next.suit)} (named)` : aSuit(next.suit)];
+  if (next.rank && next.rank !== next.wild) parts.push(aRank(next.rank));
+  if (next.wild) parts.push(next.wild === "8" ? "an eight" : aRank(next.wild));
+  return parts.length > 2 ? `${parts.slice(0, -1).join(", ")} or ${parts.at(-1)}` : parts.join(" or ");
+}
+
+/** The stock as a button: a tap draws, when the legal moves allow it. */
+export function stockButton(T) {
+  const t = T.view.table;
+  const drawable = T.legal("draw");
+  const stock = el(
+    "button",
+    {
+      type: "button",
+      class: `stock${drawable ? " live" : ""}${t.stock_size === 0 ? " empty" : ""}`,
+      id: "stock",
+      "aria-label": `Stock, ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}${drawable ? ", draw a card" : ""}`,
+      "aria-disabled": drawable ? null : "true",
+      onclick: T.tapped(T.draw),
+    },
+    el("span", { class: "stack", "aria-hidden": "true" }, t.stock_size ? [cardBack(), cardBack(), cardBack()].slice(0, Math.min(3, t.stock_size)) : el("span", { class: "card ghost" })),
+    el("span", { class: "count", "aria-hidden": "true" }, String(t.stock_size)),
+  );
+  T.explainOn(stock, () => T.game.stockText(T));
+  return stock;
+}
+
+/** What pointing at the stock says: how many, and whether (and how) a draw goes. */
+export function stockText(T, { stopAtFit = false } = {}) {
+  const t = T.view?.table;
+  if (!t) return "";
+  const base = `The stock: ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}.`;
+  if (T.view.status !== "playing") return base;
+  if (!T.myTurn()) return `${base} It is not your turn.`;
+  if (T.view.pending) return `${base} You must play or keep the card you drew (${display(T.view.pending)}).`;
+  if (!T.legal("draw")) return `${base} There is nothing to draw: the stock is empty and the pile has only its top card.`;
+  if (t.stock_size === 0) return `${base} Drawing shuffles the pile under its top card into a new stock.`;
+  return `${base} Tap to draw (D).${stopAtFit ? " Stop at the first card that fits." : ""}`;
+}
+
+function pileText(T) {
+  const t = T.view?.table;
+  if (!t) return "";
+  const top = `${cardName(t.top)} (${display(t.top)})`;
+  const named = t.named ? ` named ${suitName(t.named)} ${suitSymbol(t.named)}` : "";
+  return `The pile: ${t.pile_size} card${t.pile_size === 1 ? "" : "s"}, on top ${top}${named}. Next: ${wantsText(t.next)}.`;
+}
+
+function drawPile(T) {
+  const t = T.view.table;
+  const stock = stockButton(T);
+  const fresh = T.ui.lastTop !== null && T.ui.lastTop !== `${t.top}/${t.pile_size}`;
+  T.ui.lastTop = `${t.top}/${t.pile_size}`;
+  const under = t.pile_size > 1 ? el("span", { class: "under", "aria-hidden": "true" }, cardBack(), cardBack()) : null;
+  const pile = el(
+    "div",
+    { class: "pile", id: "pile", tabindex: "0", role: "img", "aria-label": `Pile: ${cardName(t.top)}${t.named ? `, ${suitName(t.named)} named` : ""}` },
+    under,
+    cardFace(t.top, { attrs: { class: `card ${isRed(t.top) ? "red" : "black"} top${fresh ? " fresh" : ""}` } }),
+    t.named ? el("span", { class: `token ${isRed(t.named) ? "red" : "black"}`, "aria-hidden": "true", title: `${suitName(t.named)} named` }, suitSymbol(t.named)) : null,
+  );
+  T.explainOn(pile, () => pileText(T));
+  fill(T.$("stock-pile"), stock, pile);
+  return "stock-pile";
+}
+
+function status(T) {
+  const view = T.view;
+  const t = view.table;
+  if (!T.myTurn()) return T.othersTurn() ? `${T.othersTurn()}.` : "";
+  if (view.pending) return `You drew ${display(view.pending)} and it fits: play it or keep it.`;
+  if (T.legal("draw") && !T.legal("play")) return t.drawn ? "No fit yet: draw again." : "Nothing in your hand fits: draw from the stock.";
+  if (T.legal("pass")) return "Nothing fits and nothing is left to draw: pass.";
+  return `Your turn: play ${wantsText(t.next, { named: Boolean(t.named) })}${T.legal("draw") ? " — or draw" : ""}.`;
+}
+
+const KEYS = "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, K keeps, P passes, 1–4 name a suit, M sound.";
+
+/** A draw-pile game's table: `stopAtFit` says the draw ends at the first card that fits. */
+export function pileGame({ stopAtFit = false, ...more } = {}) {
+  return {
+    drawTable: drawPile,
+    status,
+    keys: () => KEYS,
+    stockText: (T) => stockText(T, { stopAtFit }),
+    labels: { keep: "Keep it" },
+    ...more,
+  };
+}
+
+export default pileGame({ stopAtFit: true });
+
+/** The games of this module the verify page replays move by move (the rest it deals only). */
+export const engines = { [CrazyEights.id]: CrazyEights };
+
+/**
+ * The starter turned from `stock` (what is left after the deal, top first): an eight
+ * goes back into the middle of the stock and the next card is turned (protocol v1,
+ * step 11). Every card turned, the starter last.
+ */
+export function turnStarter(stock) {
+  const rest = [...stock];
+  const turned = [];
+  for (;;) {
+    const card = rest.shift();
+    turned.push(card);
+    if (card[0] !== "8") return turned;
+    rest.splice(Math.floor(rest.length / 2), 0, card);
+  }
+}
+
+/** How the Eights games deal, for the verify page (Crazy Eights itself it replays): 7 cards each to two, else 5, and a starter. */
+export const dealing = { size: (n) => (n === 2 ? 7 : 5), starter: turnStarter };

@@ -1,0 +1,53 @@
+// The Fan Tan family at the table (Fan Tan, Sjueren, Five or Nine, Play or Pay,
+// Liberty Fan-Tan): one row per suit and the pot. Each row's cards and the cards
+// that may go on now (its open ends) come in the view, as the rules lay them out
+// (`table.row_cards`, `table.next`): Sjueren's ace above the king, Play or Pay's
+// rows round the corner.
+
+import { display, isRed, suitName, SUIT_SYMBOLS } from "../cards.js";
+import { SUITS } from "../protocol.js";
+import { cardFace, el, fill } from "../ui.js";
+
+function drawRows(T) {
+  const t = T.view.table;
+  const next = t.next; // null: any card may lead
+  const rows = [...SUITS].map((suit, i) => {
+    const run = t.row_cards?.[suit] ?? [];
+    const ends = (next ?? []).filter((code) => code[1] === suit);
+    const opening = t.opening ? (t.opening === "10" ? "T" : t.opening) : null;
+    const cards = run.length
+      ? el("span", { class: "run" }, run.map((code) => cardFace(code)))
+      : el("span", { class: "run empty" }, el("span", { class: "card ghost", "aria-hidden": "true" }, opening ? display(opening + suit) : SUIT_SYMBOLS[i]));
+    const wants = ends.length ? `; next ${ends.map(display).join(" or ")}` : "";
+    const label = run.length ? `${suitName(suit)}: ${display(run[0])} to ${display(run.at(-1))}${wants}` : `${suitName(suit)}: not opened yet${wants}`;
+    return el(
+      "div",
+      { class: "suit-row", role: "group", "aria-label": label, "data-next": ends.join(" ") || null },
+      el("span", { class: `row-suit ${isRed(suit) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[i]),
+      cards,
+    );
+  });
+  const pot = T.holdsStake() ? el("div", { class: "pot", role: "img", "aria-label": `Pot: ${t.pot} ${T.stake(t.pot)}` }, el("span", { class: "chips", "aria-hidden": "true" }, "●●●"), ` Pot ${t.pot}`) : null;
+  fill(T.$("rows"), rows, pot);
+  return "rows";
+}
+
+function status(T) {
+  if (!T.myTurn()) return T.othersTurn() ? `${T.othersTurn()}.` : "";
+  if (T.legal("play")) return `Your turn: play a card that builds on a row${T.legal("pass") ? ", or pass and pay" : ""}.`;
+  return "Your turn: nothing can go on the table, so you pass.";
+}
+
+function passLabel(T) {
+  return (T.view.cards ?? []).some((c) => c.playable) ? "Pass (with a penalty)" : "Pass";
+}
+
+export default {
+  drawTable: drawRows,
+  status,
+  passLabel,
+  keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, P passes, M sound.",
+};
+
+/** How these games deal, for the verify page: the whole pack, one card at a time from the dealer's left. */
+export const dealing = { size: () => "all" };

@@ -1,0 +1,41 @@
+// Go Boom at the table (and Hollywood Go Boom): the stock and the round's cards,
+// each with who played it; the last is the one to match (the view's `previous`).
+
+import { cardName, display } from "../cards.js";
+import { cardFace, el, fill } from "../ui.js";
+import { stockButton, stockText } from "./crazy_eights.js";
+import { hollywoodGames, hollywoodHint } from "./hollywood.js";
+
+function drawRound(T) {
+  const t = T.view.table;
+  const plays = t.round;
+  const round = el(
+    "ol",
+    { class: "round", id: "round", "aria-label": plays.length ? `This round: ${plays.map((p) => `${T.who(p.seat)} ${cardName(p.card)}`).join(", ")}` : "A new round" },
+    plays.length
+      ? plays.map((p, i) => el("li", { class: i === plays.length - 1 ? "last" : null }, cardFace(p.card), el("span", { class: "by" }, T.who(p.seat))))
+      : el("li", { class: "leads" }, el("span", { class: "card ghost", "aria-hidden": "true" }), el("span", { class: "by" }, `${T.who(t.leader)} lead${t.leader === T.me ? "" : "s"}`)),
+  );
+  fill(T.$("stock-pile"), stockButton(T), round);
+  return "stock-pile";
+}
+
+function status(T) {
+  const t = T.view.table;
+  if (!T.myTurn()) return T.othersTurn() ? `${T.othersTurn()}.` : "";
+  if (t.previous && T.legal("play")) return `Your turn: match ${display(t.previous)} in suit or rank.`;
+  if (t.previous) return T.legal("draw") ? `Nothing matches ${display(t.previous)}: draw until a card does.` : "Nothing matches and the stock is gone: pass.";
+  return "Your turn: lead any card.";
+}
+
+export default {
+  drawTable: drawRound,
+  status,
+  keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, P passes, M sound.",
+  stockText: (T) => stockText(T),
+  scoresExtra: hollywoodGames,
+  scoresHint: hollywoodHint,
+};
+
+/** How Go Boom deals, for the verify page: seven cards each, the rest the stock. */
+export const dealing = { size: () => 7 };

@@ -1,0 +1,65 @@
+// Michigan and its kin at the table (Michigan, Double Stops, Spin): Sequence's runs
+// (sequence.js) with the layout of pay cards and its counters, the extra hand the
+// dealer keeps, takes or sells, the bids, and Spin's A♦ that goes down with a play.
+
+import { runGame } from "./sequence.js";
+
+const spins = (T) => T.entry.name === "spin";
+
+export default runGame({
+  deadLabel: (T) => (T.view.table.phase === "play" ? "Dead hand" : "Extra hand"),
+  thenWords: (T) => (spins(T) ? ' ("Spin")' : ""),
+  labels: { keep: "Keep my hand", exchange: "Take the extra hand", auction: "Auction the extra hand" },
+  phaseStatus(T) {
+    const t = T.view.table;
+    if (t.phase === "choose") {
+      return T.myTurn() ? "You deal: keep your hand, take the extra hand (yours is then dead), or auction the extra hand." : `${T.seatNameOf(t.dealer)} is deciding about the extra hand.`;
+    }
+    if (t.phase === "auction") return T.myTurn() ? `The extra hand is up for auction: bid 1 to ${T.maxBid()} ${T.stake(2)}, or pass.` : `The extra hand is up for auction: ${T.othersTurn()} to bid.`;
+    return null;
+  },
+  phaseCaption(T) {
+    const t = T.view.table;
+    if (t.phase === "choose") return `${T.who(t.dealer)} decide${t.dealer === T.me ? "" : "s"} about the extra hand`;
+    if (t.phase === "auction") return "The extra hand is up for auction";
+    return null;
+  },
+  passLabel: (T) => (T.legal("bid") ? "Pass (no bid)" : "Pass"),
+  moveWords(line, T) {
+    if (line.move === "keep") return "kept their own hand (the extra hand is dead)";
+    if (line.move === "play" && line.then && spins(T)) return `${T.playWords(line)} ("Spin!")`;
+    return null;
+  },
+  keys: (T) =>
+    `Keys: Tab to your hand, ← → move, Enter lifts and plays, K keeps your hand, X takes the extra hand, A auctions it, B bids (the amount box), P passes${spins(T) ? ", T plays the lifted card then A♦ (Spin)" : ""}, M sound.`,
+});
+
+/**
+ * How Michigan and its kin deal, for the verify page (fairdeal/rules/michigan.py): the
+ * extra hand sits at the dealer's left, as one more player, and gets the first card.
+ * Who took it the verify page reads from the record's moves (it does not replay them):
+ * the dealer's exchange, or the auction's counters paid by the buyer.
+ */
+export const dealing = {
+  follow(hand, line) {
+    if (line.type === "move" && line.move === "exchange") {
+      hand.exchange = { seat: line.seat, price: 0 };
+      hand.dead = hand.deal[line.seat];
+    } else if (line.type === "chips" && line.reason === "auction") {
+      hand.exchange = { seat: line.from, price: line.amount };
+      hand.dead = hand.deal[line.from];
+    } else if (line.type === "hand-end" && !hand.dead) {
+      hand.dead = hand.extra; // nobody took the extra hand: it is the dead hand
+    }
+  },
+  deal(order, seats, dealer) {
+    const deal = Array.from({ length: seats }, () => []);
+    const extra = [];
+    order.forEach((card, i) => {
+      const place = i % (seats + 1);
+      if (place === 0) extra.push(card);
+      else deal[(dealer + place) % seats].push(card);
+    });
+    return { deal, extra };
+  },
+};
