@@ -7,9 +7,10 @@ rules by name (:func:`get_rules`; :func:`catalogue` lists every game), moves
 record. Store each table's record (:meth:`Table.record_text`) and its server
 seed (secret until the reveal); :meth:`Table.restore` rebuilds the game.
 
->>> from fairdeal import Move, Seat, Signer, Table, client_commitment, get_rules, verify
+>>> from fairdeal import Move, Seat, Signer, Table, catalogue, client_commitment, get_rules, verify
 >>> signer = Signer.generate()              # in production: Signer.load_or_create("server-key.pem")
->>> table = Table.new("my-game-1", get_rules("crazy-eights"), [Seat("Ann"), Seat("Bot", bot=True)], signer,
+>>> rules = get_rules(catalogue()["default"])   # Crazy Eights; get_rules(name, options) for any game
+>>> table = Table.new("my-game-1", rules, [Seat("Ann"), Seat("Bot", bot=True)], signer,
 ...                   created="2026-01-01T00:00:00Z", server_seed="00" * 32)
 >>> len(table.commitment)                   # publish it before any client seed
 64

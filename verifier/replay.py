@@ -8,9 +8,9 @@ its 1-based line number and a reason a person understands; the hands played
 before the failure are still reported, for auditors.
 
 >>> from fairdeal.record import Signer
->>> from fairdeal.rules import get
+>>> from fairdeal.rules import DEFAULT, get
 >>> from fairdeal.table import Seat, Table
->>> table = Table.new("doc", get("crazy-eights", {"target": 20}), [Seat("Ann", bot=True), Seat("Bob", bot=True)],
+>>> table = Table.new("doc", get(DEFAULT, {"target": 20}), [Seat("Ann", bot=True), Seat("Bob", bot=True)],
 ...                   Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="00" * 32)
 >>> while not table.match.over:
 ...     _ = table.move(table.match.turn, table.match.auto_move(), auto=True)

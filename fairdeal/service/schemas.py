@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fairdeal.rules import Move
+from fairdeal.rules import DEFAULT, Move
 
 __all__ = [
     "Error",
@@ -179,7 +179,7 @@ class DealLayout(_Closed):
 class Declaration(_Closed):
     """One game, as its rules module declares it."""
 
-    name: str = Field(examples=["crazy-eights"])
+    name: str = Field(examples=[DEFAULT])
     title: str = Field(examples=["Crazy Eights"])
     family: str
     module: str = Field(description="The rules module; its renderer in the browser is web/js/games/<module>.js.")

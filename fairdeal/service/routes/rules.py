@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 
-from fairdeal.rules import RULES, catalogue
+from fairdeal.rules import DEFAULT, RULES, catalogue
 from fairdeal.service.errors import NotFound
 from fairdeal.service.schemas import Catalogue, Declaration, errors
 
@@ -23,7 +23,7 @@ def list_rules() -> JSONResponse:
 
 
 # A name as long as a new game's rules may be (CreateGame.rules): a longer one is 422, as there.
-RulesName = Annotated[str, Path(max_length=40, description="The game's name, as in the catalogue.", examples=["go-boom"])]
+RulesName = Annotated[str, Path(max_length=40, description="The game's name, as in the catalogue.", examples=[DEFAULT])]
 
 
 @router.get("/rules/{name}", response_model=Declaration, responses=errors(404, 422))
