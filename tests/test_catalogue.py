@@ -52,7 +52,8 @@ def test_declared_facts_match_the_books():
     assert by_name["crazy-eights"]["seats"] == {"min": 2, "max": 6}
     assert by_name["commit"]["layout"]["removed"] == ["8D"] and by_name["commit"]["layout"]["extra"] == "stops"
     assert by_name["michigan"]["layout"]["extra"] == "extra hand"
-    assert by_name["michigan"]["moves"] == ["play", "draw", "keep", "pass", "exchange", "auction", "bid"]
+    assert by_name["michigan"]["moves"] == ["play", "keep", "pass", "exchange", "auction", "bid"]
+    assert by_name["sequence"]["moves"] == ["play"] and by_name["fan-tan"]["moves"] == ["play", "pass"]
     assert by_name["eights"]["layout"]["two_packs_from"] == 6
     assert by_name["fan-tan"]["unit"] == "chips" and by_name["michigan"]["unit"] == "counters"
     assert by_name["rolling-stone"]["unit"] == "deals" and by_name["spin"]["two_card_plays"]
@@ -69,3 +70,27 @@ def test_get_rules_serves_the_catalogue(tmp_path):
         assert one.status_code == 200 and one.json() == RULES["michigan"].declaration()
         missing = client.get("/rules/poker")
         assert missing.status_code == 404 and "unknown rules 'poker'" in missing.json()["detail"]
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_a_game_declares_exactly_the_move_kinds_its_seats_are_offered(name):
+    import random
+
+    from fairdeal import Seat, Signer, Table
+
+    cls = RULES[name]
+    offered = set()
+    for seats in range(cls.min_seats, min(cls.max_seats, 5) + 1):
+        table = Table.new(f"kinds-{seats}", get(name), [Seat(f"P{s}", bot=True) for s in range(seats)],
+                          Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="0d" * 32)
+        rng = random.Random(seats)
+        for _ in range(1500):
+            if table.over:
+                break
+            moves = table.legal_moves(table.turn)
+            offered |= {m.kind for m in moves}
+            table.move(table.turn, rng.choice(moves))
+    declared = set(cls.declaration()["moves"])
+    assert offered <= declared
+    # Crazy Eights' pass comes only once the restocks run out; every other declared kind shows up.
+    assert declared - offered <= {"pass"} if name == "crazy-eights" else declared == offered

@@ -500,6 +500,9 @@ class Rules(abc.ABC):
     unit: ClassVar[str] = "points"
     """What the standings count: ``points``, ``chips``, ``counters`` or ``deals`` (won)."""
     layout: ClassVar[Layout]
+    move_kinds: ClassVar[tuple[str, ...]] = Move.BASIC_KINDS
+    """The kinds of move a seat of this game can make (what its legal moves are made of), in
+    :attr:`Move.KINDS` order: the catalogue's ``moves``, and what the table offers keys for."""
     extra_moves: ClassVar[frozenset[str]] = frozenset()
     """The move kinds beyond play, draw, keep and pass that the game reads (Michigan:
     ``exchange``, ``auction``, ``bid``), and ``"then"`` if a play may name a second card."""
@@ -542,7 +545,7 @@ class Rules(abc.ABC):
             "unit": cls.unit,
             "layout": cls.layout.to_json(),
             "first_dealer_rank": cls.first_dealer_rank.letter,
-            "moves": [kind for kind in Move.KINDS if kind in Move.BASIC_KINDS or kind in cls.extra_moves],
+            "moves": list(cls.move_kinds),
             "two_card_plays": "then" in cls.extra_moves,
             "bots": list(cls.bot_kinds()),
         }

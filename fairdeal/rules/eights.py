@@ -257,6 +257,7 @@ class EightsFamily(Rules):
     max_seats = 8
     first_dealer_rank = Rank.ACE
     family = "Draw-pile games"
+    move_kinds = ("play", "draw", "pass")
     layout = Layout(hands="7 cards each with two players, else 5", two_packs_from=6, stock=True, starter=True)
 
     @staticmethod

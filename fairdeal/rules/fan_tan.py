@@ -227,6 +227,7 @@ class FanTanFamily(Rules):
     max_seats = 8
     first_dealer_rank = Rank.JACK
     family = "Fan Tan family"
+    move_kinds = ("play", "pass")
     OPTIONS = (DEALS, stack("chips"))
     unit = "chips"
     layout = Layout(hands="the whole pack, dealt round (some seats may get one card more)")

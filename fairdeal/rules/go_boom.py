@@ -199,6 +199,7 @@ class GoBoom(Rules):
     max_seats = 7
     first_dealer_rank = Rank.ACE
     family = "Draw-pile games"
+    move_kinds = ("play", "draw", "pass")
     summary_line = "Follow the lead by suit or rank, or draw; the highest card leads the next round."
     OPTIONS = (TARGET,)
     layout = Layout(hands="7 cards each", stock=True)

@@ -113,6 +113,7 @@ class Michigan(RunGame):
     OPTIONS = (DEALS, stack("counters"), Option("max_bid", 10, 1, 1000, "counters", help="the highest bid for the extra hand"))
     unit = "counters"
     layout = Layout(hands="the whole pack, dealt round with an extra hand at the dealer's left", extra="extra hand")
+    move_kinds = ("play", "keep", "pass", "exchange", "auction", "bid")
     extra_moves = frozenset({"exchange", "auction", "bid"})
     uses_chips = True
     pay_cards: tuple[Card, ...] = PAY_CARDS

@@ -214,6 +214,7 @@ class RollingStone(Rules):
     max_seats = 6
     first_dealer_rank = Rank.ACE
     family = "Groups and tricks"
+    move_kinds = ("play", "pass")
     summary_line = "Follow suit or pick up the trick; the first out wins the deal."
     OPTIONS = (DEALS, Option("trick_limit", 500, 1, 10_000, "tricks", help="tricks after which a deal is blocked"))
     unit = "deals"

@@ -234,6 +234,7 @@ class RunGame(Rules):
     max_seats = 10
     first_dealer_rank = Rank.JACK
     family = "Sequence games"
+    move_kinds: ClassVar[tuple[str, ...]] = ("play",)
     OPTIONS: ClassVar[tuple[Option, ...]] = (DEALS,)
     layout: ClassVar[Layout] = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
 

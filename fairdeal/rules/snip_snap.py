@@ -220,6 +220,7 @@ class SnipSnapFamily(Rules):
     max_seats = 10
     first_dealer_rank = Rank.JACK
     family = "Groups and tricks"
+    move_kinds = ("play", "pass")
     OPTIONS = (DEALS, stack("chips"))
     unit = "chips"
     layout = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
