@@ -11,13 +11,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import cards, play
 from test_eights_support import (
     EIGHTS_GAMES,
-    cards,
     check_position,
     eights_state,
     fair,
-    play,
     rigged,
     started,
 )

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_eights_support import GO_BOOM_GAMES, cards, check_position, fair, go_boom_state, play, started
+from helpers import cards, play
+from test_eights_support import GO_BOOM_GAMES, check_position, fair, go_boom_state, started
 
 from fairdeal.cards import Card
 from fairdeal.match import Match
