@@ -8,11 +8,11 @@ auto-moves), for every game of the family.
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 
 import pytest
+from helpers import bare, first, refused, tampered
 from test_verifier_support import SIGNER, play
 
 from fairdeal.record import resign
@@ -36,7 +36,7 @@ def test_1000_simulated_sessions_of_each_game_verify(name):
         assert report.standings == played.table.match.standings
         assert len(report.hands) == 1
         chips = [line for line in played.lines if line["type"] == "chips"]
-        assert [{k: v for k, v in c.items() if k not in ("seq", "prev", "sig")} for c in chips] == report.hands[0].summary["chips"]
+        assert [bare(c) for c in chips] == report.hands[0].summary["chips"]
         chip_lines += len(chips)
     assert (chip_lines == 0) == (name == "sjueren")
 
@@ -57,40 +57,6 @@ def session(name: str, variant: int = 0, **options: int) -> tuple[dict, ...]:
     played = play(f"tamper-{name}-{variant}-{sorted(options.items())}", 4, humans=2, rules=name, options=options, use_bots=False)
     assert verify(played.lines, key=SIGNER.public_hex).verified
     return tuple(played.lines)
-
-
-def bare(line: dict) -> dict:
-    return {k: v for k, v in line.items() if k not in ("seq", "prev", "sig")}
-
-
-def tampered(lines, index, change=None, *, drop=False, insert=None) -> list[dict]:
-    """``lines`` with line ``index`` changed in place by ``change``, dropped, or with ``insert``
-    put before it; then re-chained and re-signed (signed lines stay signed)."""
-    out = [copy.deepcopy(bare(line)) | ({"sig": ""} if "sig" in line else {}) for line in lines]
-    if drop:
-        del out[index]
-    elif insert is not None:
-        out.insert(index, insert)
-    else:
-        change(out[index])
-    return resign(out, SIGNER)
-
-
-def first(lines, kind: str, **fields) -> int:
-    """The index of the first line of type ``kind`` with these field values (``None``: absent)."""
-    return next(
-        i for i, line in enumerate(lines) if line["type"] == kind and all(line.get(k) == v for k, v in fields.items())
-    )
-
-
-def refused(lines, index: int, *words: str) -> str:
-    """The verifier refuses ``lines`` at line ``index`` (0-based) with a reason holding ``words``."""
-    report = verify(lines, key=SIGNER.public_hex)
-    assert not report.verified
-    assert report.error.line == index + 1, str(report.error)
-    for word in words:
-        assert word in report.error.reason, str(report.error)
-    return report.error.reason
 
 
 @pytest.mark.parametrize("name", GAMES)
