@@ -130,6 +130,14 @@ def check_legal_moves(rules, state, moves: Sequence[Move], shuffler=None) -> Non
         assert rules.auto_move(state) in rules.legal_moves(rules.view(state, state.turn))
 
 
+def check_explain(match, seat: int, view, moves: Sequence[Move]) -> None:
+    """``explain`` gives no reason against a card in ``seat``'s ``view`` exactly when one of its
+    legal ``moves`` plays it."""
+    playable = {m.card for m in moves if m.kind == "play"}
+    for card in view.hand:
+        assert (match.explain(seat, card) is None) == (card in playable), card
+
+
 def check_legal_moves_in_play(rules, match, rng, every: int, moves: Sequence[Move], shuffler=None) -> None:
     """Start ``match`` and play it out with random legal moves; :func:`check_legal_moves` holds
     before every ``every``-th move and at the end."""

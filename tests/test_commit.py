@@ -12,7 +12,7 @@ from functools import partial
 
 import helpers
 import pytest
-from helpers import cards, chips, table_runs
+from helpers import cards, check_explain, chips, table_runs
 
 import fairdeal.rules.commit
 from fairdeal.bots import make_bot, run_choice
@@ -208,9 +208,7 @@ def test_whole_sessions_agree_and_counters_balance(seats):
         seat = match.turn
         view = match.view(seat)
         moves = match.legal_moves(seat)
-        playable = {m.card for m in moves}
-        for card in view.hand:
-            assert (match.explain(seat, card) is None) == (card in playable), card
+        check_explain(match, seat, view, moves)
         move = bot.choose(match.rules, view) if rng.random() < 0.5 else rng.choice(moves)
         lines += match.apply(seat, move)
     assert sum(match.totals) == 50 * seats

@@ -118,6 +118,21 @@ def check_position(rules: Rules, state) -> None:
             assert (rules.explain(view, card) is None) == playable, (seat, card)
 
 
+def check_positions_in_play(rules: Rules, match: Match, rng, chance: float, most: int) -> int:
+    """Start ``match`` and play it with random legal moves, checking :func:`check_position`
+    before a move with probability ``chance``, until it is over or ``most`` positions are
+    checked: how many were."""
+    match.start()
+    checked = 0
+    while not match.over and checked < most:
+        if rng.random() < chance:
+            check_position(rules, match.state)
+            checked += 1
+        seat = match.turn
+        match.apply(seat, rng.choice(match.legal_moves(seat)))
+    return checked
+
+
 def test_the_helpers_build_what_they_say():
     state = eights_state("5S", "KD 8H 3C", pile="2S 5H", stock="AC", turn=1)
     assert state.top == Card.parse("5H") and state.dealer == 0 and state.stock == cards("AC")

@@ -13,7 +13,7 @@ import random
 
 import helpers
 import pytest
-from helpers import cards, chips, legal, refusal, table_runs
+from helpers import cards, check_explain, chips, legal, refusal, table_runs
 
 import fairdeal.rules.base
 import fairdeal.rules.michigan
@@ -352,9 +352,7 @@ def test_whole_sessions_agree_and_no_counter_is_made_or_lost(name):
             view = match.view(seat)
             moves = match.legal_moves(seat)
             assert moves
-            playable = {m.card for m in moves if m.kind == "play"}
-            for card in view.hand:
-                assert (match.explain(seat, card) is None) == (card in playable), card
+            check_explain(match, seat, view, moves)
             move = bot.choose(rules, view) if rng.random() < 0.6 else rng.choice(moves)
             lines += match.apply(seat, move)
         assert sum(match.totals) == 50 * seats

@@ -15,7 +15,7 @@ from functools import partial
 
 import helpers
 import pytest
-from helpers import cards, table_runs
+from helpers import cards, check_explain, table_runs
 
 import fairdeal.rules.sequence
 from fairdeal.bots import make_bot
@@ -249,9 +249,7 @@ def test_whole_sessions_legal_moves_apply_and_explain_agree(seats):
         view = match.view(seat)
         moves = match.legal_moves(seat)
         assert moves and all(m.kind == "play" for m in moves)
-        playable = {m.card for m in moves}
-        for card in view.hand:
-            assert (match.explain(seat, card) is None) == (card in playable), card
+        check_explain(match, seat, view, moves)
         for other in range(seats):
             if other != seat:
                 assert match.legal_moves(other) == []
