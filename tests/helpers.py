@@ -1,6 +1,6 @@
 """What the game tests share: positions written as card codes, shufflers, the check that
-``legal_moves``, ``apply`` and ``explain`` agree, a table played out by bots, and the small
-tools that find, change and re-sign the lines of a record.
+``legal_moves``, ``apply`` and ``explain`` agree, a table played out by bots, the records the
+tamper tests rewrite, and the small tools that find, change and re-sign the lines of a record.
 
 Imported as ``from helpers import ...`` (tests/conftest.py keeps this folder on ``sys.path``).
 Not a test module: it holds no tests. The tamper tests' own helpers (the mutations of a record)
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from test_verifier_support import SIGNER
+from test_verifier_support import SIGNER, play as play_game
 
 from fairdeal.cards import Card, Suit, parse_cards
 from fairdeal.fairness import game_key, shuffle
@@ -166,6 +166,22 @@ def played_by_bots(game_id: str, rules, seats: Sequence[Seat], bots, signer: Sig
     lines = parse_record(table.writer.text())
     check_chain(lines, signer.public_hex)
     return table, lines
+
+
+def tamper_record(game_id: str, seats: int, rules: str, options: dict | None) -> list[dict]:
+    """The lines of a record for the tamper tests, which verifies: two human seats that mix
+    random moves with the timer's auto-moves, and bot seats that play the same way (the record
+    must not change when the bots get cleverer)."""
+    game = play_game(game_id, seats, humans=2, rules=rules, options=options, use_bots=False)
+    assert verify(game.text).verified
+    return game.lines
+
+
+def session_record(game_id: str, seats: int, rules: str, options: dict | None = None) -> tuple[dict, ...]:
+    """The lines of a record played like :func:`tamper_record`'s, which verifies with the server's key."""
+    played = play_game(game_id, seats, humans=2, rules=rules, options=options, use_bots=False)
+    assert verify(played.lines, key=SIGNER.public_hex).verified
+    return tuple(played.lines)
 
 
 def first(lines, kind: str, **fields) -> int:

@@ -16,6 +16,7 @@ import json
 import pytest
 import test_tamper as tamper
 from click.testing import CliRunner
+from helpers import tamper_record
 from test_eights_support import DRAW_PILE_GAMES
 from test_verifier_support import SIGNER, play, seed_for
 
@@ -72,9 +73,7 @@ def record(name: str) -> list[dict]:
     """A four-seat record (the partnership game for the Eights games) of one hand (three for the Hollywood games), with two
     human seats that also time out; bot seats play like them (random moves and auto-moves)."""
     options = {"crazy-eights-book": {"deals": 1}, "eights": {"deals": 1}}.get(name, {"target": 1})
-    game = play(f"draw-pile-tamper-{name}", 4, humans=2, rules=name, options=options, use_bots=False)
-    assert verify(game.text).verified
-    return game.lines
+    return tamper_record(f"draw-pile-tamper-{name}", 4, name, options)
 
 
 def touched(lines: list[dict]) -> set[int]:

@@ -12,7 +12,7 @@ import functools
 import json
 
 import pytest
-from helpers import bare, first, refused, tampered
+from helpers import bare, first, refused, session_record, tampered
 from test_verifier_support import SIGNER, play
 
 from fairdeal.record import resign
@@ -54,9 +54,7 @@ def session(name: str, variant: int = 0, **options: int) -> tuple[dict, ...]:
     """A full session (one deal per player) with two human seats that also time out."""
     # Bot seats play like the human ones (random moves, timeouts): the record must not change
     # when the bots get cleverer.
-    played = play(f"tamper-{name}-{variant}-{sorted(options.items())}", 4, humans=2, rules=name, options=options, use_bots=False)
-    assert verify(played.lines, key=SIGNER.public_hex).verified
-    return tuple(played.lines)
+    return session_record(f"tamper-{name}-{variant}-{sorted(options.items())}", 4, name, options)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -15,10 +15,7 @@ import functools
 
 import pytest
 import test_tamper as tamper
-from helpers import the_end
-from test_verifier_support import play
-
-from verifier.replay import verify
+from helpers import tamper_record, the_end
 
 GAMES = ("fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan")
 RECORDS = [(name, {}) for name in GAMES] + [("fan-tan", {"passing": 1})]
@@ -27,10 +24,7 @@ RECORDS = [(name, {}) for name in GAMES] + [("fan-tan", {"passing": 1})]
 @functools.cache
 def record(name: str, passing: int | None = None) -> list[dict]:
     options = {"deals": 1} | ({} if passing is None else {"passing": passing})
-    # Human seats mix random moves with the timer's auto-moves; bot seats play the same way.
-    game = play(f"fan-tan-tamper-{name}-{passing}", 3, humans=2, rules=name, options=options, use_bots=False)
-    assert verify(game.text).verified
-    return game.lines
+    return tamper_record(f"fan-tan-tamper-{name}-{passing}", 3, name, options)
 
 
 def touched(lines: list[dict]) -> set[int]:

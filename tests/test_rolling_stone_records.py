@@ -14,7 +14,7 @@ import json
 
 import pytest
 import test_tamper as tamper
-from helpers import first, refused, tampered, the_end
+from helpers import first, refused, session_record, tamper_record, tampered, the_end
 from test_verifier_support import SIGNER, play
 
 from fairdeal.cards import Card
@@ -48,9 +48,7 @@ def test_1000_simulated_one_deal_sessions_verify():
 
 @functools.cache
 def record() -> list[dict]:
-    game = play("rolling-stone-tamper", 4, humans=2, rules="rolling-stone", options={"deals": 1}, use_bots=False)
-    assert verify(game.text).verified
-    return game.lines
+    return tamper_record("rolling-stone-tamper", 4, "rolling-stone", {"deals": 1})
 
 
 def touched(lines: list[dict]) -> set[int]:
@@ -86,9 +84,7 @@ def test_every_single_rewrite_that_breaks_the_rules_is_rejected():
 @functools.cache
 def session() -> tuple[dict, ...]:
     """A full session (one deal per player) for five seats, two of them human."""
-    played = play("rolling-stone-session", 5, humans=2, rules="rolling-stone", use_bots=False)
-    assert verify(played.lines, key=SIGNER.public_hex).verified
-    return tuple(played.lines)
+    return session_record("rolling-stone-session", 5, "rolling-stone")
 
 
 def test_a_pick_up_left_out_or_changed_is_refused():

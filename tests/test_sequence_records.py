@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import test_tamper as tamper
-from helpers import bare, the_end
+from helpers import bare, tamper_record, the_end
 from test_verifier_support import SIGNER, play
 
 from fairdeal.rules import get
@@ -56,9 +56,7 @@ def check_1000_matches(name: str) -> set[str]:
 def record(game_id: str, name: str, seats: int) -> tuple[dict, ...]:
     """A one-deal record; human seats mix random moves with the timer's auto-moves, and bot seats
     play the same way (the record must not change when the bots get cleverer)."""
-    game = play(game_id, seats, humans=2, rules=name, options={"deals": 1}, use_bots=False)
-    assert verify(game.text).verified
-    return tuple(game.lines)
+    return tuple(tamper_record(game_id, seats, name, {"deals": 1}))
 
 
 def stops(lines) -> list[int]:

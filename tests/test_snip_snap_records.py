@@ -14,7 +14,7 @@ import json
 
 import pytest
 import test_tamper as tamper
-from helpers import bare, first, refused, tampered, the_end
+from helpers import bare, first, refused, session_record, tamper_record, tampered, the_end
 from test_verifier_support import SIGNER, play
 
 from fairdeal.cards import Card
@@ -51,10 +51,7 @@ def test_1000_simulated_one_deal_sessions_of_each_game_verify(name):
 
 @functools.cache
 def record(name: str) -> list[dict]:
-    # Human seats mix random moves with the timer's auto-moves; bot seats play the same way.
-    game = play(f"snip-snap-tamper-{name}", 3, humans=2, rules=name, options={"deals": 1}, use_bots=False)
-    assert verify(game.text).verified
-    return game.lines
+    return tamper_record(f"snip-snap-tamper-{name}", 3, name, {"deals": 1})
 
 
 def touched(lines: list[dict]) -> set[int]:
@@ -102,9 +99,7 @@ def test_the_tamper_records_hold_what_the_mutations_are_for():
 @functools.cache
 def session(name: str) -> tuple[dict, ...]:
     """A full session (one deal per player) for four seats, two of them human."""
-    played = play(f"snip-snap-session-{name}", 4, humans=2, rules=name, use_bots=False)
-    assert verify(played.lines, key=SIGNER.public_hex).verified
-    return tuple(played.lines)
+    return session_record(f"snip-snap-session-{name}", 4, name)
 
 
 @pytest.mark.parametrize("name", GAMES)
