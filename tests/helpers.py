@@ -10,6 +10,7 @@ are in tests/test_tamper.py, the verifier tests' driver in tests/test_verifier_s
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,7 +22,8 @@ from fairdeal.fairness import game_key, shuffle
 from fairdeal.record import Signer, check_chain, parse_record, resign
 from fairdeal.rules import IllegalMove, Move
 from fairdeal.table import Seat, Table
-from verifier.replay import verify
+from verifier.replay import Report, verify
+from verifier.report import json_report, text_report
 
 SEED = "00" * 32
 
@@ -224,3 +226,29 @@ def refused(lines, index: int, *words: str) -> str:
     for word in words:
         assert word in report.error.reason, str(report.error)
     return report.error.reason
+
+
+def check_session_report(lines, hands: int) -> tuple[Report, str, dict]:
+    """What a person checks in the verifier's reports of the session ``lines`` (signed with
+    SIGNER): the text ends VERIFIED, shows the deal of each of its ``hands`` hands, every chips
+    line and the final standings; the JSON has the same standings, chips and totals. Returns the
+    report, the text and the JSON data, for the game's own checks."""
+    report = verify(list(lines), key=SIGNER.public_hex)
+    text = text_report(report)
+    assert text.endswith("\nVERIFIED\n")
+    ends = [line for line in lines if line["type"] == "hand-end"]
+    assert len(report.hands) == len(ends) == hands
+    for hand in report.hands:
+        for cards in hand.summary["deal"]:
+            assert " ".join(Card.parse(c).display for c in cards) in text
+    chips = [line for line in lines if line["type"] == "chips"]
+    assert text.count("  chips: ") == len(chips)
+    final = lines[-2]["standings"]
+    standings = text[text.index("final standings"):].splitlines()[1 : 1 + len(final)]
+    assert [row.split()[-1] for row in standings] == [str(row["total"]) for row in final]
+
+    data = json.loads(json_report(report))
+    assert data["verified"] is True and data["standings"] == final
+    assert sum(len(h["chips"]) for h in data["hands"]) == len(chips)
+    assert [h["totals"] for h in data["hands"]] == [line["totals"] for line in ends]
+    return report, text, data

@@ -9,10 +9,9 @@ auto-moves), for every game of the family.
 from __future__ import annotations
 
 import functools
-import json
 
 import pytest
-from helpers import bare, first, refused, session_record, tampered
+from helpers import bare, check_session_report, first, refused, session_record, tampered
 from test_verifier_support import SIGNER, play
 
 from fairdeal.record import resign
@@ -185,33 +184,14 @@ def test_fan_tan_penalties_left_out_or_added():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_report_shows_every_deal_every_chip_and_the_standings(name):
-    from fairdeal.cards import Card
-    from verifier.report import json_report, text_report
-
     lines = session(name)
-    report = verify(list(lines), key=SIGNER.public_hex)
-    text = text_report(report)
-    assert text.endswith("\nVERIFIED\n")
-    hands = [line for line in lines if line["type"] == "hand-end"]
-    assert len(report.hands) == len(hands) == 4
-    for hand in report.hands:
-        for cards in hand.summary["deal"]:
-            assert " ".join(Card.parse(c).display for c in cards) in text
+    report, text, data = check_session_report(lines, 4)
     chips = [line for line in lines if line["type"] == "chips"]
-    assert text.count("  chips: ") == len(chips)
     if chips:
         pot = chips[-1]
         assert f"  chips: pot: {pot['amount']} from pot to seat {pot['to']} (P{pot['to']})" in text
     assert "  rows at the end: ♣ " in text
-    standings = text[text.index("final standings"):].splitlines()[1:5]
-    final = lines[-2]["standings"]
-    assert [row.split()[-1] for row in standings] == [str(row["total"]) for row in final]
-
-    data = json.loads(json_report(report))
-    assert data["verified"] is True and data["standings"] == final
     assert [h["chips"] for h in data["hands"]] == [h.summary["chips"] for h in report.hands]
-    assert sum(len(h["chips"]) for h in data["hands"]) == len(chips)
-    assert [h["totals"] for h in data["hands"]] == [line["totals"] for line in hands]
 
 
 def test_the_move_by_move_replay_shows_the_rows_and_the_antes(tmp_path):
