@@ -118,14 +118,14 @@ def check_legal_moves(rules, state, moves: Sequence[Move], shuffler=None) -> Non
     move is legal."""
     for seat in range(state.seats):
         view = rules.view(state, seat)
-        legal = rules.legal_moves(view)
+        listed = rules.legal_moves(view)
         for move in moves:
             try:
                 rules.apply(state, seat, move, shuffler)
                 accepted = True
             except IllegalMove:
                 accepted = False
-            assert accepted == (move in legal), (seat, move, state)
+            assert accepted == (move in listed), (seat, move, state)
             if move.kind == "play":
                 assert (rules.explain(view, move.card) is None) == accepted, (seat, move)
     if state.result is None:
@@ -239,8 +239,8 @@ def check_session_report(lines, hands: int) -> tuple[Report, str, dict]:
     ends = [line for line in lines if line["type"] == "hand-end"]
     assert len(report.hands) == len(ends) == hands
     for hand in report.hands:
-        for cards in hand.summary["deal"]:
-            assert " ".join(Card.parse(c).display for c in cards) in text
+        for dealt in hand.summary["deal"]:
+            assert " ".join(Card.parse(c).display for c in dealt) in text
     chips = [line for line in lines if line["type"] == "chips"]
     assert text.count("  chips: ") == len(chips)
     final = lines[-2]["standings"]
