@@ -8,33 +8,27 @@ from __future__ import annotations
 
 import doctest
 import random
+from functools import partial
 
+import helpers
 import pytest
+from helpers import cards, check_explain, chips, table_runs
 
 import fairdeal.rules.commit
 from fairdeal.bots import make_bot
-from fairdeal.cards import ALL_CARDS, Card, parse_cards
+from fairdeal.cards import ALL_CARDS, Card
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
-from fairdeal.rules import IllegalMove, Move, OptionsError, get
+from fairdeal.rules import Move, OptionsError, get
 from fairdeal.rules.commit import NINE, REMOVED
 from fairdeal.rules.sequence import RunState, run_choice
 
-NO_SHUFFLE = lambda label, cards: list(cards)  # noqa: E731 - the pack stays in card order
+NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 COMMIT = get("commit")
 
 
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
-
-
 def position(*hands: str, turn: int = 0, runs: str = "", current: str | None = None, stops: str = "") -> RunState:
-    played = [cards(run) for run in runs.split("|")] if runs else []
-    plays = tuple((-1, c) for run in played for c in run)
-    starts, at = [], 0
-    for run in played:
-        starts.append(at)
-        at += len(run)
+    plays, starts = table_runs(runs)
     dealt = tuple(cards(h) for h in hands)
     return RunState(
         hand=1, dealer=len(hands) - 1, hands=dealt, turn=turn, plays=plays, runs=tuple(starts),
@@ -42,9 +36,7 @@ def position(*hands: str, turn: int = 0, runs: str = "", current: str | None = N
     )
 
 
-def legal(state: RunState, seat: int | None = None) -> list[str]:
-    seat = state.turn if seat is None else seat
-    return [str(m) for m in COMMIT.legal_moves(COMMIT.view(state, seat))]
+legal = partial(helpers.legal, COMMIT)
 
 
 def act(state: RunState, seat: int, code: str, then: str | None = None) -> tuple[RunState, list[dict]]:
@@ -52,14 +44,7 @@ def act(state: RunState, seat: int, code: str, then: str | None = None) -> tuple
     return COMMIT.apply(state, seat, move, NO_SHUFFLE)
 
 
-def chips(events) -> list[tuple]:
-    return [(e["reason"], e["from"], e["to"], e["amount"]) for e in events if e["type"] == "chips"]
-
-
-def refusal(state: RunState, seat: int, move: Move) -> str:
-    with pytest.raises(IllegalMove) as caught:
-        COMMIT.apply(state, seat, move, NO_SHUFFLE)
-    return caught.value.reason
+refusal = partial(helpers.refusal, COMMIT)
 
 
 # --- players, the pack, the deal ---------------------------------------------------------
@@ -223,9 +208,7 @@ def test_whole_sessions_agree_and_counters_balance(seats):
         seat = match.turn
         view = match.view(seat)
         moves = match.legal_moves(seat)
-        playable = {m.card for m in moves}
-        for card in view.hand:
-            assert (match.explain(seat, card) is None) == (card in playable), card
+        check_explain(match, seat, view, moves)
         move = bot.choose(match.rules, view) if rng.random() < 0.5 else rng.choice(moves)
         lines += match.apply(seat, move)
     assert sum(match.totals) == 50 * seats

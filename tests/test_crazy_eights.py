@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import random
 
+import helpers
 import pytest
+from helpers import cards, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fairdeal.cards import Card, Rank, Suit, pack, parse_cards
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.cards import Card, Rank, Suit, pack
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
 from fairdeal.rules import IllegalMove, Move, OptionsError, get
 from fairdeal.rules.crazy_eights import (
@@ -31,10 +33,6 @@ SEED = "00" * 32
 
 
 # --- helpers ------------------------------------------------------------
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
 
 
 def make_state(
@@ -70,8 +68,7 @@ def no_shuffle(label, cards):
 
 
 def protocol_shuffler(game_id: str = "crazy-eights-test", seats: int = 2):
-    key = game_key(SEED, game_id, [""] * seats)
-    return key, lambda label, cards: shuffle(key, label, cards)
+    return helpers.protocol_shuffler(game_id, seats, SEED)
 
 
 def fixed_order(order):
@@ -85,12 +82,7 @@ def fixed_order(order):
     return shuffler
 
 
-def identity(label, cards):
-    return list(cards)
-
-
-def play(code: str, suit: str | None = None) -> Move:
-    return Move.play(Card.parse(code), None if suit is None else Suit.parse(suit))
+identity = helpers.in_order
 
 
 def apply(state, seat, move, rules=RULES, shuffler=no_shuffle):
@@ -99,9 +91,7 @@ def apply(state, seat, move, rules=RULES, shuffler=no_shuffle):
 
 
 def refusal(state, seat, move, rules=RULES, shuffler=no_shuffle) -> str:
-    with pytest.raises(IllegalMove) as info:
-        rules.apply(state, seat, move, shuffler)
-    return info.value.reason
+    return helpers.refusal(rules, state, seat, move, shuffler)
 
 
 def plays_in(moves) -> set[str]:

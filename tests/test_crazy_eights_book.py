@@ -11,13 +11,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import cards, play
 from test_eights_support import (
     EIGHTS_GAMES,
-    cards,
-    check_position,
+    check_positions_in_play,
     eights_state,
     fair,
-    play,
     rigged,
     started,
 )
@@ -307,15 +306,7 @@ def test_legal_moves_are_exactly_what_apply_accepts(name, seats, options):
     rules = get(name, options)
     rng = random.Random(f"{name}/{seats}/{options}")
     match = Match(rules, seats, fair(f"legal-{name}-{seats}-{options}", seats))
-    match.start()
-    checked = 0
-    while not match.over and checked < 60:
-        if rng.random() < 0.3:
-            check_position(rules, match.state)
-            checked += 1
-        seat = match.turn
-        match.apply(seat, rng.choice(match.legal_moves(seat)))
-    assert checked >= 20
+    assert check_positions_in_play(rules, match, rng, 0.3, 60) >= 20
 
 
 def test_the_modules_examples_are_true():

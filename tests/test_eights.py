@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_eights_support import eights_state, play, started
+from helpers import play
+from test_eights_support import eights_state, started
 
 from fairdeal.cards import Card
 from fairdeal.rules import Move, get
@@ -93,7 +94,8 @@ def test_the_deals_option():
 
 
 def test_a_starter_eight_is_buried_in_eights_too():
-    from test_eights_support import cards, rigged
+    from helpers import cards
+    from test_eights_support import rigged
 
     state, events = RULES.deal(3, dealer=0, hand=1, shuffle=rigged(cards("AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 8S")))
     assert events[0]["turned"] == ["8S", "3D"] and state.top == Card.parse("3D")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fairdeal.cards import ALL_CARDS, Card, Suit, parse_cards
-from fairdeal.fairness import game_key, shuffle
+from helpers import cards, protocol_shuffler
+
+from fairdeal.cards import ALL_CARDS, Card, Suit
 from fairdeal.match import Match
 from fairdeal.rules import IllegalMove, Move, Rules, get
 from fairdeal.rules.eights import EightsState, sides_of
@@ -20,14 +21,6 @@ DRAW_PILE_GAMES = ("crazy-eights-book", "eights", "hollywood-eights", "go-boom",
 EIGHTS_GAMES = DRAW_PILE_GAMES[:3]
 GO_BOOM_GAMES = DRAW_PILE_GAMES[3:]
 SEED = "00" * 32
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
-
-
-def play(code: str, suit: str | None = None) -> Move:
-    return Move.play(Card.parse(code), None if suit is None else Suit.parse(suit))
 
 
 def eights_state(
@@ -92,8 +85,7 @@ def rigged(order: Sequence[Card]):
 
 
 def fair(game_id: str, seats: int):
-    key = game_key(SEED, game_id, [""] * seats)
-    return lambda label, deck: shuffle(key, label, deck)
+    return protocol_shuffler(game_id, seats, SEED)[1]
 
 
 def started(name: str, seats: int, options=None, game_id: str = "t", shuffler=None) -> Match:
@@ -124,6 +116,21 @@ def check_position(rules: Rules, state) -> None:
         for card in set(state.hands[seat]):
             playable = any(m.kind == "play" and m.card == card for m in legal)
             assert (rules.explain(view, card) is None) == playable, (seat, card)
+
+
+def check_positions_in_play(rules: Rules, match: Match, rng, chance: float, most: int) -> int:
+    """Start ``match`` and play it with random legal moves, checking :func:`check_position`
+    before a move with probability ``chance``, until it is over or ``most`` positions are
+    checked: how many were."""
+    match.start()
+    checked = 0
+    while not match.over and checked < most:
+        if rng.random() < chance:
+            check_position(rules, match.state)
+            checked += 1
+        seat = match.turn
+        match.apply(seat, rng.choice(match.legal_moves(seat)))
+    return checked
 
 
 def test_the_helpers_build_what_they_say():

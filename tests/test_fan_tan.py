@@ -14,11 +14,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
+import helpers
 import pytest
+from helpers import cards, check_legal_moves_in_play, net_chips, played_by_bots, protocol_shuffler
+from helpers import chips as chip_tuples
 
 from fairdeal.bots import HeuristicBot, RandomBot
 from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes, pack, parse_cards
-from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.record import Signer, check_chain, parse_record
 from fairdeal.rules import RULES, IllegalMove, Move, OptionsError, get
@@ -34,14 +36,10 @@ from fairdeal.table import Seat, Table
 
 GAMES = ("fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan")
 CHIP_GAMES = ("fan-tan", "five-or-nine", "play-or-pay", "liberty-fan-tan")
-NO_SHUFFLE = lambda label, cards: list(cards)  # noqa: E731 - a shuffler for hand-built positions
+NO_SHUFFLE = helpers.in_order  # a shuffler for hand-built positions
 
 
 # --- helpers ------------------------------------------------------------
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
 
 
 def row_cards(rules: FanTanFamily, first: Card, last: Card) -> list[Card]:
@@ -103,16 +101,11 @@ def rigged(hands: Sequence[Sequence[Card]], dealer: int):
 
 
 def fair(seed: int, seats: int, game_id: str = "t"):
-    key = game_key(f"{seed:064x}", f"{game_id}-{seed}", [""] * seats)
-    return lambda label, cards_: shuffle(key, label, cards_)
+    return protocol_shuffler(f"{game_id}-{seed}", seats, f"{seed:064x}")[1]
 
 
 def plays(moves: Sequence[Move]) -> list[str]:
     return [m.card.code for m in moves if m.kind == "play"]
-
-
-def chip_tuples(events) -> list[tuple]:
-    return [(e["reason"], e["from"], e["to"], e["amount"]) for e in events if e["type"] == "chips"]
 
 
 # --- the family ----------------------------------------------------------
@@ -543,24 +536,6 @@ def all_moves() -> list[Move]:
     return [Move.play(c) for c in ALL_CARDS] + [Move.pass_(), Move.draw(), Move.keep()]
 
 
-def check_position(rules: FanTanFamily, state: FanTanState) -> None:
-    """legal_moves is exactly what apply accepts, and explain agrees, for every seat."""
-    for seat in range(state.seats):
-        view = rules.view(state, seat)
-        legal = rules.legal_moves(view)
-        for move in all_moves():
-            try:
-                rules.apply(state, seat, move, NO_SHUFFLE)
-                accepted = True
-            except IllegalMove:
-                accepted = False
-            assert accepted == (move in legal), (move, seat, state)
-            if move.kind == "play":
-                assert (rules.explain(view, move.card) is None) == accepted, (move, seat)
-    if state.result is None:
-        assert rules.auto_move(state) in rules.legal_moves(rules.view(state, state.turn))
-
-
 SESSION_OPTIONS = [
     ("fan-tan", {}), ("fan-tan", {"passing": 1}), ("sjueren", {}), ("five-or-nine", {}),
     ("play-or-pay", {}), ("liberty-fan-tan", {}),
@@ -574,14 +549,7 @@ def test_legal_moves_are_exactly_what_apply_accepts(name, options):
         rng = random.Random(seed)
         seats = rules.min_seats + seed % (rules.max_seats - rules.min_seats + 1)
         match = Match(rules, seats, fair(seed, seats, "legal"))
-        match.start()
-        step = 0
-        while not match.over:
-            if step % 7 == 0:
-                check_position(rules, match.state)
-            match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
-            step += 1
-        check_position(rules, match.state)
+        check_legal_moves_in_play(rules, match, rng, 7, all_moves(), NO_SHUFFLE)
 
 
 @pytest.mark.parametrize("name, options", SESSION_OPTIONS, ids=lambda x: str(x))
@@ -603,12 +571,7 @@ def test_200_seeded_sessions_each_conserve_chips_and_agree_with_their_events(nam
                 elif event["type"] == "hand-end":
                     report = match.hands[event["hand"] - 1]
                     assert report.summary["chips"] == hand_chips
-                    net = [0] * seats
-                    for chip in hand_chips:
-                        if chip["from"] != "pot":
-                            net[chip["from"]] -= chip["amount"]
-                        if chip["to"] != "pot":
-                            net[chip["to"]] += chip["amount"]
+                    net = net_chips(hand_chips, seats)
                     if rules.uses_chips:
                         assert event["scores"] == net
                     else:
@@ -639,16 +602,8 @@ def test_200_seeded_sessions_each_conserve_chips_and_agree_with_their_events(nam
 def test_a_table_records_every_chip_and_restores_from_its_record(name):
     signer = Signer.from_seed(bytes(32))
     seats = [Seat("Ann"), Seat("Bot 1", bot=True), Seat("Bot 2", bot=True), Seat("Bot 3", bot=True)]
-    table = Table.new(f"ft-{name}", get(name), seats, signer, created="2026-01-01T00:00:00Z",
-                      server_seed="ab" * 32)
-    table.start()
     bots = [HeuristicBot(), RandomBot(1), HeuristicBot(), RandomBot(2)]
-    while not table.match.over:
-        seat = table.match.turn
-        table.move(seat, bots[seat].choose(table.rules, table.match.view(seat)))
-    table.reveal()
-    lines = parse_record(table.writer.text())
-    check_chain(lines, signer.public_hex)
+    table, lines = played_by_bots(f"ft-{name}", get(name), seats, bots, signer, "ab" * 32)
     chips = [line for line in lines if line["type"] == "chips"]
     if name == "sjueren":
         assert chips == []

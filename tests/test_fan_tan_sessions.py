@@ -8,11 +8,10 @@ auto-moves), for every game of the family.
 
 from __future__ import annotations
 
-import copy
 import functools
-import json
 
 import pytest
+from helpers import bare, check_session_report, first, refused, session_record, tampered
 from test_verifier_support import SIGNER, play
 
 from fairdeal.record import resign
@@ -36,7 +35,7 @@ def test_1000_simulated_sessions_of_each_game_verify(name):
         assert report.standings == played.table.match.standings
         assert len(report.hands) == 1
         chips = [line for line in played.lines if line["type"] == "chips"]
-        assert [{k: v for k, v in c.items() if k not in ("seq", "prev", "sig")} for c in chips] == report.hands[0].summary["chips"]
+        assert [bare(c) for c in chips] == report.hands[0].summary["chips"]
         chip_lines += len(chips)
     assert (chip_lines == 0) == (name == "sjueren")
 
@@ -54,43 +53,7 @@ def session(name: str, variant: int = 0, **options: int) -> tuple[dict, ...]:
     """A full session (one deal per player) with two human seats that also time out."""
     # Bot seats play like the human ones (random moves, timeouts): the record must not change
     # when the bots get cleverer.
-    played = play(f"tamper-{name}-{variant}-{sorted(options.items())}", 4, humans=2, rules=name, options=options, use_bots=False)
-    assert verify(played.lines, key=SIGNER.public_hex).verified
-    return tuple(played.lines)
-
-
-def bare(line: dict) -> dict:
-    return {k: v for k, v in line.items() if k not in ("seq", "prev", "sig")}
-
-
-def tampered(lines, index, change=None, *, drop=False, insert=None) -> list[dict]:
-    """``lines`` with line ``index`` changed in place by ``change``, dropped, or with ``insert``
-    put before it; then re-chained and re-signed (signed lines stay signed)."""
-    out = [copy.deepcopy(bare(line)) | ({"sig": ""} if "sig" in line else {}) for line in lines]
-    if drop:
-        del out[index]
-    elif insert is not None:
-        out.insert(index, insert)
-    else:
-        change(out[index])
-    return resign(out, SIGNER)
-
-
-def first(lines, kind: str, **fields) -> int:
-    """The index of the first line of type ``kind`` with these field values (``None``: absent)."""
-    return next(
-        i for i, line in enumerate(lines) if line["type"] == kind and all(line.get(k) == v for k, v in fields.items())
-    )
-
-
-def refused(lines, index: int, *words: str) -> str:
-    """The verifier refuses ``lines`` at line ``index`` (0-based) with a reason holding ``words``."""
-    report = verify(lines, key=SIGNER.public_hex)
-    assert not report.verified
-    assert report.error.line == index + 1, str(report.error)
-    for word in words:
-        assert word in report.error.reason, str(report.error)
-    return report.error.reason
+    return session_record(f"tamper-{name}-{variant}-{sorted(options.items())}", 4, name, options)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -221,33 +184,14 @@ def test_fan_tan_penalties_left_out_or_added():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_report_shows_every_deal_every_chip_and_the_standings(name):
-    from fairdeal.cards import Card
-    from verifier.report import json_report, text_report
-
     lines = session(name)
-    report = verify(list(lines), key=SIGNER.public_hex)
-    text = text_report(report)
-    assert text.endswith("\nVERIFIED\n")
-    hands = [line for line in lines if line["type"] == "hand-end"]
-    assert len(report.hands) == len(hands) == 4
-    for hand in report.hands:
-        for cards in hand.summary["deal"]:
-            assert " ".join(Card.parse(c).display for c in cards) in text
+    report, text, data = check_session_report(lines, 4)
     chips = [line for line in lines if line["type"] == "chips"]
-    assert text.count("  chips: ") == len(chips)
     if chips:
         pot = chips[-1]
         assert f"  chips: pot: {pot['amount']} from pot to seat {pot['to']} (P{pot['to']})" in text
     assert "  rows at the end: ♣ " in text
-    standings = text[text.index("final standings"):].splitlines()[1:5]
-    final = lines[-2]["standings"]
-    assert [row.split()[-1] for row in standings] == [str(row["total"]) for row in final]
-
-    data = json.loads(json_report(report))
-    assert data["verified"] is True and data["standings"] == final
     assert [h["chips"] for h in data["hands"]] == [h.summary["chips"] for h in report.hands]
-    assert sum(len(h["chips"]) for h in data["hands"]) == len(chips)
-    assert [h["totals"] for h in data["hands"]] == [line["totals"] for line in hands]
 
 
 def test_the_move_by_move_replay_shows_the_rows_and_the_antes(tmp_path):

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_eights_support import GO_BOOM_GAMES, cards, check_position, fair, go_boom_state, play, started
+from helpers import cards, play
+from test_eights_support import GO_BOOM_GAMES, check_positions_in_play, fair, go_boom_state, started
 
 from fairdeal.cards import Card
 from fairdeal.match import Match
@@ -162,15 +163,7 @@ def test_legal_moves_are_exactly_what_apply_accepts(name, seats):
     rules = get(name)
     rng = random.Random(f"{name}/{seats}")
     match = Match(rules, seats, fair(f"legal-{name}-{seats}", seats))
-    match.start()
-    checked = 0
-    while not match.over and checked < 40:
-        if rng.random() < 0.4:
-            check_position(rules, match.state)
-            checked += 1
-        seat = match.turn
-        match.apply(seat, rng.choice(match.legal_moves(seat)))
-    assert checked >= 15
+    assert check_positions_in_play(rules, match, rng, 0.4, 40) >= 15
 
 
 def test_the_modules_examples_are_true():

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_eights_support import cards, eights_state, play, started
+from helpers import cards, play
+from test_eights_support import eights_state, started
 
 from fairdeal.match import Match
 from fairdeal.rules import Move, get

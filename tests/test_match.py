@@ -12,23 +12,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from helpers import cards, play, protocol_shuffler
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack, parse_cards
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.cards import Card, Rank, Suit, codes, pack
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match, draw_for_deal
 from fairdeal.rules import IllegalMove, Move, get, standings
-
-SEED = "00" * 32
-
-
-def protocol_shuffler(game_id: str, seats: int):
-    key = game_key(SEED, game_id, [""] * seats)
-    return key, lambda label, cards: shuffle(key, label, cards)
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
-
 
 def started(seats: int = 2, options=None, game_id: str = "match-test") -> Match:
     _key, shuffler = protocol_shuffler(game_id, seats)
@@ -47,10 +36,6 @@ def put(match: Match, *hands: str, pile: str, stock: str = "", turn: int, named:
         named=None if named is None else Suit.parse(named),
         turn=turn,
     )
-
-
-def play(code: str, suit: str | None = None) -> Move:
-    return Move.play(Card.parse(code), None if suit is None else Suit.parse(suit))
 
 
 def play_out(match: Match) -> list[dict]:

@@ -11,34 +11,27 @@ from __future__ import annotations
 import doctest
 import random
 
+import helpers
 import pytest
+from helpers import cards, check_explain, chips, legal, refusal, table_runs
 
 import fairdeal.rules.base
 import fairdeal.rules.michigan
 from fairdeal.bots import make_bot
-from fairdeal.cards import ALL_CARDS, Card, Suit, codes, parse_cards
+from fairdeal.cards import ALL_CARDS, Card, Suit, codes
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.rules.michigan import MichiganSheet
 from fairdeal.rules.sequence import RunState, run_choice
 
-NO_SHUFFLE = lambda label, cards: list(cards)  # noqa: E731 - the pack stays in card order
+NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 MICHIGAN = get("michigan")
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
 
 
 def position(rules, *hands: str, turn: int = 0, runs: str = "", current: str | None = None,
              dead: str = "", layout: tuple[int, ...] | None = None, dealer: int | None = None, **extra) -> RunState:
-    played = [cards(run) for run in runs.split("|")] if runs else []
-    plays = tuple((-1, c) for run in played for c in run)
-    starts, at = [], 0
-    for run in played:
-        starts.append(at)
-        at += len(run)
+    plays, starts = table_runs(runs)
     seats = len(hands)
     dealt = tuple(cards(h) for h in hands)
     return RunState(
@@ -57,25 +50,10 @@ def position(rules, *hands: str, turn: int = 0, runs: str = "", current: str | N
     )
 
 
-def legal(rules, state: RunState, seat: int | None = None) -> list[str]:
-    seat = state.turn if seat is None else seat
-    return [str(m) for m in rules.legal_moves(rules.view(state, seat))]
-
-
 def act(rules, state: RunState, seat: int, move: Move | str) -> tuple[RunState, list[dict]]:
     if isinstance(move, str):
         move = Move.play(Card.parse(move))
     return rules.apply(state, seat, move, NO_SHUFFLE)
-
-
-def chips(events) -> list[tuple]:
-    return [(e["reason"], e["from"], e["to"], e["amount"]) for e in events if e["type"] == "chips"]
-
-
-def refusal(rules, state: RunState, seat: int, move: Move) -> str:
-    with pytest.raises(IllegalMove) as caught:
-        rules.apply(state, seat, move, NO_SHUFFLE)
-    return caught.value.reason
 
 
 # --- the moves fairdeal gained for these games -------------------------------------------
@@ -374,9 +352,7 @@ def test_whole_sessions_agree_and_no_counter_is_made_or_lost(name):
             view = match.view(seat)
             moves = match.legal_moves(seat)
             assert moves
-            playable = {m.card for m in moves if m.kind == "play"}
-            for card in view.hand:
-                assert (match.explain(seat, card) is None) == (card in playable), card
+            check_explain(match, seat, view, moves)
             move = bot.choose(rules, view) if rng.random() < 0.6 else rng.choice(moves)
             lines += match.apply(seat, move)
         assert sum(match.totals) == 50 * seats

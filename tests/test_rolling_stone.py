@@ -10,19 +10,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import cards, check_legal_moves_in_play, played_by_bots, protocol_shuffler, run
 
 from fairdeal.bots import HeuristicBot, make_bot
-from fairdeal.cards import Card, Rank, Suit, pack, parse_cards
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.cards import Card, Rank, Suit, pack
 from fairdeal.match import Match
 from fairdeal.record import Signer, check_chain, parse_record
 from fairdeal.rules import RULES, IllegalMove, Move, OptionsError, get
 from fairdeal.rules.rolling_stone import RollingStone, RollingStoneState, position, rolling_stone_pack
 from fairdeal.table import Seat, Table
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
 
 
 def deal_of(*hands: str, turn: int = 0) -> RollingStoneState:
@@ -33,19 +29,8 @@ def deal_of(*hands: str, turn: int = 0) -> RollingStoneState:
     )
 
 
-def run(rules, state, *moves: tuple[int, str]):
-    """Apply ``(seat, "9S" | "pass")`` moves in order; the final state and every event."""
-    events = []
-    for seat, what in moves:
-        move = Move.pass_() if what == "pass" else Move.play(Card.parse(what))
-        state, new = rules.apply(state, seat, move, None)
-        events += new
-    return state, events
-
-
 def fair(seed: int, seats: int, game_id: str = "rs"):
-    key = game_key(f"{seed:064x}", f"{game_id}-{seed}", [""] * seats)
-    return lambda label, cards_: shuffle(key, label, cards_)
+    return protocol_shuffler(f"{game_id}-{seed}", seats, f"{seed:064x}")[1]
 
 
 # --- the game, the pack, the deal ------------------------------------------------------------
@@ -242,39 +227,14 @@ def test_views_show_the_trick_and_hide_the_other_hands():
     assert rules.explain(rules.view(state, 0), Card.parse("7H")) == "it is not your turn"
 
 
-def check_position(rules, state) -> None:
-    """legal_moves is exactly what apply accepts, and explain says None for exactly those plays."""
-    every = rolling_stone_pack(state.seats)
-    for seat in range(state.seats):
-        view = rules.view(state, seat)
-        legal = rules.legal_moves(view)
-        for move in [Move.play(c) for c in every] + [Move.pass_()]:
-            try:
-                rules.apply(state, seat, move, None)
-                accepted = True
-            except IllegalMove:
-                accepted = False
-            assert accepted == (move in legal), (seat, move)
-            if move.kind == "play":
-                assert (rules.explain(view, move.card) is None) == accepted, (seat, move)
-    if state.result is None:
-        assert rules.auto_move(state) in rules.legal_moves(rules.view(state, state.turn))
-
-
 def test_legal_moves_are_exactly_what_apply_accepts():
     rules = get("rolling-stone", {"deals": 1})
     for seed in range(6):
         rng = random.Random(seed)
         seats = 4 + seed % 3
         match = Match(rules, seats, fair(seed, seats, "legal"))
-        match.start()
-        step = 0
-        while not match.over:
-            if step % 4 == 0:
-                check_position(rules, match.state)
-            match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
-            step += 1
-        check_position(rules, match.state)
+        every = [Move.play(c) for c in rolling_stone_pack(seats)] + [Move.pass_()]
+        check_legal_moves_in_play(rules, match, rng, 4, every)
 
 
 def test_300_seeded_sessions_keep_every_card_and_agree_with_their_events():
@@ -327,16 +287,8 @@ def test_the_timer_alone_always_finishes_a_deal():
 def test_a_table_records_every_pick_up_and_restores_from_its_record():
     signer = Signer.from_seed(bytes(32))
     seats = [Seat("Ann")] + [Seat(f"Bot {i}", bot=True) for i in range(1, 6)]
-    table = Table.new("rs-six", get("rolling-stone"), seats, signer,
-                      created="2026-01-01T00:00:00Z", server_seed="cd" * 32)
-    table.start()
     bots = [make_bot("heuristic"), make_bot("random", seed=1)] * 3
-    while not table.match.over:
-        seat = table.match.turn
-        table.move(seat, bots[seat].choose(table.rules, table.match.view(seat)))
-    table.reveal()
-    lines = parse_record(table.writer.text())
-    check_chain(lines, signer.public_hex)
+    table, lines = played_by_bots("rs-six", get("rolling-stone"), seats, bots, signer, "cd" * 32)
     passes = [i for i, line in enumerate(lines) if line.get("move") == "pass"]
     assert passes and all(lines[i + 1]["type"] == "pick-up" and lines[i + 1]["seat"] == lines[i]["seat"] for i in passes)
     assert len([line for line in lines if line["type"] == "hand-end"]) == 6  # each of the six deals once

@@ -14,8 +14,8 @@ import json
 
 import pytest
 import test_tamper as tamper
-from test_fan_tan_sessions import first, refused, tampered
-from test_verifier_support import SIGNER, play, text_of
+from helpers import first, refused, session_record, tamper_record, tampered, the_end
+from test_verifier_support import SIGNER, play
 
 from fairdeal.cards import Card
 from fairdeal.record import canonical, resign
@@ -48,9 +48,7 @@ def test_1000_simulated_one_deal_sessions_verify():
 
 @functools.cache
 def record() -> list[dict]:
-    game = play("rolling-stone-tamper", 4, humans=2, rules="rolling-stone", options={"deals": 1}, use_bots=False)
-    assert verify(game.text).verified
-    return game.lines
+    return tamper_record("rolling-stone-tamper", 4, "rolling-stone", {"deals": 1})
 
 
 def touched(lines: list[dict]) -> set[int]:
@@ -65,22 +63,14 @@ def touched(lines: list[dict]) -> set[int]:
         if b - a == 4 and all(lines[i].get("move") == "play" for i in range(a, b + 1)):
             out |= {b - 1, b}
             break
-    return out | set(range(moves[-1], len(lines) - 1))
+    return out | the_end(lines)
 
 
 def test_every_single_edit_is_rejected_at_the_line_it_touches():
     lines = record()
     kinds = [line["type"] for line in lines]
     edited = {0, first(lines, "pick-up"), kinds.index("hand-end")}
-    accepted, late, count = [], [], 0
-    for what, index, changed in tamper.mutations(lines, edited):
-        count += 1
-        rejected, error = tamper._rejected(text_of(changed))
-        if not rejected:
-            accepted.append(what)
-        elif error is not None and error.line > index + 2:
-            late.append(f"{what}: {error}")
-    assert count > 80 and accepted == [] and late == []
+    assert tamper._edits_missed(lines, edited, more_than=80) == ([], [])
 
 
 def test_every_single_rewrite_that_breaks_the_rules_is_rejected():
@@ -94,9 +84,7 @@ def test_every_single_rewrite_that_breaks_the_rules_is_rejected():
 @functools.cache
 def session() -> tuple[dict, ...]:
     """A full session (one deal per player) for five seats, two of them human."""
-    played = play("rolling-stone-session", 5, humans=2, rules="rolling-stone", use_bots=False)
-    assert verify(played.lines, key=SIGNER.public_hex).verified
-    return tuple(played.lines)
+    return session_record("rolling-stone-session", 5, "rolling-stone")
 
 
 def test_a_pick_up_left_out_or_changed_is_refused():

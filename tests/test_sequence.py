@@ -11,35 +11,29 @@ from __future__ import annotations
 
 import doctest
 import random
+from functools import partial
 
+import helpers
 import pytest
+from helpers import cards, check_explain, table_runs
 
 import fairdeal.rules.sequence
 from fairdeal.bots import make_bot
-from fairdeal.cards import ALL_CARDS, Card, Suit, codes, parse_cards
+from fairdeal.cards import ALL_CARDS, Card, Suit, codes
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import IllegalMove, Move, OptionsError, get
 from fairdeal.rules.sequence import RunState, deal_round
 
-NO_SHUFFLE = lambda label, cards: list(cards)  # noqa: E731 - the pack stays in card order
+NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 RULES = get("sequence")
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
 
 
 def position(*hands: str, turn: int = 0, runs: str = "", current: str | None = None, stopped: str | None = None,
              dealer: int | None = None) -> RunState:
     """A Sequence position: the seats' hands, and the runs on the table (``"4S 5S | 2H"``:
     two runs, cards in the order played; the seat that played them does not matter here)."""
-    played = [cards(run) for run in runs.split("|")] if runs else []
-    plays = tuple((-1, c) for run in played for c in run)
-    starts, at = [], 0
-    for run in played:
-        starts.append(at)
-        at += len(run)
+    plays, starts = table_runs(runs)
     seats = len(hands)
     dealt = tuple(cards(h) for h in hands)
     return RunState(
@@ -56,19 +50,14 @@ def position(*hands: str, turn: int = 0, runs: str = "", current: str | None = N
     )
 
 
-def legal(state: RunState, seat: int | None = None, rules=RULES) -> list[str]:
-    seat = state.turn if seat is None else seat
-    return [str(m) for m in rules.legal_moves(rules.view(state, seat))]
+legal = partial(helpers.legal, RULES)
 
 
 def play(state: RunState, seat: int, code: str, rules=RULES) -> tuple[RunState, list[dict]]:
     return rules.apply(state, seat, Move.play(Card.parse(code)), NO_SHUFFLE)
 
 
-def refusal(state: RunState, seat: int, move: Move, rules=RULES) -> str:
-    with pytest.raises(IllegalMove) as caught:
-        rules.apply(state, seat, move, NO_SHUFFLE)
-    return caught.value.reason
+refusal = partial(helpers.refusal, RULES)
 
 
 # --- players, options, the deal -------------------------------------------------
@@ -260,9 +249,7 @@ def test_whole_sessions_legal_moves_apply_and_explain_agree(seats):
         view = match.view(seat)
         moves = match.legal_moves(seat)
         assert moves and all(m.kind == "play" for m in moves)
-        playable = {m.card for m in moves}
-        for card in view.hand:
-            assert (match.explain(seat, card) is None) == (card in playable), card
+        check_explain(match, seat, view, moves)
         for other in range(seats):
             if other != seat:
                 assert match.legal_moves(other) == []

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 import pytest
+from helpers import cards, check_legal_moves_in_play, net_chips, played_by_bots, protocol_shuffler, run
 
 from fairdeal.bots import HeuristicBot, RandomBot, make_bot
-from fairdeal.cards import ALL_CARDS, Card, Rank, pack, parse_cards
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.cards import ALL_CARDS, Card, Rank, pack
 from fairdeal.match import Match
 from fairdeal.record import Signer, check_chain, parse_record
 from fairdeal.rules import RULES, IllegalMove, Move, OptionsError, get
@@ -24,10 +24,6 @@ GAMES = ("snip-snap-snorem", "earl-of-coventry", "jig")
 
 
 # --- helpers ------------------------------------------------------------------------
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_cards(text))
 
 
 def position(*hands: str, rest: int | None = None, turn: int = 0, laid: str = "") -> SnipSnapState:
@@ -43,19 +39,8 @@ def position(*hands: str, rest: int | None = None, turn: int = 0, laid: str = ""
     )
 
 
-def run(rules, state, *moves: tuple[int, str]):
-    """Apply ``(seat, "6H" | "pass")`` moves in order; the final state and every event."""
-    events = []
-    for seat, what in moves:
-        move = Move.pass_() if what == "pass" else Move.play(Card.parse(what))
-        state, new = rules.apply(state, seat, move, None)
-        events += new
-    return state, events
-
-
 def fair(seed: int, seats: int, game_id: str = "ss"):
-    key = game_key(f"{seed:064x}", f"{game_id}-{seed}", [""] * seats)
-    return lambda label, cards_: shuffle(key, label, cards_)
+    return protocol_shuffler(f"{game_id}-{seed}", seats, f"{seed:064x}")[1]
 
 
 def calls(state: SnipSnapState, group: int = 0) -> list[tuple[int, str, str | None]]:
@@ -387,30 +372,6 @@ def test_a_view_for_a_seat_not_at_the_table_is_refused(seat):
     assert rules.view(state, None).hand == () and rules.legal_moves(rules.view(state, None)) == []
 
 
-def check_position(rules, state) -> None:
-    """legal_moves is exactly what apply accepts, and explain says None for exactly those plays."""
-    for seat in range(state.seats):
-        view = rules.view(state, seat)
-        legal = rules.legal_moves(view)
-        for card in ALL_CARDS:
-            move = Move.play(card)
-            try:
-                rules.apply(state, seat, move, None)
-                accepted = True
-            except IllegalMove:
-                accepted = False
-            assert accepted == (move in legal), (seat, card)
-            assert (rules.explain(view, card) is None) == accepted, (seat, card)
-        try:
-            rules.apply(state, seat, Move.pass_(), None)
-            accepted = True
-        except IllegalMove:
-            accepted = False
-        assert accepted == (Move.pass_() in legal)
-    if state.result is None:
-        assert rules.auto_move(state) in rules.legal_moves(rules.view(state, state.turn))
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_legal_moves_are_exactly_what_apply_accepts(name):
     rules = get(name, {"deals": 1})
@@ -418,14 +379,7 @@ def test_legal_moves_are_exactly_what_apply_accepts(name):
         rng = random.Random(seed)
         seats = 3 + 2 * seed
         match = Match(rules, seats, fair(seed, seats, "legal"))
-        match.start()
-        step = 0
-        while not match.over:
-            if step % 5 == 0:
-                check_position(rules, match.state)
-            match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
-            step += 1
-        check_position(rules, match.state)
+        check_legal_moves_in_play(rules, match, rng, 5, [Move.play(c) for c in ALL_CARDS] + [Move.pass_()])
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -444,12 +398,7 @@ def test_200_seeded_sessions_conserve_chips_and_agree_with_their_events(name):
                 elif event["type"] == "hand-end":
                     report = match.hands[event["hand"] - 1]
                     assert report.summary["chips"] == chips
-                    net = [0] * seats
-                    for chip in chips:
-                        if chip["from"] != "pot":
-                            net[chip["from"]] -= chip["amount"]
-                        if chip["to"] != "pot":
-                            net[chip["to"]] += chip["amount"]
+                    net = net_chips(chips, seats)
                     assert event["scores"] == net and sum(net) == 0
                     assert event["how"] == "out" and event["counts"][event["winners"][0]] == 0
                     # Every card went down in a group, or is left in a hand.
@@ -473,16 +422,8 @@ def test_200_seeded_sessions_conserve_chips_and_agree_with_their_events(name):
 def test_a_ten_seat_table_records_every_card_and_restores_from_its_record():
     signer = Signer.from_seed(bytes(32))
     seats = [Seat("Ann")] + [Seat(f"Bot {i}", bot=True) for i in range(1, 10)]
-    table = Table.new("ss-ten", get("snip-snap-snorem", {"deals": 2}), seats, signer,
-                      created="2026-01-01T00:00:00Z", server_seed="ab" * 32)
-    table.start()
     bots = [HeuristicBot() if s % 2 else RandomBot(s) for s in range(10)]
-    while not table.match.over:
-        seat = table.match.turn
-        table.move(seat, bots[seat].choose(table.rules, table.match.view(seat)))
-    table.reveal()
-    lines = parse_record(table.writer.text())
-    check_chain(lines, signer.public_hex)
+    table, lines = played_by_bots("ss-ten", get("snip-snap-snorem", {"deals": 2}), seats, bots, signer, "ab" * 32)
     plays = [line for line in lines if line.get("move") == "play"]
     put_down = [line for line in lines if line["type"] == "put-down"]
     left = sum(sum(line["counts"]) for line in lines if line["type"] == "hand-end")

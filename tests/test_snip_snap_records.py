@@ -10,17 +10,14 @@ auto-moves).
 from __future__ import annotations
 
 import functools
-import json
 
 import pytest
 import test_tamper as tamper
-from test_fan_tan_sessions import bare, first, refused, tampered
-from test_verifier_support import SIGNER, play, text_of
+from helpers import bare, check_session_report, first, refused, session_record, tamper_record, tampered, the_end
+from test_verifier_support import SIGNER, play
 
-from fairdeal.cards import Card
 from fairdeal.record import canonical, resign
 from verifier.replay import verify
-from verifier.report import json_report, text_report
 
 GAMES = ("snip-snap-snorem", "earl-of-coventry", "jig")
 
@@ -51,10 +48,7 @@ def test_1000_simulated_one_deal_sessions_of_each_game_verify(name):
 
 @functools.cache
 def record(name: str) -> list[dict]:
-    # Human seats mix random moves with the timer's auto-moves; bot seats play the same way.
-    game = play(f"snip-snap-tamper-{name}", 3, humans=2, rules=name, options={"deals": 1}, use_bots=False)
-    assert verify(game.text).verified
-    return game.lines
+    return tamper_record(f"snip-snap-tamper-{name}", 3, name, {"deals": 1})
 
 
 def touched(lines: list[dict]) -> set[int]:
@@ -69,7 +63,7 @@ def touched(lines: list[dict]) -> set[int]:
     moves = [i for i, kind in enumerate(kinds) if kind == "move"]
     lead = next(j for i, j in zip(moves, moves[1:]) if lines[i]["seat"] == lines[j]["seat"])
     out |= {lead}
-    return out | set(range(moves[-1], len(lines) - 1))
+    return out | the_end(lines)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -77,15 +71,7 @@ def test_every_single_edit_is_rejected_at_the_line_it_touches(name):
     lines = record(name)
     kinds = [line["type"] for line in lines]
     edited = {0, first(lines, "chips"), first(lines, "put-down"), kinds.index("hand-end")}
-    accepted, late, count = [], [], 0
-    for what, index, changed in tamper.mutations(lines, edited):
-        count += 1
-        rejected, error = tamper._rejected(text_of(changed))
-        if not rejected:
-            accepted.append(what)
-        elif error is not None and error.line > index + 2:
-            late.append(f"{what}: {error}")
-    assert count > 100 and accepted == [] and late == []
+    assert tamper._edits_missed(lines, edited, more_than=100) == ([], [])
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -110,9 +96,7 @@ def test_the_tamper_records_hold_what_the_mutations_are_for():
 @functools.cache
 def session(name: str) -> tuple[dict, ...]:
     """A full session (one deal per player) for four seats, two of them human."""
-    played = play(f"snip-snap-session-{name}", 4, humans=2, rules=name, use_bots=False)
-    assert verify(played.lines, key=SIGNER.public_hex).verified
-    return tuple(played.lines)
+    return session_record(f"snip-snap-session-{name}", 4, name)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -177,19 +161,10 @@ def test_snip_snap_and_the_earl_of_coventry_are_the_same_record_read_under_eithe
 @pytest.mark.parametrize("name", GAMES)
 def test_the_report_shows_every_deal_every_group_every_chip_and_the_standings(name):
     lines = session(name)
-    report = verify(list(lines), key=SIGNER.public_hex)
-    text = text_report(report)
-    assert text.endswith("\nVERIFIED\n")
-    hands = [line for line in lines if line["type"] == "hand-end"]
-    assert len(report.hands) == len(hands) == 4
-    for hand in report.hands:
-        for cards in hand.summary["deal"]:
-            assert " ".join(Card.parse(c).display for c in cards) in text
+    report, text, data = check_session_report(lines, 4)
     word = "series" if name == "jig" else "group"
     groups = sum(len(hand.summary["groups"]) for hand in report.hands)
     assert sum(1 for line in text.splitlines() if line.startswith(f"  {word} ")) == groups
-    chips = [line for line in lines if line["type"] == "chips"]
-    assert text.count("  chips: ") == len(chips)
     pot = next(line for line in lines if line.get("reason") == "pot")
     assert f"  chips: pot: {pot['amount']} from pot to seat {pot['to']} (P{pot['to']})" in text
     if name == "snip-snap-snorem":
@@ -197,15 +172,7 @@ def test_the_report_shows_every_deal_every_group_every_chip_and_the_standings(na
     if name == "earl-of-coventry":
         assert '"And there\'s the Earl of Coventry!"' in text
     assert " passes" in text
-    standings = text[text.index("final standings"):].splitlines()[1:5]
-    final = lines[-2]["standings"]
-    assert [row.split()[-1] for row in standings] == [str(row["total"]) for row in final]
-
-    data = json.loads(json_report(report))
-    assert data["verified"] is True and data["standings"] == final
     assert [h["groups"] for h in data["hands"]] == [h.summary["groups"] for h in report.hands]
-    assert sum(len(h["chips"]) for h in data["hands"]) == len(chips)
-    assert [h["totals"] for h in data["hands"]] == [line["totals"] for line in hands]
 
 
 def test_the_report_of_the_texts_example_group():

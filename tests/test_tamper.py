@@ -141,6 +141,22 @@ def _rejected(text: str) -> tuple[bool, Failure | None]:
     return not report.verified, report.error
 
 
+def _edits_missed(lines, only, more_than):
+    """The forger's single edits of the ``only`` lines (more than ``more_than`` of them) that
+    verify, and those caught later than the next line: the tests of each game's records want
+    ``([], [])``."""
+    accepted, late, count = [], [], 0
+    for what, index, changed in mutations(lines, only):
+        count += 1
+        rejected, error = _rejected(text_of(changed))
+        if not rejected:
+            accepted.append(what)
+        elif error is not None and error.line > index + 2:
+            late.append(f"{what}: {error}")
+    assert count > more_than
+    return accepted, late
+
+
 # -- an edited record: the chain catches it ------------------------------------------
 
 
@@ -259,8 +275,9 @@ def test_every_rewrite_around_a_restock_and_a_hand_end_is_rejected(long):
     assert _forgeries_accepted(lines, only, at_least=100) == []
 
 
-def _forgeries_accepted(lines, only=None, at_least=500):
-    """The re-signed single mutations of ``lines`` that verify though they should not."""
+def _forgeries_accepted(lines, only=None, at_least=500, also_valid=None):
+    """The re-signed single mutations of ``lines`` that verify though they should not
+    (``also_valid(lines, changed)``: another valid record in this game, beyond :func:`_may_verify`)."""
     accepted, count = [], 0
     for what, _index, changed in mutations(lines, only):
         if what.startswith("first and last") or "without type" in what:
@@ -271,7 +288,7 @@ def _forgeries_accepted(lines, only=None, at_least=500):
             continue  # resign itself needs a header with a game id to sign with
         count += 1
         rejected, _error = _rejected(text_of(forged))
-        if not rejected and not _may_verify(lines, changed):
+        if not rejected and not _may_verify(lines, changed) and not (also_valid and also_valid(lines, changed)):
             accepted.append(what)
     assert count >= at_least
     return accepted

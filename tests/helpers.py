@@ -1,0 +1,254 @@
+"""What the game tests share: positions written as card codes, shufflers, the check that
+``legal_moves``, ``apply`` and ``explain`` agree, a table played out by bots, the records the
+tamper tests rewrite, and the small tools that find, change and re-sign the lines of a record.
+
+Imported as ``from helpers import ...`` (tests/conftest.py keeps this folder on ``sys.path``).
+Not a test module: it holds no tests. The tamper tests' own helpers (the mutations of a record)
+are in tests/test_tamper.py, the verifier tests' driver in tests/test_verifier_support.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from test_verifier_support import SIGNER, play as play_game
+
+from fairdeal.cards import Card, Suit, parse_cards
+from fairdeal.fairness import game_key, shuffle
+from fairdeal.record import Signer, check_chain, parse_record, resign
+from fairdeal.rules import IllegalMove, Move
+from fairdeal.table import Seat, Table
+from verifier.replay import Report, verify
+from verifier.report import json_report, text_report
+
+SEED = "00" * 32
+
+# --- positions -------------------------------------------------------------------------------
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """The cards of a text of card codes (``"AS 9D"``), in order."""
+    return tuple(parse_cards(text))
+
+
+def play(code: str, suit: str | None = None) -> Move:
+    """A play of the card ``code``, an eight naming ``suit``: ``play("8H", "S")``."""
+    return Move.play(Card.parse(code), None if suit is None else Suit.parse(suit))
+
+
+def table_runs(text: str) -> tuple[tuple[tuple[int, Card], ...], tuple[int, ...]]:
+    """The runs on a run game's table written as ``"4S 5S | 2H"`` (cards in the order played):
+    the plays (by seat -1, who played them does not matter) and the index where each run starts."""
+    played = [cards(run) for run in text.split("|")] if text else []
+    plays = tuple((-1, c) for run in played for c in run)
+    starts, at = [], 0
+    for run in played:
+        starts.append(at)
+        at += len(run)
+    return plays, tuple(starts)
+
+
+# --- shufflers ---------------------------------------------------------------------------------
+
+
+def in_order(label: str, cards: Sequence[Card]) -> list[Card]:
+    """A shuffler that leaves the pack in card order."""
+    return list(cards)
+
+
+def protocol_shuffler(game_id: str, seats: int, server_seed: str = SEED):
+    """The real protocol shuffle of ``game_id`` under a fixed server seed and empty client seeds:
+    the game key, and the shuffler."""
+    key = game_key(server_seed, game_id, [""] * seats)
+    return key, lambda label, cards_: shuffle(key, label, cards_)
+
+
+# --- moves and what they do ------------------------------------------------------------------
+
+
+def legal(rules, state, seat: int | None = None) -> list[str]:
+    """The legal moves of ``seat`` (the seat to play when ``None``), as text."""
+    seat = state.turn if seat is None else seat
+    return [str(m) for m in rules.legal_moves(rules.view(state, seat))]
+
+
+def run(rules, state, *moves: tuple[int, str]):
+    """Apply ``(seat, "9S" | "pass")`` moves in order; the final state and every event."""
+    events = []
+    for seat, what in moves:
+        move = Move.pass_() if what == "pass" else Move.play(Card.parse(what))
+        state, new = rules.apply(state, seat, move, None)
+        events += new
+    return state, events
+
+
+def refusal(rules, state, seat: int, move: Move, shuffler=in_order) -> str:
+    """The reason ``apply`` gives for refusing ``move`` (it must refuse it)."""
+    with pytest.raises(IllegalMove) as caught:
+        rules.apply(state, seat, move, shuffler)
+    return caught.value.reason
+
+
+def chips(events) -> list[tuple]:
+    """The chips events as (reason, from, to, amount)."""
+    return [(e["reason"], e["from"], e["to"], e["amount"]) for e in events if e["type"] == "chips"]
+
+
+def net_chips(events, seats: int) -> list[int]:
+    """What each seat won or lost by these chips events (the pot is nobody's)."""
+    net = [0] * seats
+    for chip in events:
+        if chip["from"] != "pot":
+            net[chip["from"]] -= chip["amount"]
+        if chip["to"] != "pot":
+            net[chip["to"]] += chip["amount"]
+    return net
+
+
+# --- legal_moves, apply and explain agree ------------------------------------------------------
+
+
+def check_legal_moves(rules, state, moves: Sequence[Move], shuffler=None) -> None:
+    """For every seat, each of ``moves`` is in ``legal_moves`` exactly when ``apply`` accepts it,
+    and ``explain`` gives no reason against a card exactly when its play is accepted; the timer's
+    move is legal."""
+    for seat in range(state.seats):
+        view = rules.view(state, seat)
+        listed = rules.legal_moves(view)
+        for move in moves:
+            try:
+                rules.apply(state, seat, move, shuffler)
+                accepted = True
+            except IllegalMove:
+                accepted = False
+            assert accepted == (move in listed), (seat, move, state)
+            if move.kind == "play":
+                assert (rules.explain(view, move.card) is None) == accepted, (seat, move)
+    if state.result is None:
+        assert rules.auto_move(state) in rules.legal_moves(rules.view(state, state.turn))
+
+
+def check_explain(match, seat: int, view, moves: Sequence[Move]) -> None:
+    """``explain`` gives no reason against a card in ``seat``'s ``view`` exactly when one of its
+    legal ``moves`` plays it."""
+    playable = {m.card for m in moves if m.kind == "play"}
+    for card in view.hand:
+        assert (match.explain(seat, card) is None) == (card in playable), card
+
+
+def check_legal_moves_in_play(rules, match, rng, every: int, moves: Sequence[Move], shuffler=None) -> None:
+    """Start ``match`` and play it out with random legal moves; :func:`check_legal_moves` holds
+    before every ``every``-th move and at the end."""
+    match.start()
+    step = 0
+    while not match.over:
+        if step % every == 0:
+            check_legal_moves(rules, match.state, moves, shuffler)
+        match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
+        step += 1
+    check_legal_moves(rules, match.state, moves, shuffler)
+
+
+# --- records -----------------------------------------------------------------------------------
+
+
+def played_by_bots(game_id: str, rules, seats: Sequence[Seat], bots, signer: Signer, server_seed: str):
+    """A table of ``seats`` whose every move ``bots`` (one a seat) choose, played to its end and
+    revealed: the table, and its record's lines (their chain checked)."""
+    table = Table.new(game_id, rules, seats, signer, created="2026-01-01T00:00:00Z", server_seed=server_seed)
+    table.start()
+    while not table.match.over:
+        seat = table.match.turn
+        table.move(seat, bots[seat].choose(table.rules, table.match.view(seat)))
+    table.reveal()
+    lines = parse_record(table.writer.text())
+    check_chain(lines, signer.public_hex)
+    return table, lines
+
+
+def tamper_record(game_id: str, seats: int, rules: str, options: dict | None) -> list[dict]:
+    """The lines of a record for the tamper tests, which verifies: two human seats that mix
+    random moves with the timer's auto-moves, and bot seats that play the same way (the record
+    must not change when the bots get cleverer)."""
+    game = play_game(game_id, seats, humans=2, rules=rules, options=options, use_bots=False)
+    assert verify(game.text).verified
+    return game.lines
+
+
+def session_record(game_id: str, seats: int, rules: str, options: dict | None = None) -> tuple[dict, ...]:
+    """The lines of a record played like :func:`tamper_record`'s, which verifies with the server's key."""
+    played = play_game(game_id, seats, humans=2, rules=rules, options=options, use_bots=False)
+    assert verify(played.lines, key=SIGNER.public_hex).verified
+    return tuple(played.lines)
+
+
+def first(lines, kind: str, **fields) -> int:
+    """The index of the first line of type ``kind`` with these field values (``None``: absent)."""
+    return next(
+        i for i, line in enumerate(lines) if line["type"] == kind and all(line.get(k) == v for k, v in fields.items())
+    )
+
+
+def the_end(lines) -> set[int]:
+    """The last move and the lines after it but the last (the payments, the scores, the
+    standings): the end of a record that tamper tests rewrite."""
+    last_move = max(i for i, line in enumerate(lines) if line["type"] == "move")
+    return set(range(last_move, len(lines) - 1))
+
+
+def bare(line: dict) -> dict:
+    """A line without its chain fields."""
+    return {k: v for k, v in line.items() if k not in ("seq", "prev", "sig")}
+
+
+def tampered(lines, index, change: Callable[[dict], Any] | None = None, *, drop=False, insert=None) -> list[dict]:
+    """``lines`` with line ``index`` changed in place by ``change``, dropped, or with ``insert``
+    put before it; then re-chained and re-signed (signed lines stay signed)."""
+    out = [copy.deepcopy(bare(line)) | ({"sig": ""} if "sig" in line else {}) for line in lines]
+    if drop:
+        del out[index]
+    elif insert is not None:
+        out.insert(index, insert)
+    else:
+        change(out[index])
+    return resign(out, SIGNER)
+
+
+def refused(lines, index: int, *words: str) -> str:
+    """The verifier refuses ``lines`` at line ``index`` (0-based) with a reason holding ``words``."""
+    report = verify(lines, key=SIGNER.public_hex)
+    assert not report.verified
+    assert report.error.line == index + 1, str(report.error)
+    for word in words:
+        assert word in report.error.reason, str(report.error)
+    return report.error.reason
+
+
+def check_session_report(lines, hands: int) -> tuple[Report, str, dict]:
+    """What a person checks in the verifier's reports of the session ``lines`` (signed with
+    SIGNER): the text ends VERIFIED, shows the deal of each of its ``hands`` hands, every chips
+    line and the final standings; the JSON has the same standings, chips and totals. Returns the
+    report, the text and the JSON data, for the game's own checks."""
+    report = verify(list(lines), key=SIGNER.public_hex)
+    text = text_report(report)
+    assert text.endswith("\nVERIFIED\n")
+    ends = [line for line in lines if line["type"] == "hand-end"]
+    assert len(report.hands) == len(ends) == hands
+    for hand in report.hands:
+        for dealt in hand.summary["deal"]:
+            assert " ".join(Card.parse(c).display for c in dealt) in text
+    chips = [line for line in lines if line["type"] == "chips"]
+    assert text.count("  chips: ") == len(chips)
+    final = lines[-2]["standings"]
+    standings = text[text.index("final standings"):].splitlines()[1 : 1 + len(final)]
+    assert [row.split()[-1] for row in standings] == [str(row["total"]) for row in final]
+
+    data = json.loads(json_report(report))
+    assert data["verified"] is True and data["standings"] == final
+    assert sum(len(h["chips"]) for h in data["hands"]) == len(chips)
+    assert [h["totals"] for h in data["hands"]] == [line["totals"] for line in ends]
+    return report, text, data
