@@ -177,15 +177,15 @@ def test_the_report_shows_every_deal_every_group_every_chip_and_the_standings(na
 
 def test_the_report_of_the_texts_example_group():
     """A group as the report prints it: each turn, the cards and their calls, and the passes."""
-    from verifier.report import _group
-    from verifier.replay import Report
+    from fairdeal.rules import SeatNames
+    from fairdeal.rules.snip_snap import Group
 
-    report = Report(seats=[{"name": n, "bot": False} for n in ("Ann", "Bob", "Cy", "Di")])
+    names = SeatNames.of([{"name": n, "bot": False} for n in ("Ann", "Bob", "Cy", "Di")])
     group = {"turns": [
         {"seat": 0, "cards": ["6H"], "calls": [None]}, {"seat": 1, "cards": []},
         {"seat": 2, "cards": ["6D"], "calls": ["Snip"]}, {"seat": 3, "cards": ["6C", "6S"], "calls": ["Snap", "Snorem"]},
     ], "end": "four"}
-    assert _group(report, group) == (
+    assert Group.from_json(group).describe(names) == (
         'seat 0 (Ann) 6♥; seat 1 (Bob) passes; seat 2 (Cy) 6♦ "Snip"; seat 3 (Di) 6♣ "Snap", 6♠ "Snorem"'
     )
 

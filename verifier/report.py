@@ -89,14 +89,6 @@ def _hand(report: Report, hand: Hand) -> list[str]:
     return out
 
 
-def _group(report: Report, group: dict[str, Any]) -> str:
-    """A group of a report's JSON as the text report prints it (kept for callers of this
-    old private helper; the words are the group's own, :meth:`fairdeal.rules.snip_snap.Group.describe`)."""
-    from fairdeal.rules.snip_snap import Group
-
-    return Group.from_json(group).describe(SeatNames.of(report.seats))
-
-
 def _standings(report: Report, standings: Sequence[dict[str, int]]) -> list[str]:
     places = [s["place"] for s in standings]
     rows = []
