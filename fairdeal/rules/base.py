@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import abc
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
@@ -609,6 +609,21 @@ class Rules(abc.ABC):
         from fairdeal.rules import position
 
         return position.state_from_json(self, data)
+
+    # -- a position (spec/state.md): what state_from_json needs of a game ---------------
+
+    state_type: ClassVar[type]
+    """The game's state class: a frozen dataclass whose type hints the JSON codec follows."""
+
+    def card_places(self, state: Any) -> list[tuple[str, Iterable[Card]]]:
+        """Where every card of the pack is now, as ``(place, cards)`` pairs (``("seat 1's hand",
+        ...)``, ``("the stock", ...)``): checked against the game's pack, each card once.
+        History (cards dealt, runs played) is not a place."""
+        raise NotImplementedError(f"{self.title} does not say where its cards are")
+
+    def check_position(self, state: Any) -> None:
+        """Raise :class:`~fairdeal.rules.position.PositionError` for what else a position of
+        this game must hold true (a run's next card, Fan Tan's rows); nothing by default."""
 
     def check_options(self) -> None:
         """Raise :class:`OptionsError` for option values the game cannot play together
