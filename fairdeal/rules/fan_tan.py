@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
@@ -184,10 +184,23 @@ class FanTanView:
     pot: int
     net: tuple[int, ...]
     result: HandResult | None
-    row_cards: tuple[tuple[Card, ...], ...] = ()
-    """Each suit's row, every card of it from one end to the other (:meth:`FanTanFamily.row_cards`)."""
-    wanted: tuple[Card, ...] | None = ()
-    """The cards that may go to the table now, whoever holds them (the rows' open ends); ``None``: any card leads."""
+    rules: FanTanFamily | None = field(default=None, compare=False, repr=False)
+    """The rules that made the view: they say what its rows hold and what may go on, when asked."""
+
+    # Worked out only when asked (the table page's JSON): a bot's or the verifier's view never needs them.
+    @property
+    def row_cards(self) -> tuple[tuple[Card, ...], ...]:
+        """Each suit's row, every card of it from one end to the other (:meth:`FanTanFamily.row_cards`)."""
+        if self.rules is None:
+            return ()
+        return tuple(() if row is None else self.rules.row_cards(row) for row in self.rows)
+
+    @property
+    def wanted(self) -> tuple[Card, ...] | None:
+        """The cards that may go to the table now, whoever holds them (the rows' open ends); ``None``: any card leads."""
+        if self.rules is None:
+            return ()
+        return self.rules.wanted(self.rows, self.opening)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -364,8 +377,7 @@ class FanTanFamily(Rules):
             pot=state.pot,
             net=state.net,
             result=state.result,
-            row_cards=tuple(() if row is None else self.row_cards(row) for row in state.rows),
-            wanted=self.wanted(state.rows, state.opening),
+            rules=self,
         )
 
     def row_cards(self, row: Row) -> tuple[Card, ...]:
