@@ -87,3 +87,15 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     moves = view["legal_moves"]
     plays = [m for m in moves if m["move"] == "play"]
     return (plays or moves)[0]
+
+
+@dataclass
+class Party:
+    """A game or a session, and its tokens: the host's or owner's, and each seat's."""
+
+    kind: str  # "games" or "sessions"
+    id: str
+    host: str
+    seats: dict[int, str]
+    server_seed: str = ""
+    """Read from the server once, to check that no answer shows it before its reveal."""

@@ -33,7 +33,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from service_helpers import Api
+from service_helpers import Api, Party
 
 from fairdeal.cards import pack
 from fairdeal.fairness import client_commitment
@@ -80,18 +80,6 @@ ROUTES: list[tuple[str, str]] = [
 CODES = [card.code for card in pack()]
 MOVE_KINDS = sorted(get_args(MoveIn.model_fields["move"].annotation))
 SEEDS = ["", "a", "seed ✓", "x" * 128, "y" * 129, "\u00e9" * 65, "\x00", "\ud800"]
-
-
-@dataclass
-class Party:
-    """A game or a session, and its tokens: the host's or owner's, and each seat's."""
-
-    kind: str  # "games" or "sessions"
-    id: str
-    host: str
-    seats: dict[int, str]
-    server_seed: str = ""
-    """Read from the server once, to check that no answer shows it before its reveal."""
 
 
 @dataclass

@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode, checks
-from service_helpers import Api, choose
+from service_helpers import Api, Party, choose
 
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import RULES
@@ -293,16 +293,6 @@ def test_nan_and_infinity_anywhere_else_are_422(api, contract, caplog, value):
 
 
 # -- schemathesis: generated and malformed requests to every route ----------------------------------
-
-
-@dataclass
-class Party:
-    """A game or a session the generated requests may name, and its tokens."""
-
-    kind: str  # "games" or "sessions"
-    id: str
-    host: str
-    seats: dict[int, str]
 
 
 def build_world(api: Api) -> list[Party]:
