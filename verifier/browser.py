@@ -46,7 +46,7 @@ from fairdeal.record import (
 from verifier.replay import Report, verify
 from verifier.report import json_report, text_report
 
-__all__ = ["signature_requests", "verify_json", "call", "CALLABLE"]
+__all__ = ["signature_requests", "verify_json", "catalogue", "call", "CALLABLE"]
 
 CALLABLE = ("verifier.browser.", "verifier.replayer.")
 """The modules whose functions the page's worker may call (its own whitelist names each one)."""
@@ -122,6 +122,18 @@ def _facts(report: Report) -> dict[str, Any]:
 
 def _missing(known: KnownSignatures | None) -> list[list[str]]:
     return [] if known is None else [list(triple) for triple in known.missing]
+
+
+def catalogue() -> dict[str, Any]:
+    """The games' catalogue (``GET /rules``'s), from the engine itself: the page needs no server.
+
+    >>> from fairdeal.rules import DEFAULT
+    >>> catalogue()["default"] == DEFAULT and len(catalogue()["games"]) == 20
+    True
+    """
+    from fairdeal.rules import catalogue as games
+
+    return games()
 
 
 def call(target: str, args_json: str, checked_json: str = "[]") -> str:

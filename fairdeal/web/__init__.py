@@ -1,8 +1,9 @@
 """The browser side of fairdeal: the lobby, the live table and the verify page.
 
 Plain HTML, CSS and ES modules, served as they are (no build step). The
-pages talk to the service's JSON API only; the verify page checks a record
-with its own JavaScript implementation of the protocol and the rules.
+pages talk to the service's JSON API only; the verify page (and the replayer)
+run fairdeal's own Python verifier in the browser, in Pyodide, and ask no
+server for a verdict (spec/verify-page.md).
 
 :func:`mount` adds the pages to an app (FastAPI or Starlette):
 
@@ -69,7 +70,10 @@ VERIFY_HEADERS = {
         "script-src 'self';", "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self';"
     ),
 }
-"""The verify page's headers: :data:`SECURITY_HEADERS`, loosened only as Pyodide needs."""
+"""The engine pages' headers: :data:`SECURITY_HEADERS`, loosened only as Pyodide needs."""
+
+ENGINE_PAGES = frozenset({"verify.html", "replay.html"})
+"""The pages that run the engine (js/verify-worker.js) and get :data:`VERIFY_HEADERS`."""
 
 PYODIDE_DIR = WEB_DIR / "pyodide"
 """Pyodide's core files, fetched by ``make pyodide`` (gitignored)."""
@@ -87,7 +91,7 @@ def mount(app: Any) -> None:
 
     def page(name: str) -> Any:
         path = WEB_DIR / name
-        headers = VERIFY_HEADERS if name == "verify.html" else SECURITY_HEADERS
+        headers = VERIFY_HEADERS if name in ENGINE_PAGES else SECURITY_HEADERS
 
         async def endpoint(request: Any) -> FileResponse:
             return FileResponse(path, media_type="text/html; charset=utf-8", headers=headers)

@@ -31,6 +31,8 @@ export const CALLS = {
   verify: { target: "verifier.browser.verify_json", signed: true },
   // [[key, message, sig], ...] hex; args: [text, key?]
   signature_requests: { target: "verifier.browser.signature_requests", signed: false },
+  // the games' catalogue (GET /rules's), from the engine: the page needs no server for it
+  catalogue: { target: "verifier.browser.catalogue", signed: false },
   // the hand replayer (verifier/replayer.py): every step of a hand; args: the replayer's
   replay: { target: "verifier.replayer.hand_steps", signed: true },
   // {sha256, size, version, python, pyodide}: what this worker runs
