@@ -16,6 +16,7 @@ server for a verdict (spec/verify-page.md).
   (cached for good: its name is its hash) the installed package's verifier code
   (:mod:`fairdeal.web.engine`),
 - ``/pyodide/...`` Pyodide's core files (fetched by ``make``; cached for good, the version is pinned),
+- ``/replay`` the hand replayer (``?game=ID``: a finished game of this server), every hand move by move,
 - ``/css/...``, ``/js/...`` their files; ``/js/games/<module>.js`` draws one game (or family)
   at the table and says its words, picked through the catalogue's ``module`` (``GET /rules``).
 
@@ -24,7 +25,7 @@ table's title and unit, the verify page's deal layouts come from the catalogue, 
 the table shows that depends on the rules comes in the seat's view.
 
 >>> sorted(PAGES)
-['/', '/table/{game_id}', '/verify']
+['/', '/replay', '/table/{game_id}', '/verify']
 >>> all((WEB_DIR / name).is_file() for name in PAGES.values())
 True
 >>> from fairdeal.rules import RULES
@@ -46,6 +47,7 @@ PAGES = {
     "/": "index.html",
     "/table/{game_id}": "table.html",
     "/verify": "verify.html",
+    "/replay": "replay.html",
 }
 """Page paths and the file each serves."""
 
