@@ -5,6 +5,7 @@
 import { entryOf, rendererOf } from "./catalogue.js";
 import { cardFace, cardRow, el, fill, seatName } from "./ui.js";
 import { display } from "./cards.js";
+import { replayLink } from "./replay-link.js";
 
 const HAS_WEB_CRYPTO = Boolean(globalThis.crypto?.subtle);
 
@@ -97,6 +98,7 @@ async function check(text, source, { key = null } = {}) {
   await loadGame(report.rules);
   showVerdict(report, source);
   // A verified game's hands can be stepped through, move by move, with every card face up.
+  if (report.verified && report.kind !== "session" && report.hands.length) verdict.append(el("p", { class: "replay-offer" }, replayLink(asText(text))));
   showReport(report);
   document.body.dataset.verdict = report.verified ? "verified" : "failed";
   return report;
