@@ -9,9 +9,12 @@ import { el } from "./ui.js";
 
 const KEY = "fairdeal:replay-record";
 
-/** The replayer's address for a game of this server, or for the record handed over in this tab. */
+/** The replayer's address for a game of this server, or for the record handed over in this tab.
+ * The app serves the replayer at /replay, beside /verify; a static copy of the pages (fairdeal
+ * export-verifier) keeps it as replay.html beside its verify page. */
 export function replayHref({ gameId = null } = {}) {
-  return gameId ? `/replay?game=${encodeURIComponent(gameId)}` : "/replay?record=handed";
+  const page = location.pathname === "/verify" ? "/replay" : "replay.html";
+  return gameId ? `${page}?game=${encodeURIComponent(gameId)}` : `${page}?record=handed`;
 }
 
 /** Hand `text` to the replayer that this tab opens next. */
