@@ -46,7 +46,7 @@ from fairdeal.record import (
 from verifier.replay import Report, verify
 from verifier.report import json_report, text_report
 
-__all__ = ["signature_requests", "verify_json", "catalogue", "call", "CALLABLE"]
+__all__ = ["signature_requests", "verify_json", "verify_bytes", "catalogue", "call", "CALLABLE"]
 
 CALLABLE = ("verifier.browser.", "verifier.replayer.")
 """The modules whose functions the page's worker may call (its own whitelist names each one)."""
@@ -83,7 +83,7 @@ def signature_requests(text: str, key: str | None = None) -> list[list[str]]:
 
 
 def verify_json(
-    text: str, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None
+    text: str | bytes, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None
 ) -> dict[str, Any]:
     """Verify ``text``, signatures answered from ``checked`` ([key, message, sig, valid] rows;
     None: by the checker in force, as :func:`call` sets it).
@@ -104,6 +104,19 @@ def verify_json(
         "facts": _facts(report),
         "missing": _missing(known),
     }
+
+
+def verify_bytes(data_b64: str, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None) -> dict[str, Any]:
+    """:func:`verify_json` of a file's bytes, given in base64: for a file that is not UTF-8 text,
+    which the page cannot hand over as text without changing it (the CLI reads bytes too).
+
+    >>> import base64
+    >>> verify_bytes(base64.b64encode(b"\\xff\\n").decode())["error"]
+    'not a fairdeal record: the first line is not JSON'
+    """
+    import base64
+
+    return verify_json(base64.b64decode(data_b64), checked, key)
 
 
 def _facts(report: Report) -> dict[str, Any]:

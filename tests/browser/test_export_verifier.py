@@ -88,6 +88,13 @@ def test_the_exported_folder_verifies_honest_and_tampered_records_without_the_se
     # Every request went to the static folder, and none was an API call or carried the record.
     assert all(url.startswith(base + "/") for url in requests)
     paths = {url[len(base):].split("?")[0] for url in requests}
-    assert all(p == "/index.html" or p.startswith(("/css/", "/js/", "/engine/", "/pyodide/")) for p in paths), paths
+    outside = {p for p in paths if p not in ("/index.html", "/replay.html") and not p.startswith(("/css/", "/js/", "/engine/", "/pyodide/"))}
+    assert not outside, outside
+
+    # The replayer is in the copy too, beside the verify page.
+    _verify_pasted(page, honest)
+    page.click("#replay-link")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.url.startswith(base + "/replay.html")
     context.close()
     assert not errors

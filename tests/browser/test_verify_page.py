@@ -257,3 +257,26 @@ def test_the_deals_of_the_other_stops_games(open_page, tmp_path, rules, players)
             assert rows.nth(seat).locator(".card").evaluate_all("nodes => nodes.map(n => n.dataset.code)") == cards
         if "starter" in hand:
             assert hands.nth(n).locator(".starter .card").get_attribute("data-code") == hand["starter"]
+
+
+@pytest.mark.parametrize("kind", ["not UTF-8", "a byte order mark", "Latin-1 names"])
+def test_files_that_are_not_clean_text_get_fairdeal_verifys_answer(open_page, tmp_path, kind):
+    honest = (Path(__file__).resolve().parents[2] / "spec" / "vectors" / "record-example.jsonl").read_bytes()
+    data = {
+        "not UTF-8": b"\xff\xfe\x00garbage\n",
+        "a byte order mark": b"\xef\xbb\xbf" + honest,
+        "Latin-1 names": honest.replace(b'"name":"Ann"', b'"name":"Ann\xe9"'),
+    }[kind]
+    path = tmp_path / "record.jsonl"
+    path.write_bytes(data)
+    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True)
+    if run.returncode == 2:
+        expected = run.stderr.strip().split(f"{path}: ", 1)[1]
+    else:
+        error = json.loads(run.stdout)["error"]
+        expected = f"line {error['line']}: {error['reason']}"
+    opened = open_page("/verify")
+    opened.page.wait_for_selector("body[data-verdict='idle']")
+    _load(opened.page, path)
+    opened.page.wait_for_selector("body[data-verdict='failed']")
+    assert opened.page.locator("#failure").inner_text() == expected

@@ -29,6 +29,8 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 export const CALLS = {
   // {report: fairdeal-verify --json's object, text: its text report, missing: []}; args: [text, null, key?]
   verify: { target: "verifier.browser.verify_json", signed: true },
+  // the same for a file that is not UTF-8 text; args: [its bytes in base64, null, key?]
+  verify_bytes: { target: "verifier.browser.verify_bytes", signed: true },
   // [[key, message, sig], ...] hex; args: [text, key?]
   signature_requests: { target: "verifier.browser.signature_requests", signed: false },
   // the games' catalogue (GET /rules's), from the engine: the page needs no server for it

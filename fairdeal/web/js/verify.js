@@ -37,7 +37,21 @@ globalThis.fairdealEngine = engineCall;
 /** The record's text, from a string or a file's bytes (the verifier reads text). */
 function asText(data) {
   if (typeof data === "string") return data;
-  return new TextDecoder("utf-8", { fatal: false }).decode(data);
+  return new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(data);
+}
+
+/** The engine's verify call for a string, or for a file's bytes: those that are not UTF-8 go as
+ * they are (base64), so the verifier says what fairdeal-verify says of the same file. */
+function verifyCall(data, key) {
+  if (typeof data === "string") return engineCall("verify", data, null, key);
+  try {
+    // ignoreBOM keeps a byte order mark in the text, as Python's decoding does: it is not a record.
+    return engineCall("verify", new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data), null, key);
+  } catch {
+    let binary = "";
+    for (const byte of data) binary += String.fromCharCode(byte);
+    return engineCall("verify_bytes", btoa(binary), null, key);
+  }
 }
 
 /** The page's model of a report: fairdeal-verify --json's object, with the header's facts the page shows. */
@@ -80,7 +94,7 @@ async function check(text, source, { key = null } = {}) {
   let answer;
   try {
     if (!HAS_WEB_CRYPTO) throw new Error("this page needs Web Crypto (https, or this computer's localhost)");
-    answer = await engineCall("verify", asText(text), null, key);
+    answer = await verifyCall(text, key);
   } catch (error) {
     fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, `the verifier could not run: ${error.message}`))));
     document.body.dataset.verdict = "failed";
@@ -88,7 +102,7 @@ async function check(text, source, { key = null } = {}) {
   }
   showEngine();
   if (answer.report === null) {
-    fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, `not a fairdeal record: ${answer.error}`))));
+    fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, answer.error))));
     document.body.dataset.verdict = "failed";
     globalThis.fairdealLastReport = { json: null, error: answer.error, text: "" };
     return null;
@@ -401,7 +415,7 @@ function checkedPanel(report) {
 
 async function fromFile(file) {
   if (!file) return;
-  await check(await file.text(), file.name);
+  await check(new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
 const fileInput = document.getElementById("file");
@@ -438,7 +452,7 @@ async function fromServer(gameId) {
     } catch {
       key = null;
     }
-    await check(await response.text(), source, { key });
+    await check(new Uint8Array(await response.arrayBuffer()), source, { key });
   } catch (error) {
     fill(verdict, el("div", { class: "verdict bad" }, el("strong", {}, "Could not load the record"), el("span", { class: "detail" }, String(error))));
     document.body.dataset.verdict = "failed";
