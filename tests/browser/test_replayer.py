@@ -14,7 +14,7 @@ from fairdeal.record import canonical
 from fairdeal.simulate import simulate
 from verifier.replayer import hand_steps
 
-from .conftest import api
+from .conftest import PHONE, api
 from .play import mouse_move, play_to_end
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "crazy-eights-4p.jsonl"
@@ -192,3 +192,13 @@ def test_a_finished_tables_end_dialog_opens_the_replayer(open_page, new_game, se
     page.keyboard.press("End")
     check_step(page, hand, len(hand["steps"]) - 1)
     opened.shot("replay-from-the-end-dialog", full_page=True)
+
+
+def test_on_a_phone_nothing_spills_sideways(open_page, michigan):
+    path, replay = michigan
+    opened = open_page("/replay#hand=1&move=1", viewport=PHONE)
+    page = opened.page
+    load_file(page, path)
+    check_step(page, replay["hands"][0], 1)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    opened.shot("replay-michigan-phone", full_page=True)
