@@ -4,7 +4,27 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean chromium
+.PHONY: run test bench clean chromium pyodide
+
+# Pyodide (CPython in WebAssembly) for the verify page: the pinned npm package's core files
+# only, into a gitignored folder the app serves at /pyodide/. The stamp names the version, so
+# changing PYODIDE_VERSION fetches again and nothing else does.
+PYODIDE_VERSION := 314.0.8
+PYODIDE_DIR := fairdeal/web/pyodide
+PYODIDE_STAMP := $(PYODIDE_DIR)/.fetched-$(PYODIDE_VERSION)
+PYODIDE_CORE := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+PYODIDE_CACHE := .cache/pyodide
+
+$(PYODIDE_STAMP):
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
+	rm -rf $(PYODIDE_DIR) $(PYODIDE_CACHE) && mkdir -p $(PYODIDE_DIR) $(PYODIDE_CACHE)
+	cd $(PYODIDE_CACHE) && npm pack --silent pyodide@$(PYODIDE_VERSION) >/dev/null
+	tar -xzf $(PYODIDE_CACHE)/pyodide-$(PYODIDE_VERSION).tgz -C $(PYODIDE_CACHE) $(addprefix package/,$(PYODIDE_CORE))
+	mv $(addprefix $(PYODIDE_CACHE)/package/,$(PYODIDE_CORE)) $(PYODIDE_DIR)/
+	rm -rf $(PYODIDE_CACHE)
+	@touch $(PYODIDE_STAMP)
+
+pyodide: $(PYODIDE_STAMP)
 
 # Reinstall only when the project's metadata changed.
 $(STAMP): pyproject.toml
@@ -14,18 +34,18 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 # The service on SQLite in ./data (the demo of the protocol alone: `fairdeal demo`).
-run: $(STAMP)
+run: $(STAMP) $(PYODIDE_STAMP)
 	$(BIN)/fairdeal serve
 
 # The browser tests need Chromium: Debian's package (CI runs as root; Playwright downloads nothing).
 chromium:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium $(PYODIDE_STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python bench/derive.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache $(PYODIDE_DIR) .cache

@@ -22,6 +22,7 @@ import secrets
 import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
@@ -130,6 +131,27 @@ def client_commitment_command(seed: str) -> None:
 def catalogue_command() -> None:
     """Print every game's declaration as JSON: what GET /rules serves and spec/games.json holds."""
     click.echo(catalogue_json(), nl=False)
+
+
+@main.command("export-verifier")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def export_verifier_command(directory: Path) -> None:
+    """Write the verify page as a static folder DIRECTORY that any file server can host.
+
+    The page, its scripts, the engine bundle (fairdeal's own verifier code) and
+    Pyodide's core files, every URL relative: verifying a record there calls no
+    API and sends the record nowhere. DIRECTORY must be new or empty.
+
+    \b
+    Example:
+      fairdeal export-verifier audit/ && python -m http.server -d audit/ 8800
+    """
+    from fairdeal.web.engine import engine_bundle
+    from fairdeal.web.export import export_verifier
+
+    with user_input():
+        files = export_verifier(directory)
+    click.echo(f"wrote {len(files)} files to {directory}; engine bundle SHA-256 {engine_bundle().sha256}")
 
 
 @main.command("derive")

@@ -26,15 +26,19 @@ import json
 import os
 import re
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+# cryptography is imported where a key signs or a signature is checked, not here: the verify
+# page runs this module in Pyodide, which has no cryptography wheel and checks Ed25519 with the
+# browser's Web Crypto instead (see signature_check and KnownSignatures).
+if TYPE_CHECKING:  # pragma: no cover
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 __all__ = [
     "FORMAT",
@@ -48,6 +52,11 @@ __all__ = [
     "line_hash",
     "head_message",
     "verify_head",
+    "SignatureCheck",
+    "ed25519_check",
+    "signature_check",
+    "check_signature",
+    "KnownSignatures",
     "parse_record",
     "check_chain",
     "resign",
@@ -131,17 +140,104 @@ def head_message(game_id: str, seq: int, hash_hex: str) -> bytes:
     return _lp("fairdeal/v1/head") + _lp(game_id) + struct.pack(">Q", seq) + bytes.fromhex(hash_hex)
 
 
-def _public_key(public_hex: str) -> Ed25519PublicKey:
-    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
+SignatureCheck = Callable[[bytes, bytes, bytes], bool]
+"""A signature checker: ``check(public_key, message, signature)`` is whether ``signature``
+(64 bytes) is the Ed25519 signature of ``message`` by ``public_key`` (32 raw bytes)."""
+
+
+def ed25519_check(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    """The default :data:`SignatureCheck`: the ``cryptography`` package's Ed25519.
+
+    >>> signer = Signer.from_seed(bytes(32))
+    >>> sig = bytes.fromhex(signer.sign_head("g1", 0, "00" * 32))
+    >>> ed25519_check(bytes.fromhex(signer.public_hex), head_message("g1", 0, "00" * 32), sig)
+    True
+    >>> ed25519_check(bytes.fromhex(signer.public_hex), head_message("g1", 1, "00" * 32), sig)
+    False
+    """
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+    except (InvalidSignature, ValueError, TypeError):
+        return False
+    return True
+
+
+_CHECK: ContextVar[SignatureCheck] = ContextVar("fairdeal_signature_check", default=ed25519_check)
+
+
+@contextmanager
+def signature_check(check: SignatureCheck) -> Iterator[SignatureCheck]:
+    """Check every signature with ``check`` inside the ``with`` block (every check of this
+    module and of the verifier goes through :func:`check_signature`).
+
+    >>> with signature_check(lambda key, message, sig: True):
+    ...     check_signature("00" * 32, b"anything", "00" * 64)
+    True
+    >>> check_signature("00" * 32, b"anything", "00" * 64)
+    False
+    """
+    token = _CHECK.set(check)
+    try:
+        yield check
+    finally:
+        _CHECK.reset(token)
+
+
+def _public_bytes(public_hex: Any) -> bytes:
+    """The raw key of a public key written in hex; ValueError or TypeError when it is not one."""
+    key = bytes.fromhex(public_hex)
+    if len(key) != 32:
+        raise ValueError("an Ed25519 public key is 32 bytes")
+    return key
+
+
+def check_signature(public_hex: Any, message: bytes, sig_hex: Any) -> bool:
+    """Whether ``sig_hex`` signs ``message`` under ``public_hex``, by the current checker
+    (:func:`signature_check`); False for a key or signature that is not even hex."""
+    try:
+        key, sig = _public_bytes(public_hex), bytes.fromhex(sig_hex)
+    except (ValueError, TypeError):
+        return False
+    return _CHECK.get()(key, message, sig)
+
+
+class KnownSignatures:
+    """A :data:`SignatureCheck` that answers from a table of results checked elsewhere (the
+    verify page checks Ed25519 with the browser's Web Crypto, which Python in the page cannot
+    call synchronously). A triple it was not given counts as not valid and is noted in
+    :attr:`missing`, so the caller can check those too and run again.
+
+    >>> known = KnownSignatures({("aa" * 32, "6d", "bb" * 64): True})
+    >>> with signature_check(known):
+    ...     check_signature("aa" * 32, b"m", "bb" * 64), check_signature("aa" * 32, b"n", "bb" * 64)
+    (True, False)
+    >>> known.missing
+    [('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', '6e', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb')]
+    """
+
+    def __init__(self, results: dict[tuple[str, str, str], bool] | None = None) -> None:
+        self.results = dict(results or {})
+        self.missing: list[tuple[str, str, str]] = []
+
+    def __call__(self, public_key: bytes, message: bytes, signature: bytes) -> bool:
+        triple = (public_key.hex(), message.hex(), signature.hex())
+        if triple in self.results:
+            return self.results[triple]
+        if triple not in self.missing:
+            self.missing.append(triple)
+        return False
 
 
 def verify_head(public_hex: str, game_id: str, seq: int, hash_hex: str, sig_hex: str) -> bool:
     """Whether ``sig_hex`` is the server's signature of that chain head."""
     try:
-        _public_key(public_hex).verify(bytes.fromhex(sig_hex), head_message(game_id, seq, hash_hex))
-    except (InvalidSignature, ValueError, TypeError):
+        message = head_message(game_id, seq, hash_hex)
+    except (ValueError, TypeError):
         return False
-    return True
+    return check_signature(public_hex, message, sig_hex)
 
 
 class Signer:
@@ -153,6 +249,8 @@ class Signer:
     """
 
     def __init__(self, private_key: Ed25519PrivateKey) -> None:
+        from cryptography.hazmat.primitives import serialization
+
         self._key = private_key
         self.public_hex = private_key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
@@ -163,16 +261,23 @@ class Signer:
 
     @classmethod
     def generate(cls) -> Signer:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         return cls(Ed25519PrivateKey.generate())
 
     @classmethod
     def from_seed(cls, seed: bytes) -> Signer:
         """A key from 32 fixed bytes: for reproducible simulations and tests only."""
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         return cls(Ed25519PrivateKey.from_private_bytes(seed))
 
     @classmethod
     def load_or_create(cls, path: str | os.PathLike[str]) -> Signer:
         """The key kept at ``path`` (PEM, PKCS#8), created there (mode 0600) on first use."""
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         path = Path(path)
         if path.exists():
             key = serialization.load_pem_private_key(path.read_bytes(), password=None)
@@ -284,7 +389,7 @@ def check_chain(
         raise ChainError(1, "the header has no game id")
     key_hex = public_hex if public_hex is not None else lines[0].get("server_key")
     try:
-        key = _public_key(key_hex)
+        _public_bytes(key_hex)
     except (ValueError, TypeError):
         raise ChainError(1, "the header's server_key is not an Ed25519 public key") from None
     head = GENESIS
@@ -298,10 +403,8 @@ def check_chain(
         digest = line_hash(line) if hashes is None else hashes[i]
         sig = line.get("sig")
         if "sig" in line:  # "sig": null is not a signature
-            try:
-                key.verify(bytes.fromhex(sig), head_message(game_id, i, digest))
-            except (InvalidSignature, ValueError, TypeError):
-                raise ChainError(i + 1, "bad signature") from None
+            if not check_signature(key_hex, head_message(game_id, i, digest), sig):
+                raise ChainError(i + 1, "bad signature")
         elif line.get("type") in SIGNED_TYPES or i == last:
             raise ChainError(i + 1, f"{'the last line' if i == last else 'a ' + str(line.get('type')) + ' line'} is not signed")
         head = digest

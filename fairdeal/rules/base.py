@@ -732,6 +732,38 @@ class Rules(abc.ABC):
             text += " | " + " | ".join(f"{s}: {display(cards)}" for s, cards in enumerate(after.hands))
         return text
 
+    def why_legal(self, view: Any, move: Move) -> str:
+        """The rule that allowed ``move``, in a short sentence for the hand replayer
+        (``"8♥ on 8♣: same rank"``, ``"no card fits: draws"``). ``view`` is the moving
+        seat's view before the move, and the move was legal there. This default reads the
+        legal moves; each family says its own rule where a player would want more.
+
+        >>> from fairdeal.rules import get
+        >>> rules = get("go-boom")
+        >>> state = rules.deal(2, 1, 1, lambda label, cards: list(cards))[0]
+        >>> Rules.why_legal(rules, rules.view(state, 0), Move.play(Card.parse("3C")))
+        '3♣ may be played now'
+        """
+        moves = self.legal_moves(view)
+        plays = any(m.kind == "play" for m in moves)
+        kind = move.kind
+        if kind == "play":
+            text = f"{move.card.display} may be played now"
+            if move.suit is not None:
+                text += f", naming {move.suit.plural}"
+            if move.then is not None:
+                text += f", then {move.then.display} with it"
+            return text
+        if kind == "draw":
+            return "draws a card" if plays else "no card fits: draws"
+        if kind == "pass":
+            return "passes" if plays else "no card can be played: passes"
+        if kind == "keep":
+            return "keeps the card"
+        if kind == "bid":
+            return f"bids {move.amount}"
+        return f"{kind}: one of the moves the rules allow now"
+
     def describe_table(self, before: Any, after: Any, names: SeatNames) -> str:
         """What the replay shows of the table after a move, before the hands
         (``"; pile 9♣"``); nothing by default."""

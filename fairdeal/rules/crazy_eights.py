@@ -203,6 +203,36 @@ def check_pile(pile: Sequence[Card], named: Suit | None, turned: Sequence[Card])
         raise PositionError("the cards turned for the starter end with the starter, which is no eight", field="turned")
 
 
+def why_on_pile(move: Move, top: Card, named: Suit | None, hand: Sequence[Card]) -> str | None:
+    """Why a play fits the pile, or why a draw or a pass was the move, for the hand replayer
+    (:meth:`Rules.why_legal`); ``None`` for a move the pile games leave to their own words.
+    The Eights games share it.
+
+    >>> eight, nine = Card.parse("8H"), Card.parse("9C")
+    >>> why_on_pile(Move.play(eight, Suit.SPADES), nine, None, [eight])
+    'an eight is wild: names spades'
+    >>> why_on_pile(Move.play(Card.parse("9H")), nine, None, []), why_on_pile(Move.play(Card.parse("4C")), nine, None, [])
+    ('9♥ on 9♣: same rank', '4♣ on 9♣: same suit')
+    >>> why_on_pile(Move.draw(), nine, None, [Card.parse("KD")])
+    'no card fits: draws'
+    """
+    if move.kind == "play":
+        card = move.card
+        if card.rank == Rank.EIGHT:
+            return f"an eight is wild: names {move.suit.plural}" if move.suit is not None else "an eight is wild"
+        if named is not None:
+            return f"{card.display} on {top.display}: {named.plural} were named"
+        if card.suit == top.suit:
+            return f"{card.display} on {top.display}: same suit"
+        return f"{card.display} on {top.display}: same rank"
+    fitting = any(fits(c, top, named) for c in hand)
+    if move.kind == "draw":
+        return "a card fits, but drawing is allowed: draws" if fitting else "no card fits: draws"
+    if move.kind == "pass":
+        return "no card fits and there is nothing to draw: passes"
+    return None
+
+
 def wanted_json(top: Card, named: Suit | None) -> dict[str, str | None]:
     """What may go on ``top`` now, as the table page says it: a card of ``suit``, or of
     ``rank`` (``None`` after an eight names a suit), or any ``wild`` card. It says what
@@ -422,6 +452,20 @@ class CrazyEights(Rules):
             drawn=view.drawn,
             can_draw=view.can_draw,
         )
+
+    def why_legal(self, view: CrazyEightsView, move: Move) -> str:
+        if view.pending is not None:
+            if move.kind == "keep":
+                return f"keeps the card drawn, {view.pending.display}, though it fits"
+            if move.kind == "play" and move.card == view.pending:
+                return f"plays the card just drawn ({why_on_pile(move, view.top, view.named, ())})"
+        if move.kind == "draw":
+            # An empty stock: the draw shuffles the pile under its top card into a new one.
+            restock = "" if view.stock_size else " from a new stock (the pile under its top card, shuffled)"
+            if view.drawn:
+                return f"still no fit: draws again{restock}"
+            return (why_on_pile(move, view.top, view.named, view.hand) or "draws") + restock
+        return why_on_pile(move, view.top, view.named, view.hand) or super().why_legal(view, move)
 
     def legal_moves(self, view: CrazyEightsView) -> list[Move]:
         if view.result is not None or not has_turn(view):

@@ -80,6 +80,7 @@ from fairdeal.rules.crazy_eights import (
     play_eight,
     turn_starter,
     wanted_json,
+    why_on_pile,
 )
 from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, hand_places
 from fairdeal.rules.summary import SeatNames, describe_draws, plays_json
@@ -372,6 +373,9 @@ class EightsFamily(Rules):
             top=view.top,
             named=view.named,
         )
+
+    def why_legal(self, view: EightsView, move: Move) -> str:
+        return why_on_pile(move, view.top, view.named, view.hand) or super().why_legal(view, move)
 
     def legal_moves(self, view: EightsView) -> list[Move]:
         if view.result is not None or not has_turn(view):

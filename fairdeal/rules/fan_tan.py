@@ -399,6 +399,24 @@ class FanTanFamily(Rules):
             opening=view.opening,
         )
 
+    def why_legal(self, view: FanTanView, move: Move) -> str:
+        if move.kind == "play":
+            card = move.card
+            row = view.rows[card.suit]
+            if row is None:
+                return f"{card.display} starts the {card.suit.plural} row"
+            end = next((e for e in row if abs(e.rank - card.rank) in (1, 12)), None)
+            if end is None:
+                return f"{card.display} goes on the {card.suit.plural} row"
+            return f"{card.display} goes next to {end.display} on the {card.suit.plural} row"
+        if move.kind == "pass":
+            able = bool(self._playable_in(view.hand, view.rows, view.opening))
+            pays = " and pays 1 chip" if self.uses_chips else ""
+            if able:
+                return f"passes though a card could go down (passing is allowed, at a penalty){pays}"
+            return f"cannot play: passes{pays}"
+        return super().why_legal(view, move)
+
     def may_pass(self, able: bool) -> bool:
         """Whether a seat may pass: only when it cannot play, unless passes are penalized."""
         return not able or self.options.get("passing", 0) == 1

@@ -281,6 +281,20 @@ class GoBoom(Rules):
             previous=view.previous,
         )
 
+    def why_legal(self, view: GoBoomView, move: Move) -> str:
+        previous = view.previous
+        if move.kind == "play":
+            card = move.card
+            if previous is None:
+                return f"{card.display} leads the round: any card may lead"
+            same = "same suit" if card.suit == previous.suit else "same rank"
+            return f"{card.display} on {previous.display}: {same}"
+        if move.kind == "draw":
+            return "no card matches: draws"
+        if move.kind == "pass":
+            return "no card matches and the stock is empty: passes"
+        return super().why_legal(view, move)
+
     def legal_moves(self, view: GoBoomView) -> list[Move]:
         if view.result is not None or not has_turn(view):
             return []

@@ -173,6 +173,20 @@ class Michigan(RunGame):
             return [Move.keep(), Move.exchange(), Move.auction()]
         return [Move.pass_()] + [Move.bid(n) for n in range(1, self.options["max_bid"] + 1)]
 
+    def why_legal(self, view: RunView, move: Move) -> str:
+        if view.phase == "choose":
+            return {
+                "keep": "the dealer keeps his own hand: the extra hand is dead",
+                "exchange": "the dealer takes the extra hand: his own hand is dead",
+                "auction": "the dealer puts the extra hand up for auction",
+            }.get(move.kind) or super().why_legal(view, move)
+        if view.phase == "auction":
+            if move.kind == "bid":
+                return f"bids {move.amount} for the extra hand (a bid is 1 to {self.options['max_bid']} {self.unit})"
+            if move.kind == "pass":
+                return "makes no bid for the extra hand"
+        return super().why_legal(view, move)
+
     def legal_moves(self, view: RunView) -> list[Move]:
         if view.result is None and view.phase != "play":
             return self.phase_moves(view.phase, view.seat, view.turn)

@@ -306,6 +306,16 @@ class RollingStone(Rules):
             led=view.led,
         )
 
+    def why_legal(self, view: RollingStoneView, move: Move) -> str:
+        led = view.led
+        if move.kind == "play":
+            if led is None:
+                return f"{move.card.display} leads the trick: any card may lead"
+            return f"{move.card.display} follows suit: {led.suit.plural} were led"
+        if move.kind == "pass" and led is not None:
+            return f"holds no {led.suit.plural}: cannot follow, picks up the trick"
+        return super().why_legal(view, move)
+
     def legal_moves(self, view: RollingStoneView) -> list[Move]:
         if view.result is not None or not has_turn(view):
             return []

@@ -430,6 +430,18 @@ class RunGame(Rules):
     def layout_json(self, layout: Seq[int]) -> dict[str, int]:
         return {card.code: n for card, n in zip(self.layout_cards(), layout)}
 
+    def why_legal(self, view: RunView, move: Move) -> str:
+        if move.kind != "play":
+            return super().why_legal(view, move)
+        card = move.card
+        then = "" if move.then is None else f", and {move.then.display} goes down with it"
+        if view.current is not None and card in self.wanted(view.current, view.fork):
+            return f"{card.display} follows {view.current.display} in the run{then}"
+        same_suit = [c for c in view.hand if c.suit == card.suit]
+        if same_suit and card == self.lowest(same_suit):
+            return f"{card.display} starts a new run: the lowest {card.suit.plural[:-1]} in hand{then}"
+        return f"{card.display} starts a new run{then}"
+
     def legal_moves(self, view: RunView) -> list[Move]:
         if view.result is not None or not has_turn(view) or view.phase != "play":
             return []

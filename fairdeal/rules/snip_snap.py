@@ -359,6 +359,16 @@ class SnipSnapFamily(Rules):
             laid=view.laid,
         )
 
+    def why_legal(self, view: SnipSnapView, move: Move) -> str:
+        wanted = view.wanted
+        if move.kind == "play":
+            if wanted is None:
+                return f"{move.card.display} starts a new group: any card may lead"
+            return f"{move.card.display} carries the group on: the next card is {a_rank(wanted)}"
+        if move.kind == "pass" and wanted is not None:
+            return f"cannot carry the group on (the next card is {a_rank(wanted)}): passes"
+        return super().why_legal(view, move)
+
     def legal_moves(self, view: SnipSnapView) -> list[Move]:
         if view.result is not None or not has_turn(view):
             return []

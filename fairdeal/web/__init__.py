@@ -1,15 +1,22 @@
 """The browser side of fairdeal: the lobby, the live table and the verify page.
 
 Plain HTML, CSS and ES modules, served as they are (no build step). The
-pages talk to the service's JSON API only; the verify page checks a record
-with its own JavaScript implementation of the protocol and the rules.
+pages talk to the service's JSON API only; the verify page (and the replayer)
+run fairdeal's own Python verifier in the browser, in Pyodide, and ask no
+server for a verdict (spec/verify-page.md).
 
 :func:`mount` adds the pages to an app (FastAPI or Starlette):
 
 - ``/`` the lobby (create a table, get a link per seat),
 - ``/table/{game_id}`` a seat's table (its join token rides in the URL
   fragment, ``#seat=2&token=...``, which browsers never send to a server),
-- ``/verify`` the verify page (``?game=ID`` loads a game from this server),
+- ``/verify`` the verify page (``?game=ID`` loads a game from this server): it runs
+  fairdeal's own verifier in the browser, in Pyodide, inside a Web Worker,
+- ``/engine/manifest.json`` (not cached) names the engine bundle, ``/engine/<sha256>.zip``
+  (cached for good: its name is its hash) the installed package's verifier code
+  (:mod:`fairdeal.web.engine`),
+- ``/pyodide/...`` Pyodide's core files (fetched by ``make``; cached for good, the version is pinned),
+- ``/replay`` the hand replayer (``?game=ID``: a finished game of this server), every hand move by move,
 - ``/css/...``, ``/js/...`` their files; ``/js/games/<module>.js`` draws one game (or family)
   at the table and says its words, picked through the catalogue's ``module`` (``GET /rules``).
 
@@ -18,7 +25,7 @@ table's title and unit, the verify page's deal layouts come from the catalogue, 
 the table shows that depends on the rules comes in the seat's view.
 
 >>> sorted(PAGES)
-['/', '/table/{game_id}', '/verify']
+['/', '/replay', '/table/{game_id}', '/verify']
 >>> all((WEB_DIR / name).is_file() for name in PAGES.values())
 True
 >>> from fairdeal.rules import RULES
@@ -31,7 +38,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["WEB_DIR", "PAGES", "SECURITY_HEADERS", "mount"]
+__all__ = ["WEB_DIR", "PAGES", "SECURITY_HEADERS", "VERIFY_HEADERS", "PYODIDE_DIR", "IMMUTABLE", "mount"]
 
 WEB_DIR = Path(__file__).resolve().parent
 """Where the pages live."""
@@ -40,6 +47,7 @@ PAGES = {
     "/": "index.html",
     "/table/{game_id}": "table.html",
     "/verify": "verify.html",
+    "/replay": "replay.html",
 }
 """Page paths and the file each serves."""
 
@@ -55,22 +63,72 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-cache",
 }
 
+VERIFY_HEADERS = {
+    **SECURITY_HEADERS,
+    # The verify page runs Pyodide in a worker: WebAssembly must compile ('wasm-unsafe-eval',
+    # which allows no JavaScript eval) and the worker script comes from this server. Only this
+    # page gets them.
+    "Content-Security-Policy": SECURITY_HEADERS["Content-Security-Policy"].replace(
+        "script-src 'self';", "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self';"
+    ),
+}
+"""The engine pages' headers: :data:`SECURITY_HEADERS`, loosened only as Pyodide needs."""
+
+ENGINE_PAGES = frozenset({"verify.html", "replay.html"})
+"""The pages that run the engine (js/verify-worker.js) and get :data:`VERIFY_HEADERS`."""
+
+PYODIDE_DIR = WEB_DIR / "pyodide"
+"""Pyodide's core files, fetched by ``make pyodide`` (gitignored)."""
+
+IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
+"""For files whose URL changes whenever their bytes do (a hash, a pinned version)."""
+
 
 def mount(app: Any) -> None:
     """Serve the pages and their files from ``app`` (call it after the API routes)."""
-    from starlette.responses import FileResponse
+    from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.staticfiles import StaticFiles
+
+    from fairdeal.web.engine import engine_bundle
 
     def page(name: str) -> Any:
         path = WEB_DIR / name
+        headers = VERIFY_HEADERS if name in ENGINE_PAGES else SECURITY_HEADERS
 
         async def endpoint(request: Any) -> FileResponse:
-            return FileResponse(path, media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
+            return FileResponse(path, media_type="text/html; charset=utf-8", headers=headers)
 
         endpoint.__name__ = f"page_{path.stem}"
         return endpoint
 
     for route, name in PAGES.items():
         app.add_route(route, page(name), methods=["GET", "HEAD"], include_in_schema=False)
+    bundle = engine_bundle()  # built once, at start-up, from the installed package
+
+    async def manifest(request: Any) -> JSONResponse:
+        return JSONResponse(bundle.manifest(), headers={"Cache-Control": "no-cache"})
+
+    async def engine(request: Any) -> Response:
+        if request.path_params["name"] != bundle.filename:
+            return Response("no such engine bundle", status_code=404, media_type="text/plain")
+        return Response(bundle.data, media_type="application/zip", headers=IMMUTABLE)
+
+    app.add_route("/engine/manifest.json", manifest, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_route("/engine/{name}", engine, methods=["GET", "HEAD"], include_in_schema=False)
     for folder in ("css", "js"):
         app.mount(f"/{folder}", StaticFiles(directory=WEB_DIR / folder), name=f"web-{folder}")
+    app.mount("/pyodide", _immutable_files()(directory=PYODIDE_DIR, check_dir=False), name="web-pyodide")
+
+
+def _immutable_files() -> Any:
+    from starlette.staticfiles import StaticFiles
+
+    class Immutable(StaticFiles):
+        """Static files that a browser may keep for a year without asking again."""
+
+        def file_response(self, *args: Any, **kwargs: Any) -> Any:
+            response = super().file_response(*args, **kwargs)
+            response.headers.update(IMMUTABLE)
+            return response
+
+    return Immutable

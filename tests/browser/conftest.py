@@ -59,6 +59,11 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from fairdeal.web import PYODIDE_DIR
+
+    if not (PYODIDE_DIR / "pyodide.asm.wasm").is_file():
+        # The verify page runs the verifier in Pyodide: `make test` fetches it, a bare pytest does not.
+        raise RuntimeError(f"Pyodide is not in {PYODIDE_DIR}: run `make pyodide` (or `make test`)")
     data = tmp_path_factory.mktemp("browser-data")
     port = _free_port()
     env = {

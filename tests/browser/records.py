@@ -110,8 +110,61 @@ TAMPERED = ("sim-web3-1", "sim-web4-2", "sim-webblk-1")
 """The honest records whose tampered copies are checked too (small ones: the browser checks each)."""
 
 
+def every_game_records(out: Path) -> list[Path]:
+    """One seeded bot game of each of the twenty games, at its fewest seats (the catalogue's)."""
+    from fairdeal.rules import RULES
+
+    return [simulate(name, max(cls.min_seats, 2), 1, out / name, seed=f"every-{name}")[0] for name, cls in RULES.items()]
+
+
+def _bump(value: object) -> object:
+    return value + 1 if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def game_tamperings(lines: Lines) -> Iterator[tuple[str, str]]:
+    """(name, record text) for tampered copies of one honest record of any game: moves, chips,
+    counters, scores, totals, standings, deals and seeds changed, each re-signed with the
+    record's own forger key, so that only the replay can tell."""
+    yield "honest", text(lines)
+    seats = len(lines[0]["seats"])
+    carded = next(i for i, l in enumerate(lines) if l["type"] == "move" and "card" in l)
+    card = lines[carded]["card"]
+    other = next(c for c in ("KD", "QC", "2H", "7S") if c != card)
+    yield "a card the seat never played", text(resign(_edit(lines, carded, card=other), FORGER))
+    move = _first(lines, "move")
+    yield "a move by the wrong seat", text(resign(_edit(lines, move, seat=(lines[move]["seat"] + 1) % seats), FORGER))
+    chips = next((i for i, l in enumerate(lines) if l["type"] == "chips"), None)
+    if chips is not None:
+        yield "a chip payment changed", text(resign(_edit(lines, chips, amount=lines[chips]["amount"] + 1), FORGER))
+    hand_end = _first(lines, "hand-end")
+    if "layout" in lines[hand_end] and lines[hand_end]["layout"]:
+        layout = dict(lines[hand_end]["layout"])
+        first_card = sorted(layout)[0]
+        layout[first_card] = layout[first_card] + 1
+        yield "counters left on the layout changed", text(resign(_edit(lines, hand_end, layout=layout), FORGER))
+    scores = list(lines[hand_end]["scores"])
+    scores[0] = _bump(scores[0])
+    totals = [_bump(t) if i == 0 else t for i, t in enumerate(lines[hand_end]["totals"])]
+    yield "a score and its total changed", text(resign(_edit(lines, hand_end, scores=scores, totals=totals), FORGER))
+    end = next((i for i, l in enumerate(lines) if l["type"] == "match-end"), None)
+    if end is not None:
+        standings = [dict(row) for row in lines[end]["standings"]]
+        standings[0]["total"] = _bump(standings[0]["total"])
+        yield "the standings changed", text(resign(_edit(lines, end, standings=standings), FORGER))
+    deal = _first(lines, "deal")
+    yield "another dealer for the first hand", text(resign(_edit(lines, deal, dealer=(lines[deal]["dealer"] + 1) % seats), FORGER))
+    start = _first(lines, "start")
+    seeds = list(lines[start]["client_seeds"])
+    seeds[0] = seeds[0] + "x"
+    yield "a client seed changed at the start", text(resign(_edit(lines, start, client_seeds=seeds), FORGER))
+    yield "a different server seed", text(resign(_edit(lines, len(lines) - 1, server_seed="ab" * 32), FORGER))
+    sig = lines[hand_end]["sig"]
+    yield "a bad signature", text(_edit(lines, hand_end, sig=("0" if sig[0] != "0" else "1") + sig[1:]))
+
+
 def all_cases(out: Path) -> list[tuple[str, str]]:
-    """Every honest record and, for those in :data:`TAMPERED`, every tampering: (name, text)."""
+    """Every honest record and, for those in :data:`TAMPERED`, every tampering: (name, text); then
+    one game of each of the twenty games with :func:`game_tamperings`."""
     cases: list[tuple[str, str]] = []
     for path in honest_records(out):
         lines = [json.loads(raw) for raw in path.read_text().splitlines()]
@@ -119,6 +172,9 @@ def all_cases(out: Path) -> list[tuple[str, str]]:
             cases += [(f"{path.stem}: {name}", body) for name, body in tamperings(lines)]
         else:
             cases.append((f"{path.stem}: honest", text(lines)))
+    for path in every_game_records(out / "every"):
+        lines = [json.loads(raw) for raw in path.read_text().splitlines()]
+        cases += [(f"{lines[0]['rules']}: {name}", body) for name, body in game_tamperings(lines)]
     return cases
 
 
@@ -136,9 +192,12 @@ def with_cli_reports(named: list[tuple[str, str]], out: Path) -> list[dict]:
     return [{"name": name, "text": body, "path": path, "cli": reports[path.name]} for (name, body), path in zip(named, paths)]
 
 
-def page_reports(server: str, browser: Any, texts: list[str]) -> list[dict]:
-    """What the verify page's own verifier (``record.js``) reports of each text; no page error allowed."""
-    context = browser.new_context()
+def page_reports(server: str, browser: Any, texts: list[str], *, context: Any = None) -> list[dict]:
+    """What the verify page reports of each text: fairdeal-verify --json's object, computed by the
+    engine in the page's worker (Pyodide, loaded once for all the texts); no page error allowed.
+    A text that is no record at all gives ``{"unreadable": reason}``."""
+    own = context is None
+    context = context or browser.new_context()
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -146,13 +205,17 @@ def page_reports(server: str, browser: Any, texts: list[str]) -> list[dict]:
     page.wait_for_selector("body[data-verdict='idle']")
     reports = page.evaluate(
         """async (texts) => {
-          const R = await import('/js/record.js');
           const out = [];
-          for (const t of texts) out.push(await R.verifyRecord(t));
+          for (const t of texts) {
+            const answer = await globalThis.fairdealEngine("verify", t, null, null);
+            out.push(answer.report === null ? { unreadable: answer.error } : { ...answer.report, text: answer.text });
+          }
           return out;
         }""",
         texts,
     )
-    context.close()
+    page.close()
+    if own:
+        context.close()
     assert not errors
     return reports

@@ -353,12 +353,11 @@ STOPS_GAMES = [
     ("jig", 5, "random"),
     ("rolling-stone", 6, "random"),
 ]
-# What both verifiers say of each deal of these games (this page derives the deals; the scores are the record's).
-DEAL_FIELDS = ("hand", "dealer", "deal", "extra", "exchange", "dead", "stops", "scores", "totals", "layout")
 
 
 def _stops_tamperings(lines: list[dict]) -> Iterator[tuple[str, str]]:
-    """Faults this page finds without replaying the moves: signatures, seeds, the deals."""
+    """Faults in signatures, seeds and the deals (the all-games harness in records.py changes moves,
+    chips, counters, scores and standings too)."""
     yield "honest", text(lines)
     hand_end = next(i for i, line in enumerate(lines) if line["type"] == "hand-end")
     start = next(i for i, line in enumerate(lines) if line["type"] == "start")
@@ -401,17 +400,13 @@ def test_the_verify_page_agrees_with_fairdeal_verify_on_the_stops_games(stops_ca
     honest = 0
     for case, js in zip(stops_cases, reports):
         cli, name = case["cli"], case["name"]
-        assert js["deals_only"] and not js["verified"], name  # the page does not replay these games' moves
-        assert (js["error"] or {}).get("line") == (cli["error"] or {}).get("line"), (name, js["error"], cli["error"])
+        # fairdeal-verify --json's whole object: verdict, line and reason, deals, scores, standings.
+        assert {k: v for k, v in js.items() if k != "text"} == {k: v for k, v in cli.items() if k != "file"}, name
         if name.endswith("honest"):
             honest += 1
-            assert cli["verified"] and js["error"] is None, name
-            assert js["standings"] == cli["standings"] and len(js["hands"]) == len(cli["hands"]) == 2, name
-            for mine, theirs in zip(js["hands"], cli["hands"]):
-                for field in DEAL_FIELDS:
-                    assert mine.get(field) == theirs.get(field), f"{name}: hand {theirs['hand']} {field}"
+            assert cli["verified"] and len(cli["hands"]) == 2, name
         else:
-            assert not cli["verified"] and js["error"], name
+            assert not cli["verified"], name
     assert honest == len(STOPS_GAMES)
     # The deals that are not one hand a seat: Michigan's extra hand, Commit's stops.
     by_rules = {c["name"].split(": ")[0]: c["cli"] for c in stops_cases if c["name"].endswith("honest")}
@@ -428,7 +423,7 @@ def test_the_verify_page_shows_the_deals_of_the_stops_games(open_page, stops_cas
     page = opened.page
     page.wait_for_selector("body[data-verdict='idle']")
     page.set_input_files("#file", str(case["path"]))
-    page.wait_for_selector("body[data-verdict='deals-only']")
+    page.wait_for_selector("body[data-verdict='verified']")
     hands = page.locator("section.hand")
     assert hands.count() == len(cli["hands"])
     codes = "nodes => nodes.map(n => n.dataset.code)"

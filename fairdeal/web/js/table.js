@@ -17,6 +17,7 @@ import { ApiError, GameApi } from "./api.js";
 import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogue.js";
 import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
+import { playWords, rendererKit } from "./render.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { cardBack, cardFace, el, fill, shortHex } from "./ui.js";
 
@@ -52,27 +53,14 @@ const ui = {
 // The game at this table: its catalogue entry and its renderer's hooks (set before the first render).
 const game = { entry: null, hooks: null };
 
-/**
- * What a renderer (js/games/<module>.js) is handed: the view, the seat, the game's
- * catalogue entry, and the page's helpers. Its hooks: drawTable(T) fills the middle
- * of the table and returns the id it used ("stock-pile", "rows" or "board");
- * status(T) is the status line in play; and, if the game has its own words,
- * keys(T), passLabel(T), labels {kind: words}, thenWords(T), moveWords(line, T),
- * stockText(T), scoresHint(T), scoresExtra(T).
- */
-const T = {
-  get view() {
-    return ui.view;
-  },
-  get entry() {
-    return game.entry;
-  },
-  get game() {
-    return game.hooks;
-  },
+// What a renderer (js/games/<module>.js) is handed (render.js): this page's view and seat, and
+// the page's own helpers, so the renderer's hooks can act for the seat.
+const T = rendererKit({
+  view: () => ui.view,
+  entry: () => game.entry,
+  hooks: () => game.hooks,
   me,
   ui,
-  $: (id) => $(id),
   who: (s) => who(s),
   seatNameOf: (s) => seatNameOf(s),
   isBot: (s) => isBot(s),
@@ -81,14 +69,12 @@ const T = {
   othersTurn: () => othersTurn(),
   holdsStake: () => isChips(),
   stake: (n) => chipWord(n),
-  rankWord: (rank) => rankWord(rank),
   maxBid: () => maxBid(),
-  playWords: (line) => playWords(line),
   sessionWords: () => sessionWords(),
   explainOn: (node, explain) => explainOn(node, explain),
   tapped: (handler) => tapped(handler),
   draw: () => draw(),
-};
+});
 
 // -- small helpers ---------------------------------------------------------------
 
@@ -124,11 +110,6 @@ function isChips() {
 /** "counters" or "chips" (one of them for n = 1): what a game is played for. */
 function chipWord(n = 2) {
   return unitWord(game.entry?.unit === "counters" ? "counters" : "chips", n);
-}
-
-/** "6", "10", "queen": a rank as the status line says it. */
-function rankWord(rank) {
-  return { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" }[rank] ?? rank;
 }
 
 /** The second cards the seat may add to a play of `code` (Spin's A♦, Commit's 9♦): the legal moves say. */
@@ -459,11 +440,6 @@ function onLine(line) {
   }
   if (line.type === "hand-end") toast(handEndText(line), { ms: 5000 });
   renderFair();
-}
-
-/** "played 8♥ and named spades", "played 5♦ then A♦": a play as the log says it. */
-function playWords(line) {
-  return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}${line.then ? ` then ${display(line.then)}` : ""}`;
 }
 
 /** A move as the log says it; the game's renderer may say it its own way. */
@@ -1064,6 +1040,7 @@ function renderEnd() {
       "p",
       { class: "end-actions" },
       el("a", { class: "button gold", href: `/verify?game=${encodeURIComponent(gameId)}`, id: "end-verify" }, "Verify this game"),
+      view.status === "over" ? el("a", { class: "button secondary", href: `/replay?game=${encodeURIComponent(gameId)}`, id: "end-replay" }, "Replay the hands") : null,
       el("button", { type: "button", class: "secondary", id: "end-close", onclick: () => ((ui.endShown = "closed"), ($("end").hidden = true)) }, "Look at the table"),
       el("a", { class: "button secondary", href: "/" }, "New table"),
     ),

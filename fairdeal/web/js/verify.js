@@ -1,11 +1,73 @@
-// The verify page: load a record (a file, pasted text, or ?game=ID from the
-// server), check it with record.js in this browser, and show what it found.
+// The verify page: load a record (a file, pasted text, or ?game=ID from the server), check it in
+// this browser with fairdeal's own Python verifier (Pyodide, in verify-worker.js), and show what it
+// found. The record goes to the worker only: never to a server, and no server gives the verdict.
 
-import { gameOf, verifyRecord } from "./record.js";
-import { rendererOf } from "./catalogue.js";
+import { entryOf, rendererOf } from "./catalogue.js";
 import { cardFace, cardRow, el, fill, seatName } from "./ui.js";
 import { display } from "./cards.js";
-import { HAS_WEB_CRYPTO } from "./protocol.js";
+import { replayLink } from "./replay-link.js";
+
+const HAS_WEB_CRYPTO = Boolean(globalThis.crypto?.subtle);
+
+// The engine: one worker for the page's life, loaded on the first call.
+const worker = new Worker(new URL("./verify-worker.js", import.meta.url), { type: "module" });
+const pending = new Map();
+let nextId = 1;
+worker.onmessage = (event) => {
+  const { id, result, error } = event.data;
+  const waiter = pending.get(id);
+  pending.delete(id);
+  if (waiter) error === undefined ? waiter.resolve(result) : waiter.reject(new Error(error));
+};
+worker.onerror = (event) => {
+  for (const waiter of pending.values()) waiter.reject(new Error(event.message || "the verifier's worker failed to start"));
+  pending.clear();
+};
+
+/** Call a whitelisted engine function in the worker (verify-worker.js's CALLS). */
+export function engineCall(call, ...args) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, call, args });
+  });
+}
+globalThis.fairdealEngine = engineCall;
+
+/** The record's text, from a string or a file's bytes (the verifier reads text). */
+function asText(data) {
+  if (typeof data === "string") return data;
+  return new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(data);
+}
+
+/** The engine's verify call for a string, or for a file's bytes: those that are not UTF-8 go as
+ * they are (base64), so the verifier says what fairdeal-verify says of the same file. */
+function verifyCall(data, key) {
+  if (typeof data === "string") return engineCall("verify", data, null, key);
+  try {
+    // ignoreBOM keeps a byte order mark in the text, as Python's decoding does: it is not a record.
+    return engineCall("verify", new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data), null, key);
+  } catch {
+    let binary = "";
+    for (const byte of data) binary += String.fromCharCode(byte);
+    return engineCall("verify_bytes", btoa(binary), null, key);
+  }
+}
+
+/** The page's model of a report: fairdeal-verify --json's object, with the header's facts the page shows. */
+function pageReport(answer, key) {
+  const report = { ...answer.report, ...answer.facts, json: answer.report, text: answer.text };
+  report.key_pinned = key !== null;
+  return report;
+}
+
+let games = null;
+/** The catalogue entry of the game `name`, from the engine's own catalogue (no server needed). */
+async function gameOf(name) {
+  games ??= await engineCall("catalogue");
+  const entry = typeof name === "string" ? entryOf(games, name) : null;
+  return { entry };
+}
 
 const verdict = document.getElementById("verdict");
 const reportBox = document.getElementById("report");
@@ -29,12 +91,46 @@ const unit = () => game.entry?.unit ?? "points";
 async function check(text, source, { key = null } = {}) {
   fill(verdict, el("div", { class: "verdict working" }, el("span", { class: "mark", "aria-hidden": "true" }, "⏳"), el("div", {}, el("strong", {}, "Checking…"), el("span", { class: "detail" }, source))));
   fill(reportBox);
-  const report = await verifyRecord(text, { key });
+  let answer;
+  try {
+    if (!HAS_WEB_CRYPTO) throw new Error("this page needs Web Crypto (https, or this computer's localhost)");
+    answer = await verifyCall(text, key);
+  } catch (error) {
+    fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, `the verifier could not run: ${error.message}`))));
+    document.body.dataset.verdict = "failed";
+    return null;
+  }
+  showEngine();
+  if (answer.report === null) {
+    fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, answer.error))));
+    document.body.dataset.verdict = "failed";
+    globalThis.fairdealLastReport = { json: null, error: answer.error, text: "" };
+    return null;
+  }
+  const report = pageReport(answer, key);
+  globalThis.fairdealLastReport = report;
   await loadGame(report.rules);
   showVerdict(report, source);
+  // A verified game's hands can be stepped through, move by move, with every card face up.
+  if (report.verified && report.kind !== "session" && report.hands.length) verdict.append(el("p", { class: "replay-offer" }, replayLink(asText(text))));
   showReport(report);
-  document.body.dataset.verdict = report.verified ? "verified" : report.deals_only && !report.error ? "deals-only" : "failed";
+  document.body.dataset.verdict = report.verified ? "verified" : "failed";
   return report;
+}
+
+let engineShown = false;
+/** The engine bundle the verdict came from: its SHA-256, which anyone can rebuild and compare. */
+async function showEngine() {
+  if (engineShown) return;
+  engineShown = true;
+  const info = await engineCall("engine");
+  const box = document.getElementById("engine");
+  fill(
+    box,
+    el("span", {}, "Checked by fairdeal's own verifier ", el("span", { class: "mono" }, `v${info.version}`), ` (Python ${info.python} in Pyodide ${info.pyodide}), engine bundle SHA-256 `),
+    el("code", { class: "mono", id: "engine-sha" }, info.sha256),
+  );
+  box.hidden = false;
 }
 
 function showVerdict(report, source) {
@@ -63,22 +159,6 @@ function showVerdict(report, source) {
         {},
         el("strong", {}, "VERIFIED"),
         el("span", { class: "detail" }, `Every card of ${hands} hand${hands === 1 ? "" : "s"} follows from the seeds, every move is legal and every score adds up. (${source})`),
-      ),
-    );
-  } else if (report.deals_only && !report.error) {
-    box = el(
-      "div",
-      { class: "verdict partial", id: "verdict-box" },
-      el("span", { class: "mark", "aria-hidden": "true" }, "◐"),
-      el(
-        "div",
-        {},
-        el("strong", {}, "DEALS CHECKED"),
-        el(
-          "span",
-          { class: "detail" },
-          `Signatures, the hash chain, the seeds and their commitments hold, and every deal below is derived from the seeds. This page does not replay ${title(report)} moves, so the scores are shown as the record states them; the fairdeal-verify command checks them.`,
-        ),
       ),
     );
   } else {
@@ -250,7 +330,7 @@ function handPanel(report, hand) {
   );
 }
 
-/** Who played Michigan's extra hand, as the record's moves say (this page does not replay them). */
+/** Who played Michigan's extra hand. */
 function extraNote(report, hand) {
   if (!hand.exchange) return "(dead: nobody took it)";
   const who = plainName(report, hand.exchange.seat);
@@ -312,13 +392,14 @@ function checkedPanel(report) {
     "The hash chain links every line to the one before it, and the server's Ed25519 signatures hold.",
     "SHA-256 of the revealed server seed is the fingerprint published before any player's seed.",
     "Every player's seed matches the commitment that player sent before any seed was revealed.",
-    "The draw for the first dealer, every deal, every starter and every new stock are dealt again here from the seeds (fairness protocol v1, Web Crypto).",
+    "The draw for the first dealer, every deal, every starter and every new stock are dealt again here from the seeds (fairness protocol v1).",
   ];
   if (report.kind === "session") {
-    items.splice(3, 1, "Every shuffle request is well formed and signed, and its order is dealt again here from the seeds (fairness protocol v1, Web Crypto).");
-  } else if (!report.deals_only) {
-    items.push("Every move is replayed through the rules; every hand's end, score and total is recomputed and compared with the record.");
+    items.splice(3, 1, "Every shuffle request is well formed and signed, and its order is dealt again here from the seeds (fairness protocol v1).");
+  } else {
+    items.push("Every move is replayed through the rules; every hand's end, score, chip and counter, and every total, is recomputed and compared with the record.");
   }
+  items.push("All of it by fairdeal's own Python verifier (the code fairdeal-verify runs), in this browser; signatures by the browser's Web Crypto. The record is sent nowhere.");
   return el(
     "section",
     { class: "panel", "aria-labelledby": "checked-title" },
@@ -326,6 +407,7 @@ function checkedPanel(report) {
     report.error ? el("p", {}, `In this order, line by line; it stopped at the first fault, line ${report.error.line}. The hands above are the ones the seeds and the rules give up to there.`) : null,
     el("ul", { class: "checked-list" }, items.map((t) => el("li", {}, t))),
     el("p", { class: "hint" }, "It does not show that the operator kept the cards secret while the game ran: nobody could choose them, but the server could see them."),
+    report.text ? el("details", { class: "cli-report" }, el("summary", {}, "The report fairdeal-verify prints for this record"), el("pre", { id: "cli-report" }, report.text)) : null,
   );
 }
 

@@ -1,8 +1,6 @@
 // Commit at the table: Sequence's runs (sequence.js), ace low, with the stops face
 // down and the 9♦ that may go down with a play (the legal moves offer it).
 
-import { dealRound } from "../match.js";
-import { sortCards } from "../protocol.js";
 import { runGame } from "./sequence.js";
 
 export default runGame({
@@ -10,19 +8,6 @@ export default runGame({
   leadStatus: () => "Your turn: lead any card.",
   keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, T plays the lifted card then 9♦, M sound.",
 });
-
-/**
- * How Commit deals, for the verify page: the pack without the 8♦ (the catalogue's
- * layout takes it out), dealt as far as it goes evenly; the cards left over are the
- * stops, face down.
- */
-export const dealing = {
-  deal(order, seats, dealer) {
-    const each = Math.floor(order.length / seats);
-    // The report lists the stops in card order, as fairdeal-verify does: their order says nothing.
-    return { deal: dealRound(order, seats, dealer, each * seats), stops: sortCards(order.slice(each * seats)) };
-  },
-};
 
 /** What the verify page says of a Commit deal: how the pack was made up. */
 export const verifyWords = {

@@ -2,12 +2,9 @@
 // keys say. The same drawing serves the Eights games (eights.js) and Go Boom's
 // stock (go_boom.js). What fits the pile comes in the view (`table.next`: the
 // suit, the rank and the wild rank, as the rules say); the legal moves say the rest.
-//
-// The verify page replays Crazy Eights move by move with crazy_eights_rules.js.
 
 import { cardName, display, isRed, rankLabel, suitName, suitSymbol } from "../cards.js";
 import { cardBack, cardFace, el, fill } from "../ui.js";
-import { CrazyEights } from "./crazy_eights_rules.js";
 
 /** "a heart", "a 10", "an eight": one card of a suit or rank, as the status line says it. */
 function aSuit(letter) {
@@ -111,25 +108,3 @@ export function pileGame({ stopAtFit = false, ...more } = {}) {
 }
 
 export default pileGame({ stopAtFit: true });
-
-/** The games of this module the verify page replays move by move (the rest it deals only). */
-export const engines = { [CrazyEights.id]: CrazyEights };
-
-/**
- * The starter turned from `stock` (what is left after the deal, top first): an eight
- * goes back into the middle of the stock and the next card is turned (protocol v1,
- * step 11). Every card turned, the starter last.
- */
-export function turnStarter(stock) {
-  const rest = [...stock];
-  const turned = [];
-  for (;;) {
-    const card = rest.shift();
-    turned.push(card);
-    if (card[0] !== "8") return turned;
-    rest.splice(Math.floor(rest.length / 2), 0, card);
-  }
-}
-
-/** How the Eights games deal, for the verify page (Crazy Eights itself it replays): 7 cards each to two, else 5, and a starter. */
-export const dealing = { size: (n) => (n === 2 ? 7 : 5), starter: turnStarter };

@@ -6,5 +6,3 @@ import { pileGame } from "./crazy_eights.js";
 import { hollywoodGames, hollywoodHint } from "./hollywood.js";
 
 export default pileGame({ scoresExtra: hollywoodGames, scoresHint: hollywoodHint });
-
-export { dealing } from "./crazy_eights.js";

@@ -48,6 +48,3 @@ export default {
   passLabel,
   keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, P passes, M sound.",
 };
-
-/** How these games deal, for the verify page: the whole pack, one card at a time from the dealer's left. */
-export const dealing = { size: () => "all" };

@@ -36,6 +36,3 @@ export default {
   scoresExtra: hollywoodGames,
   scoresHint: hollywoodHint,
 };
-
-/** How Go Boom deals, for the verify page: seven cards each, the rest the stock. */
-export const dealing = { size: () => 7 };

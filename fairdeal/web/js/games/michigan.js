@@ -33,33 +33,3 @@ export default runGame({
   keys: (T) =>
     `Keys: Tab to your hand, ← → move, Enter lifts and plays, K keeps your hand, X takes the extra hand, A auctions it, B bids (the amount box), P passes${spins(T) ? ", T plays the lifted card then A♦ (Spin)" : ""}, M sound.`,
 });
-
-/**
- * How Michigan and its kin deal, for the verify page (fairdeal/rules/michigan.py): the
- * extra hand sits at the dealer's left, as one more player, and gets the first card.
- * Who took it the verify page reads from the record's moves (it does not replay them):
- * the dealer's exchange, or the auction's counters paid by the buyer.
- */
-export const dealing = {
-  follow(hand, line) {
-    if (line.type === "move" && line.move === "exchange") {
-      hand.exchange = { seat: line.seat, price: 0 };
-      hand.dead = hand.deal[line.seat];
-    } else if (line.type === "chips" && line.reason === "auction") {
-      hand.exchange = { seat: line.from, price: line.amount };
-      hand.dead = hand.deal[line.from];
-    } else if (line.type === "hand-end" && !hand.dead) {
-      hand.dead = hand.extra; // nobody took the extra hand: it is the dead hand
-    }
-  },
-  deal(order, seats, dealer) {
-    const deal = Array.from({ length: seats }, () => []);
-    const extra = [];
-    order.forEach((card, i) => {
-      const place = i % (seats + 1);
-      if (place === 0) extra.push(card);
-      else deal[(dealer + place) % seats].push(card);
-    });
-    return { deal, extra };
-  },
-};

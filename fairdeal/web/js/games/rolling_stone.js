@@ -2,7 +2,6 @@
 // and how the last trick ended; a seat that cannot follow picks the trick up (its pass).
 
 import { cardName, display, suitName, suitSymbol } from "../cards.js";
-import { pack } from "../protocol.js";
 import { cardFace, el, fill } from "../ui.js";
 
 function lastTrickText(T, last) {
@@ -42,15 +41,6 @@ export default {
   moveWords: (line) => (line.move === "pass" ? "could not follow and picked up the trick" : null),
   scoresHint: (T) => `Deals won: the first out wins the deal.${T.sessionWords()}`,
   keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, P picks up the trick, M sound.",
-};
-
-// Rolling Stone's pack: eight cards a player, from the ace down (fairdeal/rules/rolling_stone.py).
-const RANKS_FOR = { 4: "AKQJT987", 5: "AKQJT98765", 6: "AKQJT9876543" };
-
-/** How Rolling Stone deals, for the verify page: the cut-down pack, all of it, from the dealer's left. */
-export const dealing = {
-  cards: (seats) => pack().filter((code) => RANKS_FOR[seats].includes(code[0])),
-  size: () => "all",
 };
 
 /** What the verify page says of a Rolling Stone deal: how the pack was cut down. */

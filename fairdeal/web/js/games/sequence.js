@@ -136,9 +136,6 @@ export default runGame({
   scoresHint: (T) => `Points lost in each deal, a point for every card left.${T.sessionWords()}`,
 });
 
-/** How these games deal, for the verify page: the whole pack, one card at a time from the dealer's left. */
-export const dealing = { size: () => "all" };
-
 /** What the verify page says of a Sequence deal: each seat's cards left are the points it loses. */
 export const verifyWords = {
   leftLabel: "Cards left",

@@ -36,6 +36,3 @@ export default {
   passLabel: (T) => `Pass (a ${T.stake(1)} to the pot)`,
   keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, P passes, M sound.",
 };
-
-/** How these games deal, for the verify page: the whole pack, one card at a time from the dealer's left. */
-export const dealing = { size: () => "all" };

@@ -1,0 +1,96 @@
+"""The engine bundle: the installed fairdeal and verifier Python files, as one zip for the verify page.
+
+The verify page runs the very code ``fairdeal-verify`` runs, in Pyodide (CPython compiled to
+WebAssembly). The app builds that code into a zip at start-up, from the installed package
+(not a copy kept elsewhere), and serves it at ``/engine/<sha256>.zip``; the page shows the
+hash it ran. The zip is deterministic, so the same version gives the same hash wherever it
+is built: names sorted, every entry stored (not deflated: zlib's output differs between
+versions), dated 1980-01-01 00:00:00, mode 0644, made on Unix, no comment, no extra fields.
+
+What it holds: every ``.py`` file of ``fairdeal/`` except ``fairdeal/service/`` and
+``fairdeal/web/`` (the server and the pages, which the verifier never imports), and every
+``.py`` file of ``verifier/``; names as they are imported (``fairdeal/rules/base.py``).
+spec/verify-page.md is the contract.
+
+>>> bundle = engine_bundle()
+>>> bundle.data == build_bundle() and len(bundle.sha256) == 64
+True
+>>> "fairdeal/record.py" in bundle.names and "verifier/replay.py" in bundle.names
+True
+>>> any(name.startswith(("fairdeal/service/", "fairdeal/web/")) for name in bundle.names)
+False
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Bundle", "engine_files", "build_bundle", "engine_bundle", "EXCLUDED"]
+
+EXCLUDED = ("fairdeal/service/", "fairdeal/web/")
+"""Folders of the package the bundle leaves out: the verifier never imports them."""
+
+_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip can hold: no clock in the bundle
+_MODE = 0o100644  # a regular file, rw-r--r--
+
+
+def engine_files() -> dict[str, Path]:
+    """The bundle's entries, by name, and the installed file each comes from, sorted by name."""
+    import fairdeal
+    import verifier
+
+    files: dict[str, Path] = {}
+    for package in (fairdeal, verifier):
+        root = Path(package.__file__).resolve().parent
+        for path in root.rglob("*.py"):
+            name = f"{root.name}/{path.relative_to(root).as_posix()}"
+            if "__pycache__" in path.parts or name.startswith(EXCLUDED):
+                continue
+            files[name] = path
+    return dict(sorted(files.items()))
+
+
+def build_bundle(files: dict[str, Path] | None = None) -> bytes:
+    """The zip of ``files`` (default :func:`engine_files`), byte for byte the same every time."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for name, path in sorted((files if files is not None else engine_files()).items()):
+            info = zipfile.ZipInfo(name, date_time=_DATE)
+            info.compress_type = zipfile.ZIP_STORED
+            info.create_system = 3  # Unix, wherever it is built (Windows would write 0)
+            info.external_attr = _MODE << 16
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A built engine bundle: its bytes, their SHA-256 (hex) and the names it holds."""
+
+    data: bytes
+    sha256: str
+    names: tuple[str, ...]
+
+    @property
+    def filename(self) -> str:
+        """The name it is served under: its hash, so a cache may keep it forever."""
+        return f"{self.sha256}.zip"
+
+    def manifest(self) -> dict[str, object]:
+        """What ``/engine/manifest.json`` says: which bundle to load and how to check it."""
+        from fairdeal import __version__
+
+        return {"bundle": self.filename, "sha256": self.sha256, "size": len(self.data), "version": __version__}
+
+
+@functools.cache
+def engine_bundle() -> Bundle:
+    """The bundle of the installed package, built once per process."""
+    files = engine_files()
+    data = build_bundle(files)
+    return Bundle(data, hashlib.sha256(data).hexdigest(), tuple(files))

@@ -1,0 +1,73 @@
+// What a game's renderer (js/games/<module>.js) is handed: the helper object `T`, shared by
+// the live table (table.js) and the hand replayer (replay.js).
+//
+// A renderer's hooks take `T`: drawTable(T) fills the middle of the table (the element
+// T.$("stock-pile"), T.$("rows") or T.$("board")) and returns the id it used; status(T) is
+// the status line; and, if the game has its own words, keys(T), passLabel(T), labels,
+// thenWords(T), moveWords(line, T), stockText(T), scoresHint(T), scoresExtra(T).
+//
+//   const T = rendererKit({ view: () => ui.view, entry: () => game.entry, hooks: () => game.hooks, me, ui });
+//   game.hooks.drawTable(T);
+//
+// `view` is a seat's view as the service shows it (its `table` is the rules' view), or a
+// spectator's; a page that lets its seat act passes its own legal(), myTurn(), draw() and
+// the like. Without them, T is a spectator's: nothing is legal, a tap does nothing.
+
+import { display, suitName } from "./cards.js";
+import { holdsStake, unitWord } from "./catalogue.js";
+
+/** "6", "10", "queen": a rank as the status line says it. */
+export function rankWord(rank) {
+  return { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" }[rank] ?? rank;
+}
+
+/** "played 8♥ and named spades", "played 5♦ then A♦": a play as the log says it. */
+export function playWords(line) {
+  return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}${line.then ? ` then ${display(line.then)}` : ""}`;
+}
+
+/**
+ * The `T` a renderer is handed. `view`, `entry` and `hooks` are functions (the page's current
+ * view, the game's catalogue entry, its renderer's hooks); `me` the seat the page plays (null:
+ * nobody); `ui` the page's state that a renderer may keep things in; anything else given
+ * replaces the spectator's default of the same name.
+ */
+export function rendererKit({ view, entry, hooks, me = null, ui = {}, ...page }) {
+  const seatNameOf = (s) => view()?.seats?.[s]?.name ?? `Seat ${s}`;
+  const isBot = (s) => Boolean(view()?.seats?.[s]?.bot);
+  const who = (s) => (s === me ? "You" : seatNameOf(s));
+  const spectator = {
+    me,
+    ui,
+    $: (id) => document.getElementById(id),
+    who,
+    seatNameOf,
+    isBot,
+    legal: () => false,
+    myTurn: () => false,
+    othersTurn: () => {
+      const turn = view()?.turn;
+      return turn === null || turn === undefined ? "" : `${seatNameOf(turn)}'s turn${isBot(turn) ? " (bot)" : ""}`;
+    },
+    holdsStake: () => holdsStake(entry()?.unit),
+    stake: (n = 2) => unitWord(entry()?.unit === "counters" ? "counters" : "chips", n),
+    rankWord,
+    maxBid: () => 0,
+    playWords,
+    sessionWords: () => {
+      const deals = view()?.options?.deals;
+      return deals === undefined ? "" : ` The game is ${deals || view().seats.length} deals${deals ? "" : ", each player dealing once"}.`;
+    },
+    // Pointing at a part of the table says what it is: a plain tooltip, when the page has no other.
+    explainOn: (node, explain) => node.addEventListener("pointerenter", () => (node.title = explain() ?? "")),
+    tapped: () => () => {},
+    draw: () => {},
+  };
+  const T = { ...spectator, ...page };
+  Object.defineProperties(T, {
+    view: { get: view, enumerable: true },
+    entry: { get: entry, enumerable: true },
+    game: { get: hooks, enumerable: true },
+  });
+  return T;
+}
