@@ -41,8 +41,10 @@ run: $(STAMP) $(PYODIDE_STAMP)
 chromium:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
+# Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
+# process): the browser files wait on Chromium while the other core replays records.
 test: $(STAMP) chromium $(PYODIDE_STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python bench/derive.py

@@ -177,6 +177,43 @@ def open_page(server: str, browser: Browser, request: pytest.FixtureRequest) -> 
     assert not problems, "pages logged errors:\n" + "\n".join(problems)
 
 
+class VerifyPage:
+    """One verify page that stays open for a module's tests: its worker keeps the engine loaded,
+    so each record after the first is checked in a fraction of a second instead of a new start."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+
+    def load(self, path: Path) -> str:
+        """Check the record file at ``path`` as a person would (the file input); the verdict."""
+        self.page.evaluate("document.body.dataset.verdict = 'idle'")
+        self.page.set_input_files("#file", str(path))
+        self.page.wait_for_selector("body[data-verdict='verified'], body[data-verdict='failed']")
+        return self.page.evaluate("document.body.dataset.verdict")
+
+    def shot(self, name: str, *, full_page: bool = False) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+        return path
+
+
+@pytest.fixture(scope="module")
+def verify_page(server: str, browser: Browser) -> Iterator[VerifyPage]:
+    context = browser.new_context(viewport=LAPTOP, device_scale_factor=1, locale="en-GB", reduced_motion="reduce")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    opened = VerifyPage(page)
+    page.on("console", lambda m: opened.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: opened.errors.append(f"page error: {e}"))
+    page.goto(server + "/verify")
+    page.wait_for_selector("body[data-verdict='idle']")
+    yield opened
+    context.close()
+    assert not opened.errors, "the verify page logged errors:\n" + "\n".join(opened.errors)
+
+
 def _seed_of(name: str) -> int:
     return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big")
 

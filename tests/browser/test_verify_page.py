@@ -111,14 +111,12 @@ def test_loading_a_record_file_shows_every_deal_and_verified(open_page, cases, t
 @pytest.mark.parametrize(
     "name", ["sim-web3-1: a score changed", "sim-web3-1: a bad signature", "fan-tan: a chip payment changed", "michigan: counters left on the layout changed"]
 )
-def test_a_tampered_record_shows_its_first_failure(open_page, cases, tmp_path, name):
+def test_a_tampered_record_shows_its_first_failure(verify_page, cases, tmp_path, name):
     case = next(c for c in cases if c["name"] == name)
     path = tmp_path / "tampered.jsonl"
     path.write_text(case["text"])
-    opened = open_page("/verify")
-    opened.page.wait_for_selector("body[data-verdict='idle']")
-    _load(opened.page, path)
-    opened.page.wait_for_selector("body[data-verdict='failed']")
+    opened = verify_page
+    assert opened.load(path) == "failed"
     assert opened.page.locator("#verdict-box strong").inner_text() == "NOT VERIFIED"
     error = case["cli"]["error"]
     assert opened.page.locator("#failure").inner_text() == f"line {error['line']}: {error['reason']}"
@@ -240,15 +238,13 @@ def test_a_dealing_session_and_its_tampered_copies_agree_with_fairdeal_verify(se
 
 
 @pytest.mark.parametrize("rules, players", [("crazy-eights-book", 6), ("go-boom", 3)])  # two packs and a starter; no starter
-def test_the_deals_of_the_other_stops_games(open_page, tmp_path, rules, players):
+def test_the_deals_of_the_other_stops_games(verify_page, tmp_path, rules, players):
     """Every deal (and starter) on the page, as fairdeal-verify derives it, and VERIFIED."""
     [path] = simulate(rules, players, 1, tmp_path, seed=f"web{rules}", bot="random")
     cli = json.loads(subprocess.run([sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True).stdout)
     assert cli["verified"]
-    opened = open_page("/verify")
-    opened.page.wait_for_selector("body[data-verdict='idle']")
-    _load(opened.page, path)
-    opened.page.wait_for_selector("body[data-verdict='verified']")
+    opened = verify_page
+    assert opened.load(path) == "verified"
     hands = opened.page.locator("section.hand")
     assert hands.count() == len(cli["hands"])
     for n, hand in enumerate(cli["hands"]):
@@ -260,7 +256,7 @@ def test_the_deals_of_the_other_stops_games(open_page, tmp_path, rules, players)
 
 
 @pytest.mark.parametrize("kind", ["not UTF-8", "a byte order mark", "Latin-1 names"])
-def test_files_that_are_not_clean_text_get_fairdeal_verifys_answer(open_page, tmp_path, kind):
+def test_files_that_are_not_clean_text_get_fairdeal_verifys_answer(verify_page, tmp_path, kind):
     honest = (Path(__file__).resolve().parents[2] / "spec" / "vectors" / "record-example.jsonl").read_bytes()
     data = {
         "not UTF-8": b"\xff\xfe\x00garbage\n",
@@ -275,8 +271,5 @@ def test_files_that_are_not_clean_text_get_fairdeal_verifys_answer(open_page, tm
     else:
         error = json.loads(run.stdout)["error"]
         expected = f"line {error['line']}: {error['reason']}"
-    opened = open_page("/verify")
-    opened.page.wait_for_selector("body[data-verdict='idle']")
-    _load(opened.page, path)
-    opened.page.wait_for_selector("body[data-verdict='failed']")
-    assert opened.page.locator("#failure").inner_text() == expected
+    assert verify_page.load(path) == "failed"
+    assert verify_page.page.locator("#failure").inner_text() == expected

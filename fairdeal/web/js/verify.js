@@ -89,6 +89,7 @@ const title = (report) => game.entry?.title ?? String(report.rules);
 const unit = () => game.entry?.unit ?? "points";
 
 async function check(text, source, { key = null } = {}) {
+  document.body.dataset.verdict = "working";
   fill(verdict, el("div", { class: "verdict working" }, el("span", { class: "mark", "aria-hidden": "true" }, "⏳"), el("div", {}, el("strong", {}, "Checking…"), el("span", { class: "detail" }, source))));
   fill(reportBox);
   let answer;
