@@ -1,27 +1,20 @@
-// Fairness protocol v1 (spec/fairness.md) in the browser.
+// What the table page computes itself: a seat's commitment to its client seed (spec/fairness.md,
+// section 3), made in the player's browser so that the seed stays there until the reveal, and the
+// card codes the pages read. Everything a verdict rests on (the game key, the shuffles, the replay)
+// is fairdeal's own Python, run by the verify page's worker (verify-worker.js); nothing here re-derives it.
 //
-// An implementation of its own, written from the spec, so that a player who
-// checks a game here need not trust the server's code: SHA-256 and
-// HMAC-SHA256 come from Web Crypto (crypto.subtle). Where the page is not a
-// secure context (plain http on a LAN address) the browser hides
-// crypto.subtle; then the small SHA-256 at the end of this file stands in,
-// so a phone on the local network can still commit to its client seed.
+// SHA-256 comes from Web Crypto (crypto.subtle). Where the page is not a secure context (plain
+// http on a LAN address) the browser hides crypto.subtle; then the small SHA-256 at the end of this
+// file stands in, so a phone on the local network can still commit to its client seed.
 //
-//   await commitment("00".repeat(32))
-//   // "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
-//   const key = await gameKey("00".repeat(32), "demo", ["alice", ""]);
-//   (await shuffle(key, "hand/1/deal", pack())).slice(0, 5)
-//   // ["7H", "JD", "5S", "6C", "5C"]
+//   await clientCommitment("alice")
+//   // "36e3a00adca4299076cc074780294b856a6d1610d74d9f0785206916183f01c5", as `fairdeal client-commitment alice` prints it
 
-export const PROTOCOL = "fairdeal/v1";
 export const MAX_CLIENT_SEED_BYTES = 128;
-export const MAX_GAME_ID_BYTES = 128;
 
 const TWO32 = 2 ** 32;
-const LABEL = /^[a-z0-9/_-]{1,64}$/;
-const HEX64 = /^[0-9a-f]{64}$/;
 
-/** Input the protocol refuses (bad hex, bad label, an oversized client seed). */
+/** Input the protocol refuses (an oversized client seed). */
 export class FairnessError extends Error {
   constructor(message) {
     super(message);
@@ -45,16 +38,6 @@ export function toHex(bytes) {
   return out;
 }
 
-/** Bytes from hex (even length, 0-9a-f in either case). */
-export function fromHex(text) {
-  if (typeof text !== "string" || text.length % 2 || !/^[0-9a-fA-F]*$/.test(text)) {
-    throw new FairnessError("not hex digits");
-  }
-  const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}
-
 /** The concatenation of byte arrays. */
 export function concat(...parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -66,30 +49,16 @@ export function concat(...parts) {
   return out;
 }
 
-/** u32(n): 4 bytes, big-endian, unsigned. */
-export function u32(n) {
-  if (!Number.isInteger(n) || n < 0 || n >= TWO32) throw new FairnessError(`u32 out of range: ${n}`);
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, n, false);
-  return out;
-}
-
-/** u64(n): 8 bytes, big-endian, unsigned (n a Number up to 2^53 or a BigInt). */
-export function u64(n) {
-  const big = BigInt(n);
-  if (big < 0n || big >= 1n << 64n) throw new FairnessError(`u64 out of range: ${n}`);
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, big, false);
-  return out;
-}
-
 /** lp(x) = u32(len(b)) || b, with b the bytes of x (a string is UTF-8). */
 export function lp(value) {
   const bytes = typeof value === "string" ? utf8(value) : value;
-  return concat(u32(bytes.length), bytes);
+  const out = new Uint8Array(4 + bytes.length);
+  new DataView(out.buffer).setUint32(0, bytes.length, false);
+  out.set(bytes, 4);
+  return out;
 }
 
-// -- hashing -------------------------------------------------------------
+// -- hashing and the client seed's commitment ---------------------------------
 
 const subtle = globalThis.crypto?.subtle;
 
@@ -100,43 +69,6 @@ export const HAS_WEB_CRYPTO = Boolean(subtle);
 export async function sha256(bytes) {
   if (subtle) return new Uint8Array(await subtle.digest("SHA-256", bytes));
   return sha256Js(bytes);
-}
-
-/** An HMAC-SHA256 under one key, for many messages: `const mac = await hmacKey(k); await mac(m)`. */
-export async function hmacKey(key) {
-  // Web Crypto refuses an empty key, which HMAC allows (the protocol never uses one).
-  if (subtle && key.length) {
-    const k = await subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    return async (msg) => new Uint8Array(await subtle.sign("HMAC", k, msg));
-  }
-  return async (msg) => hmacJs(key, msg);
-}
-
-/** HMAC-SHA256(key, msg), 32 bytes. */
-export async function hmac(key, msg) {
-  return (await hmacKey(key))(msg);
-}
-
-// -- seeds, commitments, the game key -------------------------------------
-
-/**
- * The 32 bytes of a server seed written as 64 hex digits (upper case and
- * surrounding spaces accepted). The error never repeats the input: it may be
- * a real seed.
- */
-export function parseServerSeed(serverSeed) {
-  if (typeof serverSeed !== "string") throw new FairnessError("the server seed must be a string of 64 hex digits");
-  const text = serverSeed.trim().toLowerCase();
-  if (text.length !== 64) {
-    throw new FairnessError(`the server seed must be 64 hex digits (32 bytes), not ${text.length} characters`);
-  }
-  if (!HEX64.test(text)) throw new FairnessError("the server seed must be hex digits 0-9a-f only");
-  return fromHex(text);
-}
-
-/** The fingerprint published at the start: SHA-256 of the 32 seed bytes, hex. */
-export async function commitment(serverSeed) {
-  return toHex(await sha256(parseServerSeed(serverSeed)));
 }
 
 /** The seed if it is a string of at most 128 UTF-8 bytes. */
@@ -155,122 +87,6 @@ export async function clientCommitment(seed) {
   return toHex(await sha256(concat(lp("fairdeal/v1/client"), lp(seed))));
 }
 
-/** The game id if it is 1 to 128 UTF-8 bytes with no control character. */
-export function checkGameId(gameId) {
-  if (typeof gameId !== "string" || !gameId) throw new FairnessError("a game id must be a non-empty string");
-  const size = utf8(gameId).length;
-  if (size > MAX_GAME_ID_BYTES) {
-    throw new FairnessError(`a game id is at most ${MAX_GAME_ID_BYTES} UTF-8 bytes, this one is ${size}`);
-  }
-  if (/[\u0000-\u001f\u007f]/.test(gameId)) throw new FairnessError("a game id must not contain control characters");
-  return gameId;
-}
-
-/** The label if it is 1 to 64 characters of a-z 0-9 / _ -. */
-export function checkLabel(label) {
-  if (typeof label !== "string" || !LABEL.test(label)) {
-    throw new FairnessError(`a label is 1 to 64 characters of a-z 0-9 / _ -, not ${JSON.stringify(String(label).slice(0, 80))}`);
-  }
-  return label;
-}
-
-/**
- * The 32-byte game key; `clientSeeds` has one entry per seat, in seat order
- * ("" for a seat without one).
- * HMAC(server_seed, lp("fairdeal/v1/game") || lp(game_id) || u32(n) || lp(seed_0) || ...)
- */
-export async function gameKey(serverSeed, gameId, clientSeeds) {
-  const key = parseServerSeed(serverSeed);
-  checkGameId(gameId);
-  if (!Array.isArray(clientSeeds)) throw new FairnessError("client seeds must be a list with one seed per seat");
-  const parts = [lp("fairdeal/v1/game"), lp(gameId), u32(clientSeeds.length)];
-  for (const seed of clientSeeds) parts.push(lp(checkClientSeed(seed)));
-  return hmac(key, concat(...parts));
-}
-
-/** K = HMAC(game_key, lp("fairdeal/v1/shuffle") || lp(label)): the key of one label's stream. */
-export async function labelKey(key, label) {
-  return hmac(key, concat(lp("fairdeal/v1/shuffle"), lp(checkLabel(label))));
-}
-
-// -- the stream, uniform(n), the shuffle ----------------------------------
-
-/**
- * The byte stream of one label, HMAC(K, u64(0)) || HMAC(K, u64(1)) || ...,
- * read in 4-byte big-endian words.
- *
- *   const stream = await Stream.open(key, "hand/1/deal");
- *   await stream.uniform(52)   // 0 <= j < 52
- */
-export class Stream {
-  constructor(mac) {
-    this._mac = mac;
-    this._block = 0; // the next block to compute
-    this._words = []; // fetched, unread words
-  }
-
-  static async open(key, label) {
-    return new Stream(await hmacKey(await labelKey(key, label)));
-  }
-
-  /** Fetch at least `count` more words (whole blocks, computed together). */
-  async _more(count) {
-    const blocks = Math.ceil(count / 8);
-    const start = this._block;
-    this._block += blocks;
-    const macs = await Promise.all(Array.from({ length: blocks }, (_, i) => this._mac(u64(start + i))));
-    for (const block of macs) {
-      const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
-      for (let i = 0; i < 32; i += 4) this._words.push(view.getUint32(i, false));
-    }
-  }
-
-  /** The next word of the stream, an unsigned integer below 2^32. */
-  async u32() {
-    if (!this._words.length) await this._more(1);
-    return this._words.shift();
-  }
-
-  /** The next `n` bytes (a multiple of 4). */
-  async read(n) {
-    if (!Number.isInteger(n) || n < 0 || n % 4) throw new FairnessError("the stream is read in whole 4-byte words");
-    const parts = [];
-    for (let i = 0; i < n / 4; i++) parts.push(u32(await this.u32()));
-    return concat(...parts);
-  }
-
-  /**
-   * A uniform integer in [0, n), 1 <= n <= 2^32, without modulo bias: read a
-   * word x; if x < 2^32 - (2^32 mod n) return x mod n, else read again.
-   * (Every number here stays below 2^53, so plain doubles are exact.)
-   */
-  async uniform(n) {
-    if (!Number.isInteger(n) || n < 1 || n > TWO32) throw new FairnessError(`uniform(n) needs 1 <= n <= 2^32, not ${n}`);
-    const limit = TWO32 - (TWO32 % n);
-    for (;;) {
-      const x = await this.u32();
-      if (x < limit) return x % n;
-    }
-  }
-
-  /** Fisher-Yates from the back with uniform(i + 1); element 0 is the top of the stock. */
-  async shuffle(items) {
-    const a = Array.from(items);
-    // One word per step unless a word is rejected (probability below 2^-20 here).
-    if (a.length > 1 && this._words.length < a.length - 1) await this._more(a.length - 1 - this._words.length);
-    for (let i = a.length - 1; i >= 1; i--) {
-      const j = await this.uniform(i + 1);
-      [a[i], a[j]] = [a[j], a[i]];
-    }
-    return a;
-  }
-}
-
-/** The protocol's shuffle of `items` by the stream of `label` under game key `key`; `items` is not changed. */
-export async function shuffle(key, label, items) {
-  return (await Stream.open(key, label)).shuffle(items);
-}
-
 // -- cards: codes and order -------------------------------------------------
 
 /** Rank letters in card order: ace low. */
@@ -283,26 +99,6 @@ const CODE = /^[A23456789TJQK][CDHS]$/;
 /** Whether `code` is a card code such as "AC", "TD", "KS". */
 export function isCard(code) {
   return typeof code === "string" && CODE.test(code);
-}
-
-/** A card's place in one pack's card order, 0 (AC) to 51 (KS). */
-export function cardIndex(code) {
-  if (!isCard(code)) throw new FairnessError(`not a card code: ${JSON.stringify(code)}`);
-  return SUITS.indexOf(code[1]) * 13 + RANKS.indexOf(code[0]);
-}
-
-/** One pack's 52 codes in card order. */
-export const ALL_CARDS = Object.freeze(Array.from(SUITS, (s) => Array.from(RANKS, (r) => r + s)).flat());
-
-/** A game pack of `packs` packs in card order: pack 1's 52 cards, then pack 2's... */
-export function pack(packs = 1) {
-  if (!Number.isInteger(packs) || packs < 1) throw new FairnessError("the number of packs must be a positive integer");
-  return Array.from({ length: packs }, () => ALL_CARDS).flat();
-}
-
-/** Codes sorted into card order (a new array). */
-export function sortCards(codes) {
-  return [...codes].sort((a, b) => cardIndex(a) - cardIndex(b));
 }
 
 // -- SHA-256 for pages without Web Crypto ----------------------------------
@@ -360,14 +156,4 @@ export function sha256Js(bytes) {
   const view = new DataView(out.buffer);
   for (let i = 0; i < 8; i++) view.setUint32(4 * i, h[i], false);
   return out;
-}
-
-/** HMAC-SHA256 (RFC 2104) over sha256Js. */
-export function hmacJs(key, msg) {
-  let k = key.length > 64 ? sha256Js(key) : key;
-  const block = new Uint8Array(64);
-  block.set(k);
-  const inner = block.map((b) => b ^ 0x36);
-  const outer = block.map((b) => b ^ 0x5c);
-  return sha256Js(concat(outer, sha256Js(concat(inner, msg))));
 }
