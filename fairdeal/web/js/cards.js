@@ -1,6 +1,6 @@
 // How people read cards: "8♥", "eight of hearts". Codes and card order are in protocol.js.
 
-import { RANKS, SUITS, isCard } from "./protocol.js";
+import { RANKS, SUITS } from "./protocol.js";
 
 export const SUIT_SYMBOLS = "♣♦♥♠";
 export const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
@@ -45,27 +45,4 @@ export function suitName(letter) {
 export function isRed(code) {
   const s = code.length === 1 ? code : code[1];
   return s === "H" || s === "D";
-}
-
-/**
- * A card from a code as a person might type it: case, spaces and "10" for
- * "T" are forgiven; null when it names no card.
- */
-export function parseCard(text) {
-  if (typeof text !== "string") return null;
-  let t = text.trim().toUpperCase();
-  if (t.startsWith("10")) t = "T" + t.slice(2);
-  return isCard(t) ? t : null;
-}
-
-/** A suit letter from a letter, symbol or name (any case); null when it names none. */
-export function parseSuit(text) {
-  if (typeof text !== "string") return null;
-  const t = text.trim();
-  if (t.length === 1) {
-    if (SUITS.includes(t.toUpperCase())) return t.toUpperCase();
-    if (SUIT_SYMBOLS.includes(t)) return SUITS[SUIT_SYMBOLS.indexOf(t)];
-  }
-  const i = SUIT_NAMES.findIndex((name) => t.toLowerCase() === name || t.toLowerCase() === name.slice(0, -1));
-  return i < 0 ? null : SUITS[i];
 }

@@ -94,13 +94,6 @@ export const RANKS = "A23456789TJQK";
 /** Suit letters in card order: clubs, diamonds, hearts, spades. */
 export const SUITS = "CDHS";
 
-const CODE = /^[A23456789TJQK][CDHS]$/;
-
-/** Whether `code` is a card code such as "AC", "TD", "KS". */
-export function isCard(code) {
-  return typeof code === "string" && CODE.test(code);
-}
-
 // -- SHA-256 for pages without Web Crypto ----------------------------------
 // FIPS 180-4, written plainly; used only when crypto.subtle is missing. The
 // tests check it against Web Crypto.
