@@ -239,7 +239,7 @@ def check_session_report(lines, hands: int) -> tuple[Report, str, dict]:
     ends = [line for line in lines if line["type"] == "hand-end"]
     assert len(report.hands) == len(ends) == hands
     for hand in report.hands:
-        for dealt in hand.summary["deal"]:
+        for dealt in hand.summary.to_json()["deal"]:
             assert " ".join(Card.parse(c).display for c in dealt) in text
     chips = [line for line in lines if line["type"] == "chips"]
     assert text.count("  chips: ") == len(chips)

@@ -570,14 +570,14 @@ def test_200_seeded_sessions_each_conserve_chips_and_agree_with_their_events(nam
                     hand_chips.append(event)
                 elif event["type"] == "hand-end":
                     report = match.hands[event["hand"] - 1]
-                    assert report.summary["chips"] == hand_chips
+                    assert report.summary.to_json()["chips"] == hand_chips
                     net = net_chips(hand_chips, seats)
                     if rules.uses_chips:
                         assert event["scores"] == net
                     else:
                         assert hand_chips == [] and sorted(event["scores"]) == [0] * (seats - 1) + [1]
                     assert event["how"] == "out" and event["counts"][event["winners"][0]] == 0
-                    dealt = report.summary["deal"]
+                    dealt = report.summary.to_json()["deal"]
                     assert sorted(Card.parse(c) for h in dealt for c in h) == pack()
                     hand_chips = []
             state = match.state
@@ -608,7 +608,7 @@ def test_a_table_records_every_chip_and_restores_from_its_record(name):
     if name == "sjueren":
         assert chips == []
     else:
-        assert len(chips) == sum(len(h.summary["chips"]) for h in table.match.hands)
+        assert len(chips) == sum(len(h.summary.to_json()["chips"]) for h in table.match.hands)
     restored = Table.restore(lines, "ab" * 32, signer)
     assert restored.match.totals == table.match.totals
     assert restored.lines == table.lines

@@ -35,7 +35,7 @@ def test_1000_simulated_sessions_of_each_game_verify(name):
         assert report.standings == played.table.match.standings
         assert len(report.hands) == 1
         chips = [line for line in played.lines if line["type"] == "chips"]
-        assert [bare(c) for c in chips] == report.hands[0].summary["chips"]
+        assert [bare(c) for c in chips] == report.hands[0].summary.to_json()["chips"]
         chip_lines += len(chips)
     assert (chip_lines == 0) == (name == "sjueren")
 
@@ -191,7 +191,7 @@ def test_the_report_shows_every_deal_every_chip_and_the_standings(name):
         pot = chips[-1]
         assert f"  chips: pot: {pot['amount']} from pot to seat {pot['to']} (P{pot['to']})" in text
     assert "  rows at the end: ♣ " in text
-    assert [h["chips"] for h in data["hands"]] == [h.summary["chips"] for h in report.hands]
+    assert [h["chips"] for h in data["hands"]] == [h.summary.to_json()["chips"] for h in report.hands]
 
 
 def test_the_move_by_move_replay_shows_the_rows_and_the_antes(tmp_path):

@@ -122,7 +122,7 @@ class TestHands:
         assert match.totals == (13, 0) and match.hand_no == 2 and not match.over
         report = match.hands[0]
         assert report.hand == 1 and report.dealer == dealer and report.totals == (13, 0)
-        assert report.summary["starter"] == report.summary["turned"][-1]
+        assert report.summary.to_json()["starter"] == report.summary.to_json()["turned"][-1]
 
     def test_the_named_suit_does_not_carry_into_the_next_hand(self):
         match = started(2)

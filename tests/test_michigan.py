@@ -154,7 +154,7 @@ def test_the_dealer_exchanges_his_hand_for_the_extra_hand_and_knows_the_dead_han
     assert events == [] and state.hands[2] == extra and state.dead == own and state.exchanged == 2
     assert MICHIGAN.view(state, 2).discarded == own and MICHIGAN.view(state, 2).to_json()["discarded"] == codes(own)
     assert MICHIGAN.view(state, 0).discarded == () and "discarded" not in MICHIGAN.view(state, 0).to_json()
-    summary = MICHIGAN.summary(state)
+    summary = MICHIGAN.summary(state).to_json()
     assert summary["exchange"] == {"seat": 2, "price": 0} and summary["dead"] == codes(own) and summary["extra"] == codes(extra)
 
 
@@ -176,7 +176,7 @@ def test_the_auction_goes_once_round_from_the_dealers_left_and_the_highest_bid_b
     assert state.hands[3] == extra and state.dead == own and state.exchanged == 3
     assert state.net[3] == -4 - 4 and state.net[0] == -4 + 4
     assert state.phase == "play" and state.turn == 1
-    assert MICHIGAN.summary(state)["bids"] == [{"seat": 1, "bid": 3}, {"seat": 2, "bid": None}, {"seat": 3, "bid": 4}]
+    assert MICHIGAN.summary(state).to_json()["bids"] == [{"seat": 1, "bid": 3}, {"seat": 2, "bid": None}, {"seat": 3, "bid": 4}]
 
 
 def test_equal_bids_go_to_the_first_bidder_from_the_dealers_left():
@@ -194,7 +194,7 @@ def test_an_auction_without_a_bid_leaves_the_extra_hand_dead_and_the_dealer_may_
     state, _ = act(MICHIGAN, state, 1, Move.pass_())
     state, events = act(MICHIGAN, state, 2, Move.pass_())
     assert events == [] and state.exchanged is None and state.dead == extra and state.turn == 1
-    assert "exchange" not in MICHIGAN.summary(state)
+    assert "exchange" not in MICHIGAN.summary(state).to_json()
 
 
 def test_the_timer_keeps_the_dealers_hand_and_passes_in_the_auction():

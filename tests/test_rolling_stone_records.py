@@ -39,7 +39,7 @@ def test_1000_simulated_one_deal_sessions_verify():
         picked = [i for i, line in enumerate(lines) if line["type"] == "pick-up"]
         assert all(lines[i - 1].get("move") == "pass" for i in picked)
         pick_ups += len(picked)
-        assert sum(1 for t in hand.summary["tricks"] if t["end"] == "picked-up") == len(picked)
+        assert sum(1 for t in hand.summary.to_json()["tricks"] if t["end"] == "picked-up") == len(picked)
     assert hows["out"] > 900 and pick_ups > 3000
 
 
@@ -121,17 +121,17 @@ def test_the_report_shows_every_deal_every_trick_and_the_standings():
     assert text.endswith("\nVERIFIED\n")
     assert len(report.hands) == 5
     for hand in report.hands:
-        for cards in hand.summary["deal"]:
+        for cards in hand.summary.to_json()["deal"]:
             assert " ".join(Card.parse(c).display for c in cards) in text
             assert all(Card.parse(c).rank not in (2, 3, 4) for c in cards)  # 5 players: the 5s and 6s added
-    tricks = sum(len(hand.summary["tricks"]) for hand in report.hands)
+    tricks = sum(len(hand.summary.to_json()["tricks"]) for hand in report.hands)
     assert sum(1 for line in text.splitlines() if line.startswith("  trick ")) == tricks
     assert text.count(" cannot follow and picks it up") == sum(1 for line in lines if line["type"] == "pick-up")
     assert "; all followed: put aside, seat " in text
     final = lines[-2]["standings"]
     data = json.loads(json_report(report))
     assert data["verified"] is True and data["standings"] == final
-    assert [h["tricks"] for h in data["hands"]] == [h.summary["tricks"] for h in report.hands]
+    assert [h["tricks"] for h in data["hands"]] == [h.summary.to_json()["tricks"] for h in report.hands]
 
 
 def test_the_move_by_move_replay_shows_the_trick_and_the_pick_ups(tmp_path):

@@ -42,10 +42,10 @@ def check_1000_matches(name: str) -> set[str]:
         (hand,) = report.hands
         # Every counter that moved is in the report, as the record has it.
         chips = [bare(line) for line in played.lines if line["type"] == "chips"]
-        assert chips == hand.summary.get("chips", [])
+        assert chips == hand.summary.to_json().get("chips", [])
         # Every card is somewhere: on the table, left in a hand, dead, or a stop.
-        where = [*sum(hand.summary["runs"], []), *sum(hand.summary["left"], []), *hand.summary.get("dead", []),
-                 *hand.summary.get("stops", [])]
+        where = [*sum(hand.summary.to_json()["runs"], []), *sum(hand.summary.to_json()["left"], []), *hand.summary.to_json().get("dead", []),
+                 *hand.summary.to_json().get("stops", [])]
         assert len(where) == len(set(where)) == (51 if name == "commit" else 52)
         seen |= {line["reason"] for line in played.lines if line["type"] == "chips"}
         seen |= {line["move"] + ("-then" if "then" in line else "") for line in played.lines if line["type"] == "move"}

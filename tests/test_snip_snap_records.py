@@ -34,8 +34,8 @@ def test_1000_simulated_one_deal_sessions_of_each_game_verify(name):
         assert report.verified, (n, str(report.error))
         assert report.standings == played.table.match.standings and len(report.hands) == 1
         chips = [bare(line) for line in played.lines if line["type"] == "chips"]
-        assert chips == report.hands[0].summary["chips"]
-        groups = report.hands[0].summary["groups"]
+        assert chips == report.hands[0].summary.to_json()["chips"]
+        groups = report.hands[0].summary.to_json()["groups"]
         laid = sum(len(turn["cards"]) for group in groups for turn in group["turns"])
         assert laid + sum(report.hands[0].counts) == 52
         put_downs += sum(1 for line in played.lines if line["type"] == "put-down")
@@ -163,7 +163,7 @@ def test_the_report_shows_every_deal_every_group_every_chip_and_the_standings(na
     lines = session(name)
     report, text, data = check_session_report(lines, 4)
     word = "series" if name == "jig" else "group"
-    groups = sum(len(hand.summary["groups"]) for hand in report.hands)
+    groups = sum(len(hand.summary.to_json()["groups"]) for hand in report.hands)
     assert sum(1 for line in text.splitlines() if line.startswith(f"  {word} ")) == groups
     pot = next(line for line in lines if line.get("reason") == "pot")
     assert f"  chips: pot: {pot['amount']} from pot to seat {pot['to']} (P{pot['to']})" in text
@@ -172,7 +172,7 @@ def test_the_report_shows_every_deal_every_group_every_chip_and_the_standings(na
     if name == "earl-of-coventry":
         assert '"And there\'s the Earl of Coventry!"' in text
     assert " passes" in text
-    assert [h["groups"] for h in data["hands"]] == [h.summary["groups"] for h in report.hands]
+    assert [h["groups"] for h in data["hands"]] == [h.summary.to_json()["groups"] for h in report.hands]
 
 
 def test_the_report_of_the_texts_example_group():

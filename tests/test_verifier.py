@@ -73,10 +73,10 @@ def test_the_report_deals_every_hand_as_the_seed_dictates(game):
         expected = [[order[i].code for i in range(20) if (first + i) % 4 == seat] for seat in range(4)]
         assert hand.deal == expected
         turned = [c.code for c in order[20:21]]
-        assert hand.summary["starter"] == hand.summary["turned"][-1]
+        assert hand.summary.to_json()["starter"] == hand.summary.to_json()["turned"][-1]
         if order[20].rank != 8:
-            assert hand.summary["turned"] == turned
-        for restock in hand.summary["restocks"]:
+            assert hand.summary.to_json()["turned"] == turned
+        for restock in hand.summary.to_json()["restocks"]:
             assert len(restock["stock"]) > 0
 
 

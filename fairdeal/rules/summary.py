@@ -18,14 +18,14 @@ the rules describe their hands and moves with the same words the verifier prints
 {'deal': [['8H', 'TC'], ['2S']]}
 >>> summary.lines(SeatNames(("Ann", "Bob")))
 ['  seat 0 Ann  8♥ 10♣', '  seat 1 Bob  2♠']
->>> summary["deal"] == summary.to_json()["deal"]   # read like its JSON form
-True
+>>> summary.deal[1][0].display
+'2♠'
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -150,13 +150,11 @@ def plays_from_json(plays: Sequence[Mapping[str, Any]]) -> tuple[tuple[int, Card
 # Not slotted: a slotted dataclass is a new class, and the families' summaries call
 # super() from their methods, which a slotted class breaks before Python 3.14.
 @dataclass(frozen=True, kw_only=True)
-class HandSummary(Mapping[str, Any]):
+class HandSummary:
     """What a finished hand showed, as a game's :meth:`~fairdeal.rules.base.Rules.summary`
     gives it: ``deal``, each seat's cards as dealt; a family's subclass adds the rest
     (a frozen, keyword-only dataclass: ``to_json`` and ``lines`` say how it reads).
-
-    It reads like its JSON form (``summary["deal"]``, ``"bids" in summary``), for the
-    readers of the report's JSON; the typed fields are what code should use.
+    Code reads the typed fields; ``to_json()`` is the JSON report's form.
     """
 
     deal: tuple[tuple[Card, ...], ...]
@@ -188,15 +186,4 @@ class HandSummary(Mapping[str, Any]):
     def fields(self) -> dict[str, Any]:
         """The summary's fields by name (for a subclass's summary built on this one)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    # -- read like the JSON form ---------------------------------------------------
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_json()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_json())
-
-    def __len__(self) -> int:
-        return len(self.to_json())
 
