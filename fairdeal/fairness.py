@@ -39,6 +39,10 @@ __all__ = [
     "label_key",
     "Stream",
     "shuffle",
+    "stream_bytes",
+    "GameShuffle",
+    "rule_commitment",
+    "check_nonce",
     "Dealer",
     "SEED_LINES",
     "SeedError",
@@ -309,6 +313,63 @@ def shuffle(key: bytes, label: str, cards: Sequence[T]) -> list[T]:
     The result's first element is the top of the stock. ``cards`` is not changed.
     """
     return Stream(key, label).shuffle(cards)
+
+
+def stream_bytes(key: bytes, label: str, n: int) -> bytes:
+    """The first ``n`` bytes (a multiple of 4) of ``label``'s stream under game key ``key``.
+
+    A game draws a secret from the stream this way (an Eleusis round's rule nonce:
+    spec/fairness.md, "Secret rules").
+    """
+    return Stream(key, label).read(n)
+
+
+class GameShuffle:
+    """The fair dealer's randomness under one game key, as the rules are handed it: called as
+    ``shuffle(label, cards)`` it is the protocol's shuffle, and :meth:`stream_bytes` reads a
+    label's stream. ``key`` is the key, or a function that gives it when it is fixed (a table
+    makes its match before the client seeds are in).
+
+    >>> deal = GameShuffle(game_key("00" * 32, "demo", []))
+    >>> len(deal("hand/1/deal", range(52))), deal.stream_bytes("hand/1/rule-nonce", 32).hex()[:8]
+    (52, 'cd054dd5')
+    """
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key: bytes | Any) -> None:
+        self._key = key
+
+    def _fixed(self) -> bytes:
+        return self._key if isinstance(self._key, bytes) else self._key()
+
+    def __call__(self, label: str, cards: Sequence[T]) -> list[T]:
+        return shuffle(self._fixed(), label, cards)
+
+    def stream_bytes(self, label: str, n: int) -> bytes:
+        return stream_bytes(self._fixed(), label, n)
+
+    def __repr__(self) -> str:
+        return "<GameShuffle>"  # never the key
+
+
+def check_nonce(nonce: Any) -> bytes:
+    """A rule nonce's 32 bytes from its 64 lowercase hex digits; :class:`FairnessError` otherwise."""
+    if not isinstance(nonce, str) or not _HEX64.fullmatch(nonce):
+        raise FairnessError("a rule nonce is 64 lowercase hex digits (32 bytes)")
+    return bytes.fromhex(nonce)
+
+
+def rule_commitment(rule: str, nonce: str) -> str:
+    """The commitment to a secret rule: ``SHA-256(lp("fairdeal/v1/rule") || lp(rule) || lp(nonce))``,
+    ``rule`` its canonical text (UTF-8) and ``nonce`` its 32 bytes (given as 64 hex digits).
+
+    >>> rule_commitment("card.colour != last.colour", "00" * 32)[:16]
+    '470d0838f7c39f2a'
+    """
+    if not isinstance(rule, str):
+        raise FairnessError("a rule is text")
+    return hashlib.sha256(_lp("fairdeal/v1/rule") + _lp(rule) + _lp(check_nonce(nonce))).hexdigest()
 
 
 SEED_LINES = ("client-commit", "client-reveal", "start")
@@ -597,9 +658,18 @@ class Dealer:
 
     def shuffle(self, label: str, cards: Sequence[T]) -> list[T]:
         """Shuffle ``cards`` by ``label`` with the game key."""
+        return shuffle(self.key(), label, cards)
+
+    def key(self) -> bytes:
+        """The game key, once the client seeds have fixed it (never shown: it follows from the seed)."""
         if self._key is None:
             raise FairnessError("the game key is not fixed yet: client seeds are still open")
-        return shuffle(self._key, label, cards)
+        return self._key
+
+    @property
+    def shuffler(self) -> GameShuffle:
+        """The shuffle (and stream bytes) a match is handed: by this dealer's key once fixed."""
+        return GameShuffle(self.key)
 
     def reveal(self) -> str:
         """The server seed, for the end of the game. After this the dealer is public."""

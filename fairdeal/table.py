@@ -62,7 +62,7 @@ class Table(SeededRecord):
         super().__init__(dealer, writer)
         self.rules = rules
         self.seats = list(seats)
-        self.match = Match(rules, len(self.seats), dealer.shuffle)
+        self.match = Match(rules, len(self.seats), dealer.shuffler)
         self.bots: set[int] = {i for i, s in enumerate(self.seats) if s.bot}
         self.abandoned = False
 

@@ -39,11 +39,11 @@ from fairdeal.fairness import (
     SEED_LINES,
     FairnessError,
     SeedError,
+    GameShuffle,
     SeedPhase,
     check_game_id,
     commitment,
     game_key,
-    shuffle,
 )
 from fairdeal.match import Match
 from fairdeal.record import FORMAT, SIGNED_TYPES, ChainError, RecordError, canonical, check_chain, check_created, line_hash
@@ -495,7 +495,7 @@ class _Replay:
         report, lines, rules = self.report, self.lines, self.rules
         assert rules is not None and report.game_id is not None and report.client_seeds is not None and self.phase is not None
         key = game_key(seed, report.game_id, report.client_seeds)
-        match = self.match = Match(rules, len(report.seats), lambda label, cards: shuffle(key, label, cards))
+        match = self.match = Match(rules, len(report.seats), GameShuffle(key))
         pending: deque[dict[str, Any]] = deque(match.start())
         report.first_dealer = match.first_dealer
         if self.watch:

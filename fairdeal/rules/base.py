@@ -16,11 +16,12 @@ from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T")
 
-from fairdeal.cards import Card, CardError, Rank, Suit
+from fairdeal.cards import Card, CardError, Rank, Suit, parse_cards
 from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, safe
 
 __all__ = [
     "Event",
+    "stream_bytes",
     "HandResult",
     "IllegalMove",
     "Layout",
@@ -39,6 +40,22 @@ Shuffler = Callable[[str, Sequence[Card]], list[Card]]
 
 Event = dict[str, Any]
 """A public fact for the record, JSON-ready (cards as codes)."""
+
+
+def stream_bytes(shuffle: Shuffler, label: str, n: int) -> bytes:
+    """The first ``n`` bytes of ``label``'s stream from the fair dealer that ``shuffle`` is
+    (:class:`fairdeal.fairness.GameShuffle`): how a game draws a secret (an Eleusis round's
+    rule nonce) that follows from the seed like every card. A plain shuffle function (a
+    test's) has no stream: ``TypeError``.
+
+    >>> from fairdeal.fairness import GameShuffle, game_key
+    >>> stream_bytes(GameShuffle(game_key("00" * 32, "demo", [])), "hand/1/rule-nonce", 8).hex()
+    'cd054dd52ed5f1ee'
+    """
+    read = getattr(shuffle, "stream_bytes", None)
+    if read is None:
+        raise TypeError("this game draws from the fair dealer's stream: give it a fairdeal.fairness.GameShuffle")
+    return read(label, n)
 
 
 class IllegalMove(ValueError):
@@ -171,6 +188,13 @@ class Move:
     dealer may also ``exchange`` his hand for the extra hand or put it up for
     ``auction``, and a player may ``bid`` an ``amount`` of counters for it.
 
+    Eleusis adds a ``string`` of two to four ``cards`` played in order, a ``no-play``
+    declaration, ``forecast`` (a player who has just played declares himself the
+    Forecaster), the Forecaster's ``call`` of ``right`` or ``wrong`` (calling a no-play
+    wrong, he names the ``card`` that could have been played), and the dealer's ``rule``:
+    its text is the dealer's secret, so a rule move's record form (:meth:`to_json`) never
+    carries it (the round's commitment and reveal do; spec/fairness.md).
+
     Which kinds and fields a game reads is the game's to say
     (:attr:`Rules.extra_moves`); the basic four are ``play``, ``draw``, ``keep``, ``pass``.
 
@@ -184,6 +208,10 @@ class Move:
     {'move': 'play', 'card': '9C', 'then': 'AD'}
     >>> Move.from_json({"move": "bid", "amount": 3}), str(Move.bid(3))
     (Move.bid(3), 'bid 3')
+    >>> str(Move.string(parse_cards("3H 4H 5C"))), Move.call("wrong", Card.parse("5H")).to_json()
+    ('string 3H 4H 5C', {'move': 'call', 'card': '5H', 'call': 'wrong'})
+    >>> Move.rule("card.colour != last.colour").to_json()
+    {'move': 'rule'}
     """
 
     kind: str
@@ -193,16 +221,40 @@ class Move:
     """A second card played together with ``card`` (Spin's A♦, Commit's 9♦)."""
     amount: int | None = None
     """A bid's counters (Michigan's auction of the extra hand), at least 1."""
+    cards: tuple[Card, ...] | None = None
+    """A string's cards, in the order played (two to four)."""
+    verdict: str | None = None
+    """A Forecaster's call (``"call"`` in JSON): ``"right"`` or ``"wrong"``."""
+    text: str | None = None
+    """A dealer's secret rule as typed (``"rule"`` in JSON); ``None`` in a rule move read from a record."""
 
     BASIC_KINDS: ClassVar[tuple[str, ...]] = ("play", "draw", "keep", "pass")
     """The kinds every game reads (or refuses with its own reason)."""
-    KINDS: ClassVar[tuple[str, ...]] = BASIC_KINDS + ("exchange", "auction", "bid")
+    KINDS: ClassVar[tuple[str, ...]] = BASIC_KINDS + (
+        "exchange", "auction", "bid", "string", "no-play", "forecast", "call", "rule")
+    CALLS: ClassVar[tuple[str, ...]] = ("right", "wrong")
+    MAX_STRING: ClassVar[int] = 4
 
     def __post_init__(self) -> None:
         # Refuse a malformed move where it is made, not deep inside a game's rules
         # (which kinds a game knows is the game's to say).
-        if (self.kind == "play") != isinstance(self.card, Card):
+        if self.kind == "call":
+            if self.verdict not in self.CALLS:
+                raise MoveError("a call is 'right' or 'wrong'")
+            if self.card is not None and (self.verdict != "wrong" or not isinstance(self.card, Card)):
+                raise MoveError("only a call of 'wrong' names a card (the one that could have been played)")
+        elif (self.kind == "play") != isinstance(self.card, Card):
             raise MoveError("a play names its card" if self.kind == "play" else f"a {self.kind} names no card")
+        elif self.verdict is not None:
+            raise MoveError(f"a {self.kind} makes no call")
+        if self.kind == "string":
+            if (not isinstance(self.cards, tuple) or not 2 <= len(self.cards) <= self.MAX_STRING
+                    or not all(isinstance(c, Card) for c in self.cards)):
+                raise MoveError(f"a string is 2 to {self.MAX_STRING} cards in the order played")
+        elif self.cards is not None:
+            raise MoveError(f"a {self.kind} names no string of cards")
+        if self.text is not None and (self.kind != "rule" or not isinstance(self.text, str)):
+            raise MoveError("only a dealer's rule move gives a rule, as text")
         if self.suit is not None and (self.kind != "play" or not isinstance(self.suit, Suit)):
             raise MoveError("only a play names a suit, one of C, D, H, S")
         if self.then is not None and (self.kind != "play" or not isinstance(self.then, Card) or self.then is self.card):
@@ -240,9 +292,35 @@ class Move:
     def bid(cls, amount: int) -> Move:
         return cls("bid", amount=amount)
 
+    @classmethod
+    def string(cls, cards: Iterable[Card]) -> Move:
+        return cls("string", cards=tuple(cards))
+
+    @classmethod
+    def no_play(cls) -> Move:
+        return _NO_PLAY
+
+    @classmethod
+    def forecast(cls) -> Move:
+        return _FORECAST
+
+    @classmethod
+    def call(cls, verdict: str, card: Card | None = None) -> Move:
+        return cls("call", card, verdict=verdict)
+
+    @classmethod
+    def rule(cls, text: str | None = None) -> Move:
+        return cls("rule", text=text)
+
     def __str__(self) -> str:
         if self.kind == "bid":
             return f"bid {self.amount}"
+        if self.kind == "string":
+            return "string " + " ".join(c.code for c in self.cards)
+        if self.kind == "call":
+            return f"call {self.verdict}" + ("" if self.card is None else f" {self.card}")
+        if self.kind == "rule":
+            return "rule" if self.text is None else f"rule {self.text}"
         if self.kind != "play":
             return self.kind
         return (
@@ -258,7 +336,13 @@ class Move:
             ) + ("" if self.then is None else f", then=Card.parse({self.then.code!r})") + ")"
         if self.kind == "bid":
             return f"Move.bid({self.amount!r})"
-        return f"Move.{'pass_' if self.kind == 'pass' else self.kind}()"
+        if self.kind == "string":
+            return f"Move.string(parse_cards({' '.join(c.code for c in self.cards)!r}))"
+        if self.kind == "call":
+            return f"Move.call({self.verdict!r}" + ("" if self.card is None else f", Card.parse({self.card.code!r})") + ")"
+        if self.kind == "rule":
+            return "Move.rule()" if self.text is None else f"Move.rule({self.text!r})"
+        return f"Move.{'pass_' if self.kind == 'pass' else self.kind.replace('-', '_')}()"
 
     def to_json(self) -> dict[str, Any]:
         """The move's fields as they appear in a record line."""
@@ -271,6 +355,11 @@ class Move:
             out["then"] = self.then.code
         if self.amount is not None:
             out["amount"] = self.amount
+        if self.cards is not None:
+            out["cards"] = [c.code for c in self.cards]
+        if self.verdict is not None:
+            out["call"] = self.verdict
+        # A rule's text is never written: the record holds no secret (spec/fairness.md).
         return out
 
     @classmethod
@@ -302,6 +391,21 @@ class Move:
             if len(rest) != 1 or not rest[0].isdigit() or not rest[0].isascii():
                 raise fail("a bid is 'bid N', N a whole number of counters")
             return cls.bid(int(rest[0]))
+        if kind == "rule":
+            # The rule is the rest of the text as written (its own language reads it).
+            rule = text.strip().split(None, 1)
+            return cls.rule(rule[1] if len(rule) > 1 else None)
+        try:
+            if kind == "string":
+                if not 2 <= len(rest) <= cls.MAX_STRING:
+                    raise fail(f"a string is 'string CARD CARD ...', 2 to {cls.MAX_STRING} cards")
+                return cls.string(Card.parse(code) for code in rest)
+            if kind == "call":
+                if not rest or rest[0] not in cls.CALLS or len(rest) > 2 or (len(rest) == 2 and rest[0] != "wrong"):
+                    raise fail("a call is 'call right', 'call wrong' or 'call wrong CARD'")
+                return cls.call(rest[0], Card.parse(rest[1]) if len(rest) == 2 else None)
+        except CardError as exc:
+            raise fail(str(exc)) from None
         if kind != "play":
             if rest:
                 raise fail(f"a {kind} takes nothing after it")
@@ -340,6 +444,33 @@ class Move:
             raise MoveError(f"unknown move {kind!r}: expected one of {', '.join(cls.KINDS)}")
         card_code, suit_code, then_code = data.get("card"), data.get("suit"), data.get("then")
         amount = data.get("amount")
+        strung, verdict, rule = data.get("cards"), data.get("call"), data.get("rule")
+        if kind in ("string", "call", "rule"):
+            if suit_code is not None or then_code is not None or amount is not None:
+                raise MoveError(f"a {kind} names no suit, second card or amount")
+            if (strung is not None) != (kind == "string") or (verdict is not None) != (kind == "call"):
+                raise MoveError(f"a {kind} has {'its' if kind != 'rule' else 'no'} cards or call: "
+                                "a string names its 'cards', a call its 'call'")
+            if rule is not None and kind != "rule":
+                raise MoveError(f"a {kind} gives no rule")
+            if rule is not None and not isinstance(rule, str):
+                raise MoveError("a rule is text")
+            if card_code is not None and kind != "call":
+                raise MoveError(f"a {kind} names no single card")
+            try:
+                if kind == "string":
+                    if not isinstance(strung, list) or not all(isinstance(c, str) for c in strung):
+                        raise MoveError("a string's cards are a list of card codes, e.g. [\"3H\", \"4H\"]")
+                    return cls("string", cards=tuple(Card.parse(c) for c in strung))
+                if kind == "call":
+                    if card_code is not None and not isinstance(card_code, str):
+                        raise MoveError("a call's card is a card code")
+                    return cls("call", Card.parse(card_code) if card_code is not None else None, verdict=verdict)
+            except CardError as exc:
+                raise MoveError(str(exc)) from None
+            return cls("rule", text=rule)
+        if strung is not None or verdict is not None or rule is not None:
+            raise MoveError(f"a {kind} names no string of cards, call or rule")
         if kind == "bid":
             if card_code is not None or suit_code is not None or then_code is not None:
                 raise MoveError("a bid names no card and no suit")
@@ -368,7 +499,10 @@ _KEEP = Move("keep")
 _PASS = Move("pass")
 _EXCHANGE = Move("exchange")
 _AUCTION = Move("auction")
-_SIMPLE = {"draw": _DRAW, "keep": _KEEP, "pass": _PASS, "exchange": _EXCHANGE, "auction": _AUCTION}
+_NO_PLAY = Move("no-play")
+_FORECAST = Move("forecast")
+_SIMPLE = {"draw": _DRAW, "keep": _KEEP, "pass": _PASS, "exchange": _EXCHANGE, "auction": _AUCTION,
+           "no-play": _NO_PLAY, "forecast": _FORECAST}
 
 
 @dataclass(frozen=True, slots=True)
@@ -802,6 +936,12 @@ class Rules(abc.ABC):
         Points games end when a total reaches the ``target`` option.
         """
         return max(sheet.totals) >= self.options["target"]
+
+    def abandon_events(self, state: Any) -> list[Event]:
+        """What the table makes public when the game is abandoned in the middle of hand
+        ``state`` (Eleusis reveals the round's secret rule, so the record still verifies);
+        written before the ``abandon`` line. Nothing by default."""
+        return []
 
     def deal_hand(self, sheet: ScoreSheet, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:
         """Deal hand number ``hand`` of a match whose sheet is ``sheet``: what the match calls.
