@@ -150,6 +150,13 @@ class Match:
             events.extend(self._end_hand())
         return events
 
+    def abandon_events(self) -> list[Event]:
+        """What an abandon now must make public first (the rules' :meth:`~Rules.abandon_events`
+        for the hand in play: an Eleusis round's secret rule); none before the start or after the end."""
+        if self.state is None or self.over or self.state.result is not None:
+            return []
+        return self.rules.abandon_events(self.state)
+
     def auto_move(self) -> Move:
         """The move the table would make now for the seat to act."""
         if self.state is None or self.over:

@@ -65,6 +65,8 @@ class Table(SeededRecord):
         self.match = Match(rules, len(self.seats), dealer.shuffler)
         self.bots: set[int] = {i for i, s in enumerate(self.seats) if s.bot}
         self.abandoned = False
+        self._secret: str | None = None
+        self._revealed: dict[int, str] = {}  # restore: each finished round's rule, by hand
 
     @classmethod
     def new(
@@ -110,17 +112,37 @@ class Table(SeededRecord):
         return table
 
     @classmethod
-    def restore(cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer) -> Table:
-        """Rebuild a table from its stored record and sealed seed by applying every line again."""
+    def restore(
+        cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer, *, secret: str | None = None
+    ) -> Table:
+        """Rebuild a table from its stored record and sealed seed by applying every line again.
+
+        ``secret`` is what :attr:`secret` was after the last line: the rule a dealer typed for
+        the round in play, which no line holds yet (a finished round's is in its reveal).
+        """
         header = lines[0]
         seats = [Seat(s["name"], s["bot"]) for s in header["seats"]]
         rules = get(header["rules"], header["options"])
         humans = [i for i, s in enumerate(seats) if not s.bot]
         dealer = Dealer(header["game_id"], len(seats), server_seed, humans)
         table = cls(dealer, rules, seats, RecordWriter(signer, lines[:1]))
-        for line in lines[1:]:
-            table.replay(line)
+        table.catch_up(lines[1:], secret=secret)
         return table
+
+    def catch_up(self, lines: Sequence[dict[str, Any]], *, secret: str | None = None) -> None:
+        """Apply ``lines`` that follow this table's last one (another process appended them);
+        ``secret`` is :attr:`secret` as of their last line (see :meth:`restore`)."""
+        self._revealed.update((line["hand"], line["rule"]) for line in lines if line.get("type") == "rule-reveal")
+        self._secret = secret
+        for line in lines:
+            self.replay(line)
+
+    @property
+    def secret(self) -> str | None:
+        """The secret a server must keep, sealed, to :meth:`restore` this table: the rule its
+        dealer typed for the round in play, until the round's reveal; else ``None``. It is never
+        a record line's, and never shown to another seat."""
+        return self._secret
 
     def _replay_start(self, line: dict[str, Any]) -> None:
         self.bots = set(line["bots"])
@@ -128,7 +150,14 @@ class Table(SeededRecord):
 
     def _replay_other(self, line: dict[str, Any]) -> None:
         if line["type"] == "move":
-            self.match.apply(line["seat"], Move.from_json(line), auto=line.get("auto", False))
+            move = Move.from_json(line)
+            if move.kind == "rule":
+                # The record keeps a dealer's rule secret: its round's reveal, or the sealed secret.
+                text = self._revealed.get(self.match.hand_no, self._secret)
+                if text is None:
+                    raise TableError(f"line {line['seq']}: the dealer's rule is neither revealed nor given as the secret")
+                move = Move.rule(text)
+            self._apply(line["seat"], move, auto=line.get("auto", False))
         elif line["type"] == "abandon":
             self.abandoned = True
         # draw-for-deal, deal, restock, hand-end, match-end follow from the lines before.
@@ -206,14 +235,27 @@ class Table(SeededRecord):
             raise TableError("the game has not started")
         if self.abandoned:
             raise TableError("the game was abandoned")
-        events = self.match.apply(seat, move, auto=auto)
+        events = self._apply(seat, move, auto=auto)
         answer = self.writer.append(events[0], receipt=receipt)
         self.writer.extend(events[1:])
         return answer
 
+    def _apply(self, seat: int, move: Move, *, auto: bool) -> list[dict[str, Any]]:
+        """The match's events for ``move``, keeping :attr:`secret` in step with them."""
+        events = self.match.apply(seat, move, auto=auto)
+        if move.kind == "rule":
+            self._secret = move.text
+        if any(event["type"] == "rule-reveal" for event in events):
+            self._secret = None
+        return events
+
     def abandon(self, reason: str = "abandoned by the host") -> dict[str, Any]:
+        """End the game now: the round's secrets are revealed first (so the record still
+        verifies), then the ``abandon`` line, which is returned."""
         if self.finished:
             raise TableError("the game is already over")
+        self.writer.extend(self.match.abandon_events())
+        self._secret = None
         self.abandoned = True
         return self.writer.append({"type": "abandon", "reason": reason[:200]})
 

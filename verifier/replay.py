@@ -44,6 +44,7 @@ from fairdeal.fairness import (
     check_game_id,
     commitment,
     game_key,
+    rule_commitment,
 )
 from fairdeal.match import Match
 from fairdeal.record import FORMAT, SIGNED_TYPES, ChainError, RecordError, canonical, check_chain, check_created, line_hash
@@ -404,6 +405,8 @@ class _Replay:
         self.rules: Rules | None = None
         self.match: Match | None = None
         self.phase: SeedPhase | None = None
+        self.revealed_rules: dict[int, str] = {}
+        """Each round's secret rule, by hand number, as its ``rule-reveal`` line gives it."""
 
     # -- the header --------------------------------------------------------
 
@@ -465,6 +468,48 @@ class _Replay:
                 self.report.server_seed = seed
                 return seed
         return None
+
+    # -- secret rules ------------------------------------------------------
+
+    def secret_rules(self, end: int) -> int:
+        """Check every round's revealed rule against its commitment (spec/fairness.md, "Secret
+        rules"), as a player can at the round's end without the server seed; returns where the
+        replay must stop (before a round whose reveal fails), or ``end``. The rules are kept for the replay, which needs a
+        dealer's rule before the round's plays can be judged.
+        """
+        committed: dict[int, tuple[int, Any]] = {}
+        for index in range(end):
+            line = self.lines[index]
+            kind = line.get("type")
+            if kind == "rule-commitment":
+                committed.setdefault(line.get("hand"), (index, line.get("commitment")))
+            elif kind == "rule-reveal":
+                hand, rule, nonce = line.get("hand"), line.get("rule"), line.get("nonce")
+                if type(hand) is not int or hand in self.revealed_rules:
+                    self.report.fail(index + 1, f"rule-reveal hand {_show(hand)} is not a round whose rule is still secret")
+                    return index
+                if not isinstance(rule, str) or not isinstance(nonce, str) or not _HEX64.fullmatch(nonce):
+                    self.report.fail(index + 1, "rule-reveal gives the rule as text and its nonce as 64 lowercase hex digits")
+                    return index
+                if hand not in committed:
+                    self.report.fail(index + 1, f"the rule of round {hand} is revealed, but no line before commits to it")
+                    return index
+                at, expected = committed[hand]
+                self.revealed_rules[hand] = rule
+                if rule_commitment(rule, nonce) != expected:
+                    self.report.fail(index + 1, f"the rule and nonce revealed for round {hand} do not match the commitment on line {at + 1}")
+                    # Replay no play of that round: judged by a rule it was not committed to,
+                    # they would fail first and hide which line is false.
+                    return at
+        return end
+
+    def _secret_move(self, index: int, move: Move, hand: int) -> Move:
+        """A dealer's rule move as the record has it (no text) with the rule its round revealed."""
+        if move.kind != "rule" or move.text is not None:
+            return move
+        if hand not in self.revealed_rules:
+            raise _Fail(index, f"the rule committed to here is never revealed (round {hand} has no rule-reveal line)")
+        return Move.rule(self.revealed_rules[hand])
 
     # -- client seeds and the start ----------------------------------------
 
@@ -531,6 +576,9 @@ class _Replay:
                         move = from_json(line)
                     except MoveError as exc:
                         raise _Fail(index, str(exc)) from None
+                    if "rule" in line:
+                        raise _Fail(index, "move has a field 'rule': a dealer's rule is never written in its move (only its round's rule-reveal gives it)")
+                    move = self._secret_move(index, move, match.hand_no)
                     before = match.state
                     try:
                         events = apply(seat, move, auto=auto)
@@ -542,7 +590,16 @@ class _Replay:
                     if watch:
                         watch(Step(index + 1, line, events, before, match, report))
                 elif kind == "abandon":
+                    if match.abandon_events():
+                        raise _Fail(index, "the game is abandoned before the round's secret rule is revealed")
                     self.abandon(index, line)
+                elif (closing := match.abandon_events()) and kind == closing[0]["type"]:
+                    # An abandon in the middle of a round reveals what the round kept secret first.
+                    pending.extend(closing)
+                    after = index + len(closing)
+                    if after >= end or lines[after].get("type") != "abandon":
+                        raise _Fail(min(after, end - 1), f"the round's {kind} for an abandon must be followed by the abandon line")
+                    continue
                 elif kind in SEED_LINES:
                     _seed_line(index, self.phase, line)  # the phase is over: it says why not
                 else:
@@ -634,6 +691,7 @@ def verify(
     except ChainError as exc:
         report.fail(exc.line, exc.reason)
     end = len(lines) if report.error is None else report.error.line - 1
+    end = replay.secret_rules(end)
     try:
         seed = replay.server_seed()
         start = replay.seeds(end)

@@ -26,6 +26,7 @@ one process does it.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import time
@@ -120,8 +121,19 @@ class GameService(LiveRecords[Table]):
     def _host_hash(self, row: GameRow) -> str:
         return row.host_hash
 
-    def _restore(self, lines: list[dict[str, Any]], server_seed: str) -> Table:
-        return Table.restore(lines, server_seed, self.signer)
+    def _restore(self, lines: list[dict[str, Any]], server_seed: str, row: GameRow) -> Table:
+        return Table.restore(lines, server_seed, self.signer, secret=self._secret(row))
+
+    def _catch_up(self, cached: Cached[Table], row: GameRow, texts: list[str]) -> None:
+        cached.live.catch_up([json.loads(text) for text in texts], secret=self._secret(row))
+
+    # A round's secret (a dealer's typed rule) is sealed like the seed, under its own
+    # associated data so that neither opens as the other.
+    def _secret(self, row: GameRow) -> str | None:
+        return None if row.sealed_secret is None else self.sealer.open(f"{row.id}/secret", row.sealed_secret)
+
+    def _sealed_secret(self, table: Table) -> bytes | None:
+        return None if table.secret is None else self.sealer.seal(f"{table.game_id}/secret", table.secret)
 
     # -- creating ------------------------------------------------------------------
 
@@ -167,6 +179,7 @@ class GameService(LiveRecords[Table]):
             turn_seconds=turn_seconds,
             deadline=columns["deadline"],
             length=table.seq,
+            sealed_secret=self._sealed_secret(table),  # a table of bots may be dealing already
         )
         seat_hashes = {seat: hash_token(token) for seat, token in join_tokens.items()}
         return _NewGame(table, row, seat_hashes, [canonical(line).decode() for line in table.lines], host_token, join_tokens)
@@ -216,9 +229,11 @@ class GameService(LiveRecords[Table]):
         """``action`` with the engine's errors as the service's, and what follows it (bots, the
         reveal, status and deadline): the ``action`` and ``after`` of :meth:`act`."""
         same_turn = False
+        secret_before: str | None = None
 
         def guarded(table: Table, row: GameRow) -> Any:
-            nonlocal same_turn
+            nonlocal same_turn, secret_before
+            secret_before = table.secret
             turn_before = _turn_key(table)
             seq_before = table.seq
             try:
@@ -233,7 +248,10 @@ class GameService(LiveRecords[Table]):
                 raise Stale(str(exc)) from None
 
         def after(table: Table, row: GameRow) -> dict[str, Any]:
-            return self._follow_up(table, row.turn_seconds, row, same_turn)
+            columns = self._follow_up(table, row.turn_seconds, row, same_turn)
+            if table.secret != secret_before:
+                columns["sealed_secret"] = self._sealed_secret(table)
+            return columns
 
         return guarded, after
 

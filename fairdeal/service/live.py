@@ -129,8 +129,13 @@ class LiveRecords(Generic[R]):
     def _host_hash(self, row: Any) -> str:
         raise NotImplementedError
 
-    def _restore(self, lines: list[dict[str, Any]], server_seed: str) -> R:
+    def _restore(self, lines: list[dict[str, Any]], server_seed: str, row: Any) -> R:
         raise NotImplementedError
+
+    def _catch_up(self, cached: Cached[R], row: Any, texts: list[str]) -> None:
+        """Apply the lines another process appended since this one cached the record; ``row``
+        is the stored row as of the last of them."""
+        _replay(cached, texts)
 
     # -- the cache -------------------------------------------------------------
 
@@ -161,7 +166,7 @@ class LiveRecords(Generic[R]):
         if cached is None:
             cached = self._keep(record_id, row, self.store.lines(record_id), self.store.seat_hashes(record_id))
         elif row.length > cached.live.seq:
-            _replay(cached, self.store.lines(record_id, cached.live.seq))
+            self._catch_up(cached, row, self.store.lines(record_id, cached.live.seq))
         cached.row = row
         return cached, row
 
@@ -176,7 +181,7 @@ class LiveRecords(Generic[R]):
             lines, hashes = await self.store.lines_async(record_id), await self.store.seat_hashes_async(record_id)
             cached = self._keep(record_id, row, lines, hashes)
         elif row.length > cached.live.seq:
-            _replay(cached, await self.store.lines_async(record_id, cached.live.seq))
+            self._catch_up(cached, row, await self.store.lines_async(record_id, cached.live.seq))
         cached.row = row
         return cached, row
 
@@ -209,7 +214,7 @@ class LiveRecords(Generic[R]):
 
     def _keep(self, record_id: str, row: Any, texts: list[str], seat_hashes: dict[int, str]) -> Cached[R]:
         """A record read whole, replayed and cached."""
-        live = self._restore([json.loads(text) for text in texts], self.sealer.open(record_id, row.sealed_seed))
+        live = self._restore([json.loads(text) for text in texts], self.sealer.open(record_id, row.sealed_seed), row)
         return self._keep_new(record_id, Cached(live, self._host_hash(row), seat_hashes))
 
     def _keep_new(self, record_id: str, cached: Cached[R]) -> Cached[R]:

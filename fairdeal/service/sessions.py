@@ -47,7 +47,7 @@ class SessionService(LiveRecords[DealingSession]):
     def _host_hash(self, row: SessionRow) -> str:
         return row.owner_hash
 
-    def _restore(self, lines: list[dict[str, Any]], server_seed: str) -> DealingSession:
+    def _restore(self, lines: list[dict[str, Any]], server_seed: str, row: SessionRow) -> DealingSession:
         return DealingSession.restore(lines, server_seed, self.signer)
 
     def create(self, seats: int, label_prefix: str = "") -> dict[str, Any]:

@@ -63,6 +63,9 @@ class GameRow:
     """Unix time when the seat to act is played for (a bot's move or a timed-out turn)."""
     length: int
     """The record's number of lines: the next line's seq."""
+    sealed_secret: bytes | None = None
+    """The round's secret the record does not hold yet (a dealer's typed rule), sealed like the
+    seed (:attr:`fairdeal.table.Table.secret`); ``None`` when nothing is secret."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ KEEP: Any = _Keep()
 
 
 def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
-                 deadline: float | None) -> tuple[list[str], list[Any]]:
+                 deadline: float | None, sealed_secret: bytes | None = KEEP) -> tuple[list[str], list[Any]]:
     """The ``SET`` clauses and their values of an append that adds ``added`` lines to a row of ``table``."""
     if table not in ("games", "sessions"):
         raise ValueError(f"no table {table!r}")
@@ -100,6 +103,11 @@ def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
             raise ValueError("only games have deadlines")
         sets.append("deadline = ?")
         params.append(deadline)
+    if sealed_secret is not KEEP:
+        if table != "games":
+            raise ValueError("only games keep a secret")
+        sets.append("sealed_secret = ?")
+        params.append(sealed_secret)
     return sets, params
 
 
@@ -113,7 +121,8 @@ _SCHEMA = [
         host_hash TEXT NOT NULL,
         turn_seconds {real} NOT NULL,
         deadline {real},
-        length INTEGER NOT NULL
+        length INTEGER NOT NULL,
+        sealed_secret {blob}
     )""",
     "CREATE INDEX IF NOT EXISTS games_due ON games (deadline) WHERE deadline IS NOT NULL",
     """CREATE TABLE IF NOT EXISTS sessions (
@@ -141,7 +150,9 @@ _SCHEMA = [
     )""",
 ]
 
-_GAME_COLUMNS = "id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length"
+_GAME_COLUMNS = "id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length, sealed_secret"
+# A database made before games kept a secret gets the column (NULL: nothing secret).
+_ADD_SECRET = "ALTER TABLE games ADD COLUMN {if_not_exists}sealed_secret {blob}"
 _SESSION_COLUMNS = "id, created, status, sealed_seed, owner_hash, seats, length"
 _READ_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?"
 _READ_SESSION = f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?"
@@ -264,13 +275,15 @@ class Store(abc.ABC):
         *,
         status: str | None = None,
         deadline: float | None = KEEP,
+        sealed_secret: bytes | None = KEEP,
         table: str = "games",
     ) -> None:
         """Add one action's ``lines`` at ``expected_seq``, atomically, or raise :class:`Conflict`.
 
-        ``status`` and ``deadline`` change with the lines (``None`` status: unchanged).
+        ``status``, ``deadline`` and ``sealed_secret`` change with the lines (``None`` status,
+        ``KEEP`` otherwise: unchanged).
         """
-        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline)
+        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret)
         try:
             self._append(table, sets, params, record_id, lines, expected_seq)
         except self._unique_violation:
@@ -296,7 +309,8 @@ class Store(abc.ABC):
     """What the ``*_async`` methods raise when their connection fails (the threads' pool may still work)."""
 
     async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
-                           status: str | None = None, deadline: float | None = KEEP, table: str = "games") -> bool:
+                           status: str | None = None, deadline: float | None = KEEP,
+                           sealed_secret: bytes | None = KEEP, table: str = "games") -> bool:
         """:meth:`append`, awaited, when :meth:`async_ready`; ``False`` (nothing written) for
         an append it cannot make that way, which :meth:`append` must make. (Its :class:`Conflict`
         does not say how long the record is: it asks nothing more of the database.)"""
@@ -379,6 +393,8 @@ class SQLiteStore(Store):
         with self._transaction() as cur:
             for statement in _SCHEMA:
                 cur.execute(statement.format(blob="BLOB", real="REAL"))
+            if "sealed_secret" not in {row[1] for row in cur.execute("PRAGMA table_info(games)")}:
+                cur.execute(_ADD_SECRET.format(if_not_exists="", blob="BLOB"))
         self._closing = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
@@ -578,6 +594,7 @@ class PostgresStore(Store):
             cur.execute("SELECT pg_advisory_xact_lock(?)", (0x66616972,))
             for statement in _SCHEMA:
                 cur.execute(statement.format(blob="BYTEA", real="DOUBLE PRECISION"))
+            cur.execute(_ADD_SECRET.format(if_not_exists="IF NOT EXISTS ", blob="BYTEA"))
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -660,8 +677,9 @@ class PostgresStore(Store):
         return self._async_pool is not None and self._async_loop is asyncio.get_running_loop()
 
     async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
-                           status: str | None = None, deadline: float | None = KEEP, table: str = "games") -> bool:
-        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline)
+                           status: str | None = None, deadline: float | None = KEEP,
+                           sealed_secret: bytes | None = KEEP, table: str = "games") -> bool:
+        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret)
         statement = self._one_statement(table, sets, params, record_id, lines, expected_seq)
         pool = self._async_pool
         if statement is None or pool is None:
