@@ -38,6 +38,7 @@ VECTORS_DIR = Path(__file__).resolve().parents[1] / "spec" / "vectors"
 VECTORS = json.loads((VECTORS_DIR / "fairness.json").read_text(encoding="utf-8"))
 SHUFFLES = VECTORS["shuffle"]
 UNIFORMS = VECTORS["uniform"]
+RULES = VECTORS["rules"]
 
 
 def _load_reference():
@@ -539,3 +540,24 @@ def test_a_session_phase_names_no_bots_and_every_seat_brings_a_seed():
     phase.read({"type": "start", "client_seeds": ["", ""]})
     with pytest.raises(SeedError, match="a client-commit line after the start: the client seeds were fixed at the start"):
         phase.commit(0, client_commitment("late"))
+
+
+@pytest.mark.parametrize("vector", RULES, ids=[v["name"] for v in RULES])
+def test_secret_rule_vectors(vector):
+    key = game_key(vector["server_seed"], vector["game_id"], vector["client_seeds"])
+    hand = vector["hand"]
+    nonce = fairness.stream_bytes(key, f"hand/{hand}/rule-nonce", 32).hex()
+    assert nonce == vector["nonce"]
+    assert shuffle(key, f"hand/{hand}/rule", range(vector["library_size"]))[0] == vector["server_rule_index"]
+    assert fairness.rule_commitment(vector["rule"], nonce) == vector["commitment"]
+
+
+def test_a_rule_commitment_binds_rule_and_nonce():
+    nonce = "00" * 32
+    base = fairness.rule_commitment("card.rank > 3", nonce)
+    assert fairness.rule_commitment("card.rank > 4", nonce) != base
+    assert fairness.rule_commitment("card.rank > 3", "01" + "00" * 31) != base
+    with pytest.raises(fairness.FairnessError, match="64 lowercase hex"):
+        fairness.rule_commitment("card.rank > 3", "00" * 31)
+    with pytest.raises(fairness.FairnessError, match="64 lowercase hex"):
+        fairness.rule_commitment("card.rank > 3", "AB" * 32)

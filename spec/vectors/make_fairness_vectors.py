@@ -218,6 +218,38 @@ def uniform_vector(n: int, words: list[int], note: str) -> dict[str, object]:
     }
 
 
+# Secret rules (spec/fairness.md, section 12): seed, game, round, library size, the rule text.
+RULE_CASES: list[tuple[str, str, str, list[str], int, int, str]] = [
+    ("the worked example's seed, round 1", "00" * 32, "demo", ["alice", ""], 1, 24, "card.colour != last.colour"),
+    ("a later round, another library size", _seed("rules"), "eleusis-7", ["", "", "", ""], 3, 7,
+     "if last.rank < 7 then card.rank > last.rank else card.rank < last.rank"),
+    ("a non-ASCII game id, one-card library", "ff" * 32, "jeu-é", ["x"], 12, 1, "card.suit = spades"),
+]
+
+
+def ref_rule_commitment(rule: str, nonce: bytes) -> str:
+    return hashlib.sha256(lp("fairdeal/v1/rule") + lp(rule) + lp(nonce)).hexdigest()
+
+
+def rule_vector(name: str, server_seed: str, game_id: str, client_seeds: list[str], hand: int,
+                library: int, rule: str) -> dict[str, object]:
+    key = ref_game_key(server_seed, game_id, client_seeds)
+    nonce = ref_stream_bytes(key, f"hand/{hand}/rule-nonce", 32)
+    order = ref_shuffle(ref_words(key, f"hand/{hand}/rule"), list(range(library)))
+    return {
+        "name": name,
+        "server_seed": server_seed,
+        "game_id": game_id,
+        "client_seeds": client_seeds,
+        "hand": hand,
+        "library_size": library,
+        "rule": rule,
+        "nonce": nonce.hex(),
+        "server_rule_index": order[0],
+        "commitment": ref_rule_commitment(rule, nonce),
+    }
+
+
 DESCRIPTION = {
     "format": "fairdeal/fairness-vectors/1",
     "protocol": "fairdeal/v1",
@@ -231,7 +263,11 @@ DESCRIPTION = {
         "label_key (K, 32 bytes), stream_first_64 (the first 64 bytes of the label's stream) and "
         "order (card codes after the shuffle, top of the stock first). 'uniform' vectors: n, "
         "stream (the bytes uniform(n) reads, as hex, 4 per word), result, and words_consumed "
-        "(always every word given: the earlier ones were rejected)."
+        "(always every word given: the earlier ones were rejected). 'rules' vectors (secret rules, "
+        "section 12): inputs server_seed, game_id, client_seeds, hand, library_size and rule (a "
+        "canonical rule text); outputs nonce (the first 32 bytes of label hand/{hand}/rule-nonce's "
+        "stream), server_rule_index (the first of the indices 0..library_size-1 shuffled with label "
+        "hand/{hand}/rule) and commitment (rule_commitment(rule, nonce))."
     ),
 }
 
@@ -241,6 +277,7 @@ def build() -> dict[str, object]:
         **DESCRIPTION,
         "shuffle": [shuffle_vector(*case) for case in CASES],
         "uniform": [uniform_vector(*case) for case in UNIFORM_CASES],
+        "rules": [rule_vector(*case) for case in RULE_CASES],
     }
 
 
