@@ -471,10 +471,22 @@ class GameService(LiveRecords[Table]):
                 hand=[card.code for card in hand],
                 pending=None if pending is None else pending.code,
                 # From the one view, not through Match (which builds the view again for every card).
-                legal_moves=[m.to_json() for m in table.rules.legal_moves(view)] if view is not None and not table.finished else [],
+                legal_moves=_legal_json(table, view),
                 cards=[_card_note(table, view, card) for card in hand],
             )
         return out
+
+
+def _legal_json(table: Table, view: Any) -> list[dict[str, Any]]:
+    """The seat's legal moves as the API takes them; once each (a dealer's many possible rules are
+    one ``{"move": "rule"}``: a rule's text is the dealer's to type, not the API's to list)."""
+    if view is None or table.finished:
+        return []
+    seen: dict[bytes, dict[str, Any]] = {}
+    for move in table.rules.legal_moves(view):
+        data = move.to_json()
+        seen.setdefault(canonical(data), data)
+    return list(seen.values())
 
 
 def _committing(seat: int, commitment: str) -> Callable[[Table, GameRow], dict[str, Any]]:

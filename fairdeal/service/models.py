@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints, field_validator, model_validator
 
 from fairdeal.fairness import MAX_CLIENT_SEED_BYTES
-from fairdeal.rules import DEFAULT, RULES
+from fairdeal.rules import DEFAULT, RULES, Move
 from fairdeal.service.dealing import MAX_SESSION_SEATS, MAX_SHUFFLE_CARDS
 from fairdeal.table import MAX_NAME_CHARS
 
@@ -24,6 +24,8 @@ __all__ = [
 ]
 
 MAX_SEATS = max(cls.max_seats for cls in RULES.values())
+MAX_RULE_TEXT = 1000
+"""Longer than any rule a game's language takes (the game refuses its own limit with the column)."""
 """The most seats any game has (the catalogue's largest ``max_seats``)."""
 HEX64 = r"^[0-9a-fA-F]{64}$"
 LABEL = r"^[a-z0-9/_-]{1,64}$"
@@ -74,11 +76,16 @@ class RevealIn(_Body):
 
 class MoveIn(_Body):
     seq: StrictInt = Field(ge=0, le=1_000_000_000, description="The record length the move was chosen on (the view's seq).")
-    move: Literal["play", "draw", "keep", "pass", "exchange", "auction", "bid"]
+    move: Literal[Move.KINDS]  # type: ignore[valid-type]
     card: CardCode | None = Field(None, examples=["9C"])
     suit: str | None = Field(None, min_length=1, max_length=8, description="C, D, H or S: only with an eight.")
     then: CardCode | None = Field(None, description="A second card played with the card: Spin's AD, Commit's 9D.")
     amount: StrictInt | None = Field(None, ge=1, le=1_000_000, description="A bid's counters (Michigan's extra hand).")
+    cards: list[CardCode] | None = Field(None, min_length=2, max_length=Move.MAX_STRING,
+                                         description="A string's cards in the order played (Eleusis).")
+    call: Literal[Move.CALLS] | None = Field(None, description="A Forecaster's call (Eleusis).")  # type: ignore[valid-type]
+    rule: str | None = Field(None, min_length=1, max_length=MAX_RULE_TEXT,
+                             description="A dealer's secret rule, in the game's rule language (Eleusis); never shown to another seat.")
     seat: StrictInt | None = Field(None, ge=0, le=MAX_SEATS - 1, description="Optional: the seat the token must be.")
 
 

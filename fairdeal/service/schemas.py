@@ -285,6 +285,8 @@ class LegalMove(_Closed):
     suit: Literal["C", "D", "H", "S"] = _sometimes("The suit an eight names.")
     then: CardCode = _sometimes("A second card played with the card.")
     amount: int = _sometimes("A bid's counters.")
+    cards: list[CardCode] = _sometimes("A string's cards, in order (Eleusis).")
+    call: Literal[Move.CALLS] = _sometimes("A Forecaster's call (Eleusis).")  # type: ignore[valid-type]
 
 
 class CardNote(_Closed):

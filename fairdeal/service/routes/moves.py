@@ -25,7 +25,7 @@ async def submit_move(request: Request, game_id: GameId, seat: PlayerDep, body: 
     if body.seat is not None and body.seat != seat:
         raise Forbidden(f"this is seat {seat}'s token, not seat {body.seat}'s")
     try:
-        move = Move.from_json(body.model_dump(include={"move", "card", "suit", "then", "amount"}, exclude_none=True))
+        move = Move.from_json(body.model_dump(include={"move", "card", "suit", "then", "amount", "cards", "call", "rule"}, exclude_none=True))
     except MoveError as exc:
         raise Rejected(str(exc)) from None
     games: GameService = request.app.state.games  # not GamesDep: a dependency less to solve on the hot path
