@@ -27,7 +27,7 @@ import enum
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, NoReturn, Union
 
 from fairdeal.cards import Card, Suit
 
@@ -399,19 +399,19 @@ class _Reader:
                 self.fail(token.column, f"a rule holds at most {MAX_NODES} numbers, names and operators")
         return token
 
-    def fail(self, column: int | None, reason: str) -> None:
+    def fail(self, column: int | None, reason: str) -> NoReturn:
         raise RuleError(self.text, column, reason)
 
-    def expected(self, what: str) -> None:
+    def expected(self, what: str) -> NoReturn:
         self.fail(self.token.column, f"expected {what}, found {self.token.describe()}")
 
-    def type_error(self, column: int, node: _Node, reason: str) -> None:
+    def type_error(self, column: int, node: _Node, reason: str) -> NoReturn:
         self.fail(column, f"{_snippet(node)}: {reason}")
 
     # rule = expr
     def rule(self) -> _Node:
         if self.token.kind == "end":
-            self.fail(1, "the rule is empty; " + "it must say which cards are right, e.g. card.colour != last.colour")
+            self.fail(1, "the rule is empty; it must say which cards are right, e.g. card.colour != last.colour")
         node = self.expr()
         if self.token.kind != "end":
             if self.is_op(")"):
@@ -527,16 +527,7 @@ class _Reader:
             self.take(node_token=True)
             return _Number(token.value, token.column)
         if self.is_op("("):
-            self.take()
-            self.parens += 1
-            if self.parens > MAX_DEPTH:
-                self.fail(token.column, f"parentheses nest at most {MAX_DEPTH} deep")
-            node = self.expr()
-            if not self.is_op(")"):
-                self.expected(f"')' to close the '(' at column {token.column}")
-            self.take()
-            self.parens -= 1
-            return node
+            return self.parenthesised(self.take())
         if self.is_op("-"):
             self.fail(token.column, f"expected {_ATOM_EXPECTED}, found '-': numbers go from 0 to 999; "
                                     f"a negative one is written 0 - 1")
@@ -562,15 +553,8 @@ class _Reader:
             if not self.is_op("("):
                 self.expected(f"'(' after {name}: {name}(card.rank)")
             opened = self.take()
-            self.parens += 1
-            if self.parens > MAX_DEPTH:
-                self.fail(opened.column, f"parentheses nest at most {MAX_DEPTH} deep")
             argument_column = self.token.column
-            argument = self.expr()
-            if not self.is_op(")"):
-                self.expected(f"')' to close the '(' at column {opened.column}")
-            self.take()
-            self.parens -= 1
+            argument = self.parenthesised(opened)
             node = _Call(name, argument, token.column)
             if _type(argument) is not _N:
                 self.type_error(argument_column, node, f"{name} takes a number, not {_type(argument).noun}")
@@ -586,7 +570,19 @@ class _Reader:
             self.expected(_ATOM_EXPECTED)
         close = difflib.get_close_matches(name, _VOCABULARY, n=1, cutoff=0.6)
         self.fail(token.column, f"unknown name '{name}'" + (f"; did you mean '{close[0]}'?" if close else ""))
-        raise AssertionError  # fail() always raises
+
+    def parenthesised(self, opened: _Token) -> _Node:
+        """The expression after the '(' ``opened``, up to its ')'."""
+        # Counted as written, so that a text of redundant parentheses cannot recurse deep.
+        self.parens += 1
+        if self.parens > MAX_DEPTH:
+            self.fail(opened.column, f"parentheses nest at most {MAX_DEPTH} deep")
+        node = self.expr()
+        if not self.is_op(")"):
+            self.expected(f"')' to close the '(' at column {opened.column}")
+        self.take()
+        self.parens -= 1
+        return node
 
     @staticmethod
     def _unknown_attribute(card: str, token: _Token) -> str:
