@@ -279,6 +279,9 @@ def test_the_mainline_is_never_empty():
     ("(if card.face then 1 else 2) + 1 = 2", "(if card.face then 1 else 2) + 1 = 2"),
     ("if card.face or last.face then true else false", "if card.face or last.face then true else false"),
     ("card.rank=1AND card.face", "card.rank = 1 and card.face"),  # a number may touch the name after it
+    # the spec's example
+    (" IF Odd( last.rank )THEN ((card.colour=BLACK)) else card.colour = red",
+     "if odd(last.rank) then card.colour = black else card.colour = red"),
 ])
 def test_canonical_text(written, canonical):
     rule = SecretRule.parse(written)
