@@ -342,7 +342,7 @@ class EleusisView:
             "forecaster": self.forecaster,
             "expelled": sorted(self.expelled),
             "was_forecaster": sorted(self.was_forecaster),
-            "pending": None if self.pending is None else self.pending.to_json(),
+            "awaiting": None if self.pending is None else self.pending.to_json(),
             "stock_size": self.stock_size,
             "restocks": self.restocks,
             "last": None if self.last is None else self.last.to_json(),
