@@ -547,6 +547,7 @@ class _Replay:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
         apply, from_json, watch = match.apply, Move.from_json, self.watch
         moves = 0
+        closed = False  # the round's secrets revealed for an abandon that must follow
         index = start + 1
         try:
             while index < end:
@@ -590,12 +591,13 @@ class _Replay:
                     if watch:
                         watch(Step(index + 1, line, events, before, match, report))
                 elif kind == "abandon":
-                    if match.abandon_events():
+                    if match.abandon_events() and not closed:
                         raise _Fail(index, "the game is abandoned before the round's secret rule is revealed")
                     self.abandon(index, line)
-                elif (closing := match.abandon_events()) and kind == closing[0]["type"]:
+                elif (closing := match.abandon_events()) and kind == closing[0]["type"] and not closed:
                     # An abandon in the middle of a round reveals what the round kept secret first.
                     pending.extend(closing)
+                    closed = True
                     after = index + len(closing)
                     if after >= end or lines[after].get("type") != "abandon":
                         raise _Fail(min(after, end - 1), f"the round's {kind} for an abandon must be followed by the abandon line")
