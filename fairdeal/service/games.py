@@ -465,6 +465,8 @@ class GameService(LiveRecords[Table]):
         if seat is not None:
             hand: Sequence[Card] = view.hand if view is not None else ()
             pending = getattr(view, "pending", None)  # a card drawn that must be played or kept (Crazy Eights)
+            if not isinstance(pending, Card):
+                pending = None  # a game's own "pending" (Eleusis: the play awaiting a call) is in its table
             out.update(
                 seat=seat,
                 your_turn=turn == seat,

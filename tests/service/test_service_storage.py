@@ -20,7 +20,7 @@ from fairdeal.rules import Move
 from fairdeal.service import create_app
 from fairdeal.service.errors import Stale
 from fairdeal.service.keys import Sealer
-from fairdeal.service.store import Conflict, GameRow, SQLiteStore
+from fairdeal.service.store import Conflict, GameRow, SQLiteStore, open_store
 
 
 def dump_database(settings) -> str:
@@ -300,3 +300,21 @@ def test_the_sqlite_wal_is_copied_into_the_database_by_a_thread_of_its_own(tmp_p
     finally:
         store.close()
     assert not store._checkpointer.is_alive()
+
+
+def test_a_database_made_before_games_kept_a_secret_gets_the_column(tmp_path):
+    # The games table as versions before Eleusis made it: no sealed_secret.
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("""CREATE TABLE games (id TEXT PRIMARY KEY, rules TEXT NOT NULL, created TEXT NOT NULL,
+            status TEXT NOT NULL, sealed_seed BLOB NOT NULL, host_hash TEXT NOT NULL,
+            turn_seconds REAL NOT NULL, deadline REAL, length INTEGER NOT NULL)""")
+        conn.execute("INSERT INTO games VALUES ('old', 'crazy-eights', '2026-01-01T00:00:00Z', 'over', x'00', 'h', 20.0, NULL, 0)")
+    store = open_store(f"sqlite:///{path}")
+    try:
+        row = store.game("old")
+        assert row.sealed_secret is None and row.rules == "crazy-eights"
+    finally:
+        store.close()
+    with sqlite3.connect(path) as conn:
+        assert "sealed_secret" in {r[1] for r in conn.execute("PRAGMA table_info(games)")}
