@@ -264,24 +264,34 @@ def simulate(
 )
 @click.option("--receipts", is_flag=True, help="Also write each seat's receipts, DIR/<game_id>.seat<N>.receipts.jsonl.")
 @click.option("--bot", type=click.Choice(BOT_CHOICES), default="heuristic", show_default=True, help="Which bots play.")
+@click.option(
+    "--option", "option_texts", multiple=True, metavar="NAME=N",
+    help="A rules option (see `fairdeal catalogue`), e.g. --option dealer=1; repeat for more.",
+)
 def simulate_command(
-    rules_name: str, players: int, games: int, out_dir: Path, seed: str | None, receipts: bool, bot: str
+    rules_name: str, players: int, games: int, out_dir: Path, seed: str | None, receipts: bool, bot: str,
+    option_texts: tuple[str, ...],
 ) -> None:
     """Play bot games through a real table and write each one's signed record.
 
     \b
     Example:
       fairdeal simulate --rules crazy-eights --players 4 --games 10 --out sims --seed 1
+      fairdeal simulate --rules eleusis --players 5 --games 2 --out sims --option dealer=1
     """
     # Imported here: fairdeal.cli imports this module to register the command.
     from fairdeal.cli import user_input
 
     with user_input():
         # Only the arguments are checked as input; a failure while playing is a bug, not bad input.
+        options = _options(option_texts)
         check_arguments(rules_name, players, games, bot, seed)
+        if options:
+            get(rules_name, options).check_seats(players)
     played: list[SimulatedGame] = []
     try:
-        simulate(rules_name, players, games, out_dir, seed=seed, receipts=receipts, bot=bot, progress=played.append)
+        simulate(rules_name, players, games, out_dir, seed=seed, receipts=receipts, bot=bot, progress=played.append,
+                 options=options)
     except SimulationError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:
@@ -289,3 +299,14 @@ def simulate_command(
     moves = sum(game.moves for game in played)
     extra = f" and {sum(len(g.receipt_paths) for g in played)} receipt files" if receipts else ""
     click.echo(f"simulated {len(played)} games of {rules_name}, {moves} moves: records{extra} in {out_dir}")
+
+
+def _options(texts: Sequence[str]) -> dict[str, int]:
+    """``--option NAME=N`` values as a rules' options (each checked by the rules themselves)."""
+    options: dict[str, int] = {}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        if not equals or not name or not re.fullmatch(r"-?[0-9]{1,9}", value):
+            raise ValueError(f"--option {text!r}: write NAME=N, N a whole number (e.g. --option target=50)")
+        options[name] = int(value)
+    return options
