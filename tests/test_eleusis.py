@@ -636,3 +636,50 @@ def test_eleusis_is_in_the_catalogue():
     assert entry["family"] == "Secret-rule games" and entry["seats"] == {"min": 4, "max": 8}
     assert entry["first_dealer_rank"] == "K" and entry["layout"]["packs"] == 2
     assert [o["name"] for o in entry["options"]] == ["dealer", "rounds"]
+
+
+# -- the report and the replay ------------------------------------------------------------------
+
+
+def test_the_summary_and_the_replay_say_what_happened():
+    from fairdeal.rules import SeatNames
+
+    rules = get("eleusis", {"rounds": 1})
+    match = Match(rules, 4, fair(4, "report"))
+    events = match.start()
+    names = SeatNames(("Ann", "Bob", "Cy", "Di"))
+    deal_lines = rules.describe_deal(match.state, names)
+    assert deal_lines[0].startswith(f"hand 1, dealer {names.seat(match.state.dealer)} (the server deals")
+    bot = make_bot("heuristic")
+    said = [rules.describe_event(e, names) for e in events[1:]]  # after the draw for the deal
+    while not match.over:
+        seat = match.turn
+        view = match.view(seat)
+        move = bot.choose(rules, view)
+        why = rules.why_legal(view, move)
+        assert why and "\n" not in why
+        events = match.apply(seat, move)
+        said += [rules.describe_event(e, names) for e in events[1:]]
+    assert said[0].startswith("round 1 dealt, starter ")
+    assert said[1].startswith("the secret rule is committed: ")
+    assert any(line.startswith("seat ") and " is right" in line for line in said)
+    assert any(line.startswith("the secret rule was: ") for line in said)
+    summary = match.hands[0].summary
+    data = summary.to_json()
+    assert data["rule"] == match.state.rule and data["commitment"] == rule_commitment(data["rule"], data["nonce"])
+    assert len(data["judgements"]) == len(match.state.judgements)
+    lines = summary.lines(names)
+    assert any(line.startswith("  mainline ") for line in lines)
+    assert any("dealer's score" in line for line in lines)
+
+
+def test_a_judgement_in_words():
+    from fairdeal.rules import SeatNames
+
+    names = SeatNames(("Ann", "Bob", "Cy", "Di"))
+    event = {"type": "judgement", "hand": 1, "seat": 1, "play": "no-play", "cards": ["3H", "4D"], "right": False,
+             "penalty": 0, "dealer_card": "2S", "returned": 0, "fresh": 0, "forecaster": 3, "call": "wrong",
+             "call_card": "4D", "overthrown": True, "forecaster_penalty": 5, "expelled": False}
+    assert Eleusis().describe_event(event, names) == (
+        "seat 1 (Bob): no play is wrong; Forecaster seat 3 (Di) called wrong (4♦): overthrown, draws 5; "
+        "2♠ goes on the mainline")

@@ -925,7 +925,6 @@ class Eleusis(Rules):
     def summary(self, state: EleusisState) -> EleusisSummary:
         return EleusisSummary(
             deal=state.dealt,
-            dealer=state.dealer,
             server_deals=state.server_deals,
             starter=state.mainline[0],
             rule=state.rule,
@@ -944,9 +943,9 @@ class Eleusis(Rules):
         )
 
     def describe_deal(self, state: EleusisState, names: SeatNames) -> list[str]:
-        who = "the server deals" if state.server_deals else f"dealer {names.seat(state.dealer)}"
-        lines = [f"round {state.hand}, {who}, starter {state.mainline[0].display}, first to play {names.seat(state.first)}"]
-        lines.extend(f"  {names.seat(s)}: {display(state.hands[s])}" for s in state.players)
+        lines = super().describe_deal(state, names)
+        who = "the server deals and holds the rule" if state.server_deals else "he holds the rule and plays no cards"
+        lines[0] += f" ({who}), starter {state.mainline[0].display}, first to play {names.seat(state.first)}"
         return lines
 
     def describe_move(self, before: EleusisState, seat: int, move: Move, after: EleusisState | None,
@@ -969,7 +968,7 @@ class Eleusis(Rules):
             text += " (auto)"
         if after is not None:
             text += self.describe_table(before, after, names)
-            text += " | " + " | ".join(f"{s}: {display(after.hands[s])}" for s in after.players)
+            text += " | " + " | ".join(f"{s}: {display(cards)}" for s, cards in enumerate(after.hands))
         return text
 
     def describe_table(self, before: EleusisState, after: EleusisState, names: SeatNames) -> str:
@@ -1040,7 +1039,6 @@ class EleusisSummary(HandSummary):
     starter, the rule with its nonce and commitment, the layout, the Forecaster, who was
     expelled, every judgement, the dealer's score and the Forecaster's bonus."""
 
-    dealer: int
     server_deals: bool
     starter: Card
     rule: str | None
@@ -1060,7 +1058,6 @@ class EleusisSummary(HandSummary):
     def to_json(self) -> dict[str, Any]:
         return {
             **super().to_json(),
-            "dealer": self.dealer,
             "server_deals": self.server_deals,
             "starter": self.starter.code,
             "rule": self.rule,
