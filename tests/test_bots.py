@@ -4,7 +4,7 @@ import pytest
 
 from fairdeal.bots import BOT_KINDS, Bot, BotError, HeuristicBot, RandomBot, make_bot
 from fairdeal.cards import Card, Suit, parse_cards
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.fairness import GameShuffle, game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import RULES as RULES_BY_NAME
 from fairdeal.rules import CrazyEights, Move, Rules, catalogue, get
@@ -284,7 +284,7 @@ def test_the_heuristic_bot_plays_legal_moves_in_every_game(name):
     rules = get(name)
     seats = type(rules).min_seats
     key = game_key("ab" * 32, f"every-{name}", [""] * seats)
-    match = Match(rules, seats, lambda label, cards: shuffle(key, label, cards))
+    match = Match(rules, seats, GameShuffle(key))
     match.start()
     for _ in range(60):
         if match.over:

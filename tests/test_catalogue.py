@@ -18,7 +18,7 @@ def test_spec_games_json_is_the_catalogue_generated_from_the_rules():
 def test_every_game_declares_its_seats_options_unit_and_deal():
     entries = catalogue()["games"]
     assert [e["name"] for e in entries] == list(RULES)
-    assert len(entries) == 20
+    assert len(entries) == 21
     for entry in entries:
         cls = RULES[entry["name"]]
         assert entry["title"] == cls.title and entry["summary"]
@@ -74,14 +74,17 @@ def test_get_rules_serves_the_catalogue(tmp_path):
 
 @pytest.mark.parametrize("name", list(RULES))
 def test_a_game_declares_exactly_the_move_kinds_its_seats_are_offered(name):
+    import itertools
     import random
 
     from fairdeal import Seat, Signer, Table
 
     cls = RULES[name]
     offered = set()
-    for seats in range(cls.min_seats, min(cls.max_seats, 5) + 1):
-        table = Table.new(f"kinds-{seats}", get(name), [Seat(f"P{s}", bot=True) for s in range(seats)],
+    # Each value of a choice (Eleusis: the server deals, or the seats do and give their rule).
+    variants = [{}] + [{o.name: v} for o in cls.OPTIONS if o.choices for v in o.choices if v != o.default]
+    for options, seats in itertools.product(variants, range(cls.min_seats, min(cls.max_seats, 5) + 1)):
+        table = Table.new(f"kinds-{seats}", get(name, options), [Seat(f"P{s}", bot=True) for s in range(seats)],
                           Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="0d" * 32)
         rng = random.Random(seats)
         for _ in range(1500):

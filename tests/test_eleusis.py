@@ -56,8 +56,14 @@ def play(rules, state, seat, move, tag="eleusis"):
     return rules.apply(state, seat, move, fair(state.seats, tag))
 
 
+# What a judgement line leaves out when it did not happen.
+NOTHING_HAPPENED = {"dealer_card": None, "returned": 0, "fresh": 0, "forecaster": None, "call": None,
+                    "call_card": None, "overthrown": False, "forecaster_penalty": 0, "expelled": False}
+
+
 def judgement(events):
-    return next(e for e in events if e["type"] == "judgement")
+    """The judgement line of ``events``, with what it leaves out filled in."""
+    return NOTHING_HAPPENED | next(e for e in events if e["type"] == "judgement")
 
 
 # -- the deal --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from fairdeal.fairness import GameShuffle, game_key
 from fairdeal.cards import codes, pack
 from fairdeal.record import canonical
 from fairdeal.rules import RULES, Move, get
@@ -169,7 +170,7 @@ def test_why_legal_of_a_chosen_position():
     # Every game has a sentence for every legal move of the first seat to act.
     for name, cls in RULES.items():
         game = get(name)
-        state, _ = game.deal(cls.min_seats, 0, 1, lambda label, cards: list(cards))
+        state, _ = game.deal(cls.min_seats, 0, 1, GameShuffle(game_key("00" * 32, f"why-{name}", [""] * cls.min_seats)))
         view = game.view(state, state.turn)
         for move in game.legal_moves(view):
             why = game.why_legal(view, move)

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from fairdeal.cards import Card, Suit, pack
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.fairness import GameShuffle, game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import RULES, Move, PositionError, get
 
@@ -54,7 +54,7 @@ def test_every_state_of_a_played_match_round_trips(name):
     cls = RULES[name]
     seats = (cls.min_seats + cls.max_seats + 1) // 2
     key = game_key("00" * 32, f"state-json-{name}", [""] * seats)
-    shuffler = lambda label, cards: shuffle(key, label, cards)  # noqa: E731
+    shuffler = GameShuffle(key)
     rules = get(name, short_options(name))
     match = Match(rules, seats, shuffler)
     match.start()

@@ -141,7 +141,14 @@ class Judgement:
     expelled: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The judgement as its record line has it: what every play has, then only what
+        happened (no Forecaster's call, no dealer's card, nobody expelled: those fields are left
+        out, so a line says what a reader needs and nothing more).
+
+        >>> Judgement(2, "play", (Card.parse("7H"),), True, 5, 0).to_json()
+        {'seat': 2, 'play': 'play', 'cards': ['7H'], 'right': True, 'mainline_size': 5, 'rejected': 0, 'penalty': 0}
+        """
+        out: dict[str, Any] = {
             "seat": self.seat,
             "play": self.play,
             "cards": codes(self.cards),
@@ -149,16 +156,21 @@ class Judgement:
             "mainline_size": self.mainline_size,
             "rejected": self.rejected,
             "penalty": self.penalty,
-            "dealer_card": None if self.dealer_card is None else self.dealer_card.code,
-            "returned": self.returned,
-            "fresh": self.fresh,
-            "forecaster": self.forecaster,
-            "call": self.call,
-            "call_card": None if self.call_card is None else self.call_card.code,
-            "overthrown": self.overthrown,
-            "forecaster_penalty": self.forecaster_penalty,
-            "expelled": self.expelled,
         }
+        for name, value, nothing in (
+            ("dealer_card", None if self.dealer_card is None else self.dealer_card.code, None),
+            ("returned", self.returned, 0),
+            ("fresh", self.fresh, 0),
+            ("forecaster", self.forecaster, None),  # a seat: 0 is somebody
+            ("call", self.call, None),
+            ("call_card", None if self.call_card is None else self.call_card.code, None),
+            ("overthrown", self.overthrown, False),
+            ("forecaster_penalty", self.forecaster_penalty, 0),
+            ("expelled", self.expelled, False),
+        ):
+            if value is not nothing and value != nothing:
+                out[name] = value
+        return out
 
 
 @dataclass(frozen=True, slots=True)
