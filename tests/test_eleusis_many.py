@@ -1,0 +1,35 @@
+"""A thousand simulated rounds of Eleusis verify: the records ``fairdeal simulate`` writes for
+4 to 8 players, the server dealing and the seats dealing in turn, heuristic and random bots.
+
+Every round's rule is committed, revealed and re-judged play by play by the verifier. The module
+takes about 45 s here (the bots' reasoning is most of it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from fairdeal.simulate import simulate
+from verifier.replay import verify
+
+ROUNDS = 1000
+
+
+def test_a_thousand_simulated_rounds_verify(tmp_path):
+    rounds = 0
+    seen: Counter[tuple[int, int]] = Counter()
+    ends: Counter[str] = Counter()
+    game = 0
+    while rounds < ROUNDS:
+        players, dealer = 4 + game % 5, game // 5 % 2
+        (path,) = simulate("eleusis", players, 1, tmp_path / str(game), seed=f"many-{game}", bot="mixed",
+                           options={"dealer": dealer, "rounds": 0})
+        report = verify(path.read_text())
+        assert report.verified, f"{path.name}: {report.error}"
+        assert len(report.hands) == players and report.standings is not None
+        rounds += len(report.hands)
+        seen[players, dealer] += 1
+        ends.update(hand.how for hand in report.hands)
+        game += 1
+    assert set(seen) == {(p, d) for p in range(4, 9) for d in (0, 1)}
+    assert ends["out"] > ROUNDS / 2  # most rounds end when a player has no cards left
