@@ -1,4 +1,4 @@
-"""Eleusis's secret-rule language: spec/games/eleusis-rule-language.md, rule by rule.
+"""Eleusis's secret-rule language: spec/games/eleusis.md ("The rule language"), rule by rule.
 
 Plays are written as card codes: a mainline ``"7C 4H"`` is the starter 7♣ then the
 accepted 4♥. The first section is the rule text's four examples; then the names,
@@ -28,7 +28,7 @@ from fairdeal.rules.secret_rule import (
     SYNTAX_HELP,
 )
 
-SPEC = Path(__file__).resolve().parent.parent / "spec" / "games" / "eleusis-rule-language.md"
+SPEC = Path(__file__).resolve().parent.parent / "spec" / "games" / "eleusis.md"
 
 
 def right(rule: SecretRule | str, mainline: str, card: str, sidelines: int = 0) -> bool:

@@ -1,7 +1,7 @@
 """Eleusis's secret rules: a small language, its reader and its judge.
 
 A secret rule is one expression that is true or false for the card played,
-judged against the layout so far (spec/games/eleusis-rule-language.md is the
+judged against the layout so far (spec/games/eleusis.md, "The rule language", is the
 contract). A rule is read once, checked for types, and turned into Python
 closures; judging a card never reads text again. Its canonical text is what
 the table commits to before the first card.
@@ -839,4 +839,4 @@ LIBRARY: tuple[SecretRule, ...] = EXAMPLES + tuple(SecretRule(text) for text in 
 ))
 """The rules a server dealer picks from (by index, from the fair dealer's stream):
 EXAMPLES first; every one accepts some card after any last card. Their meanings
-are listed in spec/games/eleusis-rule-language.md."""
+are listed in spec/games/eleusis.md ("The rule language")."""
