@@ -2,7 +2,7 @@
 4 to 8 players, the server dealing and the seats dealing in turn, heuristic and random bots.
 
 Every round's rule is committed, revealed and re-judged play by play by the verifier. The module
-takes about 45 s here (the bots' reasoning is most of it).
+takes about 20 s here (the bots' reasoning is most of it).
 """
 
 from __future__ import annotations

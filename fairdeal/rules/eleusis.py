@@ -50,7 +50,7 @@ from fairdeal.rules.base import (
     stream_bytes,
 )
 from fairdeal.rules.position import Places, PositionError, check_seat, hand_places
-from fairdeal.rules.secret_rule import EXAMPLES, LIBRARY, SYNTAX_HELP, RuleError, SecretRule
+from fairdeal.rules.secret_rule import EXAMPLES, LIBRARY, SYNTAX_HELP, Play, RuleError, SecretRule
 from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
 
 __all__ = [
@@ -578,10 +578,11 @@ class Eleusis(Rules):
             if pending.play == "no-play":
                 return [Move.call("right"), *(Move.call("wrong", c) for c in sorted(set(pending.cards)))]
             return [Move.call("right"), Move.call("wrong")]
-        hand = view.hand
-        singles = sorted(set(hand))
-        pairs = sorted({(a, b) for i, a in enumerate(hand) for j, b in enumerate(hand) if i != j})
-        return [*(Move.play(c) for c in singles), *(Move.string(p) for p in pairs), Move.no_play()]
+        held = Counter(view.hand)
+        singles = sorted(held)
+        # In card order already: no sort of the pairs (a big hand has hundreds).
+        pairs = [_pair(a, b) for i, a in enumerate(singles) for j, b in enumerate(singles) if i != j or held[a] > 1]
+        return [*(Move.play(c) for c in singles), *pairs, Move.no_play()]
 
     def explain(self, view: EleusisView, card: Card) -> str | None:
         if view.result is not None:
@@ -1114,28 +1115,50 @@ class EleusisSummary(HandSummary):
 # -- the heuristic bot ----------------------------------------------------------------------
 
 
-def _facts(view: EleusisView) -> list[tuple[tuple[Card, ...], tuple[Card, ...], int, bool]]:
-    """What the layout (and the right no-plays) says of the rule: ``(mainline, cards,
-    rejected, accepted)``, each a play judged with the mainline and rejected count then."""
+def _facts(view: EleusisView) -> list[tuple[Play, bool]]:
+    """What the layout (and the right no-plays) says of the rule: each play as it was judged
+    (with the mainline and rejected count then), and whether it was accepted."""
     facts = []
     mainline, sidelines = view.mainline, view.sidelines
     rejected = 0
+
+    def before(count: int) -> tuple[Card, ...]:
+        # The starter and the last three of the mainline's first ``count`` cards: all a rule reads.
+        return (mainline[0], *mainline[max(1, count - 3):count])
+
     for i, column in enumerate(sidelines):
         if i:
-            facts.append((mainline[:i], (mainline[i],), rejected, True))
+            facts.append((Play.of(before(i), (mainline[i],), rejected, i), True))
         for entry in column:
-            facts.append((mainline[: i + 1], entry, rejected, False))
+            facts.append((Play.of(before(i + 1), entry, rejected, i + 1), False))
             rejected += len(entry)
     for j in view.judgements:
         if j.play == "no-play" and j.right:
             for card in set(j.cards):
-                facts.append((mainline[: j.mainline_size], (card,), j.rejected, False))
+                facts.append((Play.of(before(j.mainline_size), (card,), j.rejected, j.mainline_size), False))
     return facts
 
 
 def rejected_before(sidelines: Sequence[Sequence[Sequence[Card]]], index: int) -> int:
     """The sideline cards under the mainline cards before ``index``."""
     return sum(len(entry) for column in sidelines[:index] for entry in column)
+
+
+@functools.lru_cache(maxsize=52 * 52)
+def _pair(first: Card, second: Card) -> Move:
+    """The string of two cards, made once: a big hand's legal moves hold hundreds of them."""
+    return Move.string((first, second))
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _library_verdicts(envs: tuple) -> int:
+    """Which library rules accept a play (its :class:`~fairdeal.rules.secret_rule.Play` envs):
+    bit ``i`` for ``LIBRARY[i]``."""
+    play, mask = Play(envs), 0
+    for i, rule in enumerate(LIBRARY):
+        if rule.accepts_play(play):
+            mask |= 1 << i
+    return mask
 
 
 def consistent_rules(view: EleusisView, rules: Sequence[SecretRule] = LIBRARY) -> tuple[list[SecretRule], int]:
@@ -1153,13 +1176,26 @@ def consistent_rules(view: EleusisView, rules: Sequence[SecretRule] = LIBRARY) -
     ([SecretRule(text='card.colour != last.colour')], 1)
     """
     facts = _facts(view)
+    if rules is LIBRARY:
+        # The bot's own question, asked at every turn of every seat: each play's verdicts by the
+        # whole library are remembered as one bit mask, so a turn costs a lookup a play.
+        broken = [0] * len(LIBRARY)
+        everything = (1 << len(LIBRARY)) - 1
+        for play, accepted in facts:
+            wrong = _library_verdicts(play.envs) ^ (everything if accepted else 0)
+            while wrong:
+                low = wrong & -wrong
+                broken[low.bit_length() - 1] += 1
+                wrong ^= low
+        least = min(broken)
+        return [rule for rule, count in zip(LIBRARY, broken) if count == least], least
     best: list[SecretRule] = []
     fewest = None
     for rule in rules:
         broken = 0
-        for mainline, cards, rejected, accepted in facts:
-            if (rule.accepts(mainline, cards[0], rejected) if len(cards) == 1
-                    else rule.accepts_all(mainline, cards, rejected)) != accepted:
+        accepts = rule.accepts_play
+        for play, accepted in facts:
+            if accepts(play) != accepted:
                 broken += 1
                 if fewest is not None and broken > fewest:
                     break

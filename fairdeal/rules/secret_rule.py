@@ -38,6 +38,7 @@ __all__ = [
     "MAX_NODES",
     "MAX_RULE_CHARS",
     "RuleError",
+    "Play",
     "SecretRule",
     "SYNTAX_HELP",
 ]
@@ -705,6 +706,32 @@ def _read(text: str) -> _Node:
     return tree
 
 
+class Play:
+    """A card or string as a rule judges it: each card with the three mainline cards before it
+    and the layout's counts then (:meth:`SecretRule.accepts_play`)."""
+
+    __slots__ = ("envs",)
+
+    def __init__(self, envs: tuple[_Env, ...]) -> None:
+        self.envs = envs
+
+    @classmethod
+    def of(cls, mainline: Sequence[Card], cards: Sequence[Card], sidelines: int, count: int | None = None) -> Play:
+        """``cards`` played in order on ``mainline`` (starter first) with ``sidelines`` cards
+        rejected so far. ``count``, when given, is the mainline's length and only its last three
+        cards (and its first) need be in ``mainline``."""
+        count = len(mainline) if count is None else count
+        if count == 0:
+            raise ValueError("the mainline holds at least the starter card")
+        first = mainline[0]
+        last, last2, last3 = mainline[-1], mainline[-2] if count >= 2 else first, mainline[-3] if count >= 3 else first
+        envs = []
+        for card in cards:
+            envs.append((card, last, last2, last3, count, sidelines, count + sidelines))
+            last, last2, last3 = card, last, last2
+        return cls(tuple(envs))
+
+
 @dataclass(frozen=True)
 class SecretRule:
     """A checked secret rule and its judge; ``text`` is its canonical text.
@@ -772,6 +799,19 @@ class SecretRule:
         env = (card, mainline[-1], mainline[-2] if count >= 2 else first, mainline[-3] if count >= 3 else first,
                count, sidelines, count + sidelines)
         return bool(self._judge(env))
+
+    def accepts_play(self, play: Play) -> bool:
+        """Whether the rule accepts a :class:`Play` (one card or a string, judged where it was
+        made): :meth:`accepts_all` for a player who asks many rules of one layout (a bot),
+        which reads the layout once instead of once a rule.
+
+        >>> from fairdeal.cards import parse_cards
+        >>> play = Play.of(parse_cards("5S"), parse_cards("2H 9C"), 0)
+        >>> SecretRule.parse("card.colour != last.colour").accepts_play(play)
+        True
+        """
+        judge = self._judge
+        return all(judge(env) for env in play.envs)
 
     def accepts_all(self, mainline: Sequence[Card], cards: Sequence[Card], sidelines: int) -> bool:
         """Whether a string of ``cards`` is right: each card right once the ones before it
