@@ -937,6 +937,12 @@ class Rules(abc.ABC):
         """
         return max(sheet.totals) >= self.options["target"]
 
+    def turn_factor(self, state: Any) -> int:
+        """How many turns' time the seat to act has for its decision in ``state``: 1, except
+        for what takes longer (Eleusis: the dealer writing the round's rule). The table's timer
+        multiplies its turn by it; the rules know no clock."""
+        return 1
+
     def abandon_events(self, state: Any) -> list[Event]:
         """What the table makes public when the game is abandoned in the middle of hand
         ``state`` (Eleusis reveals the round's secret rule, so the record still verifies);

@@ -88,6 +88,8 @@ HARD_STOP = 300
 """A round ends when its layout reaches this many cards: every game ends (spec/games/eleusis.md)."""
 NOT_DEALT_BONUS = 10
 """Seat mode, fewer rounds than seats: each seat that has not dealt gets this at the end."""
+RULE_TURNS = 6
+"""A seat-mode dealer has this many turns' time to give the round's rule (:meth:`Eleusis.turn_factor`)."""
 
 PHASES = ("rule", "play", "offer", "call", "over")
 """``rule``: the seat-mode dealer picks the rule; ``play``: a player's turn; ``offer``: the
@@ -840,6 +842,11 @@ class Eleusis(Rules):
         return Move.play(state.hands[state.turn][0])
 
     # -- the heuristic bot ---------------------------------------------------------------------
+
+    def turn_factor(self, state: EleusisState) -> int:
+        """A dealer writing the round's rule has :data:`RULE_TURNS` turns' time (two minutes at
+        the table's twenty seconds): a rule is not typed in the time a card is played."""
+        return RULE_TURNS if state.phase == "rule" else 1
 
     def heuristic_move(self, view: EleusisView, moves: Sequence[Move]) -> Move:
         """See :func:`eleusis_choice`."""

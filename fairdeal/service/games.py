@@ -335,7 +335,8 @@ class GameService(LiveRecords[Table]):
             return now + self.bot_delay
         if before is not None and same_turn:
             return before  # the same turn goes on (a draw): its time does not start again
-        return now + turn_seconds
+        # Some decisions take longer than a turn (an Eleusis dealer writing the round's rule).
+        return now + turn_seconds * table.rules.turn_factor(table.match.state)
 
     def _bot_move(self, table: Table) -> None:
         seat = table.match.turn

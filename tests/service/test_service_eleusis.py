@@ -143,3 +143,20 @@ def test_an_abandoned_round_reveals_its_rule_and_verifies(api):
     kinds = [line["type"] for line in api.record(game_id)][-3:]
     assert kinds == ["rule-reveal", "abandon", "reveal"]
     assert api.ok("GET", f"/games/{game_id}/verify")["verified"]
+
+
+def test_a_dealer_has_six_turns_to_give_the_rule_then_the_table_gives_the_suggested_one(api, clock):
+    game_id, tokens, _ = _start(api)
+    views = _views(api, game_id, tokens)
+    dealer = _dealer(views)
+    suggested = views[dealer]["table"]["suggested"]
+    games = api.app.state.games
+    clock.advance(6 * 20 - 0.5)
+    assert games.run_due() == 0  # still writing
+    clock.advance(1)
+    assert games.run_due() == 1
+    rule_move = next(line for line in api.record(game_id) if line.get("move") == "rule")
+    assert rule_move["auto"] is True and "rule" not in rule_move
+    assert api.view(game_id, dealer, tokens[dealer])["table"]["rule"] == suggested
+    # The next turn, a player's, has one turn's time again.
+    assert api.view(game_id, dealer, tokens[dealer])["seconds_left"] == 20
