@@ -844,6 +844,17 @@ class Rules(abc.ABC):
         """The replay's words for ``seat``'s ``move`` from ``before``: the move, what a draw
         drew, the table after it (:meth:`describe_table`) and every hand. ``after`` is
         ``None`` when the move ended the hand (the next hand's deal is not this hand's)."""
+        text = self.move_words(before, seat, move, after)
+        if auto:
+            text += " (auto)"
+        if after is not None:
+            text += self.describe_table(before, after, names)
+            text += " | " + " | ".join(f"{s}: {display(cards)}" for s, cards in enumerate(after.hands))
+        return text
+
+    def move_words(self, before: Any, seat: int, move: Move, after: Any | None) -> str:
+        """The replay's words for the move itself (``"play 9♣"``, ``"draw -> 7♦"``), before
+        the table and the hands after it that :meth:`describe_move` adds."""
         text = move.kind
         if move.card is not None:
             text += " " + move.card.display
@@ -859,11 +870,6 @@ class Rules(abc.ABC):
                 text += " -> " + after.hands[seat][-1].display
             elif grew == 0:
                 text += " -> no card"
-        if auto:
-            text += " (auto)"
-        if after is not None:
-            text += self.describe_table(before, after, names)
-            text += " | " + " | ".join(f"{s}: {display(cards)}" for s, cards in enumerate(after.hands))
         return text
 
     def why_legal(self, view: Any, move: Move) -> str:

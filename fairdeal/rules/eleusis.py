@@ -968,8 +968,7 @@ class Eleusis(Rules):
         lines[0] += f" ({who}), starter {state.mainline[0].display}, first to play {names.seat(state.first)}"
         return lines
 
-    def describe_move(self, before: EleusisState, seat: int, move: Move, after: EleusisState | None,
-                      names: SeatNames, *, auto: bool = False) -> str:
+    def move_words(self, before: EleusisState, seat: int, move: Move, after: EleusisState | None) -> str:
         if move.kind == "rule":
             text = "gives the secret rule" + (f" {safe(after.rule)}" if after is not None and after.rule else "")
         elif move.kind == "string":
@@ -984,11 +983,6 @@ class Eleusis(Rules):
             text = f"play {move.card.display}"
         else:
             text = move.kind
-        if auto:
-            text += " (auto)"
-        if after is not None:
-            text += self.describe_table(before, after, names)
-            text += " | " + " | ".join(f"{s}: {display(cards)}" for s, cards in enumerate(after.hands))
         return text
 
     def describe_table(self, before: EleusisState, after: EleusisState, names: SeatNames) -> str:
