@@ -27,6 +27,7 @@ from fairdeal.rules.summary import HandSummary, SeatNames
 from fairdeal.rules.commit import Commit
 from fairdeal.rules.position import PositionError
 from fairdeal.rules.crazy_eights import CrazyEights
+from fairdeal.rules.eleusis import Eleusis
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
 from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom
@@ -60,6 +61,7 @@ __all__ = [
     "DoubleStops",
     "EarlOfCoventry",
     "Eights",
+    "Eleusis",
     "FanTan",
     "FiveOrNine",
     "GoBoom",
@@ -100,6 +102,7 @@ RULES: dict[str, type[Rules]] = {
         EarlOfCoventry,
         Jig,
         RollingStone,
+        Eleusis,
     )
 }
 """Every game fairdeal knows, by rules name."""
@@ -118,7 +121,7 @@ def catalogue() -> dict[str, Any]:
 
     >>> entries = catalogue()["games"]
     >>> len(entries), entries[0]["name"], catalogue()["default"]
-    (20, 'crazy-eights', 'crazy-eights')
+    (21, 'crazy-eights', 'crazy-eights')
     """
     return {
         "version": CATALOGUE_VERSION,

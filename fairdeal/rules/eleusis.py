@@ -1,0 +1,1207 @@
+"""Eleusis: the dealer's secret rule says which cards go on the mainline; the players find it out.
+
+The rule text is ../shared/rules/hoyle-fan-tan-variants-eleusis-crazy-eights.txt
+(Eleusis); spec/games/eleusis.md says where it was read one way rather than another.
+
+Two packs are shuffled; each player gets 14 cards and one more card turns up as the
+starter, the first card of the **mainline**. The dealer (the server, or a seat that
+sits the round out) holds a secret rule, committed to before the first play and
+revealed at the round's end. In turn a player plays a card, a **string** of two to
+four cards, or declares **no play**; the rule judges it: a right card goes on the
+mainline, a wrong one below it on a **sideline** and costs two cards per card. A player
+who believes he has found the rule may become the **Forecaster** and call the others'
+plays; whoever gets rid of his cards ends the round, and the scores are counted from
+the cards left in hand.
+
+>>> from fairdeal.fairness import GameShuffle, game_key
+>>> rules = Eleusis()
+>>> shuffle = GameShuffle(game_key("00" * 32, "doc", [""] * 4))
+>>> state, events = rules.deal(4, dealer=0, hand=1, shuffle=shuffle)
+>>> [len(h) for h in state.hands], len(state.mainline), state.phase, [e["type"] for e in events]
+([14, 14, 14, 14], 1, 'play', ['deal', 'rule-commitment'])
+>>> view = rules.view(state, state.turn)
+>>> view.rule is None and view.hand == state.hands[state.turn]   # the rule stays the server's secret
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fairdeal.cards import Card, Rank, codes, pack
+from fairdeal.fairness import rule_commitment
+from fairdeal.rules.base import (
+    check_view_seat,
+    Event,
+    fast_replace,
+    HandResult,
+    has_turn,
+    IllegalMove,
+    Layout,
+    Move,
+    Option,
+    Rules,
+    ScoreSheet,
+    Shuffler,
+    stream_bytes,
+)
+from fairdeal.rules.position import Places, PositionError, check_seat, hand_places
+from fairdeal.rules.secret_rule import EXAMPLES, LIBRARY, SYNTAX_HELP, RuleError, SecretRule
+from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
+
+__all__ = [
+    "Eleusis",
+    "EleusisState",
+    "EleusisSummary",
+    "EleusisView",
+    "Judgement",
+    "Pending",
+    "consistent_rules",
+    "first_player",
+    "high_count_scores",
+    "player_order",
+]
+
+HAND_SIZE = 14
+"""Cards dealt to each player."""
+RESTOCK_AT = 4
+"""A stock of this many cards or fewer gets another full pack put under it."""
+WRONG_CARD_PENALTY = 2
+"""Cards drawn per card of a wrong play or string."""
+NO_PLAY_PENALTY = 5
+"""Cards drawn for a wrong no-play, and by an overthrown Forecaster."""
+NO_PLAY_RELIEF = 4
+"""A right no-play with five or more cards: the fresh hand has this many cards fewer."""
+OUT_BONUS = 4
+"""A player with no cards at the round's end scores this much more."""
+EXPEL_LAYOUT = 40
+"""With no Forecaster, an incorrect play with this many cards on the layout expels the player."""
+EXPEL_AFTER_MARKER = 30
+"""With a Forecaster, an incorrect play with this many cards after the marker expels the player."""
+FORECAST_AFTER = 4
+"""The heuristic bot forecasts only once the mainline has this many cards."""
+HARD_STOP = 300
+"""A round ends when its layout reaches this many cards: every game ends (spec/games/eleusis.md)."""
+NOT_DEALT_BONUS = 10
+"""Seat mode, fewer rounds than seats: each seat that has not dealt gets this at the end."""
+
+PHASES = ("rule", "play", "offer", "call", "over")
+"""``rule``: the seat-mode dealer picks the rule; ``play``: a player's turn; ``offer``: the
+player who just played may declare himself Forecaster; ``call``: the Forecaster calls the
+pending play; ``over``: the round has ended."""
+
+
+# -- the round's record -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A play waiting for the Forecaster's call: ``play`` is ``"play"``, ``"string"`` or
+    ``"no-play"``; ``cards`` the cards played, or for a no-play the hand he showed."""
+
+    seat: int
+    play: str
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "play": self.play, "cards": codes(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """How one play was judged, as the whole table saw it.
+
+    ``right``: the card or string was right, or the no-play declaration was (no card of
+    the hand fitted). ``mainline_size`` and ``rejected`` are the mainline's length and the
+    sideline cards before the play (what the rule was asked with). ``penalty``: cards the
+    player drew; ``dealer_card``: the card the dealer (or, on a correct call, the
+    Forecaster) put on the mainline from a wrong no-play's hand; ``returned`` and ``fresh``:
+    a right no-play's hand gone to the stock and the fresh hand dealt.
+    """
+
+    seat: int
+    play: str
+    cards: tuple[Card, ...]
+    right: bool
+    mainline_size: int
+    rejected: int
+    penalty: int = 0
+    dealer_card: Card | None = None
+    returned: int = 0
+    fresh: int = 0
+    forecaster: int | None = None
+    call: str | None = None
+    call_card: Card | None = None
+    overthrown: bool = False
+    forecaster_penalty: int = 0
+    expelled: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "play": self.play,
+            "cards": codes(self.cards),
+            "right": self.right,
+            "mainline_size": self.mainline_size,
+            "rejected": self.rejected,
+            "penalty": self.penalty,
+            "dealer_card": None if self.dealer_card is None else self.dealer_card.code,
+            "returned": self.returned,
+            "fresh": self.fresh,
+            "forecaster": self.forecaster,
+            "call": self.call,
+            "call_card": None if self.call_card is None else self.call_card.code,
+            "overthrown": self.overthrown,
+            "forecaster_penalty": self.forecaster_penalty,
+            "expelled": self.expelled,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EleusisState:
+    """One round of Eleusis, everything included (hidden cards and the secret rule too)."""
+
+    hand: int
+    dealer: int
+    server_deals: bool
+    """The server deals and holds the rule (every seat plays); else seat ``dealer`` does."""
+    hands: tuple[tuple[Card, ...], ...]
+    """Each seat's cards (the dealing seat's stays empty)."""
+    stock: tuple[Card, ...]
+    """Top first."""
+    mainline: tuple[Card, ...]
+    """The starter first."""
+    sidelines: tuple[tuple[tuple[Card, ...], ...], ...]
+    """One list per mainline card: the rejected plays put below it, in order, each an entry
+    of the cards of one play (a string stays together)."""
+    turn: int | None
+    phase: str
+    rule: str | None
+    """The secret rule's canonical text; ``None`` until the seat-mode dealer gives it."""
+    nonce: str
+    """The rule commitment's nonce (64 hex digits), drawn from the fair dealer's stream."""
+    commitment: str | None
+    """``rule_commitment(rule, nonce)`` once the rule is given."""
+    chosen: int
+    """The index in ``LIBRARY`` the server's shuffle picked: its rule, or the seat-mode
+    dealer's timed-out choice."""
+    first: int
+    """The player the count from the starter made first to play."""
+    forecaster: int | None = None
+    marker: int | None = None
+    """The mainline index of the card the Forecaster's marker is on."""
+    marker_layout: int = 0
+    """Cards on the layout when the marker was put down (those that precede it)."""
+    was_forecaster: frozenset[int] = frozenset()
+    expelled: frozenset[int] = frozenset()
+    pending: Pending | None = None
+    restocks: int = 0
+    judgements: tuple[Judgement, ...] = ()
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+    restocked: tuple[tuple[Card, ...], ...] = ()
+    """Each restock's pack as shuffled, top first, for the report."""
+    dealer_score: int | None = None
+    """The dealer's score once the round is over (in server mode no seat gets it)."""
+    forecaster_bonus: int = 0
+    """The Forecaster's bonus at the round's end (0 without one)."""
+    not_dealt: frozenset[int] = frozenset()
+    """Seats given the not-dealt bonus in this, the game's last round."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def layout_size(self) -> int:
+        return len(self.mainline) + rejected_cards(self.sidelines)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return player_order(self.seats, self.dealer, self.server_deals)
+
+
+_replace = fast_replace(EleusisState)
+
+
+def rejected_cards(sidelines: Sequence[Sequence[Sequence[Card]]]) -> int:
+    """How many cards the sidelines hold."""
+    return sum(len(entry) for column in sidelines for entry in column)
+
+
+def player_order(seats: int, dealer: int, server_deals: bool) -> tuple[int, ...]:
+    """The players clockwise from the dealer's left: the dealing seat is left out when a
+    seat deals; when the server deals every seat plays, ``dealer`` last.
+
+    >>> player_order(4, 1, False), player_order(4, 1, True)
+    ((2, 3, 0), (2, 3, 0, 1))
+    """
+    order = tuple((dealer + k) % seats for k in range(1, seats + 1))
+    return order if server_deals else order[:-1]
+
+
+def first_player(players: Sequence[int], starter: Card) -> int:
+    """Who plays first: count the players from the dealer's left up to the starter's value
+    (ace 1 ... king 13), going round as often as needed.
+
+    >>> first_player((2, 3, 0), Card.parse("4H")), first_player((1, 2, 3, 0), Card.parse("KS"))
+    (2, 1)
+    """
+    return players[(int(starter.rank) - 1) % len(players)]
+
+
+def high_count_scores(counts: Sequence[int]) -> list[int]:
+    """The players' scores from the cards in their hands: the high count less one's own,
+    and 4 more with no cards. The rule text's example:
+
+    >>> high_count_scores([4, 10, 6, 0])
+    [6, 0, 4, 14]
+    """
+    high = max(counts)
+    return [high - n + (OUT_BONUS if n == 0 else 0) for n in counts]
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str) -> SecretRule:
+    return SecretRule.parse(text)
+
+
+# -- what a seat sees -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EleusisView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
+
+    ``rule`` is the secret rule's text: only the seat-mode dealer's own view has it before
+    the reveal; everyone's has it once the round is over (``nonce`` too). In phase
+    ``rule`` the dealer's view has the ``library`` to pick from, the ``examples``,
+    ``syntax_help``, and ``suggested``, the library rule the server would pick.
+    """
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    server_deals: bool
+    players: tuple[int, ...]
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    mainline: tuple[Card, ...]
+    sidelines: tuple[tuple[tuple[Card, ...], ...], ...]
+    marker: int | None
+    marker_layout: int
+    turn: int | None
+    phase: str
+    forecaster: int | None
+    expelled: frozenset[int]
+    was_forecaster: frozenset[int]
+    pending: Pending | None
+    stock_size: int
+    restocks: int
+    judgements: tuple[Judgement, ...]
+    commitment: str | None
+    rule: str | None
+    nonce: str | None
+    library: tuple[str, ...]
+    examples: tuple[str, ...]
+    syntax_help: str | None
+    suggested: str | None
+    result: HandResult | None
+    dealer_score: int | None
+    forecaster_bonus: int
+
+    @property
+    def layout_size(self) -> int:
+        return len(self.mainline) + rejected_cards(self.sidelines)
+
+    @property
+    def last(self) -> Judgement | None:
+        """The last judgement, if any."""
+        return self.judgements[-1] if self.judgements else None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "server_deals": self.server_deals,
+            "players": list(self.players),
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "mainline": codes(self.mainline),
+            "sidelines": [[codes(entry) for entry in column] for column in self.sidelines],
+            "marker": self.marker,
+            "layout_size": self.layout_size,
+            "turn": self.turn,
+            "phase": self.phase,
+            "forecaster": self.forecaster,
+            "expelled": sorted(self.expelled),
+            "was_forecaster": sorted(self.was_forecaster),
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "stock_size": self.stock_size,
+            "restocks": self.restocks,
+            "last": None if self.last is None else self.last.to_json(),
+            "judgements": len(self.judgements),
+            "commitment": self.commitment,
+            "rule": self.rule,
+            "nonce": self.nonce,
+            "dealer_score": self.dealer_score,
+            "forecaster_bonus": self.forecaster_bonus,
+        }
+        if self.library:
+            out["library"] = list(self.library)
+            out["examples"] = list(self.examples)
+            out["syntax_help"] = self.syntax_help
+            out["suggested"] = self.suggested
+        return out
+
+
+# -- a move worked out: the round's cards, mutable until frozen back -------------------
+
+
+class _Cards:
+    """The cards of a round while one move (or the deal) is worked out: draws from the stock
+    restock it as the rules say, and the events they cause are collected."""
+
+    def __init__(self, state: EleusisState | None, hand: int, shuffle: Shuffler) -> None:
+        self.hand = hand
+        self.shuffle = shuffle
+        self.events: list[Event] = []
+        if state is None:
+            return
+        self.hands = [list(h) for h in state.hands]
+        self.stock = list(state.stock)
+        self.mainline = list(state.mainline)
+        self.sidelines = [list(column) for column in state.sidelines]
+        self.restocks = state.restocks
+        self.restocked = list(state.restocked)
+
+    def restock_if_low(self) -> None:
+        # Checked after every card taken from the stock (and after the deal's): the stock
+        # never runs dry, so a draw always finds a card.
+        while len(self.stock) <= RESTOCK_AT:
+            self.restocks += 1
+            fresh = self.shuffle(f"hand/{self.hand}/restock/{self.restocks}", pack())
+            self.stock.extend(fresh)
+            self.restocked.append(tuple(fresh))
+            self.events.append({"type": "restock", "hand": self.hand, "restock": self.restocks, "cards": len(fresh)})
+
+    def take(self) -> Card:
+        card = self.stock.pop(0)
+        self.restock_if_low()
+        return card
+
+    def draw(self, seat: int, n: int) -> None:
+        for _ in range(n):
+            self.hands[seat].append(self.take())
+
+    def to_mainline(self, cards: Sequence[Card]) -> None:
+        for card in cards:
+            self.mainline.append(card)
+            self.sidelines.append([])
+
+    def to_sideline(self, cards: Sequence[Card]) -> None:
+        self.sidelines[-1].append(tuple(cards))
+
+    def give_up(self, seat: int, cards: Sequence[Card]) -> None:
+        hand = self.hands[seat]
+        for card in cards:
+            hand.remove(card)
+
+    @property
+    def rejected(self) -> int:
+        return rejected_cards(self.sidelines)
+
+    def into(self, state: EleusisState, **changes: Any) -> EleusisState:
+        return _replace(
+            state,
+            hands=tuple(tuple(h) for h in self.hands),
+            stock=tuple(self.stock),
+            mainline=tuple(self.mainline),
+            sidelines=tuple(tuple(column) for column in self.sidelines),
+            restocks=self.restocks,
+            restocked=tuple(self.restocked),
+            **changes,
+        )
+
+
+# -- the rules ------------------------------------------------------------------------------
+
+
+class Eleusis(Rules):
+    """Eleusis: 4 to 8 seats, two packs and more, a secret rule per round.
+
+    Options: ``dealer`` (0: the server deals and holds the rule every round; 1: the seats
+    deal in turn, the dealer sitting the round out) and ``rounds`` (0: as many as seats).
+    """
+
+    name = "eleusis"
+    title = "Eleusis"
+    family = "Secret-rule games"
+    summary_line = "Find the dealer's secret rule from the cards it accepts; get rid of your cards, or forecast."
+    min_seats = 4
+    max_seats = 8
+    first_dealer_rank = Rank.KING
+    unit = "points"
+    OPTIONS = (
+        Option("dealer", 0, 0, 1, help="who deals and holds the secret rule",
+               choices={0: "the server deals every round", 1: "the seats deal in turn"}),
+        Option("rounds", 0, 0, 100, help="rounds in the game", low_means="as many rounds as players"),
+    )
+    layout = Layout(hands="14 each (not the dealer)", packs=2, stock=True, starter=True)
+    move_kinds = ("play", "pass", "string", "no-play", "forecast", "call", "rule")
+    extra_moves = frozenset({"string", "no-play", "forecast", "call", "rule"})
+    state_type = EleusisState
+
+    @property
+    def server_deals(self) -> bool:
+        return self.options["dealer"] == 0
+
+    def rounds_in_game(self, seats: int) -> int:
+        return self.options["rounds"] or seats
+
+    # -- the game: rounds ----------------------------------------------------------------
+
+    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
+        return hands_played >= self.rounds_in_game(len(sheet.totals))
+
+    # -- dealing ---------------------------------------------------------------------------
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[EleusisState, list[Event]]:
+        self.check_seats(seats)
+        server = self.server_deals
+        players = player_order(seats, dealer, server)
+        cards = _Cards(None, hand, shuffle)
+        cards.stock = list(shuffle(f"hand/{hand}/deal", pack(2)))
+        cards.restocks, cards.restocked = 0, []
+        cards.hands = [[] for _ in range(seats)]
+        # One card at a time round the players from the dealer's left; eight players
+        # need more than two packs, so the stock is restocked as it runs low.
+        for _ in range(HAND_SIZE):
+            for seat in players:
+                cards.hands[seat].append(cards.take())
+        starter = cards.take()
+        cards.mainline, cards.sidelines = [starter], [[]]
+        chosen = shuffle(f"hand/{hand}/rule", list(range(len(LIBRARY))))[0]
+        nonce = stream_bytes(shuffle, f"hand/{hand}/rule-nonce", 32).hex()
+        first = first_player(players, starter)
+        restocks = cards.events
+        base = EleusisState(
+            hand=hand, dealer=dealer, server_deals=server, hands=(), stock=(), mainline=(), sidelines=(),
+            turn=None, phase="rule", rule=None, nonce=nonce, commitment=None, chosen=chosen, first=first,
+        )
+        state = cards.into(base)
+        state = _replace(state, dealt=state.hands)
+        events: list[Event] = [{"type": "deal", "hand": hand, "dealer": dealer, "starter": starter.code}, *restocks]
+        if server:
+            text = LIBRARY[chosen].text
+            state, committed = self._commit(state, text)
+            events.append(committed)
+        else:
+            state = _replace(state, turn=dealer)
+        return state, events
+
+    def _commit(self, state: EleusisState, text: str) -> tuple[EleusisState, Event]:
+        commitment = rule_commitment(text, state.nonce)
+        state = _replace(state, rule=text, commitment=commitment, phase="play", turn=state.first)
+        return state, {"type": "rule-commitment", "hand": state.hand, "commitment": commitment}
+
+    # -- seeing ------------------------------------------------------------------------------
+
+    def view(self, state: EleusisState, seat: int | None) -> EleusisView:
+        check_view_seat(seat, state.seats)
+        over = state.phase == "over"
+        dealer_sees = not state.server_deals and seat == state.dealer
+        choosing = dealer_sees and state.phase == "rule"
+        return EleusisView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            server_deals=state.server_deals,
+            players=state.players,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            mainline=state.mainline,
+            sidelines=state.sidelines,
+            marker=state.marker,
+            marker_layout=state.marker_layout,
+            turn=state.turn,
+            phase=state.phase,
+            forecaster=state.forecaster,
+            expelled=state.expelled,
+            was_forecaster=state.was_forecaster,
+            pending=state.pending,
+            stock_size=len(state.stock),
+            restocks=state.restocks,
+            judgements=state.judgements,
+            commitment=state.commitment,
+            rule=state.rule if over or dealer_sees else None,
+            nonce=state.nonce if over else None,
+            library=tuple(r.text for r in LIBRARY) if choosing else (),
+            examples=tuple(r.text for r in EXAMPLES) if choosing else (),
+            syntax_help=SYNTAX_HELP if choosing else None,
+            suggested=LIBRARY[state.chosen].text if choosing else None,
+            result=state.result,
+            dealer_score=state.dealer_score,
+            forecaster_bonus=state.forecaster_bonus,
+        )
+
+    def legal_moves(self, view: EleusisView) -> list[Move]:
+        """The seat's moves now. In a play turn: each card held, every string of **two**
+        cards held, and no-play; a string of three or four cards held is legal too (apply
+        takes it) but left out of the list, which would run to tens of thousands."""
+        if view.result is not None or not has_turn(view):
+            return []
+        if view.phase == "rule":
+            return [Move.rule(text) for text in view.library]
+        if view.phase == "offer":
+            return [Move.forecast(), Move.pass_()]
+        if view.phase == "call":
+            pending = view.pending
+            if pending.play == "no-play":
+                return [Move.call("right"), *(Move.call("wrong", c) for c in sorted(set(pending.cards)))]
+            return [Move.call("right"), Move.call("wrong")]
+        hand = view.hand
+        singles = sorted(set(hand))
+        pairs = sorted({(a, b) for i, a in enumerate(hand) for j, b in enumerate(hand) if i != j})
+        return [*(Move.play(c) for c in singles), *(Move.string(p) for p in pairs), Move.no_play()]
+
+    def explain(self, view: EleusisView, card: Card) -> str | None:
+        if view.result is not None:
+            return "the round is over"
+        if view.seat is not None and view.seat in view.expelled:
+            return "you were expelled from this round"
+        if view.seat is not None and view.seat == view.forecaster:
+            return "the Forecaster plays no cards while he forecasts"
+        if not has_turn(view):
+            return "it is not your turn"
+        if view.phase != "play":
+            return {"rule": "give the round's secret rule first", "offer": "declare yourself Forecaster or pass",
+                    "call": "call the play right or wrong"}.get(view.phase, "it is not your turn")
+        if card not in view.hand:
+            return f"you do not hold {card.display}"
+        return None
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def apply(self, state: EleusisState, seat: int, move: Move, shuffle: Shuffler) -> tuple[EleusisState, list[Event]]:
+        def illegal(reason: str) -> IllegalMove:
+            return IllegalMove(reason, move=move, seat=seat)
+
+        if state.result is not None:
+            raise illegal("the round is over")
+        if seat != state.turn:
+            raise illegal("it is not your turn")
+        kind, phase = move.kind, state.phase
+        if phase == "rule":
+            if kind != "rule":
+                raise illegal("the dealer gives the round's secret rule first")
+            if move.text is None:
+                raise illegal("a rule move gives its rule")
+            try:
+                rule = SecretRule.parse(move.text)
+            except RuleError as error:
+                raise illegal(str(error)) from None
+            state, event = self._commit(state, rule.text)
+            return state, [event]
+        if kind == "rule":
+            raise illegal("the rule is given once, before the first play")
+        if phase == "offer":
+            if kind == "forecast":
+                return self._forecast(state, seat)
+            if kind == "pass":
+                return self._next(state, seat)
+            raise illegal("you have just played: declare yourself Forecaster ('forecast') or not ('pass')")
+        if phase == "call":
+            if kind != "call":
+                raise illegal(f"call seat {state.pending.seat}'s play right or wrong")
+            if state.pending.play == "no-play":
+                if move.verdict == "wrong" and move.card is None:
+                    raise illegal("calling a no-play wrong, name the card that could have been played")
+                if move.card is not None and move.card not in state.pending.cards:
+                    raise illegal(f"seat {state.pending.seat} does not hold {move.card.display}")
+            elif move.card is not None:
+                raise illegal("only a call of a no-play names a card")
+            return self._judge(state, state.pending, move, shuffle)
+        # phase == "play"
+        if kind in ("forecast", "call", "pass"):
+            raise illegal({"forecast": "you may declare yourself Forecaster just after your own play",
+                           "call": "only the Forecaster calls, and only a play just made",
+                           "pass": "play a card, a string, or declare no play"}[kind])
+        hand = state.hands[seat]
+        if kind == "play":
+            if move.suit is not None or move.then is not None:
+                raise illegal("an Eleusis play is one card (a string names its cards)")
+            if move.card not in hand:
+                raise illegal(f"you do not hold {move.card.display}")
+            pending = Pending(seat, "play", (move.card,))
+        elif kind == "string":
+            missing = Counter(move.cards) - Counter(hand)
+            if missing:
+                raise illegal(f"you do not hold {display(sorted(missing.elements()))}" + (
+                    " twice" if any(c in hand for c in missing) else ""))
+            pending = Pending(seat, "string", move.cards)
+        elif kind == "no-play":
+            pending = Pending(seat, "no-play", hand)
+        else:
+            raise illegal(f"Eleusis has no move {kind!r}")
+        if state.forecaster is not None:
+            return _replace(state, phase="call", turn=state.forecaster, pending=pending), []
+        return self._judge(state, pending, None, shuffle)
+
+    def _judge(self, state: EleusisState, pending: Pending, call: Move | None, shuffle: Shuffler) -> tuple[EleusisState, list[Event]]:
+        """Judge ``pending`` (and the Forecaster's ``call`` of it) and complete the play."""
+        rule = _parsed(state.rule)
+        cards = _Cards(state, state.hand, shuffle)
+        seat, play = pending.seat, pending.play
+        layout_before = state.layout_size
+        mainline = tuple(cards.mainline)
+        rejected = cards.rejected
+        penalty = returned = fresh = 0
+        dealer_card: Card | None = None
+        overthrown = False
+        round_ends = False
+        if play != "no-play":
+            right = rule.accepts_all(mainline, pending.cards, rejected)
+            cards.give_up(seat, pending.cards)
+            (cards.to_mainline if right else cards.to_sideline)(pending.cards)
+            if call is not None:
+                overthrown = (call.verdict == "right") != right
+            if not right and not overthrown:
+                penalty = WRONG_CARD_PENALTY * len(pending.cards)
+        else:
+            fitting = [c for c in cards.hands[seat] if rule.accepts(mainline, c, rejected)]
+            right = not fitting
+            named = None if call is None else call.card
+            if call is not None:
+                if call.verdict == "right":
+                    overthrown = not right
+                else:
+                    overthrown = named not in fitting
+            if named is not None and not overthrown:
+                # The Forecaster named a right card: it goes on, the player draws five.
+                dealer_card, penalty = named, NO_PLAY_PENALTY
+            elif fitting:
+                # The dealer puts the first right card of the hand on; no penalty if overthrown.
+                dealer_card, penalty = fitting[0], 0 if overthrown else NO_PLAY_PENALTY
+            if dealer_card is not None:
+                cards.give_up(seat, (dealer_card,))
+                cards.to_mainline((dealer_card,))
+            else:
+                # The no-play was right: the hand goes to the bottom of the stock.
+                shown = cards.hands[seat]
+                returned = len(shown)
+                cards.stock.extend(shown)
+                cards.hands[seat] = []
+                if returned <= NO_PLAY_RELIEF:
+                    round_ends = True
+                else:
+                    fresh = returned - NO_PLAY_RELIEF
+                    cards.draw(seat, fresh)
+        cards.draw(seat, penalty)
+        forecaster = state.forecaster
+        changes: dict[str, Any] = {}
+        forecaster_penalty = 0
+        if overthrown:
+            forecaster_penalty = NO_PLAY_PENALTY
+            cards.draw(forecaster, forecaster_penalty)
+            changes.update(forecaster=None, marker=None, marker_layout=0)
+        incorrect = not right
+        expelled = False
+        if incorrect and not overthrown and seat not in state.expelled:
+            if forecaster is None:
+                expelled = layout_before >= EXPEL_LAYOUT
+            else:
+                expelled = layout_before - state.marker_layout >= EXPEL_AFTER_MARKER
+        if expelled:
+            changes["expelled"] = state.expelled | {seat}
+        judgement = Judgement(
+            seat=seat, play=play, cards=pending.cards, right=right, mainline_size=len(mainline), rejected=rejected,
+            penalty=penalty, dealer_card=dealer_card, returned=returned, fresh=fresh, forecaster=forecaster,
+            call=None if call is None else call.verdict, call_card=None if call is None else call.card,
+            overthrown=overthrown, forecaster_penalty=forecaster_penalty, expelled=expelled,
+        )
+        events = [*cards.events, {"type": "judgement", "hand": state.hand, **judgement.to_json()}]
+        state = cards.into(state, pending=None, judgements=state.judgements + (judgement,), **changes)
+        if round_ends or not state.hands[seat]:
+            return self._end(state, "out", f"seat {seat} has no cards left", events)
+        if state.layout_size >= HARD_STOP:
+            return self._end(state, "blocked", f"the layout reached {HARD_STOP} cards", events)
+        if self._may_declare(state, seat):
+            return _replace(state, phase="offer", turn=seat), events
+        return self._next(state, seat, events)
+
+    def _may_declare(self, state: EleusisState, seat: int) -> bool:
+        """The four conditions, the first being that ``seat`` has just played."""
+        if state.forecaster is not None or seat in state.was_forecaster or seat in state.expelled:
+            return False
+        others = [p for p in state.players if p != seat and p not in state.expelled]
+        return len(others) >= 2
+
+    def _forecast(self, state: EleusisState, seat: int) -> tuple[EleusisState, list[Event]]:
+        state = _replace(
+            state, forecaster=seat, marker=len(state.mainline) - 1, marker_layout=state.layout_size,
+            was_forecaster=state.was_forecaster | {seat},
+        )
+        return self._next(state, seat)
+
+    def _active(self, state: EleusisState) -> list[int]:
+        return [p for p in state.players if p != state.forecaster and p not in state.expelled]
+
+    def _next(self, state: EleusisState, seat: int, events: list[Event] | None = None) -> tuple[EleusisState, list[Event]]:
+        """The turn passes left from ``seat`` to the next player who takes turns; with none
+        left (all expelled, or all but the Forecaster) the round ends."""
+        events = [] if events is None else events
+        active = set(self._active(state))
+        for k in range(1, state.seats + 1):
+            candidate = (seat + k) % state.seats
+            if candidate in active:
+                return _replace(state, phase="play", turn=candidate), events
+        reason = "every player is expelled" if state.forecaster is None else "every player but the Forecaster is expelled"
+        return self._end(state, "blocked", reason, events)
+
+    def _end(self, state: EleusisState, how: str, reason: str, events: list[Event]) -> tuple[EleusisState, list[Event]]:
+        """Score the round and reveal its rule."""
+        players = state.players
+        counts = tuple(len(h) for h in state.hands)
+        player_scores = high_count_scores([counts[p] for p in players])
+        scores = [0] * state.seats
+        for p, score in zip(players, player_scores):
+            scores[p] = score
+        bonus = 0
+        if state.forecaster is not None:
+            after_mainline = len(state.mainline) - 1 - state.marker
+            after_sideline = state.layout_size - state.marker_layout - after_mainline
+            bonus = after_mainline + 2 * after_sideline
+            scores[state.forecaster] += bonus
+        best = max(scores[p] for p in players)
+        dealer_score = best if state.forecaster is None else min(best, 2 * state.marker_layout)
+        not_dealt: frozenset[int] = frozenset()
+        if not state.server_deals:
+            scores[state.dealer] = dealer_score
+            rounds = self.options["rounds"]
+            if rounds and rounds < state.seats and state.hand == rounds:
+                dealt = {(state.dealer - k) % state.seats for k in range(rounds)}
+                not_dealt = frozenset(s for s in range(state.seats) if s not in dealt)
+                for s in not_dealt:
+                    scores[s] += NOT_DEALT_BONUS
+        if how == "out":
+            winners = tuple(p for p in players if counts[p] == 0)
+        else:
+            top = max(scores)
+            winners = tuple(s for s in range(state.seats) if scores[s] == top)
+        result = HandResult(how, winners, counts, tuple(scores), reason)
+        state = _replace(state, phase="over", turn=None, pending=None, result=result, dealer_score=dealer_score,
+                         forecaster_bonus=bonus, not_dealt=not_dealt)
+        return state, [*events, self._reveal(state)]
+
+    @staticmethod
+    def _reveal(state: EleusisState) -> Event:
+        return {"type": "rule-reveal", "hand": state.hand, "rule": state.rule, "nonce": state.nonce}
+
+    def abandon_events(self, state: EleusisState) -> list[Event]:
+        """The round's rule revealed when the game is abandoned after it was committed."""
+        if state.rule is None or state.result is not None:
+            return []
+        return [self._reveal(state)]
+
+    # -- the table's timer ---------------------------------------------------------------------
+
+    def auto_move(self, state: EleusisState) -> Move:
+        """A timed-out seat: the dealer picks the library rule the server would have; a
+        player plays the first card of his hand; the offer is passed; the Forecaster calls
+        the play right."""
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the round is over")
+        if state.phase == "rule":
+            return Move.rule(LIBRARY[state.chosen].text)
+        if state.phase == "offer":
+            return Move.pass_()
+        if state.phase == "call":
+            return Move.call("right")
+        return Move.play(state.hands[state.turn][0])
+
+    # -- the heuristic bot ---------------------------------------------------------------------
+
+    def heuristic_move(self, view: EleusisView, moves: Sequence[Move]) -> Move:
+        """See :func:`eleusis_choice`."""
+        return eleusis_choice(view, moves)
+
+    # -- the position (state JSON, spec/state.md) ----------------------------------------------
+
+    def card_places(self, state: EleusisState) -> Places:
+        places: Places = [
+            *hand_places(state.hands),
+            ("in the stock", state.stock),
+            ("on the mainline", state.mainline),
+            ("on a sideline", [c for column in state.sidelines for entry in column for c in entry]),
+        ]
+        if not state.restocks:
+            return places
+        # The pack the position is checked against is the layout's two packs; a restock's
+        # packs are counted by check_position, and one copy of each card per restock is
+        # taken off the places here (from the stock's bottom up, then the other places).
+        surplus = Counter({card: state.restocks for card in pack()})
+        trimmed: Places = []
+        for place, cards in reversed(places):
+            kept = []
+            for card in reversed(list(cards)):
+                if surplus[card]:
+                    surplus[card] -= 1
+                else:
+                    kept.append(card)
+            trimmed.append((place, kept[::-1]))
+        return trimmed[::-1]
+
+    def check_position(self, state: EleusisState) -> None:
+        seats = state.seats
+        if state.phase not in PHASES:
+            raise PositionError(f"{state.phase!r} is not one of {', '.join(PHASES)}", field="phase")
+        if not state.mainline:
+            raise PositionError("the mainline holds at least the starter", field="mainline")
+        if len(state.sidelines) != len(state.mainline):
+            raise PositionError(f"{len(state.sidelines)} sidelines for {len(state.mainline)} mainline cards: one per card",
+                                field="sidelines")
+        for i, column in enumerate(state.sidelines):
+            for j, entry in enumerate(column):
+                if not 1 <= len(entry) <= Move.MAX_STRING:
+                    raise PositionError("a sideline entry is the 1 to 4 cards of one play", field=f"sidelines[{i}][{j}]")
+        if state.server_deals is False and state.hands[state.dealer]:
+            raise PositionError("the dealing seat holds no cards", field=f"hands[{state.dealer}]")
+        if not 0 <= state.chosen < len(LIBRARY):
+            raise PositionError(f"{state.chosen} is no index of the library's {len(LIBRARY)} rules", field="chosen")
+        if state.first not in state.players:
+            raise PositionError(f"seat {state.first} is not a player", field="first")
+        if state.rule is not None:
+            try:
+                _parsed(state.rule)
+            except RuleError as error:
+                raise PositionError(str(error), field="rule") from None
+            if state.commitment != rule_commitment(state.rule, state.nonce):
+                raise PositionError("not the commitment to the rule and nonce", field="commitment")
+        elif state.phase != "rule" or state.server_deals:
+            raise PositionError("a round past the rule phase has its rule", field="rule")
+        if (state.phase == "over") != (state.result is not None):
+            raise PositionError("phase 'over' is the phase of a finished round", field="phase")
+        if (state.phase == "call") != (state.pending is not None):
+            raise PositionError("a pending play is there exactly in phase 'call'", field="pending")
+        if (state.forecaster is None) != (state.marker is None):
+            raise PositionError("a Forecaster has a marker and a marker a Forecaster", field="marker")
+        if state.marker is not None and not 0 <= state.marker < len(state.mainline):
+            raise PositionError(f"{state.marker} is not a mainline index", field="marker")
+        if state.forecaster is not None:
+            check_seat(state.forecaster, seats, "forecaster")
+            if state.forecaster not in state.was_forecaster:
+                raise PositionError("the Forecaster is among those who were", field="was_forecaster")
+        for field, group in (("expelled", state.expelled), ("was_forecaster", state.was_forecaster)):
+            for s in group:
+                if s not in state.players:
+                    raise PositionError(f"seat {s} is not a player", field=field)
+        turn = state.turn
+        if turn is not None:
+            if state.phase == "rule" and turn != state.dealer:
+                raise PositionError("the dealer gives the rule", field="turn")
+            if state.phase == "call" and turn != state.forecaster:
+                raise PositionError("the Forecaster calls", field="turn")
+            if state.phase in ("play", "offer") and (turn not in self._active(state)):
+                raise PositionError(f"seat {turn} takes no turns now", field="turn")
+        # A restock adds a full pack: every card is then there 2 + restocks times.
+        if state.restocks:
+            counts = Counter([*(c for h in state.hands for c in h), *state.stock, *state.mainline,
+                              *(c for column in state.sidelines for entry in column for c in entry)])
+            copies = 2 + state.restocks
+            for card in pack():
+                if counts[card] != copies:
+                    raise PositionError(f"{card} is there {counts[card]} times; two packs and {state.restocks} "
+                                        f"restock(s) have {copies}")
+
+    # -- reporting -------------------------------------------------------------------------------
+
+    def summary(self, state: EleusisState) -> EleusisSummary:
+        return EleusisSummary(
+            deal=state.dealt,
+            dealer=state.dealer,
+            server_deals=state.server_deals,
+            starter=state.mainline[0],
+            rule=state.rule,
+            nonce=state.nonce,
+            commitment=state.commitment,
+            mainline=state.mainline,
+            sidelines=state.sidelines,
+            marker=state.marker,
+            forecaster=state.forecaster,
+            expelled=tuple(sorted(state.expelled)),
+            judgements=state.judgements,
+            dealer_score=state.dealer_score,
+            forecaster_bonus=state.forecaster_bonus,
+            not_dealt=tuple(sorted(state.not_dealt)),
+            restocks=state.restocked,
+        )
+
+    def describe_deal(self, state: EleusisState, names: SeatNames) -> list[str]:
+        who = "the server deals" if state.server_deals else f"dealer {names.seat(state.dealer)}"
+        lines = [f"round {state.hand}, {who}, starter {state.mainline[0].display}, first to play {names.seat(state.first)}"]
+        lines.extend(f"  {names.seat(s)}: {display(state.hands[s])}" for s in state.players)
+        return lines
+
+    def describe_move(self, before: EleusisState, seat: int, move: Move, after: EleusisState | None,
+                      names: SeatNames, *, auto: bool = False) -> str:
+        if move.kind == "rule":
+            text = "gives the secret rule" + (f" {safe(after.rule)}" if after is not None and after.rule else "")
+        elif move.kind == "string":
+            text = "string " + display(move.cards)
+        elif move.kind == "call":
+            text = f"calls {move.verdict}" + ("" if move.card is None else f", naming {move.card.display}")
+        elif move.kind == "forecast":
+            text = "declares himself the Forecaster"
+        elif move.kind == "pass":
+            text = "does not forecast"
+        elif move.kind == "play":
+            text = f"play {move.card.display}"
+        else:
+            text = move.kind
+        if auto:
+            text += " (auto)"
+        if after is not None:
+            text += self.describe_table(before, after, names)
+            text += " | " + " | ".join(f"{s}: {display(after.hands[s])}" for s in after.players)
+        return text
+
+    def describe_table(self, before: EleusisState, after: EleusisState, names: SeatNames) -> str:
+        if len(after.judgements) == len(before.judgements):
+            return ""
+        return f"; mainline {display(after.mainline)}; {rejected_cards(after.sidelines)} on sidelines"
+
+    def describe_event(self, event: Event, names: SeatNames) -> str:
+        kind = event.get("type")
+        if kind == "deal":
+            return f"round {event['hand']} dealt, starter {display(str(event.get('starter')))}"
+        if kind == "rule-commitment":
+            return f"the secret rule is committed: {safe(event['commitment'])}"
+        if kind == "rule-reveal":
+            return f"the secret rule was: {safe(event['rule'])} (nonce {safe(event['nonce'])})"
+        if kind == "restock":
+            return f"the stock ran low: pack {event['restock']} of {event['cards']} cards goes under it"
+        if kind == "judgement":
+            return describe_judgement(event, names)
+        return super().describe_event(event, names)
+
+    def why_legal(self, view: EleusisView, move: Move) -> str:
+        kind = move.kind
+        if kind == "play":
+            return f"any card held may be played: the rule judges {move.card.display}"
+        if kind == "string":
+            return f"a string of {len(move.cards)} cards held: the rule judges them together"
+        if kind == "no-play":
+            return "a player may always declare that no card of his fits"
+        if kind == "forecast":
+            return "he has just played, there is no Forecaster, two others still play and he has not forecast this round"
+        if kind == "pass":
+            return "he need not declare himself the Forecaster"
+        if kind == "call":
+            target = view.pending
+            what = "the no-play" if target.play == "no-play" else display(target.cards)
+            return f"the Forecaster calls {what} {move.verdict}" + ("" if move.card is None else f", naming {move.card.display}")
+        if kind == "rule":
+            return "the dealer gives the round's secret rule"
+        return super().why_legal(view, move)
+
+
+def describe_judgement(event: Event, names: SeatNames) -> str:
+    """A judgement event in words."""
+    who = names.seat(event.get("seat"))
+    play = event.get("play")
+    what = "no play" if play == "no-play" else display([str(c) for c in event.get("cards", [])])
+    text = f"{who}: {what} is {'right' if event.get('right') else 'wrong'}"
+    if event.get("call") is not None:
+        named = event.get("call_card")
+        text += f"; Forecaster {names.seat(event.get('forecaster'))} called {safe(event['call'])}"
+        text += "" if named is None else f" ({display(str(named))})"
+        text += ": overthrown, draws 5" if event.get("overthrown") else ": correct"
+    if event.get("dealer_card") is not None:
+        text += f"; {display(str(event['dealer_card']))} goes on the mainline"
+    if event.get("returned"):
+        text += f"; {event['returned']} cards to the stock" + (f", a fresh hand of {event['fresh']}" if event.get("fresh") else "")
+    if event.get("penalty"):
+        text += f"; draws {event['penalty']}"
+    if event.get("expelled"):
+        text += "; expelled"
+    return text
+
+
+@dataclass(frozen=True, kw_only=True)
+class EleusisSummary(HandSummary):
+    """An Eleusis round: the deal (each player's 14 cards; the dealing seat's are none), the
+    starter, the rule with its nonce and commitment, the layout, the Forecaster, who was
+    expelled, every judgement, the dealer's score and the Forecaster's bonus."""
+
+    dealer: int
+    server_deals: bool
+    starter: Card
+    rule: str | None
+    nonce: str
+    commitment: str | None
+    mainline: tuple[Card, ...]
+    sidelines: tuple[tuple[tuple[Card, ...], ...], ...]
+    marker: int | None
+    forecaster: int | None
+    expelled: tuple[int, ...]
+    judgements: tuple[Judgement, ...]
+    dealer_score: int | None
+    forecaster_bonus: int
+    not_dealt: tuple[int, ...] = ()
+    restocks: tuple[tuple[Card, ...], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **super().to_json(),
+            "dealer": self.dealer,
+            "server_deals": self.server_deals,
+            "starter": self.starter.code,
+            "rule": self.rule,
+            "nonce": self.nonce,
+            "commitment": self.commitment,
+            "mainline": codes(self.mainline),
+            "sidelines": [[codes(entry) for entry in column] for column in self.sidelines],
+            "marker": self.marker,
+            "forecaster": self.forecaster,
+            "expelled": list(self.expelled),
+            "judgements": [j.to_json() for j in self.judgements],
+            "dealer_score": self.dealer_score,
+            "forecaster_bonus": self.forecaster_bonus,
+            "not_dealt": list(self.not_dealt),
+            "restocks": [{"restock": r, "stock": codes(s)} for r, s in enumerate(self.restocks, 1)],
+        }
+
+    def lines(self, names: SeatNames) -> list[str]:
+        out = super().lines(names)
+        out.append(f"  starter {self.starter.display}; secret rule {safe(self.rule)}")
+        out.append(f"  nonce {self.nonce}, commitment {self.commitment}")
+        out.append(f"  mainline {display(self.mainline)}")
+        for i, column in enumerate(self.sidelines):
+            if column:
+                out.append(f"    under {self.mainline[i].display}: " + " / ".join(display(entry) for entry in column))
+        if self.forecaster is not None:
+            out.append(f"  Forecaster {names.seat(self.forecaster)}, marker on {self.mainline[self.marker].display} "
+                       f"(mainline card {self.marker + 1}), bonus {self.forecaster_bonus}")
+        if self.expelled:
+            out.append(f"  expelled: {names.seats(self.expelled)}")
+        out.append(f"  dealer's score {self.dealer_score}" + (" (no seat gets it: the server dealt)" if self.server_deals else ""))
+        if self.not_dealt:
+            out.append(f"  +{NOT_DEALT_BONUS} to each seat that has not dealt: {names.seats(self.not_dealt)}")
+        for r, stock in enumerate(self.restocks, 1):
+            out.append(f"  restock {r}: {display(stock)}")
+        return out
+
+    def blocked_winners(self, winners: Sequence[int], names: SeatNames) -> str:
+        return f"highest score: {names.seats(winners)}"
+
+
+# -- the heuristic bot ----------------------------------------------------------------------
+
+
+def _facts(view: EleusisView) -> list[tuple[tuple[Card, ...], tuple[Card, ...], int, bool]]:
+    """What the layout (and the right no-plays) says of the rule: ``(mainline, cards,
+    rejected, accepted)``, each a play judged with the mainline and rejected count then."""
+    facts = []
+    mainline, sidelines = view.mainline, view.sidelines
+    rejected = 0
+    for i, column in enumerate(sidelines):
+        if i:
+            facts.append((mainline[:i], (mainline[i],), rejected, True))
+        for entry in column:
+            facts.append((mainline[: i + 1], entry, rejected, False))
+            rejected += len(entry)
+    for j in view.judgements:
+        if j.play == "no-play" and j.right:
+            for card in set(j.cards):
+                facts.append((mainline[: j.mainline_size], (card,), j.rejected, False))
+    return facts
+
+
+def rejected_before(sidelines: Sequence[Sequence[Sequence[Card]]], index: int) -> int:
+    """The sideline cards under the mainline cards before ``index``."""
+    return sum(len(entry) for column in sidelines[:index] for entry in column)
+
+
+def consistent_rules(view: EleusisView, rules: Sequence[SecretRule] = LIBRARY) -> tuple[list[SecretRule], int]:
+    """The ``rules`` that break the fewest facts of the layout (every mainline card accepted
+    after those before it, every sideline entry rejected at its place, every card of a right
+    no-play rejected), and how many they break: the rules a player still believes in.
+
+    >>> from dataclasses import replace
+    >>> from fairdeal.cards import parse_cards
+    >>> from fairdeal.fairness import GameShuffle, game_key
+    >>> state, _ = Eleusis().deal(4, 0, 1, GameShuffle(game_key("00" * 32, "doc", [""] * 4)))
+    >>> view = replace(Eleusis().view(state, 1), mainline=tuple(parse_cards("7H 2S 4H 5D")), sidelines=((), (), (), ()))
+    >>> alternate = SecretRule.parse("card.colour != last.colour")
+    >>> consistent_rules(view, [alternate])   # 5D after 4H breaks it
+    ([SecretRule(text='card.colour != last.colour')], 1)
+    """
+    facts = _facts(view)
+    best: list[SecretRule] = []
+    fewest = None
+    for rule in rules:
+        broken = 0
+        for mainline, cards, rejected, accepted in facts:
+            if (rule.accepts(mainline, cards[0], rejected) if len(cards) == 1
+                    else rule.accepts_all(mainline, cards, rejected)) != accepted:
+                broken += 1
+                if fewest is not None and broken > fewest:
+                    break
+        if fewest is None or broken < fewest:
+            best, fewest = [rule], broken
+        elif broken == fewest:
+            best.append(rule)
+    return best, fewest or 0
+
+
+def eleusis_choice(view: EleusisView, moves: Sequence[Move]) -> Move:
+    """The heuristic bot: it keeps the library rules that best agree with the layout.
+
+    - As the seat-mode dealer it picks the rule the server would (``suggested``).
+    - In its turn it plays the card most of those rules accept, a string of two when they all
+      accept two cards in a row, and declares no play when none of them accepts any card.
+    - Offered to forecast, it does when exactly one rule agrees with everything so far.
+    - As Forecaster it calls as most of the rules say.
+    """
+    first = moves[0]
+    if first.kind == "rule":
+        return next((m for m in moves if m.text == view.suggested), first)
+    candidates, broken = consistent_rules(view)
+    mainline, rejected = view.mainline, rejected_cards(view.sidelines)
+    if first.kind == "forecast":
+        sure = len(candidates) == 1 and not broken and len(mainline) >= FORECAST_AFTER
+        return Move.forecast() if sure else Move.pass_()
+    if first.kind == "call":
+        pending = view.pending
+        if pending.play == "no-play":
+            votes = Counter()
+            for rule in candidates:
+                fit = [c for c in pending.cards if rule.accepts(mainline, c, rejected)]
+                votes[fit[0] if fit else None] += 1
+            choice, _ = votes.most_common(1)[0]
+            return Move.call("right") if choice is None else Move.call("wrong", choice)
+        yes = sum(rule.accepts_all(mainline, pending.cards, rejected) for rule in candidates)
+        return Move.call("right" if 2 * yes >= len(candidates) else "wrong")
+    hand = view.hand
+    score = {card: sum(rule.accepts(mainline, card, rejected) for rule in candidates) for card in set(hand)}
+    best = max(sorted(score), key=lambda c: score[c])
+    if score[best] == 0:
+        return Move.no_play()
+    if score[best] == len(candidates) and len(hand) > 1:
+        rest = list(hand)
+        rest.remove(best)
+        line = (*mainline, best)
+        for card in sorted(set(rest)):
+            if all(rule.accepts(line, card, rejected) for rule in candidates):
+                string = Move.string((best, card))
+                if string in moves:
+                    return string
+    return Move.play(best)
+
