@@ -342,7 +342,7 @@ class EleusisView:
             "forecaster": self.forecaster,
             "expelled": sorted(self.expelled),
             "was_forecaster": sorted(self.was_forecaster),
-            "pending": None if self.pending is None else self.pending.to_json(),
+            "awaiting": None if self.pending is None else self.pending.to_json(),
             "stock_size": self.stock_size,
             "restocks": self.restocks,
             "last": None if self.last is None else self.last.to_json(),
@@ -889,7 +889,7 @@ class Eleusis(Rules):
         if (state.phase == "over") != (state.result is not None):
             raise PositionError("phase 'over' is the phase of a finished round", field="phase")
         if (state.phase == "call") != (state.pending is not None):
-            raise PositionError("a pending play is there exactly in phase 'call'", field="pending")
+            raise PositionError("a pending play is there exactly in phase 'call'", field="awaiting")
         if (state.forecaster is None) != (state.marker is None):
             raise PositionError("a Forecaster has a marker and a marker a Forecaster", field="marker")
         if state.marker is not None and not 0 <= state.marker < len(state.mainline):
