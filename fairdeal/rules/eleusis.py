@@ -889,7 +889,7 @@ class Eleusis(Rules):
         if (state.phase == "over") != (state.result is not None):
             raise PositionError("phase 'over' is the phase of a finished round", field="phase")
         if (state.phase == "call") != (state.pending is not None):
-            raise PositionError("a pending play is there exactly in phase 'call'", field="awaiting")
+            raise PositionError("a pending play is there exactly in phase 'call'", field="pending")
         if (state.forecaster is None) != (state.marker is None):
             raise PositionError("a Forecaster has a marker and a marker a Forecaster", field="marker")
         if state.marker is not None and not 0 <= state.marker < len(state.mainline):
