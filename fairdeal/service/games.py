@@ -464,7 +464,11 @@ class GameService(LiveRecords[Table]):
             out["server_seed"] = next(line["server_seed"] for line in reversed(table.lines) if line["type"] == "reveal")
         if seat is not None:
             hand: Sequence[Card] = view.hand if view is not None else ()
-            pending = getattr(view, "pending", None)  # a card drawn that must be played or kept (Crazy Eights)
+            # A card drawn that must be played or kept (Crazy Eights); another game's view may
+            # keep something else under that name (Eleusis: the play awaiting the Forecaster's call).
+            pending = getattr(view, "pending", None)
+            if not isinstance(pending, Card):
+                pending = None
             out.update(
                 seat=seat,
                 your_turn=turn == seat,
