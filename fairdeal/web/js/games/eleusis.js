@@ -166,8 +166,10 @@ const CHECK_WORDS = {
   fails: "✘ does not check: the rule and nonce do not give the fingerprint fixed before the first play",
 };
 
+const SHORT_CHECK_WORDS = { checking: "checking…", checks: "✔ checks", fails: "✘ does not check" };
+
 /** A note that says whether `rule` and `nonce` give `commitment`; it updates itself once worked out. */
-function checkNote(rule, nonce, commitment, id = null) {
+function checkNote(rule, nonce, commitment, { id = null, short = false } = {}) {
   const key = `${commitment}/${nonce}`;
   if (!checks.has(key)) {
     checks.set(key, "checking");
@@ -178,12 +180,13 @@ function checkNote(rule, nonce, commitment, id = null) {
         for (const node of document.querySelectorAll("[data-check]")) {
           if (node.dataset.check !== key) continue;
           node.dataset.state = checks.get(key);
-          node.textContent = CHECK_WORDS[checks.get(key)];
+          node.textContent = (node.dataset.short ? SHORT_CHECK_WORDS : CHECK_WORDS)[checks.get(key)];
         }
       });
   }
   const state = checks.get(key);
-  return el("span", { class: "rule-check", id, "data-check": key, "data-state": state }, CHECK_WORDS[state]);
+  const words = short ? SHORT_CHECK_WORDS : CHECK_WORDS;
+  return el("span", { class: "rule-check", id, "data-check": key, "data-state": state, "data-short": short ? "yes" : null, title: short ? CHECK_WORDS[state] : null }, words[state]);
 }
 
 /** The rounds whose rule the record has revealed: [{hand, rule, nonce, commitment}]. */
@@ -226,12 +229,12 @@ function banner(T) {
   const j = t.last;
   if (!j) {
     const text = t.phase === "rule" ? `Starter ${display(t.mainline[0])}. The dealer is writing the secret rule.` : `Starter ${display(t.mainline[0])}. No play has been judged yet.`;
-    return el("p", { class: "verdict", id: "last-judgement" }, text);
+    return el("p", { class: "judged", id: "last-judgement" }, text);
   }
   const { verdict, detail, extras } = judgementWords(j, T.who);
   return el(
     "p",
-    { class: "verdict", id: "last-judgement", "data-right": String(j.right), "aria-live": "polite" },
+    { class: "judged", id: "last-judgement", "data-right": String(j.right), "aria-live": "polite" },
     el("span", { class: "by" }, `${T.who(j.seat)} · ${playText(j.play, j.cards)}`),
     " ",
     el("strong", {}, verdict),
@@ -345,6 +348,7 @@ function showRefusal(box, detail, text = "") {
   node.hidden = false;
   if (column) box.area.setSelectionRange(column - 1, column - 1);
   box.area.focus();
+  node.scrollIntoView({ block: "nearest" });
 }
 
 async function commitRule(T) {
@@ -374,10 +378,12 @@ function ruleBox(T) {
   });
   area.addEventListener("input", () => s.box && showRefusal(s.box, null));
   const error = el("div", { class: "rule-error", id: "rule-error", role: "alert", hidden: true });
-  const node = el(
+  // A sheet over the table: nothing happens at the table until the dealer has committed.
+  const sheet = el(
     "section",
-    { class: "rule-entry", id: "rule-entry", "aria-labelledby": "rule-entry-title" },
-    el("h3", { id: "rule-entry-title" }, `You deal round ${t.hand_no}: write the secret rule`),
+    { class: "sheet rule-entry", id: "rule-entry", role: "dialog", "aria-modal": "false", "aria-labelledby": "rule-entry-title" },
+    el("h2", { id: "rule-entry-title" }, `You deal round ${t.hand_no}: write the secret rule`),
+    el("p", { class: "rule-when" }, `The starter is ${display(t.mainline[0])} (${cardName(t.mainline[0])}): "last" is this card until a card goes on the mainline. `, el("span", { class: "time-left" }, "Time left: ", el("b", { "data-timer": "true" }, "…"))),
     el("p", { class: "hint" }, "Only you see it. Before the first play the table fixes its fingerprint, which everyone sees; when the round ends the rule is shown to all, and the fingerprint checks it."),
     el("label", { for: "rule-text" }, "The rule (Enter commits)"),
     area,
@@ -389,9 +395,10 @@ function ruleBox(T) {
       t.suggested ? el("button", { type: "button", class: "secondary", id: "rule-suggested", onclick: () => putRule(T, t.suggested) }, "Use the suggested rule") : null,
     ),
     el("details", { class: "rule-help", open: true }, el("summary", {}, "How a rule is written"), el("pre", { id: "rule-syntax" }, t.syntax_help ?? "")),
-    (t.examples ?? []).length ? el("div", { class: "rule-list" }, el("h4", {}, "The rule text's examples (tap one to put it in the box)"), el("ul", { id: "rule-examples" }, t.examples.map((text) => pickButton(T, text)))) : null,
+    (t.examples ?? []).length ? el("div", { class: "rule-list" }, el("h3", {}, "The rule text's examples (tap one to put it in the box)"), el("ul", { id: "rule-examples" }, t.examples.map((text) => pickButton(T, text)))) : null,
     (t.library ?? []).length ? el("details", { class: "rule-list" }, el("summary", {}, `The library: ${plural(t.library.length, "rule")}`), el("ul", { id: "rule-library" }, t.library.map((text) => pickButton(T, text)))) : null,
   );
+  const node = el("div", { class: "overlay rule-overlay" }, sheet);
   s.box = { key, node, area, error };
   return node;
 }
@@ -409,8 +416,9 @@ function ruleNode(T) {
       { class: "rule-revealed", id: "rule-revealed", "aria-labelledby": "rule-revealed-title" },
       el("h3", { id: "rule-revealed-title" }, `The secret rule of round ${t.hand_no} was`),
       el("p", {}, el("code", { class: "rule-text", id: "revealed-rule" }, t.rule)),
-      el("p", { class: "hint" }, "Fingerprint fixed before the first play: ", el("code", { class: "hex" }, t.commitment), " · nonce ", el("code", { class: "hex" }, t.nonce)),
-      el("p", {}, checkNote(t.rule, t.nonce, t.commitment, "rule-check")),
+      el("p", { class: "rule-proof" }, "Fingerprint fixed before the first play: ", el("code", { id: "revealed-commitment" }, t.commitment)),
+      el("p", { class: "rule-proof" }, "Nonce, drawn from the game's shuffle: ", el("code", { id: "revealed-nonce" }, t.nonce)),
+      el("p", {}, checkNote(t.rule, t.nonce, t.commitment, { id: "rule-check" })),
       el("p", { class: "hint" }, `The dealer scores ${t.dealer_score}${t.server_deals ? " (the server dealt: no seat gets it)" : ""}${t.forecaster_bonus ? `; the Forecaster's bonus is ${t.forecaster_bonus}` : ""}.`),
     );
   }
@@ -419,7 +427,7 @@ function ruleNode(T) {
   }
   // The round before this one: its rule, now revealed, for whoever wants to look back.
   const before = revealedRules(T).find((r) => r.hand === t.hand_no - 1);
-  if (before) return el("p", { class: "hint last-rule", id: "last-rule" }, `Round ${before.hand}'s rule was `, el("code", { class: "rule-text" }, before.rule), " ", before.commitment ? checkNote(before.rule, before.nonce, before.commitment) : null);
+  if (before) return el("p", { class: "hint last-rule", id: "last-rule" }, `Round ${before.hand}'s rule was `, el("code", { class: "rule-text" }, before.rule), " ", before.commitment ? checkNote(before.rule, before.nonce, before.commitment, { short: true }) : null);
   return null;
 }
 
@@ -620,7 +628,7 @@ function scoresExtra(T) {
     el(
       "ol",
       {},
-      rules.map((r) => el("li", {}, el("span", { class: "who" }, `Round ${r.hand}: `), el("code", { class: "rule-text" }, r.rule), " ", r.commitment ? checkNote(r.rule, r.nonce, r.commitment) : null)),
+      rules.map((r) => el("li", {}, el("span", { class: "who" }, `Round ${r.hand}: `), el("code", { class: "rule-text" }, r.rule), " ", r.commitment ? checkNote(r.rule, r.nonce, r.commitment, { short: true }) : null)),
     ),
   );
 }
