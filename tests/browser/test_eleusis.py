@@ -41,24 +41,26 @@ def verified(server: str, game_id: str) -> None:
 
 def eleusis_move(page: Page, n: int, offers: Counter) -> str:
     """One move of this seat, made with the page's controls as a person would: the Forecaster's
-    offer (taken the second time it comes, else "Go on"), a call (a no play called wrong names a
-    card of the shown hand), or a play: a string of two chosen in order, no play (a button or N),
-    or one card (tap and Play, or the keyboard's Enter twice)."""
+    offer (taken the second time it comes, else "Go on"), a call (right, by button or R; a no play
+    called wrong names a card of the shown hand, then W), or a play: a string of two chosen in
+    order, no play (a button or N), or one card (tap and Play, or the keyboard's Enter twice)."""
     before = seq(page)
     if page.locator("#forecast").count():
         offers["offer"] += 1
         kind = "forecast" if offers["offer"] == 2 else "go-on"
         page.click(f"#{kind}")
     elif page.locator("#call-right").count():
+        offers["call"] += 1
         shown = page.locator("#awaiting button.card.shown")
         if shown.count() and n % 2:
             shown.first.click()
             page.wait_for_selector("#call-wrong:not([disabled])")
-            page.click("#call-wrong")
-            kind = "call-wrong-named"
-        elif not shown.count() and n % 3 == 0:
+            assert page.locator("#call-wrong").inner_text().startswith("Wrong: it could take")
             page.keyboard.press("w")
-            kind = "call-wrong"
+            kind = "call-wrong-named"
+        elif n % 2:
+            page.keyboard.press("r")
+            kind = "call-right"
         else:
             page.click("#call-right")
             kind = "call-right"
@@ -174,7 +176,9 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
     assert not any(line.get("auto") for line in mine)  # every move was the page's
     made = Counter(line["move"] for line in mine)
     assert made["string"] >= 1 and made["no-play"] >= 1 and made["pass"] >= 1 and made["forecast"] == 1
-    assert made["call"] >= 1 and kinds["call-right"] + kinds["call-wrong"] + kinds["call-wrong-named"] == made["call"]
+    assert made["call"] == kinds["call-right"] + kinds["call-wrong-named"] and kinds["call-wrong-named"] == 1
+    named = next(line for line in mine if line["move"] == "call" and line.get("card"))
+    assert named["call"] == "wrong"  # the Forecaster named a card the no play could have taken
     # Each round's rule was revealed at its end, and was in nothing this seat or a spectator saw before.
     reveals = {line["hand"]: line["rule"] for line in record if line["type"] == "rule-reveal"}
     assert sorted(reveals) == [1, 2, 3, 4]

@@ -32,6 +32,13 @@ function playText(play, cards) {
   return play === "string" ? `the string ${cardsText(cards)}` : cardsText(cards);
 }
 
+/** "Bot 2's string 3♥ 4♥", "Bot 2's no play", "Bot 2's 7♥": whose play is waiting for the call. */
+function whosePlay(T, a) {
+  const whose = a.seat === T.me ? "your" : `${T.who(a.seat)}'s`;
+  if (a.play === "no-play") return `${whose} no play`;
+  return `${whose} ${a.play === "string" ? "string " : ""}${cardsText(a.cards)}`;
+}
+
 /** The seat's state kept between draws: the cards chosen for a play, the card named for a call, the rule box. */
 function mine(T) {
   T.ui.secretRule ??= { chosen: [], named: null, awaitingKey: null, box: null, laidOut: null };
@@ -460,8 +467,8 @@ function status(T) {
   if (t.phase === "rule") return seatDeals(T) ? "You deal this round: write the secret rule, then commit to it." : `${T.who(t.dealer)} is writing the secret rule.`;
   if (t.phase === "over") return "The round is over: the secret rule is revealed.";
   if (t.phase === "call") {
-    if (T.legal("call")) return `Call ${T.who(a.seat)}'s ${playText(a.play, a.cards)}: right or wrong?`;
-    return `${T.who(t.forecaster)}, the Forecaster, is calling ${T.who(a.seat)}'s ${playText(a.play, a.cards)}.`;
+    if (T.legal("call")) return `Call ${whosePlay(T, a)}: right or wrong?`;
+    return `${T.who(t.forecaster)}, the Forecaster, is calling ${whosePlay(T, a)}.`;
   }
   if (t.phase === "offer") {
     if (T.legal("forecast")) return "Declare yourself the Forecaster (you then call the others' plays), or go on.";
@@ -579,7 +586,8 @@ function lineWords(line, T) {
       return `The stock ran low: a new pack of ${line.cards} cards goes under it.`;
     case "judgement": {
       const { verdict, detail, extras } = judgementWords(line, T.who);
-      return [`${T.who(line.seat)}, ${playText(line.play, line.cards)}: ${verdict} ${detail}.`, ...extras.map((x) => `${x}.`)].join(" ");
+      // The move's own line says what was played just before: this one says how it was judged.
+      return [`${verdict} ${detail}.`, ...extras.map((x) => `${x}.`)].join(" ");
     }
     default:
       return null;
