@@ -39,11 +39,12 @@ def verified(server: str, game_id: str) -> None:
 # -- playing by the page ----------------------------------------------------------------------
 
 
-def eleusis_move(page: Page, n: int, offers: Counter) -> str:
+def eleusis_move(page: Page, n: int, offers: Counter, strings: list[list[str]]) -> str:
     """One move of this seat, made with the page's controls as a person would: the Forecaster's
     offer (taken the second time it comes, else "Go on"), a call (right, by button or R; a no play
-    called wrong names a card of the shown hand, then W), or a play: a string of two chosen in
-    order, no play (a button or N), or one card (tap and Play, or the keyboard's Enter twice)."""
+    called wrong names a card of the shown hand, then W), or a play: a string of two or three
+    tapped in order (one taken out and put back) or chosen with Space, no play (a button or N), or
+    one card (tap and Play, or the keyboard's Enter twice). ``strings`` gets each string chosen."""
     before = seq(page)
     if page.locator("#forecast").count():
         offers["offer"] += 1
@@ -69,14 +70,28 @@ def eleusis_move(page: Page, n: int, offers: Counter) -> str:
         if n % 7 == 3:
             page.keyboard.press("n") if n % 2 else page.click("#no-play")
             kind = "no-play"
-        elif n % 4 == 1 and cards.count() >= 2:
-            cards.nth(0).click(position=CORNER)
-            cards.nth(1).click(position=CORNER)
-            # The chosen cards wear their order, and the button says what goes.
-            assert [cards.nth(i).get_attribute("data-order") for i in (0, 1)] == ["1", "2"]
+        elif n % 4 == 1 and cards.count() >= 3:
+            # Two cards, or three (tapped last first, the first taken out and put back: its place is then 3).
+            picks = [1, 0] if n % 8 == 1 else [2, 0, 1, 0, 0]
+            for i in picks:
+                cards.nth(i).click(position=CORNER)
+            order = ["2", "1"] if n % 8 == 1 else ["3", "2", "1"]
+            # The chosen cards wear their place in the string, and the button says what goes.
+            assert [cards.nth(i).get_attribute("data-order") for i in range(len(order))] == order
             assert page.locator("#play").inner_text().startswith("Play the string")
+            strings.append([cards.nth(i).get_attribute("data-code") for i in sorted(range(len(order)), key=lambda i: order[i])])
             page.click("#play")
-            kind = "string"
+            kind = f"string-{len(order)}"
+        elif n % 6 == 5 and cards.count() >= 2:
+            # By keyboard: Space chooses the focused card, the arrow moves on, Space, Enter plays the string.
+            cards.first.focus()
+            page.keyboard.press(" ")
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press(" ")
+            page.wait_for_selector("#hand button.card[data-order='2']")
+            strings.append([cards.nth(i).get_attribute("data-code") for i in (0, 1)])
+            page.keyboard.press("Enter")
+            kind = "string-keys"
         elif n % 2:
             cards.first.focus()
             page.keyboard.press("Enter")  # chooses it
@@ -141,6 +156,7 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
     assert page.locator(".dealer-chip").count() == 0
     kinds: Counter[str] = Counter()
     offers: Counter[str] = Counter()
+    strings: list[list[str]] = []  # each string as the page chose it, in the order of the taps
     seen: dict[int, list[str]] = {}  # each round: what the public state and the seat's view said while it ran
     shots = {"phone": False}
     for n in range(600):
@@ -162,7 +178,7 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
             assert page.locator("#play, #forecast, #call-right").first.is_visible()
             opened.shot("eleusis-phone-on-its-side")
             page.set_viewport_size(LAPTOP)
-        kinds[eleusis_move(page, n, offers)] += 1
+        kinds[eleusis_move(page, n, offers, strings)] += 1
         if offers["offer"] == 2 and not kinds["marker-seen"] and page.locator("#marker").count():
             kinds["marker-seen"] += 1  # the Forecaster's chip lies on a mainline card
     else:
@@ -170,12 +186,14 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
     page.wait_for_selector("#end:not([hidden]) #standings")
     assert page.locator("#standings tbody tr").count() == 4
     assert shots["phone"]
-    assert kinds["play"] + kinds["play-key"] >= 2 and kinds["string"] >= 1 and kinds["no-play"] >= 1 and kinds["go-on"] >= 1
+    assert kinds["play"] + kinds["play-key"] >= 2 and kinds["string-2"] >= 1 and kinds["string-3"] >= 1 and kinds["string-keys"] >= 1 and kinds["no-play"] >= 1 and kinds["go-on"] >= 1
     record = game.record()
     mine = moves_of(record, 0)
     assert not any(line.get("auto") for line in mine)  # every move was the page's
     made = Counter(line["move"] for line in mine)
-    assert made["string"] >= 1 and made["no-play"] >= 1 and made["pass"] >= 1 and made["forecast"] == 1
+    assert [line["cards"] for line in mine if line["move"] == "string"] == strings  # in the order tapped
+    assert {len(cards) for cards in strings} == {2, 3}
+    assert made["string"] >= 2 and made["no-play"] >= 1 and made["pass"] >= 1 and made["forecast"] == 1
     assert made["call"] == kinds["call-right"] + kinds["call-wrong-named"] and kinds["call-wrong-named"] == 1
     named = next(line for line in mine if line["move"] == "call" and line.get("card"))
     assert named["call"] == "wrong"  # the Forecaster named a card the no play could have taken
