@@ -231,6 +231,30 @@ export function judgementWords(j, who) {
   return { verdict, detail, extras };
 }
 
+function judgedNode(T, j, { id, mine = false }) {
+  const { verdict, detail, extras } = judgementWords(j, T.who);
+  return el(
+    "p",
+    { class: `judged${mine ? " mine" : ""}`, id, "data-right": String(j.right) },
+    el("span", { class: "by" }, `${mine ? "Your play" : T.who(j.seat)} · ${playText(j.play, j.cards)}`),
+    " ",
+    el("strong", {}, verdict),
+    ` ${detail}.`,
+    extras.map((x) => el("span", { class: `extra${/overthrown|expelled/.test(x) ? " alert" : ""}` }, `${x}.`)),
+  );
+}
+
+/** This seat's own last judgement of the round, when later plays (the bots' at once) came after it. */
+function myLastJudgement(T) {
+  const t = table(T);
+  if (T.me === null || !T.ui.record) return null;
+  const judged = T.ui.record.filter((l) => l.type === "judgement" && l.hand === t.hand_no);
+  for (let i = judged.length - 1; i >= 0; i--) {
+    if (judged[i].seat === T.me) return i + 1 >= t.judgements ? null : judged[i];
+  }
+  return null;
+}
+
 function banner(T) {
   const t = table(T);
   const j = t.last;
@@ -238,16 +262,8 @@ function banner(T) {
     const text = t.phase === "rule" ? `Starter ${display(t.mainline[0])}. The dealer is writing the secret rule.` : `Starter ${display(t.mainline[0])}. No play has been judged yet.`;
     return el("p", { class: "judged", id: "last-judgement" }, text);
   }
-  const { verdict, detail, extras } = judgementWords(j, T.who);
-  return el(
-    "p",
-    { class: "judged", id: "last-judgement", "data-right": String(j.right), "aria-live": "polite" },
-    el("span", { class: "by" }, `${T.who(j.seat)} · ${playText(j.play, j.cards)}`),
-    " ",
-    el("strong", {}, verdict),
-    ` ${detail}.`,
-    extras.map((x) => el("span", { class: `extra${/overthrown|expelled/.test(x) ? " alert" : ""}` }, `${x}.`)),
-  );
+  const mine = myLastJudgement(T);
+  return [judgedNode(T, j, { id: "last-judgement" }), mine ? judgedNode(T, mine, { id: "my-judgement", mine: true }) : null];
 }
 
 // -- the layout ----------------------------------------------------------------------------
@@ -407,6 +423,7 @@ function ruleBox(T) {
   );
   const node = el("div", { class: "overlay rule-overlay" }, sheet);
   s.box = { key, node, area, error };
+  setTimeout(() => area.isConnected && area.focus(), 0); // the box the dealer's keys go to first
   return node;
 }
 
@@ -453,10 +470,26 @@ function drawTable(T) {
   const moment = `${t.hand_no}/${t.layout_size}/${t.phase}`;
   if (s.laidOut !== moment) {
     s.laidOut = moment;
-    s.scrolled = t.phase === "rule" || t.phase === "over" ? 0 : scroller.scrollHeight;
+    s.pinned = !(t.phase === "rule" || t.phase === "over"); // the newest card in sight
+    s.scrolled = 0;
   }
-  scroller.scrollTop = s.scrolled ?? 0;
-  scroller.addEventListener("scroll", () => (s.scrolled = scroller.scrollTop), { passive: true });
+  scroller.scrollTop = s.pinned ? scroller.scrollHeight : s.scrolled;
+  scroller.addEventListener(
+    "scroll",
+    () => {
+      s.scrolled = scroller.scrollTop;
+      s.pinned = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
+    },
+    { passive: true },
+  );
+  // A phone turned on its side, a window made smaller: the newest card stays in sight.
+  if (!s.resizing) {
+    s.resizing = true;
+    addEventListener("resize", () => {
+      const now = document.getElementById("layout-scroll");
+      if (now && s.pinned) now.scrollTop = now.scrollHeight;
+    });
+  }
   return "board";
 }
 
@@ -551,7 +584,7 @@ function key(event, T) {
 function keys(T) {
   const t = T.view?.table;
   if (t?.phase === "rule" && seatDeals(T)) return "Keys: type the rule, Enter commits it (Shift+Enter: a new line), Tab to the examples and the library, M sound.";
-  return "Keys: Tab to your hand, ← → move, Space chooses a card (again: takes it out), Enter plays the chosen card or string, Esc clears, N no play; F I am the Forecaster, P go on; R right, W wrong; M sound.";
+  return "Keys: Tab to your hand, ← → move, Space chooses (again: out), Enter plays the chosen, Esc clears, N no play, F Forecaster, P go on, R right, W wrong, M sound.";
 }
 
 function tapCard(code, copy, T) {
