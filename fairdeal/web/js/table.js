@@ -74,6 +74,9 @@ const T = rendererKit({
   explainOn: (node, explain) => explainOn(node, explain),
   tapped: (handler) => tapped(handler),
   draw: () => draw(),
+  send: (move, options) => send(move, options),
+  render: () => render(),
+  toast: (message, options) => toast(message, options),
 });
 
 // -- small helpers ---------------------------------------------------------------
@@ -218,8 +221,13 @@ function tapped(handler) {
 
 // -- moves ---------------------------------------------------------------------
 
-async function send(move) {
-  if (ui.busy || !ui.view) return;
+/**
+ * Post `move`; true when it went through. `refused(detail)`, if given, says the rules' refusal
+ * (a 400 or 422) where the move was made (a rule box) instead of in a toast.
+ */
+async function send(move, { refused = null } = {}) {
+  if (ui.busy || !ui.view) return false;
+  let done = false;
   ui.busy = true;
   document.body.dataset.busy = "true";
   hideTip();
@@ -227,9 +235,12 @@ async function send(move) {
     const answer = await api.move(ui.view.seq, move);
     ui.lifted = null;
     ui.picking = false;
+    done = true;
     setView(answer.view);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 409) {
+    if (refused && error instanceof ApiError && (error.status === 400 || error.status === 422)) {
+      refused(String(error.detail));
+    } else if (error instanceof ApiError && error.status === 409) {
       toast("The table moved on before your move arrived: here is where it is now.");
     } else if (error instanceof ApiError && error.status === 422) {
       toast(String(error.detail), { kind: "bad" });
@@ -246,6 +257,7 @@ async function send(move) {
     delete document.body.dataset.busy;
     render();
   }
+  return done;
 }
 
 function play(code, suit = null) {
@@ -309,9 +321,11 @@ function pass() {
   if (legal("pass")) send({ move: "pass" });
 }
 
-function tapCard(code) {
+function tapCard(code, copy = 0) {
   const note = cardNote(code);
   hideTip();
+  // A game that chooses several cards in order (a string) takes the tap itself.
+  if (game.hooks?.tapCard?.(code, copy, T)) return;
   if (!note?.playable) {
     toast(note?.why_not ?? "that card cannot be played now");
     const node = $("hand").querySelector(`[data-code="${code}"]`);
@@ -467,6 +481,8 @@ function moveWords(line) {
 }
 
 function handEndText(line) {
+  const own = game.hooks?.handEndWords?.(line, T);
+  if (own) return own;
   const names = line.winners.map(who);
   if (line.how === "out") {
     const gain = line.scores[line.winners[0]];
@@ -483,6 +499,8 @@ function party(x, start = false) {
 }
 
 function describeLine(line) {
+  const own = game.hooks?.lineWords?.(line, T);
+  if (own) return own;
   switch (line.type) {
     case "header":
       return `Table opened. Fingerprint ${shortHex(line.commitment, 8)}.`;
@@ -589,14 +607,15 @@ function renderOpponents() {
     order.map((s, i) => {
       const count = view.table?.hand_sizes?.[s] ?? 0;
       const turn = view.status === "playing" && view.turn === s;
-      const dealer = view.table?.dealer === s;
-      const label = [seatNameOf(s), isBot(s) ? "bot" : null, ...seatFacts(s), dealer ? "dealer" : null, turn ? "playing now" : null].filter(Boolean).join(", ");
+      const dealer = dealerSeat() === s;
+      const badges = seatBadges(s);
+      const label = [seatNameOf(s), isBot(s) ? "bot" : null, ...seatFacts(s), dealer ? "dealer" : null, ...badges.map((b) => b.dataset.says ?? b.textContent), turn ? "playing now" : null].filter(Boolean).join(", ");
       const fan = el("span", { class: "fan", "aria-hidden": "true" }, Array.from({ length: Math.min(count, 7) }, () => cardBack()));
       const node = el(
         "li",
         { class: `opp${turn ? " turn" : ""}${isBot(s) ? " is-bot" : ""}`, "data-seat": s, "aria-label": label, "aria-current": turn ? "true" : null },
         el("span", { class: "avatar", "aria-hidden": "true" }, isBot(s) ? "⚙" : (seatNameOf(s)[0] ?? "?").toUpperCase()),
-        el("span", { class: "opp-name" }, seatNameOf(s), isBot(s) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null),
+        el("span", { class: "opp-name" }, seatNameOf(s), isBot(s) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null, badges),
         fan,
         el("span", { class: "opp-facts" }, seatFacts(s).join(" · ")),
         turn && ui.deadlineAt ? el("span", { class: "opp-timer", "data-timer": "true" }) : null,
@@ -605,6 +624,17 @@ function renderOpponents() {
       return node;
     }),
   );
+}
+
+/** Who wears the dealer's chip: the view's dealer, unless the game says another (or none: the server deals). */
+function dealerSeat() {
+  const own = game.hooks?.dealerSeat;
+  return own ? own(T) : ui.view.table?.dealer;
+}
+
+/** A seat's marks besides bot and dealer, as the game's renderer draws them (each says its word in `data-says`). */
+function seatBadges(s) {
+  return game.hooks?.seatBadges?.(s, T) ?? [];
 }
 
 /** The middle of the table, as the game's renderer draws it (the stock and pile, the rows, or the board). */
@@ -643,10 +673,10 @@ function renderMe() {
     fill($("me-head"), el("span", { class: "spectating" }, "Watching: you are not seated at this table."));
     return;
   }
-  const dealer = view.table?.dealer === me;
+  const dealer = dealerSeat() === me;
   fill(
     $("me-head"),
-    el("span", { class: "me-name" }, seatNameOf(me), el("span", { class: "badge you" }, "you"), isBot(me) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null),
+    el("span", { class: "me-name" }, seatNameOf(me), el("span", { class: "badge you" }, "you"), isBot(me) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null, seatBadges(me)),
     el("span", { class: "me-facts" }, seatFacts(me).join(" · ")),
     myTurn() ? el("span", { class: "your-turn" }, "Your turn") : null,
   );
@@ -656,13 +686,19 @@ function renderHand() {
   const view = ui.view;
   const handNode = $("hand");
   const active = handNode.contains(document.activeElement) ? document.activeElement?.dataset?.code : null;
+  const activeCopy = handNode.contains(document.activeElement) ? (document.activeElement?.dataset?.copy ?? "0") : null;
   const codes = sortHand(view.hand ?? []);
   const turn = myTurn();
+  const copies = new Map(); // two packs: the second 7♥ of a hand is copy 1
   const buttons = codes.map((code, i) => {
     const note = cardNote(code);
     const playable = Boolean(note?.playable) && turn;
-    const lifted = ui.lifted === code;
-    const label = `${cardName(code)}, ${playable ? "playable" : "not playable"}${lifted ? ", lifted" : ""}`;
+    const copy = copies.get(code) ?? 0;
+    copies.set(code, copy + 1);
+    // A game that chooses cards in order marks each chosen card with its place (1, 2, 3...).
+    const mark = game.hooks.handCard?.(code, copy, T) ?? null;
+    const lifted = ui.lifted === code || Boolean(mark);
+    const label = `${cardName(code)}, ${playable ? "playable" : "not playable"}${mark ? `, chosen ${mark}` : lifted ? ", lifted" : ""}`;
     // A screen reader hears why not, in the engine's words, after the card's name.
     const why = note?.why_not && turn ? el("span", { class: "visually-hidden", id: `why-${i}` }, note.why_not) : null;
     const node = cardFace(code, {
@@ -673,20 +709,24 @@ function renderHand() {
         tabindex: "-1",
         "aria-describedby": why ? `why-${i}` : null,
         "aria-pressed": lifted ? "true" : "false",
+        "data-copy": String(copy),
+        "data-order": mark,
         "data-then": playable && thenCards(code).length ? "yes" : null,
         class: `card ${isRed(code) ? "red" : "black"}${playable ? " playable" : " dim"}${lifted ? " lifted" : ""}${(ui.newCards ?? []).includes(code) ? " fresh" : ""}${turn ? "" : " waiting"}`,
       },
     });
     if (why) node.append(why);
-    node.addEventListener("click", tapped(() => tapCard(code)));
+    if (mark) node.append(el("span", { class: "order-mark", "aria-hidden": "true" }, mark));
+    node.addEventListener("click", tapped(() => tapCard(code, copy)));
     explainOn(node, () => (note?.why_not ? `${display(code)}: ${note.why_not}` : turn ? `${display(code)} can be played: tap to lift, tap again to play.` : display(code)));
     return node;
   });
   fill(handNode, buttons);
-  if (!buttons.length) fill(handNode, el("span", { class: "empty-hand hint" }, view.status === "seeding" ? "Your cards come when every seed is in." : me === null ? "" : "No cards."));
+  if (!buttons.length) fill(handNode, el("span", { class: "empty-hand hint" }, view.status === "seeding" ? "Your cards come when every seed is in." : me === null ? "" : (game.hooks.emptyHand?.(T) ?? "No cards.")));
   // One card takes the Tab stop; the arrows move along the hand.
   const focusCode = active ?? ui.focused;
-  const target = buttons.find((b) => b.dataset.code === focusCode) ?? buttons.find((b) => b.dataset.code === ui.lifted) ?? buttons.find((b) => b.classList.contains("playable")) ?? buttons[0];
+  const focusCopy = active ? activeCopy : (ui.focusedCopy ?? "0");
+  const target = buttons.find((b) => b.dataset.code === focusCode && b.dataset.copy === focusCopy) ?? buttons.find((b) => b.dataset.code === focusCode) ?? buttons.find((b) => b.dataset.code === ui.lifted) ?? buttons.find((b) => b.classList.contains("playable")) ?? buttons[0];
   if (target) target.tabIndex = 0;
   if (active && target) target.focus({ preventScroll: true });
   fitHand();
@@ -715,6 +755,13 @@ function fitHand() {
 function renderActions() {
   const view = ui.view;
   const buttons = [];
+  // A game with controls of its own (a string's Play and Clear, a Forecaster's calls) draws them.
+  const own = game.hooks.actions?.(T);
+  if (own) {
+    fill($("actions"), own);
+    $("keys").textContent = keysText();
+    return;
+  }
   if (myTurn()) {
     const pending = view.pending;
     if (pending) {
@@ -1103,6 +1150,7 @@ $("hand").addEventListener("focusin", (event) => {
   const code = event.target?.dataset?.code;
   if (!code) return;
   ui.focused = code;
+  ui.focusedCopy = event.target.dataset.copy ?? "0";
   for (const b of handButtons()) b.tabIndex = b === event.target ? 0 : -1;
 });
 
@@ -1111,6 +1159,11 @@ document.addEventListener("keydown", (event) => {
   const target = event.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
   const key = event.key;
+  // The game's own keys first (Enter plays the chosen cards, N declares no play...).
+  if (game.hooks?.key?.(event, T)) {
+    event.preventDefault();
+    return;
+  }
   const inHand = $("hand").contains(target) && target.dataset?.code;
   if (inHand && (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End")) {
     const buttons = handButtons();
@@ -1124,7 +1177,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (inHand && (key === "Enter" || key === " ")) {
-    tapCard(target.dataset.code);
+    tapCard(target.dataset.code, Number(target.dataset.copy ?? 0));
     event.preventDefault();
     return;
   }
