@@ -291,7 +291,7 @@ function handPanel(report, hand) {
         { class: "starter" },
         el("span", {}, "Starter:"),
         cardFace(hand.starter),
-        hand.turned.length > 1
+        hand.turned?.length > 1
           ? el("span", { class: "hint" }, `(${hand.turned.slice(0, -1).map(display).join(", ")} turned first and went back into the middle of the stock)`)
           : null,
       )
@@ -301,7 +301,7 @@ function handPanel(report, hand) {
     ? el(
         "details",
         { class: "restocks" },
-        el("summary", {}, `The stock ran out ${count === 1 ? "once" : `${count} times`}: each time the pile under its top card became a new stock, shuffled from the seeds`),
+        el("summary", {}, game.words.restockSummary?.(count) ?? `The stock ran out ${count === 1 ? "once" : `${count} times`}: each time the pile under its top card became a new stock, shuffled from the seeds`),
         el(
           "ol",
           {},
@@ -326,6 +326,8 @@ function handPanel(report, hand) {
     packNote(report, hand),
     hand.layout ? layoutLine(hand.layout) : null,
     starter,
+    // What else a game shows of a hand (Eleusis: the round's revealed rule, checked, and its layout).
+    game.words.handMore?.(report, hand, (s) => plainName(report, s)) ?? null,
     restocks,
     hand.result ? el("p", { class: "result-line" }, resultText(report, hand, n)) : null,
   );

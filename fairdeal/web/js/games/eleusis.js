@@ -11,7 +11,7 @@
 
 import { cardName, display } from "../cards.js";
 import { concat, lp, sha256, toHex } from "../protocol.js";
-import { cardBack, cardFace, el, shortHex } from "../ui.js";
+import { cardBack, cardFace, cardRow, el, shortHex } from "../ui.js";
 
 const MAX_STRING = 4;
 
@@ -677,6 +677,40 @@ function scoresExtra(T) {
 function emptyHand(T) {
   return seatDeals(T) ? "You deal this round: you hold no cards." : "No cards.";
 }
+
+// -- the verify page ---------------------------------------------------------------------
+
+/** What the verify page shows of a round besides its deal: the revealed rule, checked against
+ * the commitment made before the first play, the mainline and its sidelines, the Forecaster. */
+function handMore(report, hand, who) {
+  const sideline = hand.sidelines.flat().flat();
+  const rows = [
+    el("p", { class: "revealed-rule" }, el("span", {}, "The secret rule, revealed at the round's end: "), el("code", {}, hand.rule), " ",
+      checkNote(hand.rule, hand.nonce, hand.commitment)),
+    el("div", { class: "mainline-row" }, el("span", { class: "hint" }, `Mainline, ${plural(hand.mainline.length, "card")}: `), cardRow(hand.mainline)),
+    sideline.length
+      ? el("div", { class: "sideline-row" }, el("span", { class: "hint" }, `Wrong plays below it, ${plural(sideline.length, "card")}: `), cardRow(sideline))
+      : null,
+  ];
+  const forecast = hand.forecaster === null || hand.forecaster === undefined
+    ? null
+    : `${who(hand.forecaster)} ended the round as the Forecaster (bonus ${hand.forecaster_bonus}).`;
+  const dealer = hand.server_deals ? `The server dealt: its score ${hand.dealer_score} goes to no seat.` : `${who(hand.dealer)} dealt and scores ${hand.dealer_score}.`;
+  rows.push(el("p", { class: "hint" }, [forecast, dealer].filter(Boolean).join(" ")));
+  return el("div", { class: "eleusis-round" }, rows);
+}
+
+export const verifyWords = {
+  leftLabel: "Cards left",
+  handMore,
+  // A round ends when a player has no cards left, or for the reason the rules give (all expelled,
+  // a right no play with four cards or fewer, the layout's hard stop); the best score wins it.
+  resultText: (report, hand, names) =>
+    hand.result.how === "out"
+      ? `${names[0]} went out: no cards left.`
+      : `The round ended: ${hand.result.reason}; highest score ${names.join(" and ")}.`,
+  restockSummary: (count) => `The stock ran low ${count === 1 ? "once" : `${count} times`}: each time a fresh pack, shuffled from the seeds, went under it`,
+};
 
 export default {
   drawTable,
