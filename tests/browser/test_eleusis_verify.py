@@ -61,3 +61,26 @@ def test_a_flipped_call_is_refused_on_the_page_at_its_line(verify_page, records,
         assert not cli["verified"] and cli["error"]["line"] == index + 1
         assert verify_page.load(path) == "failed"
         assert verify_page.page.locator("#failure").inner_text() == f"line {cli['error']['line']}: {cli['error']['reason']}"
+
+
+def test_the_replayer_steps_through_an_eleusis_round(open_page, records):
+    """Every step of a round dealt by a seat, as the engine in Python gives it: the hands, every
+    card's place (mainline, sidelines, stock), whose turn, and why each move was allowed."""
+    from verifier.replayer import hand_steps
+
+    from .test_replayer import check_step, load_file
+
+    path = records["dealt"]
+    replay = hand_steps(path.read_text())
+    opened = open_page("/replay")
+    page = opened.page
+    load_file(page, path)
+    hand = replay["hands"][0]
+    page.locator("body").click(position={"x": 5, "y": 5})  # the keys go to the page, not a control
+    whys = set()
+    for index in range(len(hand["steps"])):
+        step = check_step(page, hand, index)
+        whys.add(step["why"])
+        page.keyboard.press("ArrowRight")
+    assert any(why and "right" in why for why in whys) and any(why and "wrong" in why for why in whys), sorted(map(str, whys))[:10]
+    opened.shot("replay-eleusis-round-end", full_page=True)
