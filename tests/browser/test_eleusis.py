@@ -15,6 +15,7 @@ from collections import Counter
 from playwright.sync_api import Page
 
 from fairdeal import client_commitment, verify
+from fairdeal.fairness import rule_commitment
 
 from .conftest import LAPTOP, PHONE, api
 from .play import CORNER, MY_TURN, seq, wait_moved, wait_turn
@@ -306,3 +307,13 @@ def test_the_lobby_opens_an_eleusis_table_from_the_catalogue(open_page, server):
     state = public(server, game_id)
     assert state["rules"] == "eleusis" and state["options"] == {"dealer": 1, "rounds": 2}
     assert [s["bot"] for s in state["seats"]] == [False, True, True, True]
+
+
+def test_the_page_checks_a_revealed_rule_as_the_protocol_commits_to_it(open_page):
+    # The table's check of a revealed rule is the protocol's rule_commitment, worked out in the browser.
+    page = open_page("/").page
+    cases = [("card.colour != last.colour", "00" * 32), ("if odd(last.rank) then card.colour = black else card.colour = red", "ab" * 32), ("card.rank mod 3 = (last.rank + 1) mod 3", "0f1e" * 16)]
+    for rule, nonce in cases:
+        got = page.evaluate("async ([rule, nonce]) => (await import('/js/games/eleusis.js')).ruleCommitment(rule, nonce)", [rule, nonce])
+        assert got == rule_commitment(rule, nonce)
+    assert rule_commitment(*cases[0]).startswith("470d0838f7c39f2a")  # the fairness module's own example
