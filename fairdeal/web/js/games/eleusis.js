@@ -593,6 +593,10 @@ function tapCard(code, copy, T) {
   return true;
 }
 
+function cardHint(code, T) {
+  return `${display(code)}: tap to choose it (again: to take it out); Play sends the chosen card, or the string in the order chosen.`;
+}
+
 function handCard(code, copy, T) {
   const at = chosen(T).indexOf(`${code}/${copy}`);
   return at < 0 ? null : String(at + 1);
@@ -686,6 +690,7 @@ export default {
   keys,
   tapCard,
   handCard,
+  cardHint,
   dealerSeat: (T) => (T.view.table?.server_deals ? null : T.view.table?.dealer),
   seatBadges,
   lineWords,
