@@ -15,6 +15,7 @@ from collections import Counter
 from playwright.sync_api import Page
 
 from fairdeal import client_commitment, verify
+from fairdeal.fairness import rule_commitment
 
 from .conftest import LAPTOP, PHONE, api
 from .play import CORNER, MY_TURN, seq, wait_moved, wait_turn
@@ -165,7 +166,7 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
         state = public(server, game.id)
         if n % 5 == 0:
             mine = seat_view(server, game, 0)
-            seen.setdefault(state["hand_no"], []).extend([json.dumps(state), json.dumps(mine), page.content()])
+            seen.setdefault(state["hand_no"], []).append((json.dumps(state), json.dumps(mine), page.evaluate("document.body.textContent")))
             check_the_layout(page, state)
         if not shots["phone"] and len(state["table"]["mainline"]) >= 12 and any(state["table"]["sidelines"]):
             shots["phone"] = True
@@ -200,8 +201,12 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
     # Each round's rule was revealed at its end, and was in nothing this seat or a spectator saw before.
     reveals = {line["hand"]: line["rule"] for line in record if line["type"] == "rule-reveal"}
     assert sorted(reveals) == [1, 2, 3, 4]
-    for hand, texts in seen.items():
-        assert not any(reveals[hand] in text for text in texts), f"round {hand}'s rule showed before its end"
+    for hand, snapshots in seen.items():
+        # The page shows the rules of the rounds before: a rule drawn again may be there already.
+        again = reveals[hand] in [reveals[h] for h in range(1, hand)]
+        for public_state, own_view, text in snapshots:
+            assert reveals[hand] not in public_state and reveals[hand] not in own_view, f"round {hand}'s rule showed before its end"
+            assert again or reveals[hand] not in text, f"the page showed round {hand}'s rule before its end"
     # After the game: the last round's rule, with its commitment checked by the page, and every rule under the scores.
     page.click("#end-close")
     assert page.locator("#revealed-rule").inner_text() == reveals[4]
@@ -302,3 +307,13 @@ def test_the_lobby_opens_an_eleusis_table_from_the_catalogue(open_page, server):
     state = public(server, game_id)
     assert state["rules"] == "eleusis" and state["options"] == {"dealer": 1, "rounds": 2}
     assert [s["bot"] for s in state["seats"]] == [False, True, True, True]
+
+
+def test_the_page_checks_a_revealed_rule_as_the_protocol_commits_to_it(open_page):
+    # The table's check of a revealed rule is the protocol's rule_commitment, worked out in the browser.
+    page = open_page("/").page
+    cases = [("card.colour != last.colour", "00" * 32), ("if odd(last.rank) then card.colour = black else card.colour = red", "ab" * 32), ("card.rank mod 3 = (last.rank + 1) mod 3", "0f1e" * 16)]
+    for rule, nonce in cases:
+        got = page.evaluate("async ([rule, nonce]) => (await import('/js/games/eleusis.js')).ruleCommitment(rule, nonce)", [rule, nonce])
+        assert got == rule_commitment(rule, nonce)
+    assert rule_commitment(*cases[0]).startswith("470d0838f7c39f2a")  # the fairness module's own example

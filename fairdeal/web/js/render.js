@@ -8,15 +8,17 @@
 // scoresHint(T), scoresExtra(T), emptyHand(T). A game with controls of its own has
 // actions(T) (the buttons under the hand), tapCard(code, copy, T) and handCard(code, copy, T)
 // (a tap on a card of the hand, and the mark a chosen card wears: "1", "2"...; `copy` tells
-// two cards of one code apart), key(event, T) (true: the key was the game's), and
-// dealerSeat(T) and seatBadges(seat, T) (who wears the dealer's chip, a seat's other marks).
+// two cards of one code apart), cardHint(code, T) (what pointing at a playable card says),
+// key(event, T) (true: the key was the game's), and dealerSeat(T) and seatBadges(seat, T)
+// (who wears the dealer's chip, a seat's other marks).
 //
 //   const T = rendererKit({ view: () => ui.view, entry: () => game.entry, hooks: () => game.hooks, me, ui });
 //   game.hooks.drawTable(T);
 //
 // `view` is a seat's view as the service shows it (its `table` is the rules' view), or a
 // spectator's; a page that lets its seat act passes its own legal(), myTurn(), draw(),
-// send(move, {refused}) (true once the move went through), render(), toast() and the like. Without them, T is a spectator's: nothing is legal, a tap does nothing.
+// send(move, {refused}) (true once the move went through), render(), toast() and the like.
+// Without them, T is a spectator's: nothing is legal, a tap does nothing.
 
 import { display, suitName } from "./cards.js";
 import { holdsStake, unitWord } from "./catalogue.js";

@@ -718,7 +718,7 @@ function renderHand() {
     if (why) node.append(why);
     if (mark) node.append(el("span", { class: "order-mark", "aria-hidden": "true" }, mark));
     node.addEventListener("click", tapped(() => tapCard(code, copy)));
-    explainOn(node, () => (note?.why_not ? `${display(code)}: ${note.why_not}` : turn ? `${display(code)} can be played: tap to lift, tap again to play.` : display(code)));
+    explainOn(node, () => (note?.why_not ? `${display(code)}: ${note.why_not}` : turn ? (game.hooks.cardHint?.(code, T) ?? `${display(code)} can be played: tap to lift, tap again to play.`) : display(code)));
     return node;
   });
   fill(handNode, buttons);

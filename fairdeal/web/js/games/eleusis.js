@@ -7,7 +7,7 @@
 //
 // The view (`table`) comes from the rules; the secret rule is in it only for the seat that
 // wrote it, until the round ends and everyone's view has it, with the nonce that makes its
-// commitment check (worked out here, in the browser, as spec/fairness says).
+// commitment check (worked out here, in the browser, as spec/fairness.md says).
 
 import { cardName, display } from "../cards.js";
 import { concat, lp, sha256, toHex } from "../protocol.js";
@@ -40,7 +40,7 @@ function whosePlay(T, a) {
 }
 
 /** The seat's state kept between draws: the cards chosen for a play, the card named for a call, the rule box. */
-function mine(T) {
+function seatState(T) {
   T.ui.secretRule ??= { chosen: [], named: null, awaitingKey: null, box: null, laidOut: null };
   return T.ui.secretRule;
 }
@@ -58,7 +58,7 @@ function seatDeals(T) {
 
 /** The chosen cards ("7H/0": the first 7♥ of the hand) that are still in the hand, in order. */
 function chosen(T) {
-  const s = mine(T);
+  const s = seatState(T);
   if (!T.legal("play")) {
     s.chosen = [];
     return s.chosen;
@@ -90,13 +90,13 @@ function toggle(T, code, copy) {
 }
 
 function clearChosen(T) {
-  mine(T).chosen = [];
+  seatState(T).chosen = [];
   T.render();
 }
 
 /** Play the chosen card, or the chosen string in its order. */
 async function playChosen(T) {
-  const s = mine(T);
+  const s = seatState(T);
   const codes = chosenCodes(T);
   if (!codes.length) {
     T.toast("Tap a card of your hand first: one to play it, two to four for a string, in order.");
@@ -110,7 +110,7 @@ async function playChosen(T) {
 
 function noPlay(T) {
   if (!T.legal("no-play")) return;
-  mine(T).chosen = [];
+  seatState(T).chosen = [];
   T.send({ move: "no-play" });
 }
 
@@ -118,7 +118,7 @@ function noPlay(T) {
 
 /** The card named for "Wrong: it could take ...", while the same no-play waits for the call. */
 function named(T) {
-  const s = mine(T);
+  const s = seatState(T);
   const t = table(T);
   const key = t.awaiting ? `${t.hand_no}/${t.judgements}/${t.awaiting.seat}` : null;
   if (s.awaitingKey !== key) {
@@ -129,7 +129,7 @@ function named(T) {
 }
 
 function nameCard(T, code) {
-  const s = mine(T);
+  const s = seatState(T);
   named(T);
   s.named = s.named === code ? null : code;
   T.render();
@@ -156,7 +156,7 @@ function callWrong(T) {
 
 // -- the secret rule's check ---------------------------------------------------------------
 
-const checks = new Map(); // "commitment/nonce" -> "checking" | "checks" | "fails"
+const checks = new Map(); // "commitment/nonce/rule" -> "checking" | "checks" | "fails"
 
 function hexBytes(hex) {
   return new Uint8Array((hex.match(/../g) ?? []).map((pair) => parseInt(pair, 16)));
@@ -177,7 +177,7 @@ const SHORT_CHECK_WORDS = { checking: "checking…", checks: "✔ checks", fails
 
 /** A note that says whether `rule` and `nonce` give `commitment`; it updates itself once worked out. */
 function checkNote(rule, nonce, commitment, { id = null, short = false } = {}) {
-  const key = `${commitment}/${nonce}`;
+  const key = `${commitment}/${nonce}/${rule}`;
   if (!checks.has(key)) {
     checks.set(key, "checking");
     ruleCommitment(rule, nonce)
@@ -346,7 +346,7 @@ function pickButton(T, text) {
 }
 
 function putRule(T, text) {
-  const box = mine(T).box;
+  const box = seatState(T).box;
   if (!box) return;
   box.area.value = text;
   showRefusal(box, null);
@@ -375,7 +375,7 @@ function showRefusal(box, detail, text = "") {
 }
 
 async function commitRule(T) {
-  const box = mine(T).box;
+  const box = seatState(T).box;
   const text = box.area.value;
   if (!text.trim()) {
     showRefusal(box, "write a rule first, or pick one below");
@@ -388,7 +388,7 @@ async function commitRule(T) {
 /** The box the dealing seat writes its rule in: kept from one draw to the next, so what is typed stays. */
 function ruleBox(T) {
   const t = table(T);
-  const s = mine(T);
+  const s = seatState(T);
   const key = `${T.view.game_id}/${t.hand_no}`;
   if (s.box?.key === key) return s.box.node;
   const area = el("textarea", { id: "rule-text", rows: "3", spellcheck: "false", autocapitalize: "off", autocomplete: "off", "aria-describedby": "rule-error rule-syntax", placeholder: "card.colour != last.colour" });
@@ -459,7 +459,7 @@ function ruleNode(T) {
 
 function drawTable(T) {
   const t = table(T);
-  const s = mine(T);
+  const s = seatState(T);
   const head = el("div", { class: "secret-rule-head" }, banner(T), factsRow(T), awaitingNode(T));
   const scroller = el("div", { class: "layout-scroll", id: "layout-scroll" }, ruleNode(T), layoutNode(T));
   const board = T.$("board");
@@ -593,6 +593,10 @@ function tapCard(code, copy, T) {
   return true;
 }
 
+function cardHint(code, T) {
+  return `${display(code)}: tap to choose it (again: to take it out); Play sends the chosen card, or the string in the order chosen.`;
+}
+
 function handCard(code, copy, T) {
   const at = chosen(T).indexOf(`${code}/${copy}`);
   return at < 0 ? null : String(at + 1);
@@ -720,6 +724,7 @@ export default {
   keys,
   tapCard,
   handCard,
+  cardHint,
   dealerSeat: (T) => (T.view.table?.server_deals ? null : T.view.table?.dealer),
   seatBadges,
   lineWords,
