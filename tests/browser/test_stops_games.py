@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from fairdeal.record import resign
+from fairdeal.rules import RULES
 from fairdeal.simulate import simulate
 
 from .conftest import PHONE, api
@@ -312,7 +313,7 @@ def test_the_lobby_lists_every_game_of_the_catalogue_with_its_options(open_page,
     page = open_page("/").page
     page.wait_for_selector("#seat-list li:nth-child(4)")
     listed = page.eval_on_selector_all("#rules option", "os => os.map((o) => [o.parentElement.label, o.value])")
-    assert listed == [[g["family"], g["name"]] for g in served["games"]] and len(listed) == 20
+    assert listed == [[g["family"], g["name"]] for g in served["games"]] and len(listed) == len(RULES)
     assert page.locator("#rules").input_value() == served["default"]
     for game in served["games"]:
         page.select_option("#rules", game["name"])
