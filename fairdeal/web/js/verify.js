@@ -326,7 +326,7 @@ function handPanel(report, hand) {
     packNote(report, hand),
     hand.layout ? layoutLine(hand.layout) : null,
     starter,
-    // What else a game shows of a hand (Eleusis: the round's revealed rule, checked, and its layout).
+    // What else a game shows of a hand (a secret rule, revealed and checked, and the layout it made).
     game.words.handMore?.(report, hand, (s) => plainName(report, s)) ?? null,
     restocks,
     hand.result ? el("p", { class: "result-line" }, resultText(report, hand, n)) : null,
