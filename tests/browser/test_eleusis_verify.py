@@ -77,10 +77,16 @@ def test_the_replayer_steps_through_an_eleusis_round(open_page, records):
     load_file(page, path)
     hand = replay["hands"][0]
     page.locator("body").click(position={"x": 5, "y": 5})  # the keys go to the page, not a control
-    whys = set()
-    for index in range(len(hand["steps"])):
-        step = check_step(page, hand, index)
-        whys.add(step["why"])
+    # The first steps one by one (the rule given, the first calls, an offer to forecast), then
+    # every fifth step by the slider, and the last.
+    steps = len(hand["steps"])
+    for index in range(12):
+        check_step(page, hand, index)
         page.keyboard.press("ArrowRight")
+    slider = page.locator("#move-slider")
+    whys = set()
+    for index in [*range(12, steps, 5), steps - 1]:
+        slider.evaluate("(node, value) => { node.value = String(value); node.dispatchEvent(new Event('input', { bubbles: true })); }", index)
+        whys.add(check_step(page, hand, index)["why"])
     assert any(why and "right" in why for why in whys) and any(why and "wrong" in why for why in whys), sorted(map(str, whys))[:10]
     opened.shot("replay-eleusis-round-end", full_page=True)
