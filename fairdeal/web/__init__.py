@@ -15,6 +15,7 @@ server for a verdict (spec/verify-page.md).
 - ``/engine/manifest.json`` (not cached) names the engine bundle, ``/engine/<sha256>.zip``
   (cached for good: its name is its hash) the installed package's verifier code
   (:mod:`fairdeal.web.engine`),
+- ``/vendor/...`` front-end libraries fetched by ``make`` (@noble/hashes' SHA-256 for pages without Web Crypto),
 - ``/pyodide/...`` Pyodide's core files (fetched by ``make``; cached for good, the version is pinned),
 - ``/replay`` the hand replayer (``?game=ID``: a finished game of this server), every hand move by move,
 - ``/css/...``, ``/js/...`` their files; ``/js/games/<module>.js`` draws one game (or family)
@@ -38,7 +39,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["WEB_DIR", "PAGES", "SECURITY_HEADERS", "VERIFY_HEADERS", "PYODIDE_DIR", "IMMUTABLE", "mount"]
+__all__ = ["WEB_DIR", "PAGES", "SECURITY_HEADERS", "VERIFY_HEADERS", "PYODIDE_DIR", "VENDOR_DIR", "IMMUTABLE", "mount"]
 
 WEB_DIR = Path(__file__).resolve().parent
 """Where the pages live."""
@@ -79,6 +80,8 @@ ENGINE_PAGES = frozenset({"verify.html", "replay.html"})
 
 PYODIDE_DIR = WEB_DIR / "pyodide"
 """Pyodide's core files, fetched by ``make pyodide`` (gitignored)."""
+VENDOR_DIR = WEB_DIR / "vendor"
+"""Front-end libraries from the npm registry, fetched by ``make vendor`` (gitignored): @noble/hashes."""
 
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 """For files whose URL changes whenever their bytes do (a hash, a pinned version)."""
@@ -118,6 +121,7 @@ def mount(app: Any) -> None:
     for folder in ("css", "js"):
         app.mount(f"/{folder}", StaticFiles(directory=WEB_DIR / folder), name=f"web-{folder}")
     app.mount("/pyodide", _immutable_files()(directory=PYODIDE_DIR, check_dir=False), name="web-pyodide")
+    app.mount("/vendor", StaticFiles(directory=VENDOR_DIR, check_dir=False), name="web-vendor")
 
 
 def _immutable_files() -> Any:

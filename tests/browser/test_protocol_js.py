@@ -43,15 +43,15 @@ def test_every_client_commitment_vector(protocol_page):
     assert any(seed == "" for seed in seeds) and any(not seed.isascii() for seed in seeds if seed)
 
 
-def test_plain_javascript_sha256_matches_web_crypto(protocol_page):
-    # The stand-in for pages without crypto.subtle (plain http on a LAN address).
+def test_the_sha256_for_pages_without_web_crypto_matches_web_crypto(protocol_page):
+    # The stand-in for pages without crypto.subtle (plain http on a LAN address): @noble/hashes.
     agree = protocol_page.evaluate(
         """async () => {
           const P = await import('/js/protocol.js');
           const out = [];
           for (const n of [0, 1, 55, 56, 63, 64, 65, 119, 120, 200, 1000]) {
             const bytes = new Uint8Array(n).map((_, i) => (i * 31 + 7) & 255);
-            out.push(P.toHex(P.sha256Js(bytes)) === P.toHex(await P.sha256(bytes)));
+            out.push(P.toHex(await P.sha256WithoutWebCrypto(bytes)) === P.toHex(await P.sha256(bytes)));
           }
           return out;
         }"""
