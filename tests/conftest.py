@@ -15,3 +15,42 @@ from pathlib import Path
 TESTS = str(Path(__file__).resolve().parent)
 if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
+
+
+# The files that take longest (measured with --durations=0), started first so that neither
+# worker is left finishing one alone at the end.
+LONG_FILES = (
+    "browser/test_stops_games.py",
+    "browser/test_replayer.py",
+    "browser/test_verify_page.py",
+    "browser/test_table.py",
+    "browser/test_eleusis.py",
+    "browser/test_eleusis_verify.py",
+    "test_eights_records.py",
+    "service/test_reliability.py",
+    "test_michigan_records.py",
+    "test_fan_tan_sessions.py",
+    "test_verifier_many.py",
+    "test_eleusis_many.py",
+    "service/test_http_contract.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Order the files for ``make test``'s two workers (``-n 2 --dist loadfile`` hands out whole
+    files in this order): a browser file, mostly waiting on Chromium and a page's engine, goes
+    beside a file that replays records on the other core, rather than beside another browser
+    file that wants the same cores at the same moments; the longest files of each kind go first."""
+    files: dict[Path, list] = {}
+    for item in items:
+        files.setdefault(Path(str(item.path)), []).append(item)
+    def longest_first(paths):
+        rank = {name: i for i, name in enumerate(LONG_FILES)}
+        return sorted(paths, key=lambda f: rank.get(f.relative_to(TESTS).as_posix(), len(rank)))
+
+    browser = longest_first(f for f in files if f.parent.name == "browser")
+    others = longest_first(f for f in files if f.parent.name != "browser")
+    order: list[Path] = []
+    for i in range(max(len(browser), len(others))):
+        order += browser[i : i + 1] + others[i : i + 1]
+    items[:] = [item for path in order for item in files[path]]
