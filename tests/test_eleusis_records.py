@@ -201,3 +201,12 @@ def test_nobody_but_the_dealer_sees_a_typed_rule_before_its_reveal():
     for seat in [None, *range(4)]:
         if seat != dealer:
             assert TYPED not in str(table.view(seat).to_json())
+
+
+@pytest.mark.parametrize("record", ["served", "dealt"])
+def test_a_reveal_that_cannot_be_read_is_refused_at_the_reveal(record, request):
+    lines = request.getfixturevalue(record)
+    reveal = first(lines, "rule-reveal")
+    refused(tampered(lines, reveal, lambda line: line.update(nonce="zz")), reveal, "64 lowercase hex")
+    refused(tampered(lines, reveal, lambda line: line.update(rule=7)), reveal, "the rule as text")
+    refused(tampered(lines, reveal, lambda line: line.update(hand=99)), reveal, "no line before commits to it")

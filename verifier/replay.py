@@ -473,9 +473,9 @@ class _Replay:
 
     def secret_rules(self, end: int) -> int:
         """Check every round's revealed rule against its commitment (spec/fairness.md, "Secret
-        rules"), as a player can at the round's end without the server seed; returns where the
-        replay must stop (before a round whose reveal fails), or ``end``. The rules are kept for the replay, which needs a
-        dealer's rule before the round's plays can be judged.
+        rules"), as a player can at the round's end without the server seed. Returns where the
+        replay must stop: before a round whose reveal fails, else ``end``. The rules are kept
+        for the replay, which needs a dealer's rule before the round's plays can be judged.
         """
         committed: dict[int, tuple[int, Any]] = {}
         for index in range(end):
@@ -490,26 +490,30 @@ class _Replay:
                     return index
                 if not isinstance(rule, str) or not isinstance(nonce, str) or not _HEX64.fullmatch(nonce):
                     self.report.fail(index + 1, "rule-reveal gives the rule as text and its nonce as 64 lowercase hex digits")
-                    return index
+                    return committed.get(hand, (index,))[0]
                 if hand not in committed:
                     self.report.fail(index + 1, f"the rule of round {hand} is revealed, but no line before commits to it")
                     return index
                 at, expected = committed[hand]
-                self.revealed_rules[hand] = rule
                 if rule_commitment(rule, nonce) != expected:
                     self.report.fail(index + 1, f"the rule and nonce revealed for round {hand} do not match the commitment on line {at + 1}")
-                    # Replay no play of that round: judged by a rule it was not committed to,
-                    # they would fail first and hide which line is false.
+                    # Replay no play of that round (here and above): judged by a rule it was
+                    # not committed to, they would fail first and hide which line is false.
                     return at
+                self.revealed_rules[hand] = rule
         return end
 
-    def _secret_move(self, index: int, move: Move, hand: int) -> Move:
-        """A dealer's rule move as the record has it (no text) with the rule its round revealed."""
+    def _secret_move(self, index: int, move: Move, hand: int) -> Move | None:
+        """A dealer's rule move as the record has it (no text) with the rule its round revealed;
+        ``None`` when that reveal is false (already reported, on its later line): the round
+        cannot be judged, and the replay stops here."""
         if move.kind != "rule" or move.text is not None:
             return move
-        if hand not in self.revealed_rules:
-            raise _Fail(index, f"the rule committed to here is never revealed (round {hand} has no rule-reveal line)")
-        return Move.rule(self.revealed_rules[hand])
+        if hand in self.revealed_rules:
+            return Move.rule(self.revealed_rules[hand])
+        if self.report.error is not None:
+            return None
+        raise _Fail(index, f"the rule committed to here is never revealed (round {hand} has no rule-reveal line)")
 
     # -- client seeds and the start ----------------------------------------
 
@@ -580,6 +584,8 @@ class _Replay:
                     if "rule" in line:
                         raise _Fail(index, "move has a field 'rule': a dealer's rule is never written in its move (only its round's rule-reveal gives it)")
                     move = self._secret_move(index, move, match.hand_no)
+                    if move is None:
+                        return end  # nothing from here on can be judged; the failure is reported
                     before = match.state
                     try:
                         events = apply(seat, move, auto=auto)
