@@ -30,6 +30,14 @@ def _dealer(views: dict[int, dict]) -> int:
     return next(iter(views.values()))["table"]["dealer"]
 
 
+def _dealt_with(api: Api, game_id: str, tokens: dict[int, str], rule: str = TYPED) -> int:
+    """The round's dealer gives ``rule``; returns the dealer's seat."""
+    views = _views(api, game_id, tokens)
+    dealer = _dealer(views)
+    api.ok("POST", f"/games/{game_id}/moves", tokens[dealer], json={"seq": views[dealer]["seq"], "move": "rule", "rule": rule})
+    return dealer
+
+
 def _step(api: Api, game_id: str, tokens: dict[int, str]) -> dict:
     """The seat to act makes its first legal move (a player plays his first card)."""
     view = api.view(game_id, 0, tokens[0])
@@ -94,10 +102,7 @@ def test_a_restarted_server_goes_on_with_the_sealed_rule(settings, clock, new_id
     with TestClient(app) as client:
         api = Api(client)
         game_id, tokens, _ = _start(api)
-        views = _views(api, game_id, tokens)
-        dealer = _dealer(views)
-        api.ok("POST", f"/games/{game_id}/moves", tokens[dealer],
-               json={"seq": views[dealer]["seq"], "move": "rule", "rule": TYPED})
+        dealer = _dealt_with(api, game_id, tokens)
         for _ in range(5):
             _step(api, game_id, tokens)
         before = api.view(game_id, dealer, tokens[dealer])
@@ -133,10 +138,7 @@ def test_a_second_process_catches_up_on_a_rule_the_first_was_given(settings, clo
 
 def test_an_abandoned_round_reveals_its_rule_and_verifies(api):
     game_id, tokens, host = _start(api)
-    views = _views(api, game_id, tokens)
-    dealer = _dealer(views)
-    api.ok("POST", f"/games/{game_id}/moves", tokens[dealer],
-           json={"seq": views[dealer]["seq"], "move": "rule", "rule": TYPED})
+    _dealt_with(api, game_id, tokens)
     for _ in range(3):
         _step(api, game_id, tokens)
     api.ok("POST", f"/games/{game_id}/abandon", host, json={"reason": "closing time"})
