@@ -15,6 +15,21 @@ def moves_of(record: list[dict], seat: int) -> list[dict]:
     return [line for line in record if line["type"] == "move" and line["seat"] == seat]
 
 
+def record_bytes(game) -> bytes:
+    with urllib.request.urlopen(f"{game.server}/games/{game.id}/record", timeout=10) as response:
+        return response.read()
+
+
+def control_at_its_centre(page, selector: str) -> bool:
+    """Whether a click at the centre of the control lands on it (or on a child of it), not on something over it."""
+    return page.eval_on_selector(
+        selector,
+        """node => { const r = node.getBoundingClientRect();
+                     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                     return hit !== null && node.contains(hit); }""",
+    )
+
+
 def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     opened = open_page("/", motion=True)  # animations on: the clicks wait for them, as a person would
     page = opened.page
@@ -150,6 +165,27 @@ def test_draw_then_keep(open_page, new_game):
     opened = open_page(game.link(0))
     page = opened.page
     assert wait_turn(page)
+    # The key hint names the keys of Crazy Eights' moves, and only those.
+    assert page.locator("#keys").inner_text() == "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, K keeps, P passes, 1–4 name a suit, M sound."
+    # The record downloads from the table at any time, byte for byte as the server keeps it
+    # (on the seat's turn, so no bot adds a line in between).
+    with page.expect_download() as download:
+        page.click("#download-record")
+    assert download.value.suggested_filename == f"{game.id}.jsonl"
+    assert open(download.value.path(), "rb").read() == record_bytes(game)
+    # A message never blocks: while one shows, the stock and Draw still take the click, and
+    # the polite live region says the same words.
+    page.keyboard.press("m")
+    page.wait_for_selector("#toast:not([hidden])")
+    message = page.locator("#toast").inner_text()
+    assert message.startswith("Sound off")
+    assert page.locator("#said").inner_text() == message
+    assert page.locator("#said").get_attribute("aria-live") == "polite"
+    assert control_at_its_centre(page, "#stock")
+    if page.locator("#draw").count():
+        assert control_at_its_centre(page, "#draw")
+    assert not control_at_its_centre(page, "#toast")  # clicks go through the strip
+    page.keyboard.press("m")
     hand_before = page.locator("#hand .card").count()
     draws = 0
     while not page.locator("#keep-it").count():
@@ -200,6 +236,8 @@ def test_a_pass_only_when_passing_is_legal_fan_tan(open_page, new_game):
         # Play is compulsory: the pass button is there exactly when nothing can be played.
         assert has_pass == (playable == 0)
         assert page.locator("#stock").count() == 0  # no stock in Fan Tan
+        # Fan Tan's moves are play and pass: the hint names no key for drawing, keeping or a suit.
+        assert page.locator("#keys").inner_text() == "Keys: Tab to your hand, ← → move, Enter lifts and plays, P passes, M sound."
         assert page.locator("#rows .suit-row").count() == 4 and "Pot" in page.locator("#rows .pot").inner_text()
         if has_pass:
             opened.shot("table-laptop-fan-tan-pass")

@@ -106,6 +106,11 @@ def test_loading_a_record_file_shows_every_deal_and_verified(open_page, cases, t
     assert [int(t) for t in totals] == [row["total"] for row in case["cli"]["standings"]]
     assert page.locator("#server-seed").inner_text().startswith(json.loads(case["text"].splitlines()[-1])["server_seed"])
     opened.shot("verify-laptop-verified", full_page=True)
+    # The record that was checked downloads again, as it was loaded.
+    with page.expect_download() as download:
+        page.click("#download-record")
+    assert download.value.suggested_filename == "game.jsonl"
+    assert Path(download.value.path()).read_bytes() == path.read_bytes()
 
 
 @pytest.mark.parametrize(

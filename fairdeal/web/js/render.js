@@ -3,7 +3,7 @@
 //
 // A renderer's hooks take `T`: drawTable(T) fills the middle of the table (the element
 // T.$("stock-pile"), T.$("rows") or T.$("board")) and returns the id it used; status(T) is
-// the status line; and, if the game has its own words, keys(T), passLabel(T), labels,
+// the status line; and, if the game has its own words, keyWords, keyLines(T), keys(T), passLabel(T), labels,
 // thenWords(T), moveWords(line, T), lineWords(line, T), handEndWords(line, T), stockText(T),
 // scoresHint(T), scoresExtra(T), emptyHand(T). A game with controls of its own has
 // actions(T) (the buttons under the hand), tapCard(code, copy, T) and handCard(code, copy, T)

@@ -19,7 +19,7 @@ import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
 import { playWords, rendererKit } from "./render.js";
 import { setSound, soundOn, sounds } from "./sound.js";
-import { cardBack, cardFace, el, fill, shortHex } from "./ui.js";
+import { cardBack, cardFace, el, fill, saveFile, shortHex } from "./ui.js";
 
 // -- where we are -------------------------------------------------------------
 
@@ -140,6 +140,7 @@ function toast(message, { kind = "info", ms = 4000 } = {}) {
   box.textContent = message;
   box.className = `toast ${kind}`;
   box.hidden = false;
+  $("said").textContent = message; // the same words for a screen reader, said once, politely
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (box.hidden = true), ms);
 }
@@ -818,9 +819,34 @@ function passLabel() {
   return game.hooks.passLabel?.(T) ?? "Pass";
 }
 
-/** The keys this game's controls answer to, as its renderer says; each acts only on a legal move. */
+// The keys this page binds (the keydown handler below) for each move kind a game may declare,
+// and what each does. A key is named in the hint only if the game's catalogue entry declares
+// its move, so a table never offers a key that does nothing there.
+const MOVE_KEYS = [
+  ["draw", "D draws"],
+  ["keep", "K keeps"],
+  ["exchange", "X exchanges"],
+  ["auction", "A auctions"],
+  ["bid", "B bids (the amount box)"],
+  ["pass", "P passes"],
+];
+
+/**
+ * The key hint: the keys that act in this game, from the catalogue's `moves` and the keys this
+ * page binds. A renderer may reword a key (`keyWords`: {pass: "P picks up the trick"}), add its
+ * own (`keyLines(T)`: ["1–4 name a suit"]), or, if its keys are its own altogether, say them all
+ * (`keys(T)`).
+ */
 function keysText() {
-  return game.hooks.keys?.(T) ?? "Keys: Tab to your hand, ← → move, Enter lifts and plays, M sound.";
+  const own = game.hooks.keys?.(T);
+  if (own) return own;
+  const moves = game.entry?.moves ?? [];
+  const words = game.hooks.keyWords ?? {};
+  const parts = moves.includes("play") ? ["Tab to your hand", "← → move", "Enter lifts and plays"] : [];
+  if (game.entry?.two_card_plays) parts.push(words.then ?? "T plays the lifted card with its second card");
+  for (const [kind, say] of MOVE_KEYS) if (moves.includes(kind)) parts.push(words[kind] ?? say);
+  parts.push(...(game.hooks.keyLines?.(T) ?? []), "M sound");
+  return `Keys: ${parts.join(", ")}.`;
 }
 
 function lower() {
@@ -1139,6 +1165,19 @@ function toggleSound() {
 }
 
 $("sound").addEventListener("click", toggleSound);
+
+/** The public record as the server keeps it, byte for byte, saved as <game id>.jsonl: it holds no secret, so any time. */
+async function downloadRecord() {
+  try {
+    const response = await fetch(`${api.base}/record`, { cache: "no-store" });
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    saveFile(new Uint8Array(await response.arrayBuffer()), `${gameId}.jsonl`);
+  } catch (error) {
+    toast(`The record could not be downloaded: ${error.message}`, { kind: "bad" });
+  }
+}
+
+$("download-record").addEventListener("click", downloadRecord);
 
 // -- the keyboard -----------------------------------------------------------------------
 

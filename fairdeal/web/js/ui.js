@@ -79,6 +79,20 @@ export function seatName(seat, index) {
   return el("span", { class: "seat-name" }, name, seat?.bot ? el("span", { class: "badge bot", title: "played by a bot" }, "bot") : null);
 }
 
+/**
+ * Hand `data` (text or bytes) to the browser as a download named `filename`, unchanged:
+ * saveFile(recordBytes, "g123.jsonl").
+ */
+export function saveFile(data, filename, type = "application/x-ndjson") {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const link = el("a", { href: url, download: filename, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser reads the blob after the click returns: let it go only once the download had time to start.
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}
+
 /** Shorten a long hex string for display, keeping it whole in the title. */
 export function shortHex(hex, keep = 12) {
   if (typeof hex !== "string") return "";

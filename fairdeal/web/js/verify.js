@@ -3,7 +3,7 @@
 // found. The record goes to the worker only: never to a server, and no server gives the verdict.
 
 import { entryOf, rendererOf } from "./catalogue.js";
-import { cardFace, cardRow, el, fill, seatName } from "./ui.js";
+import { cardFace, cardRow, el, fill, saveFile, seatName } from "./ui.js";
 import { display } from "./cards.js";
 import { replayLink } from "./replay-link.js";
 
@@ -88,7 +88,12 @@ async function loadGame(name) {
 const title = (report) => game.entry?.title ?? String(report.rules);
 const unit = () => game.entry?.unit ?? "points";
 
-async function check(text, source, { key = null } = {}) {
+/** A button that saves the record this page checked, exactly as it was loaded. */
+function downloadOffer(data, filename) {
+  return el("p", { class: "record-download" }, el("button", { type: "button", class: "secondary", id: "download-record", onclick: () => saveFile(data, filename) }, "Download record"));
+}
+
+async function check(text, source, { key = null, filename = "record.jsonl" } = {}) {
   document.body.dataset.verdict = "working";
   fill(verdict, el("div", { class: "verdict working" }, el("span", { class: "mark", "aria-hidden": "true" }, "⏳"), el("div", {}, el("strong", {}, "Checking…"), el("span", { class: "detail" }, source))));
   fill(reportBox);
@@ -106,12 +111,14 @@ async function check(text, source, { key = null } = {}) {
     fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, answer.error))));
     document.body.dataset.verdict = "failed";
     globalThis.fairdealLastReport = { json: null, error: answer.error, text: "" };
+    verdict.append(downloadOffer(text, filename));
     return null;
   }
   const report = pageReport(answer, key);
   globalThis.fairdealLastReport = report;
   await loadGame(report.rules);
   showVerdict(report, source);
+  verdict.append(downloadOffer(text, filename));
   // A verified game's hands can be stepped through, move by move, with every card face up.
   if (report.verified && report.kind !== "session" && report.hands.length) verdict.append(el("p", { class: "replay-offer" }, replayLink(asText(text))));
   showReport(report);
@@ -418,7 +425,7 @@ function checkedPanel(report) {
 
 async function fromFile(file) {
   if (!file) return;
-  await check(new Uint8Array(await file.arrayBuffer()), file.name);
+  await check(new Uint8Array(await file.arrayBuffer()), file.name, { filename: file.name });
 }
 
 const fileInput = document.getElementById("file");
@@ -455,7 +462,7 @@ async function fromServer(gameId) {
     } catch {
       key = null;
     }
-    await check(new Uint8Array(await response.arrayBuffer()), source, { key });
+    await check(new Uint8Array(await response.arrayBuffer()), source, { key, filename: `${gameId}.jsonl` });
   } catch (error) {
     fill(verdict, el("div", { class: "verdict bad" }, el("strong", {}, "Could not load the record"), el("span", { class: "detail" }, String(error))));
     document.body.dataset.verdict = "failed";

@@ -6,7 +6,7 @@ import { runGame } from "./sequence.js";
 export default runGame({
   deadLabel: () => "Stops",
   leadStatus: () => "Your turn: lead any card.",
-  keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, T plays the lifted card then 9♦, M sound.",
+  keyWords: { then: "T plays the lifted card then 9♦" },
 });
 
 /** What the verify page says of a Commit deal: how the pack was made up. */

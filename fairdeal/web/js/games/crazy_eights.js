@@ -93,14 +93,12 @@ function status(T) {
   return `Your turn: play ${wantsText(t.next, { named: Boolean(t.named) })}${T.legal("draw") ? " — or draw" : ""}.`;
 }
 
-const KEYS = "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, K keeps, P passes, 1–4 name a suit, M sound.";
-
 /** A draw-pile game's table: `stopAtFit` says the draw ends at the first card that fits. */
 export function pileGame({ stopAtFit = false, ...more } = {}) {
   return {
     drawTable: drawPile,
     status,
-    keys: () => KEYS,
+    keyLines: () => ["1–4 name a suit"], // an eight is played with the suit it names
     stockText: (T) => stockText(T, { stopAtFit }),
     labels: { keep: "Keep it" },
     ...more,

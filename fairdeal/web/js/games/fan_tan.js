@@ -46,5 +46,4 @@ export default {
   drawTable: drawRows,
   status,
   passLabel,
-  keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, P passes, M sound.",
 };

@@ -31,7 +31,6 @@ function status(T) {
 export default {
   drawTable: drawRound,
   status,
-  keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, P passes, M sound.",
   stockText: (T) => stockText(T),
   scoresExtra: hollywoodGames,
   scoresHint: hollywoodHint,

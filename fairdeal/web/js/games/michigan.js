@@ -30,6 +30,5 @@ export default runGame({
     if (line.move === "play" && line.then && spins(T)) return `${T.playWords(line)} ("Spin!")`;
     return null;
   },
-  keys: (T) =>
-    `Keys: Tab to your hand, ← → move, Enter lifts and plays, K keeps your hand, X takes the extra hand, A auctions it, B bids (the amount box), P passes${spins(T) ? ", T plays the lifted card then A♦ (Spin)" : ""}, M sound.`,
+  keyWords: { then: "T plays the lifted card then A♦ (Spin)", keep: "K keeps your hand", exchange: "X takes the extra hand", auction: "A auctions it" },
 });

@@ -40,7 +40,7 @@ export default {
   passLabel: () => "Pick up the trick",
   moveWords: (line) => (line.move === "pass" ? "could not follow and picked up the trick" : null),
   scoresHint: (T) => `Deals won: the first out wins the deal.${T.sessionWords()}`,
-  keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, P picks up the trick, M sound.",
+  keyWords: { pass: "P picks up the trick" },
 };
 
 /** What the verify page says of a Rolling Stone deal: how the pack was cut down. */

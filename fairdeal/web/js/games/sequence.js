@@ -47,7 +47,7 @@ function bidsList(T) {
 /**
  * A run game's table. `words` holds what differs: `deadLabel(T)` (the cards out of play),
  * `thenWords(T)` (after "Play X then Y"), `leadStatus(T)` (a lead due on this seat),
- * `phaseStatus(T)` (Michigan's say about the extra hand), `keys(T)`, and any other hook.
+ * `phaseStatus(T)` (Michigan's say about the extra hand), `keyWords`, and any other hook.
  */
 export function runGame(words = {}) {
   const deadLabel = words.deadLabel ?? (() => "Out of play");
@@ -127,7 +127,6 @@ export function runGame(words = {}) {
   return {
     drawTable: drawRuns,
     status,
-    keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, M sound.",
     ...words,
   };
 }

@@ -34,5 +34,4 @@ export default {
   drawTable: drawGroup,
   status,
   passLabel: (T) => `Pass (a ${T.stake(1)} to the pot)`,
-  keys: () => "Keys: Tab to your hand, ← → move, Enter lifts and plays, P passes, M sound.",
 };
