@@ -3,22 +3,27 @@ against three bots by the page only (single cards, strings chosen in order, no p
 Forecaster's offer and calls), on a laptop, then on a phone upright and on its side; a person deals
 and writes the secret rule at the table (a bad rule first: the refusal shows its column); the rule
 is in no other seat's view nor the public one until the round ends, and then it is shown with its
-commitment checked; the lobby opens an Eleusis table from the catalogue's options; every record
-verifies."""
+commitment checked; the lobby opens an Eleusis table from the catalogue's options. Both games'
+records verify by fairdeal-verify and on the verify page, and each with one call flipped (re-signed)
+is refused by both at that line."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections import Counter
 
 from playwright.sync_api import Page
 
 from fairdeal import client_commitment, verify
 from fairdeal.fairness import rule_commitment
+from fairdeal.record import canonical, parse_record, resign
 
 from .conftest import LAPTOP, PHONE, api
 from .play import CORNER, MY_TURN, seq, wait_moved, wait_turn
+from .records import FORGER
 from .test_table import moves_of
 
 PHONE_ON_ITS_SIDE = {"width": 740, "height": 375}
@@ -32,9 +37,31 @@ def seat_view(server: str, game, seat: int) -> dict:
     return api(server, "GET", f"/games/{game.id}/seats/{seat}/view", token=game.token(seat))
 
 
-def verified(server: str, game_id: str) -> None:
-    report = verify(api(server, "GET", f"/games/{game_id}/record"))
+def verified(server: str, game_id: str, verify_page, tmp_path) -> None:
+    """The game's record verifies by fairdeal-verify (the CLI) and on the verify page; the same
+    record with one call flipped and re-signed is refused by both, at that line, for one reason."""
+    text = api(server, "GET", f"/games/{game_id}/record")
+    report = verify(text)
     assert report.verified, report.verdict
+    honest = tmp_path / f"{game_id}.jsonl"
+    honest.write_text(text)
+    assert _cli(honest)["verified"]
+    assert verify_page.load(honest) == "verified"
+    lines = parse_record(text)
+    calls = [i for i, line in enumerate(lines) if line["type"] == "judgement"]
+    index = calls[len(calls) // 2]
+    lines[index]["right"] = not lines[index]["right"]
+    forged = tmp_path / f"{game_id}-flipped.jsonl"
+    forged.write_text("".join(canonical(line).decode() + "\n" for line in resign(lines, FORGER)))
+    cli = _cli(forged)
+    assert not cli["verified"] and cli["error"]["line"] == index + 1, cli["error"]
+    assert verify_page.load(forged) == "failed"
+    assert verify_page.page.locator("#failure").inner_text() == f"line {index + 1}: {cli['error']['reason']}"
+
+
+def _cli(path) -> dict:
+    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True)
+    return json.loads(run.stdout)
 
 
 # -- playing by the page ----------------------------------------------------------------------
@@ -144,7 +171,7 @@ def fits_the_screen(page: Page) -> None:
     )
 
 
-def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(open_page, new_game, server):
+def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(open_page, new_game, server, verify_page, tmp_path):
     game = new_game(["Ria", "Bot R1", "Bot R2", "Bot R3"], rules="eleusis", options={"dealer": 0, "rounds": 4})
     opened = open_page(game.link(0))
     page = opened.page
@@ -214,10 +241,10 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
     assert page.locator("#rules-revealed li").count() == 4
     page.wait_for_function("() => [...document.querySelectorAll('#rules-revealed .rule-check')].every((n) => n.dataset.state === 'checks')")
     opened.shot("eleusis-laptop-over")
-    verified(server, game.id)
+    verified(server, game.id, verify_page, tmp_path)
 
 
-def test_a_person_deals_and_writes_the_rule_which_no_other_seat_sees(open_page, new_game, server):
+def test_a_person_deals_and_writes_the_rule_which_no_other_seat_sees(open_page, new_game, server, verify_page, tmp_path):
     # Dee deals the first round: the draw for the deal (the first king) falls on seat 0 with these
     # seats and seeds (the server's from the seats, Dee's from the page's seeded random, Ned's below).
     game = new_game(["Dee", "Ned", "Bot D2", "Bot D3"], bots=[False, False, True, True], rules="eleusis", options={"dealer": 1, "rounds": 1})
@@ -285,7 +312,7 @@ def test_a_person_deals_and_writes_the_rule_which_no_other_seat_sees(open_page, 
     page.wait_for_selector("#rule-check[data-state='checks']")
     opened.shot("eleusis-dealer-rule-revealed")
     assert [e for e in opened.errors if "422" not in e] == []
-    verified(server, game.id)
+    verified(server, game.id, verify_page, tmp_path)
 
 
 def test_the_lobby_opens_an_eleusis_table_from_the_catalogue(open_page, server):
