@@ -25,7 +25,7 @@ LONG_FILES = (
     "browser/test_verify_page.py",
     "browser/test_table.py",
     "browser/test_eleusis.py",
-    "browser/test_eleusis_verify.py",
+    "browser/test_eleusis_replay.py",
     "test_eights_records.py",
     "service/test_reliability.py",
     "test_michigan_records.py",

@@ -48,6 +48,13 @@ def verified(server: str, game_id: str, verify_page, tmp_path) -> None:
     assert _cli(honest)["verified"]
     assert verify_page.load(honest) == "verified"
     lines = parse_record(text)
+    # The page shows every round's revealed rule, checked against its commitment in the browser.
+    rules = [line["rule"] for line in lines if line["type"] == "rule-reveal"]
+    shown = verify_page.page.locator("body").inner_text()
+    assert rules and all(rule in shown for rule in rules)
+    verify_page.page.wait_for_function("[...document.querySelectorAll('.rule-check')].every((n) => n.dataset.state !== 'checking')")
+    states = verify_page.page.locator(".eleusis-round .rule-check").evaluate_all("nodes => nodes.map((n) => n.dataset.state)")
+    assert states == ["checks"] * len(rules)
     calls = [i for i, line in enumerate(lines) if line["type"] == "judgement"]
     index = calls[len(calls) // 2]
     lines[index]["right"] = not lines[index]["right"]
