@@ -13,8 +13,6 @@
 
 export const MAX_CLIENT_SEED_BYTES = 128;
 
-const TWO32 = 2 ** 32;
-
 /** Input the protocol refuses (an oversized client seed). */
 export class FairnessError extends Error {
   constructor(message) {
