@@ -17,6 +17,8 @@ import { ApiError, GameApi } from "./api.js";
 import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogue.js";
 import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
+import { howToPlay } from "./help.js";
+import { keptLinks, linkItem } from "./links.js";
 import { playWords, rendererKit } from "./render.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { cardBack, cardFace, el, fill, saveFile, shortHex } from "./ui.js";
@@ -1029,6 +1031,7 @@ function renderSeeding() {
     el("ul", { class: "seed-status" }, rows),
     mine ? el("p", { class: "hint" }, "Your seed: ", el("code", {}, mine.seed)) : null,
     lostSeed ? el("p", { class: "error" }, "This seat committed from another browser: open the game there to reveal its seed, or the host can start without it.") : null,
+    api.host ? othersLinks() : null,
     api.host
       ? el(
           "div",
@@ -1038,6 +1041,30 @@ function renderSeeding() {
         )
       : null,
   );
+}
+
+let othersBlock = null;
+
+/**
+ * For the host: every other human seat's link, as this browser kept them when it opened the table
+ * (js/links.js), with Copy and QR. Built once, so a QR shown or a "Copied" stays while the view updates.
+ */
+function othersLinks() {
+  if (othersBlock) return othersBlock;
+  const kept = keptLinks(gameId);
+  const others = (kept?.seats ?? []).filter((s) => s.seat !== me);
+  const humans = ui.view.seats.filter((s) => !s.bot && s.seat !== me);
+  othersBlock = el(
+    "section",
+    { class: "others-links", id: "others-links", "aria-labelledby": "others-links-title" },
+    el("h3", { id: "others-links-title" }, "The other players' links"),
+    !humans.length
+      ? el("p", { class: "hint" }, "Every other seat is a bot: nobody else needs a link.")
+      : kept
+        ? [el("p", { class: "hint" }, "Send each player their own link: it is their seat's key."), el("ul", { class: "link-list" }, others.map((s) => linkItem(s.name, s.url)))]
+        : el("p", { class: "hint", id: "no-links" }, "This browser did not open this table, so it has no other seat's link. They are kept by the browser that opened it, under its recent tables."),
+  );
+  return othersBlock;
 }
 
 async function startNow() {
@@ -1126,31 +1153,45 @@ function renderEnd() {
 
 // -- the side panel (a drawer on a phone) ---------------------------------------------
 
+const TABS = ["scores", "fair", "log", "help"];
+const OPENERS = ["open-scores", "open-fair", "open-help"];
+
 function showPanel(name) {
-  for (const tab of ["scores", "fair", "log"]) {
+  for (const tab of TABS) {
     $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
     $(`panel-${tab}`).hidden = tab !== name;
   }
+  if (name === "help") showHelp();
 }
 
-for (const tab of ["scores", "fair", "log"]) $(`tab-${tab}`).addEventListener("click", () => showPanel(tab));
+let helpShown = null;
+
+/** The "How to play" tab: the game's text from the rules package, fetched the first time it is shown. */
+async function showHelp() {
+  const name = game.entry?.name;
+  if (!name || helpShown === name) return;
+  helpShown = name;
+  fill($("panel-help"), el("p", { class: "hint" }, "Loading…"));
+  fill($("panel-help"), await howToPlay(name));
+}
+
+for (const tab of TABS) $(`tab-${tab}`).addEventListener("click", () => showPanel(tab));
 
 function openSide(name) {
   showPanel(name);
   document.body.classList.add("side-open");
-  $("open-scores").setAttribute("aria-expanded", "true");
-  $("open-fair").setAttribute("aria-expanded", "true");
+  for (const id of OPENERS) $(id).setAttribute("aria-expanded", "true");
   $(`tab-${name}`).focus();
 }
 
 function closeSide() {
   document.body.classList.remove("side-open");
-  $("open-scores").setAttribute("aria-expanded", "false");
-  $("open-fair").setAttribute("aria-expanded", "false");
+  for (const id of OPENERS) $(id).setAttribute("aria-expanded", "false");
 }
 
 $("open-scores").addEventListener("click", () => openSide("scores"));
 $("open-fair").addEventListener("click", () => openSide("fair"));
+$("open-help").addEventListener("click", () => openSide("help"));
 $("close-side").addEventListener("click", closeSide);
 
 function showSound() {

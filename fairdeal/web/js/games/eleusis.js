@@ -318,7 +318,9 @@ function awaitingNode(T) {
   const a = t.awaiting;
   if (!a) return null;
   const calling = T.legal("call");
-  const what = a.play === "no-play" ? "declares no play and shows" : a.play === "string" ? "plays the string" : "plays";
+  // "You play", "Ann plays": the verb agrees with who made the play.
+  const mine = a.seat === T.me;
+  const what = a.play === "no-play" ? (mine ? "declare no play and show" : "declares no play and shows") : a.play === "string" ? (mine ? "play the string" : "plays the string") : mine ? "play" : "plays";
   const choice = named(T);
   const cards =
     calling && a.play === "no-play"
@@ -333,7 +335,7 @@ function awaitingNode(T) {
   return el(
     "div",
     { class: "awaiting", id: "awaiting", role: "group", "aria-label": `${T.who(a.seat)} ${what} ${cardsText(a.cards)}: the Forecaster calls it` },
-    el("p", { class: "wanted" }, `${T.who(a.seat)} ${what}${a.play === "no-play" ? " their hand" : ""}: ${calling ? "you call it" : `${T.who(t.forecaster)} calls it`}.`),
+    el("p", { class: "wanted" }, `${T.who(a.seat)} ${what}${a.play === "no-play" ? (mine ? " your hand" : " their hand") : ""}: ${calling ? "you call it" : `${T.who(t.forecaster)} calls it`}.`),
     el("span", { class: `shown-cards${a.play === "string" ? " string" : ""}` }, cards),
     calling && a.play === "no-play" ? el("p", { class: "hint" }, "Right: no card of it fits. Wrong: tap the card it could have played, then Wrong.") : null,
   );
