@@ -75,7 +75,7 @@ export function rendererKit({ view, entry, hooks, me = null, ui = {}, ...page })
     playWords,
     sessionWords: () => {
       const deals = view()?.options?.deals;
-      return deals === undefined ? "" : ` The game is ${deals || view().seats.length} deals${deals ? "" : ", each player dealing once"}.`;
+      return deals === undefined ? "" : ` The game is ${deals === 1 ? "1 deal" : `${deals || view().seats.length} deals`}${deals ? "" : ", each player dealing once"}.`;
     },
     // Pointing at a part of the table says what it is: a plain tooltip, when the page has no other.
     explainOn: (node, explain) => node.addEventListener("pointerenter", () => (node.title = explain() ?? "")),

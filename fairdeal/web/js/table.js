@@ -520,7 +520,7 @@ function describeLine(line) {
     case "move":
       return `${who(line.seat)} ${moveWords(line)}${line.auto ? " (time ran out)" : ""}.`;
     case "restock":
-      return `The stock ran out: the pile became a new stock of ${line.cards} cards.`;
+      return `The stock ran out: the pile became a new stock of ${line.cards} card${line.cards === 1 ? "" : "s"}.`;
     case "chips":
       return `${party(line.from, true)} paid ${line.amount} ${chipWord(line.amount)} to ${party(line.to)} (${line.reason.replace(/-/g, " ")}).`;
     case "put-down":
@@ -938,7 +938,7 @@ function unitTitle() {
 /** " The game is 3 deals.": how long a session of deals lasts (none for a game played to a target). */
 function sessionWords() {
   const deals = ui.view.options?.deals;
-  return deals === undefined ? "" : ` The game is ${deals || ui.view.seats.length} deals${deals ? "" : ", each player dealing once"}.`;
+  return deals === undefined ? "" : ` The game is ${deals === 1 ? "1 deal" : `${deals || ui.view.seats.length} deals`}${deals ? "" : ", each player dealing once"}.`;
 }
 
 function scoresHint(view, chips, target) {

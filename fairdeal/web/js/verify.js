@@ -331,7 +331,7 @@ function handPanel(report, hand) {
         el(
           "ol",
           {},
-          hand.restocks.map((r) => el("li", {}, el("span", { class: "hint" }, `Restock ${r.restock}, ${r.stock.length} cards, top first: `), cardRow(r.stock))),
+          hand.restocks.map((r) => el("li", {}, el("span", { class: "hint" }, `Restock ${r.restock}, ${r.stock.length} card${r.stock.length === 1 ? "" : "s"}, top first: `), cardRow(r.stock))),
         ),
       )
     : null;

@@ -217,7 +217,7 @@ export function judgementWords(j, who) {
     else detail = `no penalty cards, as the Forecaster was overthrown (${cards} below the mainline)`;
   } else if (j.right) {
     verdict = "No play was right:";
-    detail = j.fresh ? `fresh hand of ${j.fresh}` : `${plural(j.returned, "card")} back to the stock, and the round ends`;
+    detail = j.fresh ? `a fresh hand of ${plural(j.fresh, "card")}` : `${plural(j.returned, "card")} back to the stock, and the round ends`;
   } else {
     verdict = "No play was wrong:";
     detail = `${display(j.dealer_card)} goes on the mainline; ${j.penalty ? plural(j.penalty, "penalty card") : "no penalty cards (the Forecaster was overthrown)"}`;
@@ -225,7 +225,7 @@ export function judgementWords(j, who) {
   const extras = [];
   if (j.call !== null && j.call !== undefined) {
     const named = j.call_card ? ` (${display(j.call_card)})` : "";
-    extras.push(j.overthrown ? `Forecaster overthrown: ${who(j.forecaster)} called it ${j.call}${named} and draws ${j.forecaster_penalty}` : `${who(j.forecaster)} forecast it ${j.call}${named}: correct`);
+    extras.push(j.overthrown ? `Forecaster overthrown: ${who(j.forecaster)} called it ${j.call}${named} and draw${who(j.forecaster) === "You" ? "" : "s"} ${j.forecaster_penalty}` : `${who(j.forecaster)} forecast it ${j.call}${named}: correct`);
   }
   if (j.expelled) extras.push(`${who(j.seat)} ${who(j.seat) === "You" ? "are" : "is"} expelled from the round`);
   return { verdict, detail, extras };
