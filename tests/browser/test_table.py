@@ -361,6 +361,8 @@ def test_pointing_at_a_card_says_why_not_in_the_engines_words(open_page, new_gam
     tip = page.locator("#tooltip")
     tip.wait_for(state="visible")
     assert card["why_not"] in tip.inner_text()
+    # The engine's words name the card ("K♥ does not match 9♣ ..."): the tip does not say its name twice.
+    assert tip.inner_text() == card["why_not"]
     opened.shot("table-laptop-explanation")
     page.mouse.move(5, 5)
     tip.wait_for(state="hidden")

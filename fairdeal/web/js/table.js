@@ -182,6 +182,11 @@ function hideTip() {
   tooltip.hidden = true;
 }
 
+/** The engine's why-not: "8♥ does not match 9♣ in suit or rank" names its card itself; else the card is named first. */
+function whyNotWords(code, why) {
+  return why.includes(display(code)) ? why : `${display(code)}: ${why}`;
+}
+
 /** Hover (mouse), hold (touch) and focus (keyboard) show `explain()` next to `node`. */
 function explainOn(node, explain) {
   node.addEventListener("pointerenter", (event) => {
@@ -721,7 +726,8 @@ function renderHand() {
     if (why) node.append(why);
     if (mark) node.append(el("span", { class: "order-mark", "aria-hidden": "true" }, mark));
     node.addEventListener("click", tapped(() => tapCard(code, copy)));
-    explainOn(node, () => (note?.why_not ? `${display(code)}: ${note.why_not}` : turn ? (game.hooks.cardHint?.(code, T) ?? `${display(code)} can be played: tap to lift, tap again to play.`) : display(code)));
+    // The tip says what the face does not: why not, or how to play it; never the card's name again.
+    explainOn(node, () => (note?.why_not ? whyNotWords(code, note.why_not) : turn ? (game.hooks.cardHint?.(code, T) ?? `${display(code)} can be played: tap to lift, tap again to play.`) : null));
     return node;
   });
   fill(handNode, buttons);
