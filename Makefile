@@ -44,7 +44,22 @@ $(NOBLE_STAMP):
 	rm -rf .cache/noble
 	@touch $(NOBLE_STAMP)
 
-vendor: $(NOBLE_STAMP)
+# uqr's QR encoder, for the seat links' QR codes (lobby and table): the pinned npm package's one
+# ES module, into gitignored fairdeal/web/vendor/uqr/ (served at /vendor/uqr/), its licence kept.
+UQR_VERSION := 0.1.3
+UQR_DIR := fairdeal/web/vendor/uqr
+UQR_STAMP := $(UQR_DIR)/.fetched-$(UQR_VERSION)
+
+$(UQR_STAMP):
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
+	rm -rf $(UQR_DIR) .cache/uqr && mkdir -p $(UQR_DIR) .cache/uqr
+	cd .cache/uqr && npm pack --silent uqr@$(UQR_VERSION) >/dev/null
+	tar -xzf .cache/uqr/uqr-$(UQR_VERSION).tgz -C .cache/uqr package/LICENSE package/dist/index.mjs
+	mv .cache/uqr/package/dist/index.mjs .cache/uqr/package/LICENSE $(UQR_DIR)/
+	rm -rf .cache/uqr
+	@touch $(UQR_STAMP)
+
+vendor: $(NOBLE_STAMP) $(UQR_STAMP)
 
 # Reinstall only when the project's metadata changed.
 $(STAMP): pyproject.toml
@@ -54,7 +69,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 # The service on SQLite in ./data (the demo of the protocol alone: `fairdeal demo`).
-run: $(STAMP) $(PYODIDE_STAMP) $(NOBLE_STAMP)
+run: $(STAMP) $(PYODIDE_STAMP) $(NOBLE_STAMP) $(UQR_STAMP)
 	$(BIN)/fairdeal serve
 
 # The browser tests need Chromium: Debian's package (CI runs as root; Playwright downloads nothing).
@@ -63,7 +78,7 @@ chromium:
 
 # Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
 # process): the browser files wait on Chromium while the other core replays records.
-test: $(STAMP) chromium $(PYODIDE_STAMP) $(NOBLE_STAMP)
+test: $(STAMP) chromium $(PYODIDE_STAMP) $(NOBLE_STAMP) $(UQR_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 bench: $(STAMP)

@@ -1,13 +1,15 @@
 """The catalogue: each game declares itself once, and GET /rules and spec/games.json say the same."""
 
+import re
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from fairdeal.rules import DEFAULT, RULES, OptionsError, catalogue, catalogue_json, get
+from fairdeal.rules import DEFAULT, RULES, OptionsError, catalogue, catalogue_json, get, how_to_play
 
-SPEC = Path(__file__).resolve().parent.parent / "spec" / "games.json"
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec" / "games.json"
 
 
 def test_spec_games_json_is_the_catalogue_generated_from_the_rules():
@@ -70,6 +72,36 @@ def test_get_rules_serves_the_catalogue(tmp_path):
         assert one.status_code == 200 and one.json() == RULES["michigan"].declaration()
         missing = client.get("/rules/poker")
         assert missing.status_code == 404 and "unknown rules 'poker'" in missing.json()["detail"]
+        help_ = client.get("/rules/fan-tan/help")
+        assert help_.status_code == 200
+        assert help_.json() == {"name": "fan-tan", "title": "Fan Tan", "help": how_to_play("fan-tan")}
+        unknown = client.get("/rules/poker/help")
+        assert unknown.status_code == 404 and "unknown rules 'poker'" in unknown.json()["detail"]
+        assert client.get("/rules/" + "x" * 41 + "/help").status_code == 422
+
+
+HELP_MARKUP = re.compile(r"^(?:[^<>`#|\[\]]*)$")
+"""What a "How to play" may hold: text, ``- `` bullets and ``**bold**``; no HTML, code, heading, table or link."""
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_every_game_has_a_how_to_play_for_players(name):
+    """Every catalogue game's text: the package carries it, its spec page links it, and it is the
+    small markdown the pages draw, of a length a player reads (80 to about 200 words)."""
+    text = how_to_play(name)
+    words = re.findall(r"[A-Za-z0-9♠♥♦♣]+(?:['’][a-z]+)?", text)
+    assert 80 <= len(words) <= 210, f"{name}: {len(words)} words"
+    assert all(HELP_MARKUP.match(line) for line in text.splitlines()), name
+    assert text.count("**") % 2 == 0, f"{name}: an unclosed **"
+    for heading in ("**Goal.**", "**The deal.**", "**A turn.**"):
+        assert heading in text, f"{name} says nothing under {heading}"
+    pages = [p for p in (ROOT / "spec" / "games").glob("*.md") if f"Rules name: `{name}`" in p.read_text()]
+    assert len(pages) == 1 and f"fairdeal/rules/help/{name}.md" in pages[0].read_text()
+
+
+def test_how_to_play_refuses_an_unknown_game():
+    with pytest.raises(OptionsError, match="unknown rules 'poker'"):
+        how_to_play("poker")
 
 
 @pytest.mark.parametrize("name", list(RULES))

@@ -81,7 +81,7 @@ def test_new_moves_read_and_write_as_record_fields():
         ({"move": "bid", "amount": "3"}, "at least 1"),
         ({"move": "bid", "amount": 2, "card": "9C"}, "a bid names no card"),
         ({"move": "pass", "amount": 2}, "a pass names no amount"),
-        ({"move": "exchange", "card": "9C"}, "a exchange names no card"),
+        ({"move": "exchange", "card": "9C"}, "an exchange names no card"),
         ({"move": "draw", "then": "AD"}, "a draw names no card"),
         ({"move": "play", "card": "9C", "then": "XX"}, "not a card code"),
         ({"move": "play", "card": "AD", "then": "AD"}, "another card than its own"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 from fairdeal.rules.base import (
@@ -42,6 +43,7 @@ __all__ = [
     "catalogue",
     "catalogue_json",
     "get",
+    "how_to_play",
     "Event",
     "HandResult",
     "HandSummary",
@@ -143,3 +145,17 @@ def get(name: str, options: Mapping[str, Any] | None = None) -> Rules:
     except (KeyError, TypeError):
         raise OptionsError(f"unknown rules {name!r}; known: {', '.join(sorted(RULES))}") from None
     return cls(options)
+
+
+def how_to_play(name: str) -> str:
+    """The "How to play" text of the game called ``name``, for players: a small markdown
+    (paragraphs, ``- `` bullet lists, ``**bold**``), kept in ``fairdeal/rules/help/<name>.md`` so
+    the package carries it; spec/games/<page>.md points there. :class:`OptionsError` for an
+    unknown game.
+
+    >>> how_to_play("michigan").startswith("**Goal.**")
+    True
+    """
+    if name not in RULES:
+        raise OptionsError(f"unknown rules {name!r}; known: {', '.join(sorted(RULES))}")
+    return resources.files(__package__).joinpath("help", f"{name}.md").read_text(encoding="utf-8")

@@ -42,6 +42,15 @@ Event = dict[str, Any]
 """A public fact for the record, JSON-ready (cards as codes)."""
 
 
+def a(word: str) -> str:
+    """``word`` with the article a sentence says it with.
+
+    >>> [a(w) for w in ("play", "auction", "exchange", "8", "ace", "10", "jack")]
+    ['a play', 'an auction', 'an exchange', 'an 8', 'an ace', 'a 10', 'a jack']
+    """
+    return ("an " if word[:1].lower() in "aeiou8" or word in ("11", "18") else "a ") + word
+
+
 def stream_bytes(shuffle: Shuffler, label: str, n: int) -> bytes:
     """The first ``n`` bytes of ``label``'s stream from the fair dealer that ``shuffle`` is
     (:class:`fairdeal.fairness.GameShuffle`): how a game draws a secret (an Eleusis round's
@@ -244,15 +253,15 @@ class Move:
             if self.card is not None and (self.verdict != "wrong" or not isinstance(self.card, Card)):
                 raise MoveError("only a call of 'wrong' names a card (the one that could have been played)")
         elif (self.kind == "play") != isinstance(self.card, Card):
-            raise MoveError("a play names its card" if self.kind == "play" else f"a {self.kind} names no card")
+            raise MoveError("a play names its card" if self.kind == "play" else f"{a(self.kind)} names no card")
         elif self.verdict is not None:
-            raise MoveError(f"a {self.kind} makes no call")
+            raise MoveError(f"{a(self.kind)} makes no call")
         if self.kind == "string":
             if (not isinstance(self.cards, tuple) or not 2 <= len(self.cards) <= self.MAX_STRING
                     or not all(isinstance(c, Card) for c in self.cards)):
                 raise MoveError(f"a string is 2 to {self.MAX_STRING} cards in the order played")
         elif self.cards is not None:
-            raise MoveError(f"a {self.kind} names no string of cards")
+            raise MoveError(f"{a(self.kind)} names no string of cards")
         if self.text is not None and (self.kind != "rule" or not isinstance(self.text, str)):
             raise MoveError("only a dealer's rule move gives a rule, as text")
         if self.suit is not None and (self.kind != "play" or not isinstance(self.suit, Suit)):
@@ -260,7 +269,7 @@ class Move:
         if self.then is not None and (self.kind != "play" or not isinstance(self.then, Card) or self.then is self.card):
             raise MoveError("only a play names a second card ('then'), another card than its own")
         if (self.kind == "bid") != (self.amount is not None):
-            raise MoveError("a bid names its amount of counters" if self.kind == "bid" else f"a {self.kind} names no amount")
+            raise MoveError("a bid names its amount of counters" if self.kind == "bid" else f"{a(self.kind)} names no amount")
         if self.amount is not None and (isinstance(self.amount, bool) or not isinstance(self.amount, int) or self.amount < 1):
             raise MoveError(f"a bid is a whole number of counters, at least 1, not {self.amount!r}")
 
@@ -408,7 +417,7 @@ class Move:
             raise fail(str(exc)) from None
         if kind != "play":
             if rest:
-                raise fail(f"a {kind} takes nothing after it")
+                raise fail(f"{a(kind)} takes nothing after it")
             return _SIMPLE[kind]
         if not rest:
             raise fail("a play names its card, e.g. 'play 9C'")
@@ -447,16 +456,16 @@ class Move:
         strung, verdict, rule = data.get("cards"), data.get("call"), data.get("rule")
         if kind in ("string", "call", "rule"):
             if suit_code is not None or then_code is not None or amount is not None:
-                raise MoveError(f"a {kind} names no suit, second card or amount")
+                raise MoveError(f"{a(kind)} names no suit, second card or amount")
             if (strung is not None) != (kind == "string") or (verdict is not None) != (kind == "call"):
-                raise MoveError(f"a {kind} has {'its' if kind != 'rule' else 'no'} cards or call: "
+                raise MoveError(f"{a(kind)} has {'its' if kind != 'rule' else 'no'} cards or call: "
                                 "a string names its 'cards', a call its 'call'")
             if rule is not None and kind != "rule":
-                raise MoveError(f"a {kind} gives no rule")
+                raise MoveError(f"{a(kind)} gives no rule")
             if rule is not None and not isinstance(rule, str):
                 raise MoveError("a rule is text")
             if card_code is not None and kind != "call":
-                raise MoveError(f"a {kind} names no single card")
+                raise MoveError(f"{a(kind)} names no single card")
             try:
                 if kind == "string":
                     if not isinstance(strung, list) or not all(isinstance(c, str) for c in strung):
@@ -470,7 +479,7 @@ class Move:
                 raise MoveError(str(exc)) from None
             return cls("rule", text=rule)
         if strung is not None or verdict is not None or rule is not None:
-            raise MoveError(f"a {kind} names no string of cards, call or rule")
+            raise MoveError(f"{a(kind)} names no string of cards, call or rule")
         if kind == "bid":
             if card_code is not None or suit_code is not None or then_code is not None:
                 raise MoveError("a bid names no card and no suit")
@@ -478,10 +487,10 @@ class Move:
                 raise MoveError(f"a bid names its amount of counters, a whole number at least 1, not {amount!r}")
             return cls("bid", amount=amount)
         if amount is not None:
-            raise MoveError(f"a {kind} names no amount")
+            raise MoveError(f"{a(kind)} names no amount")
         if kind != "play":
             if card_code is not None or suit_code is not None or then_code is not None:
-                raise MoveError(f"a {kind} names no card and no suit")
+                raise MoveError(f"{a(kind)} names no card and no suit")
             return _SIMPLE[kind]
         try:
             card = Card.parse(card_code) if isinstance(card_code, str) else None

@@ -330,7 +330,7 @@ class MichiganSummary(RunSummary):
             out.append(f"  the extra hand is auctioned: {', '.join(said)}")
         if self.exchange is not None:
             seat, price = self.exchange
-            out.append(f"  {names.seat(seat)} plays the extra hand" + (f", for {price} counters" if price else ""))
+            out.append(f"  {names.seat(seat)} plays the extra hand" + (f", for {price} counter{'' if price == 1 else 's'}" if price else ""))
         out.append(f"  dead hand: {display(self.dead)}")
         return out
 

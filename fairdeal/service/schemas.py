@@ -33,6 +33,7 @@ __all__ = [
     "Health",
     "PublicKey",
     "Catalogue",
+    "HowToPlay",
     "Declaration",
     "Receipt",
     "GameCreated",
@@ -192,6 +193,14 @@ class Declaration(_Closed):
     moves: list[Literal[Move.KINDS]]  # type: ignore[valid-type]
     two_card_plays: bool
     bots: list[str] = Field(description="The bot kinds that can play a seat of this game: heuristic, random.")
+
+
+class HowToPlay(_Closed):
+    """One game's "How to play", as the lobby and the table show it."""
+
+    name: str = Field(examples=[DEFAULT])
+    title: str = Field(examples=["Crazy Eights"])
+    help: str = Field(description="For players: markdown of paragraphs, `- ` bullet lists and `**bold**` only.")
 
 
 class Catalogue(_Closed):

@@ -81,7 +81,7 @@ ENGINE_PAGES = frozenset({"verify.html", "replay.html"})
 PYODIDE_DIR = WEB_DIR / "pyodide"
 """Pyodide's core files, fetched by ``make pyodide`` (gitignored)."""
 VENDOR_DIR = WEB_DIR / "vendor"
-"""Front-end libraries from the npm registry, fetched by ``make vendor`` (gitignored): @noble/hashes."""
+"""Front-end libraries from the npm registry, fetched by ``make vendor`` (gitignored): @noble/hashes, uqr."""
 
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 """For files whose URL changes whenever their bytes do (a hash, a pinned version)."""

@@ -123,6 +123,13 @@ def test_michigan_by_mouse_the_dealer_takes_the_extra_hand_and_the_others_bid(op
     page = opened.page
     page.wait_for_selector("#layout li")
     assert page.locator("#layout li").count() == 4  # A♥ K♣ Q♦ J♠, each with its counters
+    # The table explains its game: the "?" opens How to play in the side panel, Michigan's own words.
+    page.click("#open-help")
+    page.wait_for_selector("#panel-help:not([hidden]) .help-text")
+    assert page.locator("#tab-help").get_attribute("aria-selected") == "true"
+    assert "Play a pay card and you take every counter on it." in page.locator("#panel-help").inner_text()
+    assert page.locator("#panel-help .help-title").inner_text() == "How to play Michigan"
+    page.click("#tab-scores")
     _why_not_as_the_engine_says(page, game)
     kinds = Counter()
     for _ in range(600):
@@ -298,13 +305,41 @@ def test_the_lobby_offers_each_game_with_its_own_seat_range(open_page):
     assert choose("crazy-eights") == (6, "2 to 6 players")
     for rules in ("michigan", "double-stops", "spin", "commit", "snip-snap-snorem", "earl-of-coventry", "jig"):
         assert page.locator(f"#rules option[value='{rules}']").count() == 1
+    # How to play the chosen game, beside the picker: Michigan explains its extra hand and pay cards.
+    page.select_option("#rules", "michigan")
+    page.click("#show-help")
+    page.wait_for_selector("#help-dialog[open] #help-body .help-text")
+    assert page.locator("#help-dialog-title").inner_text() == "How to play Michigan"
+    assert "Play a pay card and you take every counter on it." in page.locator("#help-body").inner_text()
+    assert page.locator("#help-body strong").first.inner_text() == "Goal."  # **bold** drawn as <strong>, not as stars
+    page.click("#close-help")
+    assert not page.locator("#help-dialog").is_visible()
     # Commit needs four: removing stops there.
     page.select_option("#rules", "commit")
     while page.locator(".seat-row .remove:not([disabled])").count():
         page.locator(".seat-row .remove:not([disabled])").first.click()
     assert page.locator(".seat-row").count() == 4
+    # Three people and a bot: the recent tables keep every person's link, not only the host's.
+    for row in (0, 1, 2):
+        page.locator(".seat-row").nth(row).locator(".kind label", has_text="Person").click()
     page.click("#create-button")
     page.wait_for_selector("#links:not([hidden])")
+    links = page.eval_on_selector_all("#link-list input.link-url", "xs => xs.map((x) => x.value)")
+    assert len(links) == 3 and "&host=" in links[0] and all("&host=" not in url for url in links[1:])
+    kept = page.locator("#recent-list li.recent-table").first
+    assert kept.get_attribute("data-game") == links[0].split("/table/")[1].split("#")[0]
+    assert kept.locator(".seat-link").evaluate_all("xs => xs.map((x) => x.dataset.url)") == links
+    assert kept.locator(".seat-link button.copy").count() == 3 and kept.locator(".seat-link button.qr-toggle").count() == 3
+    # A QR on demand: it encodes exactly that seat's link, drawn by the library as an SVG.
+    kept.locator(".seat-link").nth(2).locator("button.qr-toggle").click()
+    qr = kept.locator(".seat-link").nth(2).locator("svg.qr")
+    qr.wait_for()
+    assert qr.get_attribute("data-encoded") == links[2]
+    assert len(qr.locator("path").get_attribute("d")) > 1000
+    # Reopened, the lobby still lists them: they were kept in this browser, not only shown once.
+    page.reload()
+    page.wait_for_selector("#recent-list li.recent-table .seat-link")
+    assert page.locator("#recent-list li.recent-table").first.locator(".seat-link").evaluate_all("xs => xs.map((x) => x.dataset.url)") == links
 
 
 def test_the_lobby_lists_every_game_of_the_catalogue_with_its_options(open_page, server):
@@ -329,6 +364,11 @@ def test_the_lobby_lists_every_game_of_the_catalogue_with_its_options(open_page,
             assert box.input_value() == str(option["default"])
     # What the lobby's inputs say is what the table is dealt with; the table's title is the catalogue's.
     page.select_option("#rules", "fan-tan")
+    page.click("#show-help")
+    page.wait_for_selector("#help-dialog[open] #help-body .help-text")
+    assert "A seven starts its suit's row" in page.locator("#help-body").inner_text()
+    page.keyboard.press("Escape")  # a dialog closes with Escape too
+    assert not page.locator("#help-dialog").is_visible()
     page.fill("#option-stack", "20")
     page.fill("#option-deals", "2")
     page.click("#create-button")
@@ -339,6 +379,11 @@ def test_the_lobby_lists_every_game_of_the_catalogue_with_its_options(open_page,
     page.click("#link-list a.button")
     page.wait_for_selector("body[data-phase='playing']")
     assert page.locator("#game-title").inner_text().startswith("Fan Tan")
+    # The table's "?" opens the same words, in its side panel.
+    page.click("#open-help")
+    page.wait_for_selector("#panel-help:not([hidden]) .help-text")
+    assert "A seven starts its suit's row" in page.locator("#panel-help").inner_text()
+    assert page.locator("#open-help").get_attribute("aria-label") == "How to play"
 
 
 # -- the verify page ----------------------------------------------------------------------------

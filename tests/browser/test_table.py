@@ -361,6 +361,8 @@ def test_pointing_at_a_card_says_why_not_in_the_engines_words(open_page, new_gam
     tip = page.locator("#tooltip")
     tip.wait_for(state="visible")
     assert card["why_not"] in tip.inner_text()
+    # The engine's words name the card ("K♥ does not match 9♣ ..."): the tip does not say its name twice.
+    assert tip.inner_text() == card["why_not"]
     opened.shot("table-laptop-explanation")
     page.mouse.move(5, 5)
     tip.wait_for(state="hidden")
@@ -438,6 +440,24 @@ def test_the_host_starts_without_a_missing_player(open_page, new_game):
     # Hal has committed; Absent never opens the link, so no seed can be revealed yet.
     page.wait_for_selector("#seeding:not([hidden]) #start-now")
     page.wait_for_selector("#seeding li:has-text('committed ✔')")
+    # This browser did not open the table (the test did, over HTTP): it has no other seat's link, and says so.
+    assert "has no other seat's link" in page.locator("#no-links").inner_text()
+    # Kept as the lobby (or "Play again") keeps them, the host's waiting screen hands out the others' links.
+    page.evaluate("async (created) => (await import('/js/links.js')).keepLinks(created, { rules: 'crazy-eights' })", game.created)
+    page.reload()
+    page.wait_for_selector("#seeding:not([hidden]) #others-links .seat-link")
+    others = page.locator("#others-links .seat-link")
+    absent = game.server + game.link(1)
+    assert others.count() == 1 and others.get_attribute("data-url") == absent  # not Hal's own, not the bot's
+    assert others.locator(".link-url").input_value() == absent and "Absent" in others.inner_text()
+    opened.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    others.locator("button.copy").click()
+    page.wait_for_selector("#others-links button.copy:has-text('Copied')")
+    assert page.evaluate("navigator.clipboard.readText()") == absent
+    others.locator("button.qr-toggle").click()
+    page.wait_for_selector("#others-links svg.qr path")
+    assert page.locator("#others-links svg.qr").get_attribute("data-encoded") == absent
+    assert others.locator("button.qr-toggle").get_attribute("aria-expanded") == "true"
     opened.shot("table-laptop-waiting-for-seeds")
     page.click("#start-now")
     # Every seat without a revealed seed is played by a bot (Hal's too, as the page said), marked as one.

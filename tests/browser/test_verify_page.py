@@ -125,6 +125,9 @@ def test_a_tampered_record_shows_its_first_failure(verify_page, cases, tmp_path,
     assert opened.page.locator("#verdict-box strong").inner_text() == "NOT VERIFIED"
     error = case["cli"]["error"]
     assert opened.page.locator("#failure").inner_text() == f"line {error['line']}: {error['reason']}"
+    # The player's words come first; the verifier's technical words stay under them.
+    if name.endswith("a bad signature"):
+        assert opened.page.locator("#failure-words").inner_text() == "This record was changed after the server signed it."
     assert "DEALS CHECKED" not in opened.page.locator("body").inner_text()
     if name.endswith("a score changed"):
         opened.shot("verify-laptop-tampered", full_page=True)

@@ -49,6 +49,7 @@ ROUTES: list[tuple[str, str]] = [
     ("GET", "/.well-known/fairdeal-key"),
     ("GET", "/rules"),
     ("GET", "/rules/{name}"),
+    ("GET", "/rules/{name}/help"),
     ("POST", "/games"),
     ("GET", "/games/{game_id}"),
     ("GET", "/games/{game_id}/record"),

@@ -183,6 +183,7 @@ def test_every_game_answers_as_its_schemas_say(api, contract):
         walk("GET", route)
     for rules in RULES:
         walk("GET", "/rules/{name}", path={"name": rules})
+        walk("GET", "/rules/{name}/help", path={"name": rules})
 
 
 def test_a_dealing_session_answers_as_its_schemas_say(api, contract):
@@ -220,6 +221,7 @@ def test_refusals_have_the_one_error_body(api, contract):
                                        status=409)["detail"]
     assert walk("GET", "/games/{game_id}", path={"game_id": "nope"}, status=404)["detail"] == "there is no game 'nope'"
     assert walk("GET", "/rules/{name}", path={"name": "poker"}, status=404)["detail"].startswith("unknown rules 'poker'")
+    assert walk("GET", "/rules/{name}/help", path={"name": "poker"}, status=404)["detail"].startswith("unknown rules 'poker'")
     [error] = walk("GET", "/games/{game_id}/seats/{seat}/view", ann, path={**ids, "seat": 99}, status=422)["detail"]
     assert error["loc"] == ["path", "seat"]
     assert walk("POST", "/games/{game_id}/moves", ann, path=ids, json={"seq": 1, "move": "draw"}, status=409)["detail"]

@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 
-from fairdeal.rules import DEFAULT, RULES, catalogue
+from fairdeal.rules import DEFAULT, RULES, catalogue, how_to_play
 from fairdeal.service.errors import NotFound
-from fairdeal.service.schemas import Catalogue, Declaration, errors
+from fairdeal.service.schemas import Catalogue, Declaration, HowToPlay, errors
 
 router = APIRouter(tags=["rules"])
 
@@ -33,3 +33,13 @@ def one_rules(name: RulesName) -> JSONResponse:
     if cls is None:
         raise NotFound(f"unknown rules {name!r}; known: {', '.join(RULES)}")
     return JSONResponse(cls.declaration())
+
+
+@router.get("/rules/{name}/help", response_model=HowToPlay, responses=errors(404, 422))
+def rules_help(name: RulesName) -> HowToPlay:
+    """One game's "How to play" for players: a small markdown (paragraphs, ``- `` bullet lists,
+    ``**bold**``) the lobby and the table show."""
+    cls = RULES.get(name)
+    if cls is None:
+        raise NotFound(f"unknown rules {name!r}; known: {', '.join(RULES)}")
+    return HowToPlay(name=name, title=cls.title, help=how_to_play(name))

@@ -4,6 +4,8 @@
 
 import { request } from "./api.js";
 import { catalogue, entryOf, unitWord } from "./catalogue.js";
+import { howToPlay } from "./help.js";
+import { keepLinks, keptLinks, linkItem, recentTables } from "./links.js";
 import { el, fill } from "./ui.js";
 
 // Every game, its seats and its options come from the catalogue (GET /rules), as the rules declare them.
@@ -11,7 +13,6 @@ let games = null;
 const chosen = () => entryOf(games, rulesSelect.value);
 const minSeats = () => chosen()?.seats.min ?? 2;
 const maxSeats = () => chosen()?.seats.max ?? 2;
-const RECENT_KEY = "fairdeal:recent";
 
 const form = document.getElementById("create");
 const list = document.getElementById("seat-list");
@@ -113,85 +114,39 @@ form.addEventListener("submit", async (event) => {
   }
 });
 
-/** The link that seats a person: /table/ID#seat=N&token=T (the host's also carries &host=H). */
-export function seatLink(gameId, seat, token, host = null) {
-  const fragment = new URLSearchParams({ seat: String(seat), token });
-  if (host) fragment.set("host", host);
-  return `${location.origin}/table/${encodeURIComponent(gameId)}#${fragment}`;
-}
-
-function linkItem(label, url, { primary = false } = {}) {
-  const copy = el("button", { type: "button", class: "secondary copy" }, "Copy link");
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      copy.textContent = "Copied ✔";
-    } catch {
-      copy.textContent = "Select it and copy";
-    }
-  });
-  return el(
-    "li",
-    {},
-    el("span", { class: "link-label" }, label),
-    el("input", { type: "text", readonly: true, value: url, class: "link-url", "aria-label": `Link for ${label}`, onfocus: (e) => e.target.select() }),
-    el("span", { class: "link-actions" }, copy, el("a", { class: primary ? "button gold" : "button secondary", href: url }, primary ? "Take this seat" : "Open")),
-  );
-}
-
 function showLinks(created) {
-  const humans = created.seats.filter((s) => s.join_token);
-  const items = humans.map((s, i) => linkItem(s.name, seatLink(created.game_id, s.seat, s.join_token, i === 0 ? created.host_token : null), { primary: i === 0 }));
-  if (!humans.length) {
-    const watch = `${location.origin}/table/${encodeURIComponent(created.game_id)}#host=${encodeURIComponent(created.host_token)}`;
-    items.push(linkItem("Watch the bots play", watch, { primary: true }));
-  }
+  const kept = keepLinks(created, { rules: rulesSelect.value, title: chosen()?.title ?? null });
+  const items = kept.seats.map((s) => linkItem(s.name, s.url, { open: s.host ? "Take this seat" : "Open", primary: s.host }));
+  if (!kept.seats.length) items.push(linkItem("Watch the bots play", kept.host_url, { open: "Watch", primary: true }));
   fill(document.getElementById("link-list"), items);
   document.getElementById("links-commitment").textContent = created.commitment;
   const links = document.getElementById("links");
   links.hidden = false;
   links.scrollIntoView({ behavior: "smooth", block: "start" });
-  remember(created, humans);
+  showRecent();
   links.querySelector("a.button")?.focus();
 }
 
-function remember(created, humans) {
-  const first = humans[0];
-  const entry = {
-    game_id: created.game_id,
-    rules: rulesSelect.value,
-    when: new Date().toISOString(),
-    names: created.seats.map((s) => s.name),
-    url: first ? seatLink(created.game_id, first.seat, first.join_token, created.host_token) : `/table/${created.game_id}#host=${created.host_token}`,
-  };
-  const recent = [entry, ...loadRecent().filter((r) => r.game_id !== entry.game_id)].slice(0, 8);
-  localStorage.setItem(RECENT_KEY, JSON.stringify(recent));
-  showRecent();
-}
-
-function loadRecent() {
-  try {
-    const value = JSON.parse(localStorage.getItem(RECENT_KEY) ?? "[]");
-    return Array.isArray(value) ? value : [];
-  } catch {
-    return [];
-  }
-}
-
+/** The recent tables: the host's way back, Verify, and every human seat's link kept for it. */
 function showRecent() {
-  const recent = loadRecent();
+  const recent = recentTables();
   document.getElementById("recent").hidden = !recent.length;
   fill(
     document.getElementById("recent-list"),
-    recent.map((r) =>
-      el(
+    recent.map((r, i) => {
+      const kept = keptLinks(r.game_id);
+      const seats = (kept?.seats ?? []).map((s) => linkItem(s.host ? `${s.name} (you, the host)` : s.name, s.url));
+      return el(
         "li",
-        {},
-        el("span", { class: "link-label" }, r.names.join(", ")),
+        { class: "recent-table", "data-game": r.game_id },
+        el("span", { class: "link-label" }, r.title ? `${r.title}: ${r.names.join(", ")}` : r.names.join(", ")),
         el("span", { class: "hint" }, new Date(r.when).toLocaleString()),
         el("span", { class: "link-actions" }, el("a", { class: "button secondary", href: r.url }, "Back to the table"), el("a", { class: "button secondary", href: `/verify?game=${encodeURIComponent(r.game_id)}` }, "Verify")),
-      ),
-    ),
+        seats.length
+          ? el("details", { class: "recent-links", open: i === 0 }, el("summary", {}, `Every player's link (${seats.length})`), el("ul", { class: "link-list" }, seats))
+          : null,
+      );
+    }),
   );
 }
 
@@ -250,6 +205,24 @@ function chosenOptions() {
   for (const input of document.querySelectorAll("#option-list [data-option]")) out[input.dataset.option] = Number(input.value);
   return out;
 }
+
+// "How to play" the chosen game, in a dialog: the rules package's text (GET /rules/{name}/help).
+const helpDialog = document.getElementById("help-dialog");
+document.getElementById("show-help").addEventListener("click", async () => {
+  const name = rulesSelect.value;
+  const title = document.getElementById("help-dialog-title");
+  title.textContent = `How to play ${chosen()?.title ?? ""}`.trim();
+  fill(document.getElementById("help-body"), el("p", { class: "hint" }, "Loading…"));
+  if (!helpDialog.open) helpDialog.showModal();
+  // The dialog's own heading names the game: the text goes in without one of its own.
+  const shown = await howToPlay(name, { heading: false });
+  if (rulesSelect.value === name) fill(document.getElementById("help-body"), shown);
+});
+document.getElementById("close-help").addEventListener("click", () => helpDialog.close());
+// A click on the backdrop (outside the dialog's box) closes it too.
+helpDialog.addEventListener("click", (event) => {
+  if (event.target === helpDialog) helpDialog.close();
+});
 
 async function start() {
   try {

@@ -28,6 +28,16 @@ export function rankWord(rank) {
   return { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" }[rank] ?? rank;
 }
 
+/** "a 5", "an 8", "an ace", "a jack": a word with the article it is said with (an 8, an 11, an 18). */
+export function withArticle(word) {
+  return `${/^(?:[aeiou8]|11|18)/i.test(String(word)) ? "an" : "a"} ${word}`;
+}
+
+/** "a 10", "an ace", "a queen": one card of a rank, as a sentence says it. */
+export function aRank(rank) {
+  return withArticle(rankWord(rank));
+}
+
 /** "played 8♥ and named spades", "played 5♦ then A♦": a play as the log says it. */
 export function playWords(line) {
   return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}${line.then ? ` then ${display(line.then)}` : ""}`;
@@ -59,11 +69,13 @@ export function rendererKit({ view, entry, hooks, me = null, ui = {}, ...page })
     holdsStake: () => holdsStake(entry()?.unit),
     stake: (n = 2) => unitWord(entry()?.unit === "counters" ? "counters" : "chips", n),
     rankWord,
+    aRank,
+    withArticle,
     maxBid: () => 0,
     playWords,
     sessionWords: () => {
       const deals = view()?.options?.deals;
-      return deals === undefined ? "" : ` The game is ${deals || view().seats.length} deals${deals ? "" : ", each player dealing once"}.`;
+      return deals === undefined ? "" : ` The game is ${deals === 1 ? "1 deal" : `${deals || view().seats.length} deals`}${deals ? "" : ", each player dealing once"}.`;
     },
     // Pointing at a part of the table says what it is: a plain tooltip, when the page has no other.
     explainOn: (node, explain) => node.addEventListener("pointerenter", () => (node.title = explain() ?? "")),

@@ -17,6 +17,8 @@ import { ApiError, GameApi } from "./api.js";
 import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogue.js";
 import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
+import { howToPlay } from "./help.js";
+import { keptLinks, linkItem } from "./links.js";
 import { playWords, rendererKit } from "./render.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { cardBack, cardFace, el, fill, saveFile, shortHex } from "./ui.js";
@@ -178,6 +180,11 @@ function showTip(target, text) {
 function hideTip() {
   clearTimeout(tipTimer);
   tooltip.hidden = true;
+}
+
+/** The engine's why-not: "8♥ does not match 9♣ in suit or rank" names its card itself; else the card is named first. */
+function whyNotWords(code, why) {
+  return why.includes(display(code)) ? why : `${display(code)}: ${why}`;
 }
 
 /** Hover (mouse), hold (touch) and focus (keyboard) show `explain()` next to `node`. */
@@ -518,7 +525,7 @@ function describeLine(line) {
     case "move":
       return `${who(line.seat)} ${moveWords(line)}${line.auto ? " (time ran out)" : ""}.`;
     case "restock":
-      return `The stock ran out: the pile became a new stock of ${line.cards} cards.`;
+      return `The stock ran out: the pile became a new stock of ${line.cards} card${line.cards === 1 ? "" : "s"}.`;
     case "chips":
       return `${party(line.from, true)} paid ${line.amount} ${chipWord(line.amount)} to ${party(line.to)} (${line.reason.replace(/-/g, " ")}).`;
     case "put-down":
@@ -719,7 +726,8 @@ function renderHand() {
     if (why) node.append(why);
     if (mark) node.append(el("span", { class: "order-mark", "aria-hidden": "true" }, mark));
     node.addEventListener("click", tapped(() => tapCard(code, copy)));
-    explainOn(node, () => (note?.why_not ? `${display(code)}: ${note.why_not}` : turn ? (game.hooks.cardHint?.(code, T) ?? `${display(code)} can be played: tap to lift, tap again to play.`) : display(code)));
+    // The tip says what the face does not: why not, or how to play it; never the card's name again.
+    explainOn(node, () => (note?.why_not ? whyNotWords(code, note.why_not) : turn ? (game.hooks.cardHint?.(code, T) ?? `${display(code)} can be played: tap to lift, tap again to play.`) : null));
     return node;
   });
   fill(handNode, buttons);
@@ -936,7 +944,7 @@ function unitTitle() {
 /** " The game is 3 deals.": how long a session of deals lasts (none for a game played to a target). */
 function sessionWords() {
   const deals = ui.view.options?.deals;
-  return deals === undefined ? "" : ` The game is ${deals || ui.view.seats.length} deals${deals ? "" : ", each player dealing once"}.`;
+  return deals === undefined ? "" : ` The game is ${deals === 1 ? "1 deal" : `${deals || ui.view.seats.length} deals`}${deals ? "" : ", each player dealing once"}.`;
 }
 
 function scoresHint(view, chips, target) {
@@ -1029,6 +1037,7 @@ function renderSeeding() {
     el("ul", { class: "seed-status" }, rows),
     mine ? el("p", { class: "hint" }, "Your seed: ", el("code", {}, mine.seed)) : null,
     lostSeed ? el("p", { class: "error" }, "This seat committed from another browser: open the game there to reveal its seed, or the host can start without it.") : null,
+    api.host ? othersLinks() : null,
     api.host
       ? el(
           "div",
@@ -1038,6 +1047,30 @@ function renderSeeding() {
         )
       : null,
   );
+}
+
+let othersBlock = null;
+
+/**
+ * For the host: every other human seat's link, as this browser kept them when it opened the table
+ * (js/links.js), with Copy and QR. Built once, so a QR shown or a "Copied" stays while the view updates.
+ */
+function othersLinks() {
+  if (othersBlock) return othersBlock;
+  const kept = keptLinks(gameId);
+  const others = (kept?.seats ?? []).filter((s) => s.seat !== me);
+  const humans = ui.view.seats.filter((s) => !s.bot && s.seat !== me);
+  othersBlock = el(
+    "section",
+    { class: "others-links", id: "others-links", "aria-labelledby": "others-links-title" },
+    el("h3", { id: "others-links-title" }, "The other players' links"),
+    !humans.length
+      ? el("p", { class: "hint" }, "Every other seat is a bot: nobody else needs a link.")
+      : kept
+        ? [el("p", { class: "hint" }, "Send each player their own link: it is their seat's key."), el("ul", { class: "link-list" }, others.map((s) => linkItem(s.name, s.url)))]
+        : el("p", { class: "hint", id: "no-links" }, "This browser did not open this table, so it has no other seat's link. They are kept by the browser that opened it, under its recent tables."),
+  );
+  return othersBlock;
 }
 
 async function startNow() {
@@ -1126,31 +1159,45 @@ function renderEnd() {
 
 // -- the side panel (a drawer on a phone) ---------------------------------------------
 
+const TABS = ["scores", "fair", "log", "help"];
+const OPENERS = ["open-scores", "open-fair", "open-help"];
+
 function showPanel(name) {
-  for (const tab of ["scores", "fair", "log"]) {
+  for (const tab of TABS) {
     $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
     $(`panel-${tab}`).hidden = tab !== name;
   }
+  if (name === "help") showHelp();
 }
 
-for (const tab of ["scores", "fair", "log"]) $(`tab-${tab}`).addEventListener("click", () => showPanel(tab));
+let helpShown = null;
+
+/** The "How to play" tab: the game's text from the rules package, fetched the first time it is shown. */
+async function showHelp() {
+  const name = game.entry?.name;
+  if (!name || helpShown === name) return;
+  helpShown = name;
+  fill($("panel-help"), el("p", { class: "hint" }, "Loading…"));
+  fill($("panel-help"), await howToPlay(name));
+}
+
+for (const tab of TABS) $(`tab-${tab}`).addEventListener("click", () => showPanel(tab));
 
 function openSide(name) {
   showPanel(name);
   document.body.classList.add("side-open");
-  $("open-scores").setAttribute("aria-expanded", "true");
-  $("open-fair").setAttribute("aria-expanded", "true");
+  for (const id of OPENERS) $(id).setAttribute("aria-expanded", "true");
   $(`tab-${name}`).focus();
 }
 
 function closeSide() {
   document.body.classList.remove("side-open");
-  $("open-scores").setAttribute("aria-expanded", "false");
-  $("open-fair").setAttribute("aria-expanded", "false");
+  for (const id of OPENERS) $(id).setAttribute("aria-expanded", "false");
 }
 
 $("open-scores").addEventListener("click", () => openSide("scores"));
 $("open-fair").addEventListener("click", () => openSide("fair"));
+$("open-help").addEventListener("click", () => openSide("help"));
 $("close-side").addEventListener("click", closeSide);
 
 function showSound() {

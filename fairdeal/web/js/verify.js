@@ -175,10 +175,29 @@ function showVerdict(report, source) {
       "div",
       { class: "verdict bad", id: "verdict-box" },
       el("span", { class: "mark", "aria-hidden": "true" }, "✘"),
-      el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, `${where}${report.error?.reason ?? "unknown failure"}`)),
+      el(
+        "div",
+        {},
+        el("strong", {}, "NOT VERIFIED"),
+        el("span", { class: "detail plain", id: "failure-words" }, plainWords(report.error?.reason ?? "")),
+        el("span", { class: "detail", id: "failure" }, `${where}${report.error?.reason ?? "unknown failure"}`),
+      ),
     );
   }
   fill(verdict, box);
+}
+
+/**
+ * What a failure means to a player, said before the verifier's own words (which keep the
+ * technical detail, as fairdeal-verify prints them): the chain's faults are a record changed after
+ * it was signed; any other is a line the rules or the seeds do not give.
+ */
+function plainWords(reason) {
+  if (/^bad signature|^sig is not/.test(reason)) return "This record was changed after the server signed it.";
+  if (/^prev does not match|^sequence number/.test(reason)) return "A line of this record was changed, added or taken out after the server wrote it.";
+  if (/is not signed$/.test(reason)) return "Part of this record was never signed by the server: it may have been changed or cut short.";
+  if (/not a header|no game id|server_key/.test(reason)) return "This file does not begin as a game's record does.";
+  return "This record does not match what the seeds and the rules give: something in it was changed.";
 }
 
 function seatLabel(report, s) {
@@ -312,7 +331,7 @@ function handPanel(report, hand) {
         el(
           "ol",
           {},
-          hand.restocks.map((r) => el("li", {}, el("span", { class: "hint" }, `Restock ${r.restock}, ${r.stock.length} cards, top first: `), cardRow(r.stock))),
+          hand.restocks.map((r) => el("li", {}, el("span", { class: "hint" }, `Restock ${r.restock}, ${r.stock.length} card${r.stock.length === 1 ? "" : "s"}, top first: `), cardRow(r.stock))),
         ),
       )
     : null;

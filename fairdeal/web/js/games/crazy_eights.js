@@ -3,16 +3,13 @@
 // stock (go_boom.js). What fits the pile comes in the view (`table.next`: the
 // suit, the rank and the wild rank, as the rules say); the legal moves say the rest.
 
-import { cardName, display, isRed, rankLabel, suitName, suitSymbol } from "../cards.js";
+import { cardName, display, isRed, suitName, suitSymbol } from "../cards.js";
+import { aRank } from "../render.js";
 import { cardBack, cardFace, el, fill } from "../ui.js";
 
-/** "a heart", "a 10", "an eight": one card of a suit or rank, as the status line says it. */
+/** "a heart": one card of a suit, as the status line says it ("a 10", "an ace": render.js's aRank). */
 function aSuit(letter) {
   return `a ${suitName(letter).slice(0, -1)}`;
-}
-
-function aRank(rank) {
-  return rank === "8" || rank === "A" ? `an ${rank === "8" ? "eight" : "ace"}` : `a ${rankLabel(rank + "C")}`;
 }
 
 /** What may go on the pile, in words, from the view's `next` ({suit, rank, wild}). */

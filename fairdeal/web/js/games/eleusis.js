@@ -217,7 +217,7 @@ export function judgementWords(j, who) {
     else detail = `no penalty cards, as the Forecaster was overthrown (${cards} below the mainline)`;
   } else if (j.right) {
     verdict = "No play was right:";
-    detail = j.fresh ? `fresh hand of ${j.fresh}` : `${plural(j.returned, "card")} back to the stock, and the round ends`;
+    detail = j.fresh ? `a fresh hand of ${plural(j.fresh, "card")}` : `${plural(j.returned, "card")} back to the stock, and the round ends`;
   } else {
     verdict = "No play was wrong:";
     detail = `${display(j.dealer_card)} goes on the mainline; ${j.penalty ? plural(j.penalty, "penalty card") : "no penalty cards (the Forecaster was overthrown)"}`;
@@ -225,7 +225,7 @@ export function judgementWords(j, who) {
   const extras = [];
   if (j.call !== null && j.call !== undefined) {
     const named = j.call_card ? ` (${display(j.call_card)})` : "";
-    extras.push(j.overthrown ? `Forecaster overthrown: ${who(j.forecaster)} called it ${j.call}${named} and draws ${j.forecaster_penalty}` : `${who(j.forecaster)} forecast it ${j.call}${named}: correct`);
+    extras.push(j.overthrown ? `Forecaster overthrown: ${who(j.forecaster)} called it ${j.call}${named} and draw${who(j.forecaster) === "You" ? "" : "s"} ${j.forecaster_penalty}` : `${who(j.forecaster)} forecast it ${j.call}${named}: correct`);
   }
   if (j.expelled) extras.push(`${who(j.seat)} ${who(j.seat) === "You" ? "are" : "is"} expelled from the round`);
   return { verdict, detail, extras };
@@ -318,7 +318,9 @@ function awaitingNode(T) {
   const a = t.awaiting;
   if (!a) return null;
   const calling = T.legal("call");
-  const what = a.play === "no-play" ? "declares no play and shows" : a.play === "string" ? "plays the string" : "plays";
+  // "You play", "Ann plays": the verb agrees with who made the play.
+  const mine = a.seat === T.me;
+  const what = a.play === "no-play" ? (mine ? "declare no play and show" : "declares no play and shows") : a.play === "string" ? (mine ? "play the string" : "plays the string") : mine ? "play" : "plays";
   const choice = named(T);
   const cards =
     calling && a.play === "no-play"
@@ -333,7 +335,7 @@ function awaitingNode(T) {
   return el(
     "div",
     { class: "awaiting", id: "awaiting", role: "group", "aria-label": `${T.who(a.seat)} ${what} ${cardsText(a.cards)}: the Forecaster calls it` },
-    el("p", { class: "wanted" }, `${T.who(a.seat)} ${what}${a.play === "no-play" ? " their hand" : ""}: ${calling ? "you call it" : `${T.who(t.forecaster)} calls it`}.`),
+    el("p", { class: "wanted" }, `${T.who(a.seat)} ${what}${a.play === "no-play" ? (mine ? " your hand" : " their hand") : ""}: ${calling ? "you call it" : `${T.who(t.forecaster)} calls it`}.`),
     el("span", { class: `shown-cards${a.play === "string" ? " string" : ""}` }, cards),
     calling && a.play === "no-play" ? el("p", { class: "hint" }, "Right: no card of it fits. Wrong: tap the card it could have played, then Wrong.") : null,
   );

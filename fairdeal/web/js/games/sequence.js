@@ -40,7 +40,8 @@ function bidsList(T) {
     "ul",
     { class: "bids", id: "bids", "aria-label": "Bids for the extra hand" },
     (t.bids ?? []).map((b) => el("li", {}, `${T.who(b.seat)}: ${b.bid === null ? "pass" : `bid ${b.bid}`}`)),
-    el("li", { class: "hint" }, `${T.who(t.turn)} to bid…`),
+    // "You bid next" / "Ann bids next": a sentence either way.
+    el("li", { class: "hint" }, t.turn === T.me ? "You bid next…" : `${T.who(t.turn)} bids next…`),
   );
 }
 

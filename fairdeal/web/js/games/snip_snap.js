@@ -15,7 +15,7 @@ function drawGroup(T) {
       : el("li", { class: "leads" }, el("span", { class: "card ghost", "aria-hidden": "true" }), el("span", { class: "by" }, t.turn === null ? "" : `${T.who(t.turn)} lead${t.turn === T.me ? "" : "s"}`)),
   );
   const series = T.entry.name === "jig";
-  const wanted = t.wanted ? el("p", { class: "wanted", id: "wanted" }, series ? `Next in the series: a ${T.rankWord(t.wanted)}` : `Next: a ${T.rankWord(t.wanted)}`) : null;
+  const wanted = t.wanted ? el("p", { class: "wanted", id: "wanted" }, series ? `Next in the series: ${T.aRank(t.wanted)}` : `Next: ${T.aRank(t.wanted)}`) : null;
   const pot = el("div", { class: "pot", role: "img", "aria-label": `Pot: ${t.pot} ${T.stake(t.pot)}` }, el("span", { class: "chips", "aria-hidden": "true" }, "●●●"), ` Pot ${t.pot}`);
   fill(T.$("board"), list, wanted, pot, el("p", { class: "hint laid" }, `${t.laid.length} card${t.laid.length === 1 ? "" : "s"} put down this deal`));
   return "board";
@@ -24,7 +24,7 @@ function drawGroup(T) {
 function status(T) {
   const t = T.view.table;
   const rank = t.wanted ? T.rankWord(t.wanted) : null;
-  if (!T.myTurn()) return T.othersTurn() ? `${T.othersTurn()}: ${rank ? `a ${rank} next` : "they lead"}.` : "";
+  if (!T.myTurn()) return T.othersTurn() ? `${T.othersTurn()}: ${rank ? `${T.aRank(t.wanted)} next` : "they lead"}.` : "";
   if (!rank) return "Your turn: lead any card; every card of its rank you hold goes down with it.";
   if (T.legal("play")) return `Your turn: put down your ${rank}s (every one you hold goes down).`;
   return `No ${rank} in your hand: pass and put a ${T.stake(1)} in the pot.`;
