@@ -59,7 +59,45 @@ $(UQR_STAMP):
 	rm -rf .cache/uqr
 	@touch $(UQR_STAMP)
 
-vendor: $(NOBLE_STAMP) $(UQR_STAMP)
+
+# Card faces: Adrian Kennard's SVG deck (court figures drawn in the French pattern, released CC0),
+# as the pinned npm package @heruka_urgyen/react-playing-cards ships it, MIT. Only the
+# 52 faces of its two-colour set with big corner indexes (readable when a hand overlaps) and the
+# back; the package's LICENSE and README (which names the deck and its licence) are kept. The
+# files are named by the same codes as ours ("TD.svg"), so the pages map a code to its file.
+CARDS_VERSION := 0.5.0
+CARDS_DIR := fairdeal/web/vendor/playing-cards
+CARDS_STAMP := $(CARDS_DIR)/.fetched-$(CARDS_VERSION)
+CARDS_FACES := $(foreach s,C D H S,$(foreach r,A 2 3 4 5 6 7 8 9 T J Q K,$(r)$(s).svg))
+
+$(CARDS_STAMP):
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
+	rm -rf $(CARDS_DIR) .cache/cards && mkdir -p $(CARDS_DIR) .cache/cards
+	cd .cache/cards && npm pack --silent @heruka_urgyen/react-playing-cards@$(CARDS_VERSION) >/dev/null
+	@echo "tar -xzf heruka_urgyen-react-playing-cards-$(CARDS_VERSION).tgz: 52 faces of 2color-bf/, back.svg, LICENSE, README.md"
+	@tar -xzf .cache/cards/heruka_urgyen-react-playing-cards-$(CARDS_VERSION).tgz -C $(CARDS_DIR) --transform 's#.*/##' \
+	  package/LICENSE package/README.md package/src/images/back.svg $(addprefix package/src/images/2color-bf/,$(CARDS_FACES))
+	rm -rf .cache/cards
+	@touch $(CARDS_STAMP)
+
+# The bot's avatar: one icon of Bootstrap Icons (MIT), the pinned npm package, with its LICENSE.
+ICONS_VERSION := 1.13.2
+ICONS_DIR := fairdeal/web/vendor/bootstrap-icons
+ICONS_STAMP := $(ICONS_DIR)/.fetched-$(ICONS_VERSION)
+ICONS_FILES := robot.svg
+
+$(ICONS_STAMP):
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
+	rm -rf $(ICONS_DIR) .cache/icons && mkdir -p $(ICONS_DIR) .cache/icons
+	cd .cache/icons && npm pack --silent bootstrap-icons@$(ICONS_VERSION) >/dev/null
+	tar -xzf .cache/icons/bootstrap-icons-$(ICONS_VERSION).tgz -C .cache/icons package/LICENSE $(addprefix package/icons/,$(ICONS_FILES))
+	mv $(addprefix .cache/icons/package/icons/,$(ICONS_FILES)) .cache/icons/package/LICENSE $(ICONS_DIR)/
+	rm -rf .cache/icons
+	@touch $(ICONS_STAMP)
+
+VENDOR_STAMPS := $(NOBLE_STAMP) $(UQR_STAMP) $(CARDS_STAMP) $(ICONS_STAMP)
+
+vendor: $(VENDOR_STAMPS)
 
 # Reinstall only when the project's metadata changed.
 $(STAMP): pyproject.toml
@@ -69,7 +107,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 # The service on SQLite in ./data (the demo of the protocol alone: `fairdeal demo`).
-run: $(STAMP) $(PYODIDE_STAMP) $(NOBLE_STAMP) $(UQR_STAMP)
+run: $(STAMP) $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/fairdeal serve
 
 # The browser tests need Chromium: Debian's package (CI runs as root; Playwright downloads nothing).
@@ -78,7 +116,7 @@ chromium:
 
 # Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
 # process): the browser files wait on Chromium while the other core replays records.
-test: $(STAMP) chromium $(PYODIDE_STAMP) $(NOBLE_STAMP) $(UQR_STAMP)
+test: $(STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 bench: $(STAMP)

@@ -15,7 +15,8 @@ server for a verdict (spec/verify-page.md).
 - ``/engine/manifest.json`` (not cached) names the engine bundle, ``/engine/<sha256>.zip``
   (cached for good: its name is its hash) the installed package's verifier code
   (:mod:`fairdeal.web.engine`),
-- ``/vendor/...`` front-end libraries fetched by ``make`` (@noble/hashes' SHA-256 for pages without Web Crypto),
+- ``/vendor/...`` front-end libraries fetched by ``make`` (@noble/hashes' SHA-256 for pages without Web Crypto,
+  the SVG card deck the pages draw every card with, the bot's avatar icon),
 - ``/pyodide/...`` Pyodide's core files (fetched by ``make``; cached for good, the version is pinned),
 - ``/replay`` the hand replayer (``?game=ID``: a finished game of this server), every hand move by move,
 - ``/css/...``, ``/js/...`` their files; ``/js/games/<module>.js`` draws one game (or family)
@@ -81,7 +82,8 @@ ENGINE_PAGES = frozenset({"verify.html", "replay.html"})
 PYODIDE_DIR = WEB_DIR / "pyodide"
 """Pyodide's core files, fetched by ``make pyodide`` (gitignored)."""
 VENDOR_DIR = WEB_DIR / "vendor"
-"""Front-end libraries from the npm registry, fetched by ``make vendor`` (gitignored): @noble/hashes, uqr."""
+"""Front-end libraries from the npm registry, fetched by ``make vendor`` (gitignored): @noble/hashes, uqr,
+the card deck (``playing-cards/``), the bot's icon (``bootstrap-icons/``)."""
 
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 """For files whose URL changes whenever their bytes do (a hash, a pinned version)."""

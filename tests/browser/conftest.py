@@ -130,6 +130,10 @@ SEEDED_RANDOM = """
 """
 
 
+# Resolves once every picture on the page is decoded (or failed: a test that cares asserts it).
+IMAGES_DECODED = "() => Promise.all([...document.images].map((img) => img.decode().catch(() => null)))"
+
+
 @dataclass
 class Opened:
     page: Page
@@ -139,6 +143,7 @@ class Opened:
     def shot(self, name: str, *, full_page: bool = False) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
+        self.page.evaluate(IMAGES_DECODED)  # a picture still loading would show as a blank card
         self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
 
@@ -195,6 +200,7 @@ class VerifyPage:
     def shot(self, name: str, *, full_page: bool = False) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
+        self.page.evaluate(IMAGES_DECODED)  # a picture still loading would show as a blank card
         self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
 

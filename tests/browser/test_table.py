@@ -30,11 +30,49 @@ def control_at_its_centre(page, selector: str) -> bool:
     )
 
 
+DECK = "/vendor/playing-cards/"
+
+# Every picture on the page that is done loading, by its URL: [url, naturalWidth].
+LOADED_IMAGES = """async (sel) => {
+  const imgs = [...document.querySelectorAll(sel)];
+  await Promise.all(imgs.map((img) => img.decode().catch(() => null)));
+  return imgs.map((img) => [new URL(img.src).pathname, img.naturalWidth]);
+}"""
+
+
+def assert_deck_faces(page, server: str) -> None:
+    """The hand, the pile and the stock wear the deck's pictures, each loaded (served with 200)."""
+    hand = page.locator("#hand .card").evaluate_all(
+        "nodes => nodes.map(n => [n.dataset.code, n.querySelectorAll('img.face').length, new URL(n.querySelector('img.face').src).pathname, n.querySelector('img.face').alt, n.title])"
+    )
+    assert hand and all(count == 1 and src == f"{DECK}{code}.svg" and alt == "" and title == "" for code, count, src, alt, title in hand), hand
+    faces = page.evaluate(LOADED_IMAGES, ".card img.face")
+    assert faces and all(width > 0 for _, width in faces), faces  # every face and back decoded
+    top = page.locator("#pile .card.top").get_attribute("data-code")
+    assert [DECK + f"{top}.svg", True] in [[src, width > 0] for src, width in faces]
+    assert all(src == f"{DECK}back.svg" for src in page.locator("#stock .card.back img.face, .opp .fan .card.back img.face").evaluate_all("ns => ns.map(n => new URL(n.src).pathname)"))
+    # A court card is the deck's figure: its file draws a king, tens of kilobytes, where a pip card is about 2.
+    court = page.evaluate(
+        """async () => { const { cardFace } = await import("/js/ui.js");
+                         const node = cardFace("KH"); node.id = "court-probe"; document.body.append(node);
+                         const img = node.querySelector("img.face"); await img.decode();
+                         return [new URL(img.src).pathname, img.naturalWidth, node.getAttribute("aria-label"), node.getAttribute("role")]; }"""
+    )
+    page.evaluate("document.getElementById('court-probe').remove()")
+    assert court == [f"{DECK}KH.svg", court[1], "king of hearts", "img"] and court[1] > 0
+    for path, least in ((f"{DECK}KH.svg", 20_000), (f"{DECK}QS.svg", 20_000), (f"{DECK}JD.svg", 20_000), (f"{DECK}back.svg", 100)):
+        answer = page.request.get(server + path)
+        assert answer.status == 200 and answer.headers["content-type"].startswith("image/svg+xml") and len(answer.body()) > least, path
+    assert len(page.request.get(server + f"{DECK}7C.svg").body()) < 5_000
+
+
 def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     opened = open_page("/", motion=True)  # animations on: the clicks wait for them, as a person would
     page = opened.page
     page.wait_for_selector("#seat-list li:nth-child(4)")
     assert page.locator(".seat-row").count() == 4  # you and three bots, as the lobby opens
+    hero = page.evaluate(LOADED_IMAGES, ".hero-cards .card img.face")
+    assert [src for src, _ in hero] == [f"{DECK}8H.svg", f"{DECK}AS.svg", f"{DECK}KD.svg"] and all(width > 0 for _, width in hero)
     page.fill("#seat-name-0", "Lin")
     page.select_option("#turn-seconds", "30")
     opened.shot("lobby-laptop")
@@ -308,6 +346,17 @@ def test_two_people_see_each_other_live_and_a_reload_picks_up(open_page, new_gam
         if ann.page.locator("body[data-phase='over']").count():
             break
         ann.page.wait_for_selector(f"{MY_TURN}, body[data-phase='over']") if not bob.page.locator(MY_TURN).count() else None
+    # The person to act wears a thick ring round their avatar (and "playing now" in their label) on the other's page.
+    bob.page.wait_for_selector(f"{MY_TURN}, .opp.turn[data-seat='0']")
+    watcher, seat = (ann, 1) if bob.page.locator(MY_TURN).count() else (bob, 0)
+    opp = watcher.page.locator(f".opp.turn[data-seat='{seat}']")
+    opp.wait_for()
+    assert "playing now" in opp.get_attribute("aria-label")
+    assert opp.locator(".avatar").get_attribute("data-initials") == "AB"[seat]  # a person: their initial
+    ring = opp.locator(".avatar").evaluate("n => { const s = getComputedStyle(n); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }")
+    assert ring[0] == "solid" and ring[1] >= 4
+    assert watcher.page.locator(".opp:not(.turn) .avatar").evaluate_all("ns => ns.map(n => getComputedStyle(n).outlineStyle)") == ["none"]
+    watcher.shot("table-laptop-a-persons-turn")
     hand = sorted(bob.page.locator("#hand .card").evaluate_all("nodes => nodes.map(n => n.dataset.code)"))
     at = seq(bob.page)
     bob.page.reload()
@@ -337,6 +386,16 @@ def test_every_card_and_control_has_a_spoken_name(open_page, new_game):
     assert page.locator("#pile").get_attribute("aria-label").startswith("Pile: ")
     opponents = page.locator(".opp").evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))")
     assert len(opponents) == 3 and all(", bot, " in label and " cards" in label for label in opponents)
+    assert_deck_faces(page, game.server)
+    # Each bot has the robot for an avatar (loaded), the BOT badge, and its count of cards as a number.
+    icons = page.evaluate(LOADED_IMAGES, ".opp .avatar img.bot-icon")
+    assert len(icons) == 3 and all(src == "/vendor/bootstrap-icons/robot.svg" and width > 0 for src, width in icons), icons
+    badges = page.locator(".opp .opp-name .badge.bot")
+    assert badges.all_text_contents() == ["bot"] * 3 and all(badge.is_visible() for badge in badges.all())
+    for opp in page.locator(".opp").all():
+        count = opp.locator(".avatar .hand-count").inner_text()
+        assert count.isdigit() and f", {count} card" in opp.get_attribute("aria-label")
+        assert opp.locator(".avatar .hand-count").is_visible()
     # Focus is visible: the focused card draws an outline.
     page.locator("#hand .card[tabindex='0']").focus()
     outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineWidth")

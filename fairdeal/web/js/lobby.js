@@ -6,7 +6,7 @@ import { request } from "./api.js";
 import { catalogue, entryOf, unitWord } from "./catalogue.js";
 import { howToPlay } from "./help.js";
 import { keepLinks, keptLinks, linkItem, recentTables } from "./links.js";
-import { el, fill } from "./ui.js";
+import { cardFace, el, fill } from "./ui.js";
 
 // Every game, its seats and its options come from the catalogue (GET /rules), as the rules declare them.
 let games = null;
@@ -21,6 +21,13 @@ const rulesSelect = document.getElementById("rules");
 const errorBox = document.getElementById("create-error");
 
 let seatCount = 0;
+
+// The hero's three cards are the deck's, drawn as every page draws a card (each keeps its place class).
+for (const spot of document.querySelectorAll(".hero-cards .card[data-code]")) {
+  const face = cardFace(spot.dataset.code);
+  face.classList.add(...[...spot.classList].filter((c) => c !== "card"));
+  spot.replaceWith(face);
+}
 
 function seatRow(name, bot) {
   const n = seatCount++;

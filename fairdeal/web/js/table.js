@@ -622,7 +622,7 @@ function renderOpponents() {
       const node = el(
         "li",
         { class: `opp${turn ? " turn" : ""}${isBot(s) ? " is-bot" : ""}`, "data-seat": s, "aria-label": label, "aria-current": turn ? "true" : null },
-        el("span", { class: "avatar", "aria-hidden": "true" }, isBot(s) ? "⚙" : (seatNameOf(s)[0] ?? "?").toUpperCase()),
+        avatar(s),
         el("span", { class: "opp-name" }, seatNameOf(s), isBot(s) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null, badges),
         fan,
         el("span", { class: "opp-facts" }, seatFacts(s).join(" · ")),
@@ -632,6 +632,31 @@ function renderOpponents() {
       return node;
     }),
   );
+}
+
+/** A seat's initials: "Ann Lee" → "AL", "Ann" → "A", "?" for a name with no letter or digit. */
+function initials(name) {
+  const words = name.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (words.length > 1 ? [...words[0]][0] + [...words.at(-1)][0] : ([...(words[0] ?? "?")][0])).toUpperCase();
+}
+
+/**
+ * A seat's avatar: a person's initials on a colour from their seat and name (the same at every
+ * table they sit at that seat), a bot's robot icon; the count of cards in hand on its shoulder.
+ */
+function avatar(s) {
+  const name = seatNameOf(s);
+  const count = ui.view.table?.hand_sizes?.[s]; // as seatFacts says it: shown only when the view has it
+  const node = el(
+    "span",
+    { class: "avatar", "aria-hidden": "true", "data-initials": isBot(s) ? null : initials(name) },
+    isBot(s) ? el("img", { class: "bot-icon", src: "/vendor/bootstrap-icons/robot.svg", alt: "", draggable: "false" }) : initials(name),
+    count !== undefined ? el("span", { class: "hand-count", "data-count": String(count) }, String(count)) : null,
+  );
+  let hue = s * 97;
+  for (const ch of name) hue = (hue * 31 + ch.codePointAt(0)) % 360;
+  node.style.setProperty("--hue", String(hue));
+  return node;
 }
 
 /** Who wears the dealer's chip: the view's dealer, unless the game says another (or none: the server deals). */

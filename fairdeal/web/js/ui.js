@@ -1,6 +1,7 @@
 // Small DOM helpers shared by the pages, and how a card looks.
 
-import { cardName, display, isRed, rankLabel, suitIndex, SUIT_SYMBOLS } from "./cards.js";
+import { cardName, isRed } from "./cards.js";
+import { RANKS, SUITS } from "./protocol.js";
 
 /**
  * An element: el("button", {class: "primary", onclick: go}, "Play").
@@ -30,29 +31,41 @@ export function fill(node, ...children) {
 }
 
 /**
- * A card face: corners with rank and suit, a large suit in the middle (a
- * framed letter for the court cards). Red suits are red, and the suit symbol
- * always shows, so colour is never the only sign of the suit.
+ * Where each card's picture is: the SVG deck `make` fetches into /vendor/playing-cards/
+ * (Adrian Kennard's faces, CC0, with court figures and big corner indexes). The deck names its
+ * files by our codes, "TD" → "TD.svg"; this one table is the only place that knows it.
+ */
+const DECK_DIR = "/vendor/playing-cards/";
+export const DECK_FILES = Object.freeze(Object.fromEntries([...SUITS].flatMap((s) => [...RANKS].map((r) => [r + s, `${r}${s}.svg`]))));
+export const DECK_BACK = `${DECK_DIR}back.svg`;
+
+/** The URL of a card's picture: faceUrl("QH") is "/vendor/playing-cards/QH.svg". */
+export function faceUrl(code) {
+  const file = Object.hasOwn(DECK_FILES, code) ? DECK_FILES[code] : null;
+  if (!file) throw new RangeError(`no card face for ${JSON.stringify(code)}`);
+  return DECK_DIR + file;
+}
+
+/** The deck's picture inside a card: decoration, the card element says its name. */
+function deckImage(src) {
+  return el("img", { class: "face", src, alt: "", draggable: "false" });
+}
+
+/**
+ * A card face: the deck's picture, whose corners carry rank and suit symbol, so colour is never
+ * the only sign of the suit. A span is an image named by `label` (the card's name by default);
+ * a button is named by `label` when given. No tooltip: it would only say the card's name again.
  */
 export function cardFace(code, { tag = "span", label = null, attrs = {} } = {}) {
-  const rank = rankLabel(code);
-  const suit = SUIT_SYMBOLS[suitIndex(code)];
-  const court = "JQK".includes(code[0]);
-  const corner = (where) => el("span", { class: `corner ${where}`, "aria-hidden": "true" }, el("b", {}, rank), el("i", {}, suit));
-  const middle = court
-    ? el("span", { class: "court", "aria-hidden": "true" }, el("b", {}, rank), el("i", {}, suit))
-    : el("span", { class: "pip", "aria-hidden": "true" }, suit);
   const node = el(
     tag,
     {
-      class: `card ${isRed(code) ? "red" : "black"}${code[0] === "A" ? " ace" : ""}`,
+      class: `card ${isRed(code) ? "red" : "black"}${code?.[0] === "A" ? " ace" : ""}`,
       "data-code": code,
-      title: tag === "span" ? display(code) : null,
       ...attrs,
     },
-    corner("tl"),
-    middle,
-    corner("br"),
+    // A code no deck has (a changed record on the verify page) shows as its text, not a broken image.
+    Object.hasOwn(DECK_FILES, code) ? deckImage(faceUrl(code)) : el("span", { class: "face unknown" }, String(code)),
   );
   if (tag === "span") {
     node.setAttribute("role", "img");
@@ -63,9 +76,9 @@ export function cardFace(code, { tag = "span", label = null, attrs = {} } = {}) 
   return node;
 }
 
-/** The back of a card (the stock, another seat's hand). */
+/** The back of a card (the stock, another seat's hand): the deck's back. */
 export function cardBack(attrs = {}) {
-  return el("span", { class: "card back", "aria-hidden": "true", ...attrs });
+  return el("span", { class: "card back", "aria-hidden": "true", ...attrs }, deckImage(DECK_BACK));
 }
 
 /** A row of small faces: the cards of a hand in a report. */
