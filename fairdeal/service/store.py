@@ -55,7 +55,7 @@ class GameRow:
     rules: str
     created: str
     status: str
-    """``seeding`` (client seeds open), ``playing``, ``over`` or ``abandoned``."""
+    """``seeding`` (client seeds open), ``playing``, ``between-hands``, ``over`` or ``abandoned``."""
     sealed_seed: bytes
     host_hash: str
     turn_seconds: float
