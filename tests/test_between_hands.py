@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.record import Signer
 from fairdeal.rules import RULES, IllegalMove, get
@@ -65,8 +66,6 @@ def test_a_held_table_writes_the_same_record_byte_for_byte(name: str) -> None:
 
 def test_the_match_holds_its_deal_until_next_hand() -> None:
     rules = get("crazy-eights", {"target": 10_000})
-    from fairdeal.fairness import game_key, shuffle
-
     key = game_key(SEED, "m", ["", ""])
     held = Match(rules, 2, lambda label, cards: shuffle(key, label, cards), hold_deals=True)
     unheld = Match(rules, 2, lambda label, cards: shuffle(key, label, cards))

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
+from pathlib import Path
+
+import psycopg
+import pytest
 
 from fastapi.testclient import TestClient
 from service_helpers import Api, choose
@@ -169,14 +173,25 @@ def test_play_again_makes_the_same_table_and_tells_each_seat_its_own_link(api):
     assert second.status_code == 409 and new_id in second.json()["detail"]
 
 
-def test_a_database_made_before_tables_had_their_own_pace_gets_the_columns(tmp_path):
-    path = tmp_path / "old.db"
-    with sqlite3.connect(path) as conn:
-        conn.execute("""CREATE TABLE games (id TEXT PRIMARY KEY, rules TEXT NOT NULL, created TEXT NOT NULL,
-            status TEXT NOT NULL, sealed_seed BLOB NOT NULL, host_hash TEXT NOT NULL,
-            turn_seconds REAL NOT NULL, deadline REAL, length INTEGER NOT NULL, sealed_secret BLOB)""")
-        conn.execute("INSERT INTO games VALUES ('old', 'crazy-eights', '2026-01-01T00:00:00Z', 'over', x'00', 'h', 20.0, NULL, 0, NULL)")
-    store = open_store(f"sqlite:///{path}")
+OLD_GAMES = """CREATE TABLE games (id TEXT PRIMARY KEY, rules TEXT NOT NULL, created TEXT NOT NULL,
+    status TEXT NOT NULL, sealed_seed {blob} NOT NULL, host_hash TEXT NOT NULL,
+    turn_seconds {real} NOT NULL, deadline {real}, length INTEGER NOT NULL, sealed_secret {blob})"""
+OLD_ROW = "INSERT INTO games VALUES ('old', 'crazy-eights', '2026-01-01T00:00:00Z', 'over', '\\x00', 'h', 20.0, NULL, 0, NULL)"
+
+
+def test_a_database_made_before_tables_had_their_own_pace_gets_the_columns(database_url):
+    # The games table as versions before this one made it, on either store.
+    if database_url.startswith("sqlite:///"):
+        path = Path(database_url[len("sqlite:///"):])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with sqlite3.connect(path) as conn:
+            conn.execute(OLD_GAMES.format(blob="BLOB", real="REAL"))
+            conn.execute(OLD_ROW)
+    else:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(OLD_GAMES.format(blob="BYTEA", real="DOUBLE PRECISION"))
+            conn.execute(OLD_ROW)
+    store = open_store(database_url)
     try:
         row = store.game("old")
         assert (row.bot_seconds, row.next_hand_seconds, row.ready, row.again_id, row.sealed_again) == (None, 0.0, 0, None, None)
@@ -184,3 +199,17 @@ def test_a_database_made_before_tables_had_their_own_pace_gets_the_columns(tmp_p
         assert store.game("old").again_id == "new"
     finally:
         store.close()
+    store = open_store(database_url)  # opened again: the columns are there already
+    store.close()
+
+
+def test_the_settings_read_the_pace_from_the_environment():
+    from fairdeal.service.settings import Settings, SettingsError
+
+    defaults = Settings.from_env({})
+    assert (defaults.bot_delay, defaults.next_hand_seconds) == (1.0, 20.0)
+    settings = Settings.from_env({"FAIRDEAL_NEXT_HAND_SECONDS": "5", "FAIRDEAL_BOT_DELAY": "0"})
+    assert (settings.bot_delay, settings.next_hand_seconds) == (0.0, 5.0)
+    assert Settings.from_env(settings.to_env()) == settings
+    with pytest.raises(SettingsError, match="FAIRDEAL_NEXT_HAND_SECONDS"):
+        Settings.from_env({"FAIRDEAL_NEXT_HAND_SECONDS": "121"})
