@@ -600,6 +600,7 @@ def test_the_hands_end_sheet_next_hand_then_play_again(open_page, new_game, serv
     assert page.evaluate("() => document.activeElement.id") == "next-hand"  # Enter deals on
     assert re.fullmatch(r"Next hand in \d+ s", page.locator("#next-countdown").inner_text())
     assert game.record()[-1]["type"] == "hand-end"
+    opened.shot("table-laptop-hand-end")
     page.click("#next-hand")
     page.wait_for_selector("#between[hidden]", state="attached")
     assert "hand 2" in page.locator("#game-title").inner_text()
@@ -609,6 +610,7 @@ def test_the_hands_end_sheet_next_hand_then_play_again(open_page, new_game, serv
     page.wait_for_selector("#end:not([hidden])")
     for control in ("#end-verify", "#end-replay", "#end-download", "#end-again", "#end-hands"):
         assert page.locator(control).count() == 1, control
+    opened.shot("table-laptop-match-end")
     page.click("#end-again")
     page.wait_for_url(lambda url: f"/table/{game.id}" not in url)
     new_id = page.url.split("/table/")[1].split("#")[0]
