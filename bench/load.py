@@ -301,7 +301,7 @@ def server(database_url: str, data_dir: Path, workers: int, log_path: Path) -> I
     """``fairdeal serve`` on a free loopback port until the block ends; the port, and the server's
     process group (its own: it is killed whole)."""
     port = free_port()
-    env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_LOG_LEVEL": "warning"}
+    env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0", "FAIRDEAL_LOG_LEVEL": "warning"}
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [FAIRDEAL, "serve", "--host", HOST, "--port", str(port), "--data-dir", str(data_dir),

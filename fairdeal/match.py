@@ -61,7 +61,7 @@ def draw_for_deal(rules: Rules, seats: int, shuffle: Shuffler) -> tuple[int, lis
 class Match:
     """A whole match of one game, driven move by move."""
 
-    def __init__(self, rules: Rules, seats: int, shuffle: Shuffler) -> None:
+    def __init__(self, rules: Rules, seats: int, shuffle: Shuffler, *, hold_deals: bool = False) -> None:
         rules.check_seats(seats)
         self.rules = rules
         self.seats = seats
@@ -73,6 +73,12 @@ class Match:
         self.hands: list[HandReport] = []
         self.first_dealer: int | None = None
         self.over = False
+        self.hold_deals = hold_deals
+        """Whether a hand's end waits for :meth:`next_hand` before the next deal (a table with
+        people pauses between hands); the record's lines are the same either way, only when
+        the deal's lines come changes."""
+        self.between_hands = False
+        """A hand has ended, the match goes on, and the next deal waits for :meth:`next_hand`."""
 
     def __repr__(self) -> str:
         return f"<Match {self.rules.name} seats={self.seats} hand={self.hand_no} totals={list(self.totals)}>"
@@ -100,8 +106,8 @@ class Match:
 
     @property
     def turn(self) -> int | None:
-        """The seat to act, or ``None`` before the start and after the end."""
-        return None if self.state is None or self.over else self.state.turn
+        """The seat to act, or ``None`` before the start, between hands and after the end."""
+        return None if self.state is None or self.over or self.between_hands else self.state.turn
 
     @property
     def standings(self) -> list[dict[str, int]]:
@@ -131,6 +137,8 @@ class Match:
             raise IllegalMove("the match has not started", move=move, seat=seat)
         if self.over:
             raise IllegalMove("the match is over", move=move, seat=seat)
+        if self.between_hands:
+            raise IllegalMove("the hand is over and the next one is not dealt yet", move=move, seat=seat)
         unread = self.rules.unread(move)
         if unread:
             raise IllegalMove(unread, move=move, seat=seat)
@@ -159,7 +167,7 @@ class Match:
 
     def auto_move(self) -> Move:
         """The move the table would make now for the seat to act."""
-        if self.state is None or self.over:
+        if self.state is None or self.over or self.between_hands:
             raise IllegalMove("no one is to act")
         return self.rules.auto_move(self.state)
 
@@ -184,9 +192,23 @@ class Match:
         if self.rules.match_over(self.sheet, len(self.hands)):
             self.over = True
             events.append({"type": "match-end", "standings": self.standings})
+        elif self.hold_deals:
+            self.between_hands = True
         else:
-            events.extend(self._deal((state.dealer + 1) % self.seats, state.hand + 1))
+            events.extend(self._deal_next())
         return events
+
+    def next_hand(self) -> list[Event]:
+        """Deal the next hand of a match that holds its deals (see ``hold_deals``): the deal's
+        events, the very ones an unheld match adds right after the ``hand-end``."""
+        if not self.between_hands:
+            raise IllegalMove("no hand is waiting to be dealt")
+        self.between_hands = False
+        return self._deal_next()
+
+    def _deal_next(self) -> list[Event]:
+        state = self.state
+        return self._deal((state.dealer + 1) % self.seats, state.hand + 1)
 
     # -- what seats see ----------------------------------------------------
 
@@ -197,11 +219,13 @@ class Match:
         return self.rules.view(self.state, seat)
 
     def legal_moves(self, seat: int) -> list[Move]:
-        if self.state is None or self.over:
+        if self.state is None or self.over or self.between_hands:
             return []
         return self.rules.legal_moves(self.view(seat))
 
     def explain(self, seat: int, card: Card) -> str | None:
         if self.over:
             return "the match is over"
+        if self.between_hands:
+            return "the hand is over"
         return self.rules.explain(self.view(seat), card)

@@ -58,11 +58,18 @@ class Table(SeededRecord):
 
     error = TableError
 
-    def __init__(self, dealer: Dealer, rules: Rules, seats: Sequence[Seat], writer: RecordWriter) -> None:
+    def __init__(
+        self, dealer: Dealer, rules: Rules, seats: Sequence[Seat], writer: RecordWriter, *, hold_deals: bool = False
+    ) -> None:
         super().__init__(dealer, writer)
         self.rules = rules
         self.seats = list(seats)
-        self.match = Match(rules, len(self.seats), dealer.shuffler)
+        # hold_deals: a hand's end waits for next_hand() (the pause between hands of a table
+        # with people); the record's lines are the same, only the deal's come later.
+        self.match = Match(rules, len(self.seats), dealer.shuffler, hold_deals=hold_deals)
+        self.readied: set[int] = set()
+        """The people who said they are ready for the next deal (not a record line: a server
+        keeps it beside the record, and sets it back here before :meth:`ready`)."""
         self.bots: set[int] = {i for i, s in enumerate(self.seats) if s.bot}
         self.abandoned = False
         self._secret: str | None = None
@@ -79,8 +86,10 @@ class Table(SeededRecord):
         created: str,
         server_seed: str | None = None,
         extra: dict[str, Any] | None = None,
+        hold_deals: bool = False,
     ) -> Table:
-        """A new table and its header line. ``extra`` adds header fields (e.g. the table's timer)."""
+        """A new table and its header line. ``extra`` adds header fields (e.g. the table's timer);
+        ``hold_deals``: the table pauses between hands (see :meth:`next_hand`)."""
         rules.check_seats(len(seats))
         try:
             check_created(created)
@@ -106,26 +115,29 @@ class Table(SeededRecord):
             **(extra or {}),
         }
         writer.append(header)
-        table = cls(dealer, rules, seats, writer)
+        table = cls(dealer, rules, seats, writer, hold_deals=hold_deals)
         if not humans:
             table.start()
         return table
 
     @classmethod
     def restore(
-        cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer, *, secret: str | None = None
+        cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer, *, secret: str | None = None,
+        hold_deals: bool = False,
     ) -> Table:
         """Rebuild a table from its stored record and sealed seed by applying every line again.
 
         ``secret`` is what :attr:`secret` was after the last line: the rule a dealer typed for
         the round in play, which no line holds yet (a finished round's is in its reveal).
+        ``hold_deals`` as the table was made: a record that ends on a ``hand-end`` (and no
+        ``match-end``) is then a table between hands.
         """
         header = lines[0]
         seats = [Seat(s["name"], s["bot"]) for s in header["seats"]]
         rules = get(header["rules"], header["options"])
         humans = [i for i, s in enumerate(seats) if not s.bot]
         dealer = Dealer(header["game_id"], len(seats), server_seed, humans)
-        table = cls(dealer, rules, seats, RecordWriter(signer, lines[:1]))
+        table = cls(dealer, rules, seats, RecordWriter(signer, lines[:1]), hold_deals=hold_deals)
         table.catch_up(lines[1:], secret=secret)
         return table
 
@@ -149,6 +161,9 @@ class Table(SeededRecord):
         self.match.start()
 
     def _replay_other(self, line: dict[str, Any]) -> None:
+        if self.match.between_hands and line["type"] != "hand-end":
+            # A held table writes the next deal's lines after the pause; this is the first of them.
+            self._deal_next_hand()
         if line["type"] == "move":
             move = Move.from_json(line)
             if move.kind == "rule":
@@ -254,10 +269,53 @@ class Table(SeededRecord):
         verifies), then the ``abandon`` line, which is returned."""
         if self.finished:
             raise TableError("the game is already over")
+        if self.between_hands:
+            # Every hand-end that does not end the match is followed by the next deal, in every
+            # record: the verifier reads a paused table's record as any other.
+            self.next_hand()
         self.writer.extend(self.match.abandon_events())
         self._secret = None
         self.abandoned = True
         return self.writer.append({"type": "abandon", "reason": reason[:200]})
+
+    # -- between hands -----------------------------------------------------
+
+    @property
+    def between_hands(self) -> bool:
+        """A hand has ended, the match goes on, and the next deal waits (a table that holds its deals)."""
+        return self.started and not self.finished and self.match.between_hands
+
+    @property
+    def people(self) -> list[int]:
+        """The seats a person plays: human seats the host did not hand to a bot."""
+        return [i for i in range(len(self.seats)) if i not in self.bots]
+
+    @property
+    def waiting(self) -> list[int]:
+        """The people the next deal still waits for (empty unless :attr:`between_hands`)."""
+        return [i for i in self.people if i not in self.readied] if self.between_hands else []
+
+    def ready(self, seat: int) -> bool:
+        """``seat``'s person is ready for the next deal; whether every person is now. It writes no
+        line: the server deals (:meth:`next_hand`) when all are ready or its countdown ends."""
+        if not self.between_hands:
+            raise TableError("no hand is waiting to be dealt")
+        if seat not in self.people:
+            raise TableError(f"seat {seat} is not played by a person")
+        self.readied.add(seat)
+        return not self.waiting
+
+    def next_hand(self) -> list[dict[str, Any]]:
+        """Deal the next hand now (everyone is ready, or the countdown ran out); returns its lines."""
+        if not self.between_hands:
+            raise TableError("no hand is waiting to be dealt")
+        start = self.seq
+        self.writer.extend(self._deal_next_hand())
+        return self.lines[start:]
+
+    def _deal_next_hand(self) -> list[dict[str, Any]]:
+        self.readied = set()
+        return self.match.next_hand()
 
     def _check_reveal(self) -> None:
         # Before the end the seed would show every hidden card of a game still in play.

@@ -65,7 +65,7 @@ def test_get_rules_serves_the_catalogue(tmp_path):
     from fairdeal.service.app import create_app
     from fairdeal.service.settings import Settings
 
-    with TestClient(create_app(Settings(data_dir=str(tmp_path), bot_delay=0, tick_seconds=0))) as client:
+    with TestClient(create_app(Settings(data_dir=str(tmp_path), bot_delay=0, next_hand_seconds=0, tick_seconds=0))) as client:
         answer = client.get("/rules")
         assert answer.status_code == 200 and answer.json() == catalogue()
         one = client.get("/rules/michigan")

@@ -34,7 +34,7 @@ def client(tmp_path: Any, request: pytest.FixtureRequest) -> Iterator[TestClient
         digest = hashlib.sha256(f"{request.node.name}/{next(count)}".encode()).digest()
         return f"run-{digest[:6].hex()}", digest.hex()
 
-    settings = Settings(data_dir=tmp_path / "data", database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", bot_delay=0, tick_seconds=0)
+    settings = Settings(data_dir=tmp_path / "data", database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", bot_delay=0, next_hand_seconds=0, tick_seconds=0)
     app = create_app(settings, new_ids=new_ids)
     with TestClient(app) as client:
         yield client

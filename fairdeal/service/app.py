@@ -2,7 +2,7 @@
 
 >>> import tempfile
 >>> from fastapi.testclient import TestClient
->>> app = create_app(Settings(data_dir=tempfile.mkdtemp(), bot_delay=0, tick_seconds=0))
+>>> app = create_app(Settings(data_dir=tempfile.mkdtemp(), bot_delay=0, next_hand_seconds=0, tick_seconds=0))
 >>> with TestClient(app) as client:
 ...     client.get("/health").json()
 {'status': 'ok', 'store': 'sqlite'}
@@ -72,6 +72,7 @@ def create_app(
         sealer,
         turn_seconds=settings.turn_seconds,
         bot_delay=settings.bot_delay,
+        next_hand_seconds=settings.next_hand_seconds,
         clock=clock or time.time,
         notifier=notifier,
         new_ids=new_ids,

@@ -7,8 +7,12 @@ everything a client reads is computed from the table those lines replay to.
 The table's own rules live here too:
 
 - a bot seat (marked in the header, or a seat the host started without)
-  moves by itself, ``bot_delay`` seconds after it got the turn; with a delay
-  of 0 it moves within the request that handed it the turn;
+  moves by itself, the table's ``bot_seconds`` after it got the turn; with a
+  delay of 0 it moves within the request that handed it the turn;
+- a table with people (``next_hand_seconds`` > 0) holds the next deal after a
+  hand's end: it deals when every person has said they are ready, or when its
+  countdown (the row's deadline) runs out. Who is ready is the row's, not the
+  record's: the record's lines are the same as a table's that deals at once;
 - a human seat has ``turn_seconds`` for its turn; when the deadline passes
   the server plays the rules' auto-move for it (``"auto": true`` in the
   record) until the turn moves on or a card is played. A turn is what a seat
@@ -67,7 +71,14 @@ def status_of(table: Table) -> str:
         return "abandoned"
     if table.match.over:
         return "over"
+    if table.between_hands:
+        return "between-hands"
     return "playing" if table.started else "seeding"
+
+
+BETWEEN_HANDS = "between-hands"
+MAX_BOT_SECONDS = 10.0
+MAX_NEXT_HAND_SECONDS = 120.0
 
 
 class Created(dict):
@@ -99,7 +110,8 @@ class GameService(LiveRecords[Table]):
         sealer: Sealer,
         *,
         turn_seconds: float = 20.0,
-        bot_delay: float = 0.3,
+        bot_delay: float = 1.0,
+        next_hand_seconds: float = 20.0,
         clock: Callable[[], float] = time.time,
         notifier: Notifier | None = None,
         new_ids: Callable[[], tuple[str, str]] | None = None,
@@ -107,6 +119,9 @@ class GameService(LiveRecords[Table]):
         super().__init__(store, signer, sealer, notifier)
         self.turn_seconds = turn_seconds
         self.bot_delay = bot_delay
+        """A bot's wait at a table with people that does not say its own (a table of bots alone: 0)."""
+        self.next_hand_seconds = next_hand_seconds
+        """The pause between hands of a table with people that does not say its own (bots alone: 0)."""
         self.clock = clock
         self.new_ids = new_ids or _fresh_ids
 
@@ -122,7 +137,11 @@ class GameService(LiveRecords[Table]):
         return row.host_hash
 
     def _restore(self, lines: list[dict[str, Any]], server_seed: str, row: GameRow) -> Table:
-        return Table.restore(lines, server_seed, self.signer, secret=self._secret(row))
+        return Table.restore(lines, server_seed, self.signer, secret=self._secret(row), hold_deals=row.next_hand_seconds > 0)
+
+    def _bot_seconds(self, row: GameRow) -> float:
+        # A row made before tables kept their own pace has none: the service's setting.
+        return self.bot_delay if row.bot_seconds is None else row.bot_seconds
 
     def _catch_up(self, cached: Cached[Table], row: GameRow, texts: list[str]) -> None:
         cached.live.catch_up([json.loads(text) for text in texts], secret=self._secret(row))
@@ -143,17 +162,22 @@ class GameService(LiveRecords[Table]):
         options: dict[str, int],
         seats: Sequence[Seat],
         turn_seconds: float | None = None,
+        bot_seconds: float | None = None,
+        next_hand_seconds: float | None = None,
     ) -> Created:
         """A new table; its host token and one join token per human seat (only their hashes are kept).
 
+        ``bot_seconds`` and ``next_hand_seconds`` (``None``: the service's, for a table with
+        people; 0 for a table of bots alone) are its bots' wait and its pause between hands.
         Stored from the event loop where the store allows, else through :meth:`Store.call`."""
-        new = self._new_game(rules_name, options, seats, turn_seconds)
+        new = self._new_game(rules_name, options, seats, turn_seconds, bot_seconds, next_hand_seconds)
         if not (self.store.async_ready() and await self.store.create_game_async(new.row, new.seat_hashes, new.lines)):
             await self.store.call(self.store.create_game, new.row, new.seat_hashes, new.lines)
         return self._created(new)
 
     def _new_game(
-        self, rules_name: str, options: dict[str, int], seats: Sequence[Seat], turn_seconds: float | None
+        self, rules_name: str, options: dict[str, int], seats: Sequence[Seat], turn_seconds: float | None,
+        bot_seconds: float | None = None, next_hand_seconds: float | None = None,
     ) -> _NewGame:
         try:
             rules = get(rules_name, options)
@@ -161,14 +185,23 @@ class GameService(LiveRecords[Table]):
         except OptionsError as exc:
             raise Rejected(str(exc)) from None
         turn_seconds = self.turn_seconds if turn_seconds is None else turn_seconds
+        people = any(not seat.bot for seat in seats)
+        if bot_seconds is None:
+            bot_seconds = self.bot_delay if people else 0.0
+        if next_hand_seconds is None:
+            next_hand_seconds = self.next_hand_seconds if people else 0.0
+        if not (0 <= bot_seconds <= MAX_BOT_SECONDS and 0 <= next_hand_seconds <= MAX_NEXT_HAND_SECONDS):
+            raise Rejected(f"bot_seconds is 0 to {MAX_BOT_SECONDS:g}, next_hand_seconds 0 to {MAX_NEXT_HAND_SECONDS:g}")
         game_id, server_seed = self.new_ids()
         try:
-            table = Table.new(game_id, rules, seats, self.signer, created=now_iso(), server_seed=server_seed)
+            table = Table.new(game_id, rules, seats, self.signer, created=now_iso(), server_seed=server_seed,
+                              hold_deals=next_hand_seconds > 0)
         except (TableError, FairnessError) as exc:
             raise Rejected(str(exc)) from None
         host_token = new_token()
         join_tokens = {i: new_token() for i, seat in enumerate(seats) if not seat.bot}
-        columns = self._follow_up(table, turn_seconds)  # a table of bots alone starts at once
+        pace = _Pace(turn_seconds, bot_seconds, next_hand_seconds)
+        columns = self._follow_up(table, pace)  # a table of bots alone starts at once
         row = GameRow(
             id=game_id,
             rules=rules.name,
@@ -180,6 +213,8 @@ class GameService(LiveRecords[Table]):
             deadline=columns["deadline"],
             length=table.seq,
             sealed_secret=self._sealed_secret(table),  # a table of bots may be dealing already
+            bot_seconds=bot_seconds,
+            next_hand_seconds=next_hand_seconds,
         )
         seat_hashes = {seat: hash_token(token) for seat, token in join_tokens.items()}
         return _NewGame(table, row, seat_hashes, [canonical(line).decode() for line in table.lines], host_token, join_tokens)
@@ -234,6 +269,8 @@ class GameService(LiveRecords[Table]):
         def guarded(table: Table, row: GameRow) -> Any:
             nonlocal same_turn, secret_before
             secret_before = table.secret
+            # Who is ready is the row's (another process may have noted one since this one cached the table).
+            table.readied = _seats_of(row.ready) if table.between_hands else set()
             turn_before = _turn_key(table)
             seq_before = table.seq
             try:
@@ -248,7 +285,7 @@ class GameService(LiveRecords[Table]):
                 raise Stale(str(exc)) from None
 
         def after(table: Table, row: GameRow) -> dict[str, Any]:
-            columns = self._follow_up(table, row.turn_seconds, row, same_turn)
+            columns = self._follow_up(table, self._pace(row), row, same_turn)
             if table.secret != secret_before:
                 columns["sealed_secret"] = self._sealed_secret(table)
             return columns
@@ -279,6 +316,22 @@ class GameService(LiveRecords[Table]):
         (see :meth:`~fairdeal.service.live.LiveRecords.act_async`), else in a worker thread."""
         return await self._act_async(game_id, self._play(seat, move), expected_seq, then=self._view_of(seat))
 
+    async def ready_and_view_async(self, game_id: str, seat: int) -> dict[str, Any]:
+        """``seat``'s person is ready for the next hand (dealt now if every person is); the seat's view."""
+        return await self._act_async(game_id, self._ready(seat), then=lambda table, row, _: self._describe(table, row, seat))
+
+    @staticmethod
+    def _ready(seat: int) -> Callable[[Table, GameRow], None]:
+        def ready(table: Table, row: GameRow) -> None:
+            if not table.between_hands:
+                raise Stale(f"no hand is waiting to be dealt: the game is {status_of(table)}")
+            if seat in table.bots:
+                raise Forbidden(f"seat {seat} is played by a bot")
+            if table.ready(seat):
+                table.next_hand()
+
+        return ready
+
     def _view_of(self, seat: int) -> Callable[[Table, GameRow, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]:
         return lambda table, row, receipt: (receipt, self._describe(table, row, seat))
 
@@ -287,7 +340,7 @@ class GameService(LiveRecords[Table]):
         def play(table: Table, row: GameRow) -> dict[str, Any]:
             if not table.started:
                 raise Stale("the game has not started: client seeds are still open")
-            if table.finished:
+            if table.finished or table.between_hands:
                 raise Stale(f"the game is {status_of(table)}")
             if seat in table.bots:
                 raise Forbidden(f"seat {seat} is played by a bot")
@@ -301,38 +354,53 @@ class GameService(LiveRecords[Table]):
 
     # -- what follows by itself --------------------------------------------------------
 
+    def _pace(self, row: GameRow) -> _Pace:
+        return _Pace(row.turn_seconds, self._bot_seconds(row), row.next_hand_seconds)
+
     def _follow_up(
-        self, table: Table, turn_seconds: float, row: GameRow | None = None, same_turn: bool = False
+        self, table: Table, pace: _Pace, row: GameRow | None = None, same_turn: bool = False
     ) -> dict[str, Any]:
-        """Bots' moves (when they move at once) and the reveal at the end, then the game's status and
-        next deadline (for an existing game: only what changed, ``None`` / ``KEEP`` otherwise).
+        """Bots' moves (when they move at once), the next deal when no person is left to wait for,
+        and the reveal at the end; then the game's status, next deadline and who is ready (for an
+        existing game: only what changed, ``None`` / ``KEEP`` otherwise).
 
         ``same_turn``: the action left the turn with the seat that had it (a draw), so its time goes on.
         """
-        if self.bot_delay == 0:
-            for _ in range(MAX_FOLLOW_UP_MOVES):
-                if not table.started or table.finished or table.match.turn not in table.bots:
-                    break
+        for _ in range(MAX_FOLLOW_UP_MOVES):
+            if table.between_hands and not table.people:
+                table.next_hand()  # every person's seat went to a bot: no one to wait for
+            elif pace.bot_seconds == 0 and table.started and not table.finished and table.match.turn in table.bots:
                 self._bot_move(table)
-                same_turn = False
+            else:
+                break
+            same_turn = False
         if table.finished and not table.revealed:
             table.reveal()
         status = status_of(table)
-        deadline = self._deadline(table, None if row is None else row.deadline, same_turn, turn_seconds)
+        paused_before = row is not None and row.status == BETWEEN_HANDS
+        deadline = self._deadline(table, None if row is None else row.deadline, same_turn, pace, paused_before)
+        ready = _mask(table.readied) if table.between_hands else 0
         if row is None:
             return {"status": status, "deadline": deadline}
         return {
             "status": None if status == row.status else status,
             "deadline": KEEP if deadline == row.deadline else deadline,
+            "ready": KEEP if ready == row.ready else ready,
         }
 
-    def _deadline(self, table: Table, before: float | None, same_turn: bool, turn_seconds: float) -> float | None:
+    def _deadline(
+        self, table: Table, before: float | None, same_turn: bool, pace: _Pace, paused_before: bool
+    ) -> float | None:
         if not table.started or table.finished:
             return None
         now = self.clock()
+        if table.between_hands:
+            # The countdown to the next deal: set when the pause begins, kept while it lasts.
+            return before if paused_before and before is not None else now + pace.next_hand_seconds
+        turn_seconds = pace.turn_seconds
         if table.match.turn in table.bots:
             # With no delay, a bot still to move here is one the follow-up cap left: due now.
-            return now + self.bot_delay
+            return now + pace.bot_seconds
         if before is not None and same_turn:
             return before  # the same turn goes on (a draw): its time does not start again
         # Some decisions take longer than a turn (an Eleusis dealer writing the round's rule).
@@ -374,6 +442,11 @@ class GameService(LiveRecords[Table]):
             nonlocal played
             if row.deadline is None or row.deadline > now or not table.started or table.finished:
                 return  # not due (any more); the follow-up puts the right deadline back
+            if table.between_hands:
+                log.info("timer: the pause of game %s is over: the next hand is dealt", game_id)
+                table.next_hand()  # the countdown ran out: no seat is played for
+                played = True
+                return
             seat = table.match.turn
             bot = seat in table.bots
             if not bot:
@@ -415,7 +488,9 @@ class GameService(LiveRecords[Table]):
         match = table.match
         dealer = table.dealer
         turn = match.turn
-        deadline = row.deadline if table.started and not table.finished and turn not in table.bots else None
+        paused = table.between_hands
+        playing = table.started and not table.finished and not paused
+        deadline = row.deadline if playing and turn not in table.bots else None
         public = None
         view = None
         if match.state is not None:
@@ -438,6 +513,8 @@ class GameService(LiveRecords[Table]):
             },
             "turn": turn,
             "turn_seconds": row.turn_seconds,
+            "bot_seconds": self._bot_seconds(row),
+            "next_hand_seconds": row.next_hand_seconds,
             "deadline": None if deadline is None else iso_time(deadline),
             "seconds_left": None if deadline is None else round(max(0.0, deadline - self.clock()), 3),
             "table": public,
@@ -461,6 +538,10 @@ class GameService(LiveRecords[Table]):
             ],
             "standings": match.standings if match.over else None,
         }
+        if paused:
+            out["next_hand"] = self._next_hand(table, row)
+        if row.again_id is not None:
+            out["again"] = self._again_for(row, seat)
         if table.revealed:
             out["server_seed"] = next(line["server_seed"] for line in reversed(table.lines) if line["type"] == "reveal")
         if seat is not None:
@@ -478,6 +559,74 @@ class GameService(LiveRecords[Table]):
                 cards=[_card_note(table, view, card) for card in hand],
             )
         return out
+
+
+    def _next_hand(self, table: Table, row: GameRow) -> dict[str, Any]:
+        """The pause between hands: the hand to come, its countdown, who is ready and who is
+        waited for, and every seat's cards left (shown at the hand's end, to be counted)."""
+        ready = _seats_of(row.ready)
+        end = row.deadline
+        return {
+            "hand": table.match.hand_no + 1,
+            "deadline": None if end is None else iso_time(end),
+            "seconds_left": None if end is None else round(max(0.0, end - self.clock()), 3),
+            "ready": [s for s in table.people if s in ready],
+            "waiting": [s for s in table.people if s not in ready],
+            "cards_left": [[card.code for card in hand] for hand in getattr(table.match.state, "hands", ())],
+        }
+
+    def _again_for(self, row: GameRow, seat: int | None) -> dict[str, Any]:
+        """The table played again from this one; for a seat's own view, its join token there too."""
+        again: dict[str, Any] = {"game_id": row.again_id}
+        if seat is not None and row.sealed_again is not None:
+            tokens = json.loads(self.sealer.open(f"{row.id}/again", row.sealed_again))
+            if str(seat) in tokens:
+                again.update(seat=seat, token=tokens[str(seat)])
+        return again
+
+    # -- playing again -----------------------------------------------------------------
+
+    async def again_async(self, game_id: str) -> Created:
+        """A new table with this one's seats, rules, options and pace, once this one is over or
+        abandoned; noted in this one's row (each human seat's new token sealed for its own view)."""
+        return await self.store.call(self.again, game_id)
+
+    def again(self, game_id: str) -> Created:
+        """:meth:`again_async`, from a thread."""
+        table, row = self.read(game_id, lambda table, row: (table, row))
+        if row.again_id is not None:
+            raise Stale(f"this table was played again already: {row.again_id}")
+        if not table.finished:
+            raise Stale(f"the game is {status_of(table)}: play again once it is over or abandoned")
+        seats = [Seat(seat.name, seat.bot) for seat in table.seats]
+        new = self._new_game(table.rules.name, dict(table.rules.options), seats, row.turn_seconds,
+                             self._bot_seconds(row), row.next_hand_seconds)
+        tokens = {str(seat): token for seat, token in new.join_tokens.items()}
+        sealed = self.sealer.seal(f"{game_id}/again", json.dumps(tokens, sort_keys=True))
+        # Noted first, so that of two racing calls only one makes a table.
+        if not self.store.set_again(game_id, new.row.id, sealed):
+            made = self.store.game(game_id)
+            raise Stale(f"this table was played again already: {made.again_id if made else '?'}")
+        self.store.create_game(new.row, new.seat_hashes, new.lines)
+        self.notifier.notify(game_id)  # the old table's views now say where the next one is
+        return self._created(new)
+
+
+@dataclass(frozen=True)
+class _Pace:
+    """A table's times: a person's turn, a bot's wait, the pause between hands."""
+
+    turn_seconds: float
+    bot_seconds: float
+    next_hand_seconds: float
+
+
+def _mask(seats: set[int]) -> int:
+    return sum(1 << seat for seat in seats)
+
+
+def _seats_of(mask: int) -> set[int]:
+    return {seat for seat in range(mask.bit_length()) if mask >> seat & 1}
 
 
 def _legal_json(table: Table, view: Any) -> list[dict[str, Any]]:

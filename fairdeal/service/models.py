@@ -52,6 +52,15 @@ class CreateGame(_Body):
     turn_seconds: float | None = Field(
         None, ge=0.1, le=86400, allow_inf_nan=False, description="A human seat's time for one turn (default 20)."
     )
+    bot_seconds: float | None = Field(
+        None, ge=0, le=10, allow_inf_nan=False,
+        description="How long a bot waits before it moves (default: the server's, 1, at a table with people; 0 for bots alone).",
+    )
+    next_hand_seconds: float | None = Field(
+        None, ge=0, le=120, allow_inf_nan=False,
+        description="The pause between hands for the people to be ready (default: the server's, 20, at a table "
+                    "with people; 0 for bots alone; 0 deals the next hand at once).",
+    )
 
 
 class CommitIn(_Body):

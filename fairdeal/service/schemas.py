@@ -304,19 +304,40 @@ class CardNote(_Closed):
     why_not: str | None = Field(description="Why the card cannot be played now; null when it can.")
 
 
+class NextHand(_Closed):
+    """The pause between hands: the next deal waits for every person, or for the countdown."""
+
+    hand: int = Field(description="The hand to be dealt.")
+    deadline: Timestamp | None = Field(description="When the countdown runs out and the hand is dealt anyway.")
+    seconds_left: float | None
+    ready: list[SeatNumber] = Field(description="The people who said they are ready.")
+    waiting: list[SeatNumber] = Field(description="The people the deal still waits for.")
+    cards_left: list[list[CardCode]] = Field(description="Every seat's cards left at the hand's end, by seat (shown to be counted).")
+
+
+class Again(_Closed):
+    """The table "Play again" made from this one."""
+
+    game_id: str
+    seat: SeatNumber = _sometimes("In a seat's own view: its seat at the new table.")
+    token: str = _sometimes("In a seat's own view: its join token at the new table.")
+
+
 class PublicState(_Closed):
     """What a spectator sees: the public table, scores, whose turn; no hidden card."""
 
     game_id: str
     rules: str
     options: dict[str, int]
-    status: Literal["seeding", "playing", "over", "abandoned"]
+    status: Literal["seeding", "playing", "between-hands", "over", "abandoned"]
     seq: int = Field(ge=0, description="The record's length: a move names it.")
     commitment: Hex64
     seats: list[TableSeat]
     client_seeds: ClientSeeds
     turn: SeatNumber | None
     turn_seconds: float
+    bot_seconds: float = Field(description="How long a bot waits before it moves.")
+    next_hand_seconds: float = Field(description="The pause between hands (0: the next hand is dealt at once).")
     deadline: Timestamp | None = Field(description="When the seat to act runs out of time (null for a bot, or no turn).")
     seconds_left: float | None
     table: Table | None = Field(description="Null until the first deal.")
@@ -326,6 +347,8 @@ class PublicState(_Closed):
     hands: list[HandEnd]
     standings: list[Standing] | None = Field(description="Once the match is over.")
     server_seed: Hex64 = _sometimes("Once revealed (at the match's end, or the abandon).")
+    next_hand: NextHand = _sometimes("While the status is `between-hands`.")
+    again: Again = _sometimes("Once the host played this table again.")
 
 
 class SeatView(PublicState):

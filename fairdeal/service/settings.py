@@ -46,8 +46,12 @@ class Settings:
     """``sqlite:///path`` or ``postgresql://...``; empty: ``data_dir/fairdeal.db``."""
     turn_seconds: float = 20.0
     """A human seat's time for one turn, unless the table says otherwise."""
-    bot_delay: float = 0.3
-    """How long a bot waits before it moves (0: it moves within the request that gave it the turn)."""
+    bot_delay: float = 1.0
+    """How long a bot waits before it moves at a table with people, unless the table says otherwise
+    (0: it moves within the request that gave it the turn). A table of bots alone waits 0."""
+    next_hand_seconds: float = 20.0
+    """How long a table with people waits between hands for them to be ready, unless the table says
+    otherwise (0: the next hand is dealt at once). A table of bots alone waits 0."""
     tick_seconds: float = 0.1
     """How often the timer looks for due turns (0: no background timer; tests call ``run_due``)."""
     log_level: str = "info"
@@ -71,7 +75,8 @@ class Settings:
             data_dir=Path(env.get("FAIRDEAL_DATA_DIR") or "data"),
             database_url=env.get("FAIRDEAL_DATABASE_URL", ""),
             turn_seconds=_number(env, "FAIRDEAL_TURN_SECONDS", 20.0, 0.05, 86400),
-            bot_delay=_number(env, "FAIRDEAL_BOT_DELAY", 0.3, 0, 60),
+            bot_delay=_number(env, "FAIRDEAL_BOT_DELAY", 1.0, 0, 60),
+            next_hand_seconds=_number(env, "FAIRDEAL_NEXT_HAND_SECONDS", 20.0, 0, 120),
             tick_seconds=_number(env, "FAIRDEAL_TICK_SECONDS", 0.1, 0, 10),
             log_level=(env.get("FAIRDEAL_LOG_LEVEL") or "info").lower(),
         )
@@ -83,6 +88,7 @@ class Settings:
             "FAIRDEAL_DATABASE_URL": self.database_url,
             "FAIRDEAL_TURN_SECONDS": repr(self.turn_seconds),
             "FAIRDEAL_BOT_DELAY": repr(self.bot_delay),
+            "FAIRDEAL_NEXT_HAND_SECONDS": repr(self.next_hand_seconds),
             "FAIRDEAL_TICK_SECONDS": repr(self.tick_seconds),
             "FAIRDEAL_LOG_LEVEL": self.log_level,
         }

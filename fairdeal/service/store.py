@@ -55,7 +55,7 @@ class GameRow:
     rules: str
     created: str
     status: str
-    """``seeding`` (client seeds open), ``playing``, ``over`` or ``abandoned``."""
+    """``seeding`` (client seeds open), ``playing``, ``between-hands``, ``over`` or ``abandoned``."""
     sealed_seed: bytes
     host_hash: str
     turn_seconds: float
@@ -66,6 +66,17 @@ class GameRow:
     sealed_secret: bytes | None = None
     """The round's secret the record does not hold yet (a dealer's typed rule), sealed like the
     seed (:attr:`fairdeal.table.Table.secret`); ``None`` when nothing is secret."""
+    bot_seconds: float | None = None
+    """How long this table's bots wait before they move (``None``: a row made before tables had
+    their own pace; the service's setting)."""
+    next_hand_seconds: float = 0.0
+    """How long the table waits between hands for its people to be ready (0: deals at once)."""
+    ready: int = 0
+    """Between hands: the seats that said they are ready, as a bitmask (bit ``1 << seat``)."""
+    again_id: str | None = None
+    """The table "Play again" made from this one, once made."""
+    sealed_again: bytes | None = None
+    """That table's join tokens for this table's human seats (JSON ``{seat: token}``), sealed."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +101,8 @@ KEEP: Any = _Keep()
 
 
 def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
-                 deadline: float | None, sealed_secret: bytes | None = KEEP) -> tuple[list[str], list[Any]]:
+                 deadline: float | None, sealed_secret: bytes | None = KEEP,
+                 ready: int | None = KEEP) -> tuple[list[str], list[Any]]:
     """The ``SET`` clauses and their values of an append that adds ``added`` lines to a row of ``table``."""
     if table not in ("games", "sessions"):
         raise ValueError(f"no table {table!r}")
@@ -108,6 +120,11 @@ def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
             raise ValueError("only games keep a secret")
         sets.append("sealed_secret = ?")
         params.append(sealed_secret)
+    if ready is not KEEP:
+        if table != "games":
+            raise ValueError("only games wait between hands")
+        sets.append("ready = ?")
+        params.append(ready)
     return sets, params
 
 
@@ -122,7 +139,12 @@ _SCHEMA = [
         turn_seconds {real} NOT NULL,
         deadline {real},
         length INTEGER NOT NULL,
-        sealed_secret {blob}
+        sealed_secret {blob},
+        bot_seconds {real},
+        next_hand_seconds {real} NOT NULL DEFAULT 0,
+        ready INTEGER NOT NULL DEFAULT 0,
+        again_id TEXT,
+        sealed_again {blob}
     )""",
     "CREATE INDEX IF NOT EXISTS games_due ON games (deadline) WHERE deadline IS NOT NULL",
     """CREATE TABLE IF NOT EXISTS sessions (
@@ -150,9 +172,19 @@ _SCHEMA = [
     )""",
 ]
 
-_GAME_COLUMNS = "id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length, sealed_secret"
-# A database made before games kept a secret gets the column (NULL: nothing secret).
-_ADD_SECRET = "ALTER TABLE games ADD COLUMN {if_not_exists}sealed_secret {blob}"
+_GAME_COLUMNS = ("id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length, sealed_secret, "
+                 "bot_seconds, next_hand_seconds, ready, again_id, sealed_again")
+# A database made before games kept a secret, or their own pace, or a table played again, gets
+# the columns: NULL, nothing secret; NULL bot_seconds, the service's setting; 0, deals at once.
+_ADDED_COLUMNS = {
+    "sealed_secret": "{blob}",
+    "bot_seconds": "{real}",
+    "next_hand_seconds": "{real} NOT NULL DEFAULT 0",
+    "ready": "INTEGER NOT NULL DEFAULT 0",
+    "again_id": "TEXT",
+    "sealed_again": "{blob}",
+}
+_ADD_COLUMN = "ALTER TABLE games ADD COLUMN {if_not_exists}{name} {kind}"
 _SESSION_COLUMNS = "id, created, status, sealed_seed, owner_hash, seats, length"
 _READ_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?"
 _READ_SESSION = f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?"
@@ -276,20 +308,29 @@ class Store(abc.ABC):
         status: str | None = None,
         deadline: float | None = KEEP,
         sealed_secret: bytes | None = KEEP,
+        ready: int | None = KEEP,
         table: str = "games",
     ) -> None:
         """Add one action's ``lines`` at ``expected_seq``, atomically, or raise :class:`Conflict`.
 
-        ``status``, ``deadline`` and ``sealed_secret`` change with the lines (``None`` status,
-        ``KEEP`` otherwise: unchanged).
+        ``status``, ``deadline``, ``sealed_secret`` and ``ready`` change with the lines (``None``
+        status, ``KEEP`` otherwise: unchanged). No lines at all: only the row changes.
         """
-        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret)
+        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret, ready)
         try:
             self._append(table, sets, params, record_id, lines, expected_seq)
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
         except Conflict:
             raise Conflict(record_id, expected_seq, self.length(record_id)) from None
+
+    def set_again(self, game_id: str, again_id: str, sealed_again: bytes) -> bool:
+        """Note the table "Play again" made from ``game_id``, unless one is noted already;
+        whether this call noted it (a second, racing one does not)."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE games SET again_id = ?, sealed_again = ? WHERE id = ? AND again_id IS NULL",
+                        (again_id, sealed_again, game_id))
+            return cur.rowcount == 1
 
     # Awaited on the event loop, for stores that can talk to their database from it
     # (PostgreSQL): a game's reads, an append, a new game. The app opens this side on its loop
@@ -310,7 +351,8 @@ class Store(abc.ABC):
 
     async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
                            status: str | None = None, deadline: float | None = KEEP,
-                           sealed_secret: bytes | None = KEEP, table: str = "games") -> bool:
+                           sealed_secret: bytes | None = KEEP, ready: int | None = KEEP,
+                           table: str = "games") -> bool:
         """:meth:`append`, awaited, when :meth:`async_ready`; ``False`` (nothing written) for
         an append it cannot make that way, which :meth:`append` must make. (Its :class:`Conflict`
         does not say how long the record is: it asks nothing more of the database.)"""
@@ -393,8 +435,10 @@ class SQLiteStore(Store):
         with self._transaction() as cur:
             for statement in _SCHEMA:
                 cur.execute(statement.format(blob="BLOB", real="REAL"))
-            if "sealed_secret" not in {row[1] for row in cur.execute("PRAGMA table_info(games)")}:
-                cur.execute(_ADD_SECRET.format(if_not_exists="", blob="BLOB"))
+            have = {row[1] for row in cur.execute("PRAGMA table_info(games)")}
+            for name, kind in _ADDED_COLUMNS.items():
+                if name not in have:
+                    cur.execute(_ADD_COLUMN.format(if_not_exists="", name=name, kind=kind.format(blob="BLOB", real="REAL")))
         self._closing = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
@@ -594,7 +638,9 @@ class PostgresStore(Store):
             cur.execute("SELECT pg_advisory_xact_lock(?)", (0x66616972,))
             for statement in _SCHEMA:
                 cur.execute(statement.format(blob="BYTEA", real="DOUBLE PRECISION"))
-            cur.execute(_ADD_SECRET.format(if_not_exists="IF NOT EXISTS ", blob="BYTEA"))
+            for name, kind in _ADDED_COLUMNS.items():
+                cur.execute(_ADD_COLUMN.format(if_not_exists="IF NOT EXISTS ", name=name,
+                                               kind=kind.format(blob="BYTEA", real="DOUBLE PRECISION")))
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -678,8 +724,9 @@ class PostgresStore(Store):
 
     async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
                            status: str | None = None, deadline: float | None = KEEP,
-                           sealed_secret: bytes | None = KEEP, table: str = "games") -> bool:
-        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret)
+                           sealed_secret: bytes | None = KEEP, ready: int | None = KEEP,
+                           table: str = "games") -> bool:
+        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret, ready)
         statement = self._one_statement(table, sets, params, record_id, lines, expected_seq)
         pool = self._async_pool
         if statement is None or pool is None:

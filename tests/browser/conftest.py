@@ -69,6 +69,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {
         **os.environ,
         "FAIRDEAL_BOT_DELAY": "0",  # bots answer within the seat's own request
+        "FAIRDEAL_NEXT_HAND_SECONDS": "0",  # deal at once; a test that wants the pause asks its table for it
         "FAIRDEAL_TICK_SECONDS": "0.05",
         "FAIRDEAL_TURN_SECONDS": "20",
         "FAIRDEAL_LOG_LEVEL": "warning",

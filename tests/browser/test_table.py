@@ -639,3 +639,62 @@ def test_hollywood_shows_its_three_games_as_the_server_keeps_them(open_page, new
     assert page.locator("#panel-scores").get_by_text("The three games").count() == 1
     assert "sum of that seat's three games" in page.locator("#panel-scores .hint").first.inner_text()
     opened.shot("table-laptop-hollywood-games")
+
+
+BETWEEN = "#between:not([hidden])"
+
+
+def _play_hand_by_api(server, game) -> None:
+    """Seat 0 plays its first legal move, through the API, until the hand (or match) is over: the
+    page, open on that seat, follows live (quicker than clicking, and what the sheet needs)."""
+    for _ in range(300):
+        view = api(server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+        if view["status"] != "playing":
+            return
+        if view["your_turn"]:
+            moves = view["legal_moves"]
+            move = next((m for m in moves if m["move"] == "play"), moves[0])
+            api(server, "POST", f"/games/{game.id}/moves", {"seq": view["seq"], **move}, token=game.token(0))
+    raise AssertionError("the hand did not end")
+
+
+def test_the_hands_end_sheet_next_hand_then_play_again(open_page, new_game, server):
+    # Two deals, a pause between them (the test server deals at once unless a table asks).
+    game = new_game(["Hal", "Bot H"], rules="eights", options={"deals": 2}, next_hand_seconds=30)
+    opened = open_page(game.link(0, host=True))
+    page = opened.page
+    page.wait_for_selector(MY_TURN)
+    _play_hand_by_api(server, game)
+    page.wait_for_selector(BETWEEN)
+    assert page.locator("body").get_attribute("data-phase") == "between-hands"
+    assert page.locator("#between-title").inner_text() == "Hand 1"
+    # Every seat's cards left, as faces, as the server shows them; the count, score and total of each.
+    pause = api(server, "GET", f"/games/{game.id}")["next_hand"]
+    rows = page.locator("#hand-end-table tbody tr")
+    assert rows.count() == 2 and "bot" in rows.nth(1).locator("th").inner_text().lower()
+    for s in (0, 1):
+        shown = rows.nth(s).locator("td.left .card").evaluate_all("nodes => nodes.map(n => n.dataset.code)")
+        assert shown == pause["cards_left"][s]
+    assert any(pause["cards_left"])
+    assert page.evaluate("() => document.activeElement.id") == "next-hand"  # Enter deals on
+    assert re.fullmatch(r"Next hand in \d+ s", page.locator("#next-countdown").inner_text())
+    assert game.record()[-1]["type"] == "hand-end"
+    opened.shot("table-laptop-hand-end")
+    page.click("#next-hand")
+    page.wait_for_selector("#between[hidden]", state="attached")
+    assert "hand 2" in page.locator("#game-title").inner_text()
+    assert game.record()[-1]["type"] != "hand-end"
+
+    _play_hand_by_api(server, game)
+    page.wait_for_selector("#end:not([hidden])")
+    for control in ("#end-verify", "#end-replay", "#end-download", "#end-again", "#end-hands"):
+        assert page.locator(control).count() == 1, control
+    opened.shot("table-laptop-match-end")
+    page.click("#end-again")
+    page.wait_for_url(lambda url: f"/table/{game.id}" not in url)
+    new_id = page.url.split("/table/")[1].split("#")[0]
+    page.wait_for_selector(f"{MY_TURN}, body[data-phase='playing']")  # the page took the host's seat there
+    again = api(server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))["again"]
+    assert again["game_id"] == new_id and again["seat"] == 0 and f"token={again['token']}" in page.url
+    kept = page.evaluate(f"() => JSON.parse(localStorage.getItem('fairdeal:links:{new_id}'))")
+    assert kept["game_id"] == new_id and [s["name"] for s in kept["seats"]] == ["Hal"]

@@ -50,7 +50,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def settings(tmp_path: Any, database_url: str) -> Settings:
-    return Settings(data_dir=tmp_path / "data", database_url=database_url, bot_delay=0, tick_seconds=0)
+    return Settings(data_dir=tmp_path / "data", database_url=database_url, bot_delay=0, next_hand_seconds=0, tick_seconds=0)
 
 
 @pytest.fixture

@@ -56,6 +56,8 @@ ROUTES: list[tuple[str, str]] = [
     ("GET", "/games/{game_id}/verify"),
     ("POST", "/games/{game_id}/start"),
     ("POST", "/games/{game_id}/abandon"),
+    ("POST", "/games/{game_id}/ready"),
+    ("POST", "/games/{game_id}/again"),
     ("POST", "/games/{game_id}/seats/{seat}/commit"),
     ("POST", "/games/{game_id}/seats/{seat}/reveal"),
     ("GET", "/games/{game_id}/seats/{seat}/view"),
@@ -375,7 +377,7 @@ def test_no_request_gets_a_5xx(world, data):
 
 
 def test_the_fuzzing_covers_every_route_of_the_app(tmp_path):
-    app = create_app(Settings(data_dir=tmp_path, bot_delay=0, tick_seconds=0))
+    app = create_app(Settings(data_dir=tmp_path, bot_delay=0, next_hand_seconds=0, tick_seconds=0))
     paths = app.openapi()["paths"]
     api_routes = {(method.upper(), path) for path, methods in paths.items() for method in methods}
     pages = {("GET", path) for path in ("/", "/table/{game_id}", "/verify", "/docs", "/openapi.json")}

@@ -78,6 +78,7 @@ class Server:
             # Bots move by the server's timer, a moment after they get the turn: the timer's own
             # appends are killed mid-way too, and a restarted server must pick their deadlines up.
             "FAIRDEAL_BOT_DELAY": "0.01",
+            "FAIRDEAL_NEXT_HAND_SECONDS": "0",
             "FAIRDEAL_TICK_SECONDS": "0.02",
             "FAIRDEAL_LOG_LEVEL": "info",
         }

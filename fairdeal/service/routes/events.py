@@ -82,6 +82,13 @@ async def live_updates(
                 except asyncio.TimeoutError:
                     pass
                 texts = await store.call(store.lines, game_id, seq)
+                if not texts and changed.is_set():
+                    # Woken with no new line: a change beside the record (between hands, a
+                    # person said they are ready; a table played again): the fresh state.
+                    state = await store.call(snapshot)
+                    yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
+                    quiet_since = loop.time()
+                    continue
                 if not texts:
                     if loop.time() - quiet_since > KEEPALIVE_SECONDS:
                         quiet_since = loop.time()

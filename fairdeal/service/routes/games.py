@@ -8,9 +8,9 @@ from fastapi import APIRouter, Body, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from fairdeal.service.deps import GameId, GamesDep, HostDep
+from fairdeal.service.deps import GameId, GamesDep, HostDep, PlayerDep
 from fairdeal.service.models import AbandonIn, CreateGame
-from fairdeal.service.schemas import GameCreated, PublicState, VerifyReport, errors
+from fairdeal.service.schemas import GameCreated, PublicState, SeatView, VerifyReport, errors
 from fairdeal.table import Seat
 
 router = APIRouter(prefix="/games", tags=["games"])
@@ -30,7 +30,8 @@ async def create_game(body: CreateGame, games: GamesDep) -> dict[str, Any]:
     The tokens are shown this once; the server keeps only their hashes.
     """
     seats = [Seat(seat.name, seat.bot) for seat in body.seats]
-    return await games.create_async(body.rules, body.options, seats, body.turn_seconds)
+    return await games.create_async(body.rules, body.options, seats, body.turn_seconds, body.bot_seconds,
+                                    body.next_hand_seconds)
 
 
 @router.get("/{game_id}", response_model=PublicState, responses=errors(404, 422))
@@ -77,3 +78,21 @@ async def abandon(
     """The host ends the game; the server seed is revealed and appended to the record."""
     await games.store.call(games.abandon, game_id, (body or AbandonIn()).reason)
     return JSONResponse(await games.store.call(games.public_state, game_id))
+
+
+@router.post("/{game_id}/ready", response_model=SeatView, responses=errors(401, 403, 404, 409, 422))
+async def ready(game_id: GameId, games: GamesDep, seat: PlayerDep) -> JSONResponse:
+    """Between hands: the token's seat is ready for the next hand, which is dealt when every
+    person at the table is (or when the countdown runs out). Answers the seat's view;
+    409 when no hand is waiting to be dealt."""
+    return JSONResponse(await games.ready_and_view_async(game_id, seat))  # as it is (see above)
+
+
+@router.post("/{game_id}/again", status_code=201, response_model=GameCreated, response_model_exclude_unset=True,
+             responses=HOST_ONLY)
+async def again(game_id: GameId, games: GamesDep, host: HostDep) -> dict[str, Any]:
+    """Play again: a new table with the same seats, rules, options and pace, once this one is over
+    or abandoned; answered like a new table (host and join tokens). Each human seat's own view of
+    this table then names the new one and its join token there. 409 when the game is still on, or
+    was played again already (the answer names that table)."""
+    return await games.again_async(game_id)

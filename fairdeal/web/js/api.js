@@ -66,6 +66,16 @@ export class GameApi {
     return request("POST", `${this.base}/abandon`, { token: this.host });
   }
 
+  /** Between hands: this seat is ready for the next deal → the seat's view. */
+  ready() {
+    return request("POST", `${this.base}/ready`, { token: this.token });
+  }
+
+  /** The host plays again once the game is over: a new table like this one → its ids and tokens (as POST /games). */
+  again() {
+    return request("POST", `${this.base}/again`, { token: this.host });
+  }
+
   async record() {
     const response = await fetch(`${this.base}/record`, { cache: "no-store" });
     if (!response.ok) throw new ApiError(response.status, await response.text());

@@ -18,10 +18,10 @@ import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogu
 import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
 import { howToPlay } from "./help.js";
-import { keptLinks, linkItem } from "./links.js";
+import { keepLinks, keptLinks, linkItem, seatLink } from "./links.js";
 import { playWords, rendererKit } from "./render.js";
 import { setSound, soundOn, sounds } from "./sound.js";
-import { cardBack, cardFace, el, fill, saveFile, shortHex } from "./ui.js";
+import { cardBack, cardFace, cardRow, el, fill, saveFile, shortHex } from "./ui.js";
 
 // -- where we are -------------------------------------------------------------
 
@@ -50,6 +50,10 @@ const ui = {
   lastHand: [],
   seeding: false,
   endShown: false,
+  nextAt: null, // between hands: performance.now() when the countdown deals the next hand
+  betweenShown: null, // the hand whose end the sheet shows
+  againPoll: null, // after the end: looking for the table the host played again
+  pausePoll: null, // between hands: looking at who is ready (no record line says it)
 };
 
 // The game at this table: its catalogue entry and its renderer's hooks (set before the first render).
@@ -364,6 +368,8 @@ function setView(view) {
   if (!view) return;
   if (ui.view && view.seq < ui.view.seq) return; // an older answer overtaken by the live stream
   ui.view = view;
+  const pause = view.status === "between-hands" ? view.next_hand : null;
+  ui.nextAt = pause && typeof pause.seconds_left === "number" ? performance.now() + pause.seconds_left * 1000 : null;
   if (view.seconds_left !== null && view.seconds_left !== undefined && view.turn !== null) {
     ui.deadlineAt = performance.now() + view.seconds_left * 1000;
     ui.deadlineTotal = view.turn_seconds;
@@ -460,7 +466,8 @@ function onLine(line) {
     if (line.move === "draw" && line.seat !== me) sounds.draw();
     if (line.auto && line.seat === me) toast(`Time ran out: the table made your move (${moveWords(line)}).`, { ms: 5000 });
   }
-  if (line.type === "hand-end") toast(handEndText(line), { ms: 5000 });
+  // A table that pauses between hands says it on its sheet; one that deals at once, in a message.
+  if (line.type === "hand-end" && !(ui.view?.next_hand_seconds > 0)) toast(handEndText(line), { ms: 5000 });
   renderFair();
 }
 
@@ -582,6 +589,7 @@ function renderParts(view) {
   renderScores();
   renderFair();
   renderSeeding();
+  renderBetween();
   renderEnd();
 }
 
@@ -897,6 +905,7 @@ function statusText() {
   if (view.status === "seeding") return "Waiting for every player's seed…";
   if (view.status === "over") return "The game is over.";
   if (view.status === "abandoned") return "The game was abandoned.";
+  if (view.status === "between-hands") return `Hand ${view.hand_no} is over: the next deal waits for everyone.`;
   if (!view.table) return "";
   return game.hooks.status(T);
 }
@@ -929,13 +938,38 @@ function tick() {
   }
 }
 
+function tickNext() {
+  const node = $("next-countdown");
+  if (!node || ui.nextAt === null) return;
+  const left = Math.max(0, Math.ceil((ui.nextAt - performance.now()) / 1000));
+  node.textContent = left > 0 ? `Next hand in ${left} s` : "Dealing the next hand…";
+}
+
 setInterval(tick, 200);
+setInterval(tickNext, 250);
 
 function renderScores() {
   const view = ui.view;
-  const seats = view.seats;
   const chips = isChips();
   const target = view.options?.target;
+  const extra = game.hooks.scoresExtra?.(T) ?? null;
+  fill(
+    $("panel-scores"),
+    el("h2", {}, chips ? unitTitle() : "Scores"),
+    el("p", { class: "hint" }, scoresHint(view, chips, target)),
+    scoresTable(view, "scores"),
+    extra,
+    !chips && target && !extra ? progressBars(view, target) : null,
+    api.host && (view.status === "playing" || view.status === "between-hands")
+      ? el("div", { class: "host-tools" }, el("h3", {}, "Host"), el("button", { type: "button", class: "secondary", id: "abandon", onclick: abandonGame }, "Abandon the game"))
+      : null,
+  );
+}
+
+/** Hand by hand, what each seat scored (or won and paid), and the totals: the side panel's and the end's. */
+function scoresTable(view, id) {
+  const seats = view.seats;
+  const chips = isChips();
   const head = el("tr", {}, el("th", { scope: "col" }, "Hand"), seats.map((s) => el("th", { scope: "col", title: s.name }, s.seat === me ? "You" : s.name)));
   const hands = (view.hands ?? []).map((h) =>
     el(
@@ -946,18 +980,7 @@ function renderScores() {
     ),
   );
   const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, chips ? unitTitle() : "Total"), seats.map((s) => el("td", {}, String(view.totals?.[s.seat] ?? 0))));
-  const extra = game.hooks.scoresExtra?.(T) ?? null;
-  fill(
-    $("panel-scores"),
-    el("h2", {}, chips ? unitTitle() : "Scores"),
-    el("p", { class: "hint" }, scoresHint(view, chips, target)),
-    el("table", { class: "scores", id: "scores" }, el("thead", {}, head), el("tbody", {}, hands, totals)),
-    extra,
-    !chips && target && !extra ? progressBars(view, target) : null,
-    api.host && view.status === "playing"
-      ? el("div", { class: "host-tools" }, el("h3", {}, "Host"), el("button", { type: "button", class: "secondary", id: "abandon", onclick: abandonGame }, "Abandon the game"))
-      : null,
-  );
+  return el("table", { class: "scores", id }, el("thead", {}, head), el("tbody", {}, hands, totals));
 }
 
 /** "Chips", "Counters", "Points", "Deals won": what the game's standings count, as a heading. */
@@ -1117,6 +1140,146 @@ async function abandonGame() {
   }
 }
 
+// -- between hands: the hand's end, every seat's cards, "Next hand" ---------------------
+
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+function names(seats) {
+  const words = seats.map(who);
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words[0] ?? "";
+}
+
+function renderBetween() {
+  const view = ui.view;
+  const box = $("between");
+  const pause = view.status === "between-hands" ? view.next_hand : null;
+  const ended = view.hands?.[view.hands.length - 1];
+  if (!pause || !ended) {
+    const had = !box.hidden && box.contains(document.activeElement);
+    box.hidden = true;
+    ui.betweenShown = null;
+    clearInterval(ui.pausePoll);
+    ui.pausePoll = null;
+    // The sheet had the keyboard: the new hand takes it.
+    if (had) ($("hand").querySelector("button.card[tabindex='0']") ?? $("actions").querySelector("button"))?.focus({ preventScroll: true });
+    return;
+  }
+  const first = ui.betweenShown !== ended.hand;
+  ui.betweenShown = ended.hand;
+  const focusedId = box.contains(document.activeElement) ? document.activeElement.id : null;
+  const chips = isChips();
+  const line = ui.record.findLast?.((l) => l.type === "hand-end" && l.hand === ended.hand);
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col" }, "Player"),
+    el("th", { scope: "col" }, "Cards left"),
+    el("th", { scope: "col", class: "num" }, "Count"),
+    el("th", { scope: "col", class: "num" }, chips ? "This hand" : "Score"),
+    el("th", { scope: "col", class: "num" }, chips ? unitTitle() : "Total"),
+  );
+  const rows = view.seats.map((s) => {
+    const left = pause.cards_left?.[s.seat] ?? [];
+    const score = ended.scores?.[s.seat] ?? 0;
+    return el(
+      "tr",
+      { class: ended.winners.includes(s.seat) ? "won" : null, "data-seat": String(s.seat) },
+      el("th", { scope: "row" }, who(s.seat), isBot(s.seat) ? el("span", { class: "badge bot" }, "bot") : null),
+      el("td", { class: "left" }, left.length ? cardRow(left) : el("span", { class: "hint" }, "none")),
+      el("td", { class: "num count" }, String(ended.counts?.[s.seat] ?? left.length)),
+      el("td", { class: "num score" }, chips ? signed(score) : String(score)),
+      el("td", { class: "num total" }, String(view.totals?.[s.seat] ?? 0)),
+    );
+  });
+  const mine = me !== null && pause.waiting.includes(me);
+  const waiting = pause.waiting.filter((s) => s !== me);
+  $("between-title").textContent = `Hand ${ended.hand}`;
+  fill(
+    $("between-body"),
+    line ? el("p", { class: "headline", id: "between-headline" }, handEndText(line)) : null,
+    el("table", { class: "standings hand-end-table", id: "hand-end-table" }, el("thead", {}, head), el("tbody", {}, rows)),
+    el(
+      "p",
+      { class: "next-hand" },
+      mine ? el("button", { type: "button", class: "gold", id: "next-hand", onclick: readyNext }, "Next hand") : null,
+      el("span", { id: "next-countdown", class: "countdown" }),
+      !mine && waiting.length ? el("span", { id: "next-waiting", class: "hint" }, `Waiting for ${names(waiting)}…`) : null,
+    ),
+  );
+  tickNext();
+  box.hidden = false;
+  // Readiness is no record line: the live stream tells of it only when this server process noted
+  // it, so the page looks again now and then while the pause lasts (another process may have).
+  ui.pausePoll ??= setInterval(async () => {
+    try {
+      setView(await api.view());
+    } catch {
+      // the next look may get through
+    }
+  }, 3000);
+  if (first) announce(line ? handEndText(line) : `Hand ${ended.hand} is over.`);
+  const focus = first && mine ? $("next-hand") : focusedId ? $(focusedId) : null;
+  focus?.focus({ preventScroll: true });
+}
+
+/** This seat is ready for the next deal; the answer is the view (the new hand, if everyone was). */
+async function readyNext() {
+  const button = $("next-hand");
+  if (button) button.disabled = true;
+  try {
+    setView(await api.ready());
+  } catch (error) {
+    if (button) button.disabled = false;
+    if (error instanceof ApiError && error.status === 409) setView(await api.view()); // dealt meanwhile
+    else toast(`The table did not hear you: ${error.message}`, { kind: "bad" });
+  }
+}
+
+/** "Play again" for the host; for another seat, once the host has, its link to the next table. */
+function againControls(view) {
+  const again = view.again;
+  const close = el("button", { type: "button", class: "secondary", id: "end-close", onclick: () => ((ui.endShown = "closed"), ($("end").hidden = true)) }, "Look at the table");
+  const fresh = el("a", { class: "button secondary", href: "/" }, "New table");
+  if (api.host && !again) return [el("button", { type: "button", class: "gold", id: "end-again", onclick: playAgain }, "Play again"), close, fresh];
+  if (again?.token !== undefined) {
+    return [el("a", { class: "button gold", id: "end-join-next", href: seatLink(again.game_id, again.seat, again.token) }, "Join the next table"), close, fresh];
+  }
+  if (again) return [el("a", { class: "button secondary", id: "end-watch-next", href: `/table/${encodeURIComponent(again.game_id)}` }, "Watch the next table"), close, fresh];
+  return [close, fresh];
+}
+
+/** The host's new table with the same seats: its links kept, then this browser takes its seat there. */
+async function playAgain() {
+  const button = $("end-again");
+  if (button) button.disabled = true;
+  try {
+    const created = await api.again();
+    keepLinks(created, { rules: ui.view.rules, title: title() });
+    const mine = created.seats.find((s) => s.seat === me && s.join_token);
+    location.assign(mine ? seatLink(created.game_id, mine.seat, mine.join_token, created.host_token) : `/table/${encodeURIComponent(created.game_id)}#host=${encodeURIComponent(created.host_token)}`);
+  } catch (error) {
+    if (button) button.disabled = false;
+    toast(`No new table: ${error.message}`, { kind: "bad" });
+  }
+}
+
+/** After the end the live stream stops: a seat looks now and then for the table the host played again. */
+function watchForAgain(view) {
+  const waiting = me !== null && !view.again && !api.host;
+  if (!waiting) {
+    clearInterval(ui.againPoll);
+    ui.againPoll = null;
+    return;
+  }
+  ui.againPoll ??= setInterval(async () => {
+    try {
+      const fresh = await api.view();
+      if (fresh.again) setView(fresh);
+    } catch {
+      // the next look may get through
+    }
+  }, 5000);
+}
+
 function placeWord(p) {
   return ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"][p] ?? `${p}th`;
 }
@@ -1166,16 +1329,18 @@ function renderEnd() {
           ),
         )
       : null,
+    (view.hands ?? []).length > 1 ? el("details", { class: "end-hands" }, el("summary", {}, "Hand by hand"), scoresTable(view, "end-hands")) : null,
     el("p", {}, "The server has revealed its seed. Check every deal and every score yourself:"),
     el(
       "p",
       { class: "end-actions" },
       el("a", { class: "button gold", href: `/verify?game=${encodeURIComponent(gameId)}`, id: "end-verify" }, "Verify this game"),
       view.status === "over" ? el("a", { class: "button secondary", href: `/replay?game=${encodeURIComponent(gameId)}`, id: "end-replay" }, "Replay the hands") : null,
-      el("button", { type: "button", class: "secondary", id: "end-close", onclick: () => ((ui.endShown = "closed"), ($("end").hidden = true)) }, "Look at the table"),
-      el("a", { class: "button secondary", href: "/" }, "New table"),
+      el("button", { type: "button", class: "secondary", id: "end-download", onclick: downloadRecord }, "Download record"),
     ),
+    el("p", { class: "end-actions" }, ...againControls(view)),
   );
+  watchForAgain(view);
   $("end").hidden = false;
   // A redraw replaces the buttons: the focus stays where it was (on Verify the first time).
   const focus = first ? $("end-verify") : focusedId ? $(focusedId) : null;
@@ -1270,6 +1435,14 @@ document.addEventListener("keydown", (event) => {
   const target = event.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
   const key = event.key;
+  if (!$("between").hidden && key.toLowerCase() !== "m") {
+    // Between hands no game key applies: Enter (on the page, not on a link or a button) is "Next hand".
+    if (key === "Enter" && $("next-hand") && !(target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement)) {
+      readyNext();
+      event.preventDefault();
+    }
+    return;
+  }
   // The game's own keys first (Enter plays the chosen cards, N declares no play...).
   if (game.hooks?.key?.(event, T)) {
     event.preventDefault();
