@@ -75,6 +75,9 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     assert [src for src, _ in hero] == [f"{DECK}8H.svg", f"{DECK}AS.svg", f"{DECK}KD.svg"] and all(width > 0 for _, width in hero)
     page.fill("#seat-name-0", "Lin")
     page.select_option("#turn-seconds", "30")
+    # Bots at once and no pause between hands: this walk is about the mouse, the pace has its own tests.
+    page.select_option("#bot-seconds", "0")
+    page.select_option("#next-hand-seconds", "0")
     opened.shot("lobby-laptop")
     page.click("#create-button")
     link = page.locator("#link-list input.link-url")

@@ -94,6 +94,11 @@ function showError(message) {
   errorBox.hidden = !message;
 }
 
+/** The number a select of the form holds (the turn timer, the bots' pace, the pause between hands). */
+function chosenNumber(id) {
+  return Number(document.getElementById(id).value);
+}
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   showError("");
@@ -111,7 +116,14 @@ form.addEventListener("submit", async (event) => {
   button.disabled = true;
   try {
     const created = await request("POST", "/games", {
-      body: { rules: rulesSelect.value, options: chosenOptions(), seats, turn_seconds: Number(document.getElementById("turn-seconds").value) },
+      body: {
+        rules: rulesSelect.value,
+        options: chosenOptions(),
+        seats,
+        turn_seconds: chosenNumber("turn-seconds"),
+        bot_seconds: chosenNumber("bot-seconds"),
+        next_hand_seconds: chosenNumber("next-hand-seconds"),
+      },
     });
     showLinks(created);
   } catch (error) {
