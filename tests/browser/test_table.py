@@ -6,7 +6,7 @@ import re
 import urllib.request
 
 from .conftest import PHONE, api
-from .play import CORNER, MY_TURN, keyboard_move, mouse_move, play_to_end, seq, wait_moved, wait_turn
+from .play import CORNER, MY_TURN, keyboard_move, mouse_move, picker_open, play_to_end, seq, wait_moved, wait_turn
 
 CARD_LABEL = re.compile(r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades), (playable|not playable)(, lifted)?$")
 
@@ -18,6 +18,28 @@ def moves_of(record: list[dict], seat: int) -> list[dict]:
 def record_bytes(game) -> bytes:
     with urllib.request.urlopen(f"{game.server}/games/{game.id}/record", timeout=10) as response:
         return response.read()
+
+
+# Counts, in the page, every card or token put in flight (js/motion.js's ghosts) from now on.
+COUNT_FLIGHTS = """() => {
+  window.flightsSeen = 0;
+  new MutationObserver((changes) => {
+    for (const change of changes)
+      for (const node of change.addedNodes)
+        if (node.nodeType === 1 && node.matches('.flying-card, .flying-token')) window.flightsSeen += 1;
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def pile_top_of(record: list[dict]) -> str:
+    """The card on top of a draw-pile game's pile, as the record says: the starter, or the last card played."""
+    top = ""
+    for line in record:
+        if line["type"] == "deal":
+            top = line["turned"][-1]
+        elif line["type"] == "move" and line["move"] == "play":
+            top = line["card"]
+    return top
 
 
 def control_at_its_centre(page, selector: str) -> bool:
@@ -67,7 +89,7 @@ def assert_deck_faces(page, server: str) -> None:
 
 
 def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
-    opened = open_page("/", motion=True)  # animations on: the clicks wait for them, as a person would
+    opened = open_page("/")  # a whole match: its cards in flight would take a minute (the motion test below has them)
     page = opened.page
     page.wait_for_selector("#seat-list li:nth-child(4)")
     assert page.locator(".seat-row").count() == 4  # you and three bots, as the lobby opens
@@ -126,16 +148,51 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
 
 def test_a_whole_game_with_the_keyboard_only(open_page, new_game):
     game = new_game(["Kay", "Bot A", "Bot B", "Bot C"])
-    opened = open_page(game.link(0))
+    opened = open_page(game.link(0))  # reduced motion: no card ever flies
     page = opened.page
+    page.evaluate(COUNT_FLIGHTS)
     page.wait_for_selector(MY_TURN)
     kinds = play_to_end(page, keyboard_move)
     assert kinds["play"] + kinds["play eight"] >= 1 and kinds["draw"] >= 1
     page.wait_for_selector("#end:not([hidden])")
+    assert page.evaluate("window.flightsSeen") == 0
     # The dialog takes the focus, so the keyboard goes on from there.
     assert page.evaluate("() => document.activeElement.id") == "end-verify"
     assert moves_of(game.record(), 0)
     assert not any(line.get("auto") for line in moves_of(game.record(), 0))
+
+
+def test_cards_fly_and_the_updates_that_come_meanwhile_wait_their_turn(open_page, new_game):
+    # The test server's bots answer at once, inside this seat's own request: their moves arrive in a
+    # burst while this seat's card is still in the air, and must all be shown, in order, after it.
+    game = new_game(["Mo", "Bot M", "Bot N"], options={"target": 1})  # a match of one hand
+    opened = open_page(game.link(0), motion=True)
+    page = opened.page
+    page.evaluate(COUNT_FLIGHTS)
+    assert wait_turn(page)
+    before = seq(page)
+    playable = page.locator(".hand .card.playable")
+    if playable.count():
+        playable.first.click(position=CORNER)  # lift
+        playable.first.click(position=CORNER)  # play: it flies from the hand to the pile
+        if picker_open(page):
+            page.locator(".suit-token").first.click()
+    else:
+        page.click("#stock")  # a card flies from the stock to the hand
+    page.wait_for_selector(".flying-card", state="attached")
+    wait_moved(page, before)
+    page.wait_for_selector(".flying-card", state="detached")  # each ghost goes once its card lies in the view
+    record = game.record()
+    if page.locator(MY_TURN).count():  # the bots have answered: the record stands still until this seat moves
+        assert seq(page) == str(len(record))
+        assert page.locator("#pile .card.top").get_attribute("data-code") == pile_top_of(record)
+    play_to_end(page, mouse_move)
+    record = game.record()
+    page.wait_for_selector(f"body[data-seq='{len(record)}']")
+    # Nothing that came during a flight was lost: one log entry for every line of the record.
+    assert page.locator("#log li").count() == len(record)
+    assert page.evaluate("window.flightsSeen") > 0
+    assert page.locator(".flying-card").count() == 0
 
 
 def test_phone_sized_table_whole_short_game(open_page, new_game):

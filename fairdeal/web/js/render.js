@@ -10,7 +10,9 @@
 // (a tap on a card of the hand, and the mark a chosen card wears: "1", "2"...; `copy` tells
 // two cards of one code apart), cardHint(code, T) (what pointing at a playable card says),
 // key(event, T) (true: the key was the game's), and dealerSeat(T) and seatBadges(seat, T)
-// (who wears the dealer's chip, a seat's other marks).
+// (who wears the dealer's chip, a seat's other marks). For the live table's motion (motion.js),
+// landing(line, T) is the element a played card flies to (a row, the mainline's end; else the
+// pile or the middle), and playedCards(line, T) the cards a move of the game's own puts down.
 //
 //   const T = rendererKit({ view: () => ui.view, entry: () => game.entry, hooks: () => game.hooks, me, ui });
 //   game.hooks.drawTable(T);

@@ -19,6 +19,7 @@ import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
 import { howToPlay } from "./help.js";
 import { keepLinks, keptLinks, linkItem, seatLink } from "./links.js";
+import { clearLanded, motionOn, tableMotion, FLIGHT_MS, UpdateQueue } from "./motion.js";
 import { playWords, rendererKit } from "./render.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { cardBack, cardFace, cardRow, el, fill, saveFile, shortHex } from "./ui.js";
@@ -54,6 +55,10 @@ const ui = {
   betweenShown: null, // the hand whose end the sheet shows
   againPoll: null, // after the end: looking for the table the host played again
   pausePoll: null, // between hands: looking at who is ready (no record line says it)
+  heard: 0, // record lines received: shown, or waiting in the queue of updates
+  ahead: null, // a view newer than the lines received: it waits for them
+  spent: null, // the seq of the shown view this seat has just moved on (its answer is on its way)
+  leaving: [], // the cards in flight from this seat's hand to the table, until the view without them
 };
 
 // The game at this table: its catalogue entry and its renderer's hooks (set before the first render).
@@ -108,7 +113,8 @@ function cardNote(code) {
 }
 
 function myTurn() {
-  return me !== null && ui.view?.status === "playing" && ui.view.turn === me;
+  // A view this seat has already moved on is not its turn any more, though its answer may still wait in the queue.
+  return me !== null && ui.view?.status === "playing" && ui.view.turn === me && ui.view.seq !== ui.spent;
 }
 
 /** A game whose standings count what players hold (chips, counters), not what they scored. */
@@ -244,9 +250,11 @@ async function send(move, { refused = null } = {}) {
   document.body.dataset.busy = "true";
   hideTip();
   try {
-    const answer = await api.move(ui.view.seq, move);
+    const at = ui.view.seq;
+    const answer = await api.move(at, move);
     ui.lifted = null;
     ui.picking = false;
+    ui.spent = at; // the view moved on (the stream may have brought the next one already)
     done = true;
     setView(answer.view);
   } catch (error) {
@@ -362,9 +370,50 @@ function nameSuit(letter) {
   play(card, letter);
 }
 
+// -- the live updates, in order -------------------------------------------------------
+//
+// Record lines and views (from the stream, a move's answer, a fetch) go through one queue. A
+// line is applied to the page as it stands and may start cards moving; what arrives meanwhile
+// waits. A view is shown only once the lines it holds have been applied: a move's answer comes
+// back before the stream's lines that lead to it, and the card must fly before it lies there.
+
+const updates = new UpdateQueue();
+let aheadTimer = null;
+// The cards a record line moves, from the page as it stands (before the view that holds the move).
+const moveCards = tableMotion({ me, hooks: () => game.hooks, T, leaving: ui.leaving });
+
+/** A new view (from anywhere): shown after the updates before it, and after the lines it holds. */
+function setView(view) {
+  if (!view) return;
+  if (view.seq > ui.heard) {
+    if (!ui.ahead || view.seq >= ui.ahead.seq) ui.ahead = view;
+    // The stream brings the lines at once; if it cannot (reconnecting), the view is shown anyway.
+    clearTimeout(aheadTimer);
+    aheadTimer = setTimeout(() => releaseAhead(true), 2500);
+    return;
+  }
+  updates.push(() => showView(view));
+}
+
+function releaseAhead(anyway = false) {
+  if (!ui.ahead || (!anyway && ui.ahead.seq > ui.heard)) return;
+  const view = ui.ahead;
+  ui.ahead = null;
+  clearTimeout(aheadTimer);
+  updates.push(() => showView(view));
+}
+
+/** A record line from the stream: applied after the updates before it. */
+function hearLine(line) {
+  if (line.seq !== ui.heard) return; // already heard (a reconnect resends nothing older)
+  ui.heard += 1;
+  updates.push(() => onLine(line, updates.waiting));
+  releaseAhead();
+}
+
 // -- the view ---------------------------------------------------------------------
 
-function setView(view) {
+function showView(view) {
   if (!view) return;
   if (ui.view && view.seq < ui.view.seq) return; // an older answer overtaken by the live stream
   ui.view = view;
@@ -394,7 +443,9 @@ function setView(view) {
   ui.newCards = hand.filter((c) => !ui.lastHand.includes(c) && ui.lastHand.length);
   ui.lastHand = hand;
   seedStep();
+  ui.leaving.length = 0;
   render();
+  clearLanded(); // the cards that flew lie in the view now
 }
 
 // -- the client seed: made, committed and revealed by this browser -------------------------
@@ -421,9 +472,10 @@ async function seedStep() {
   if (me === null || ui.seeding) return;
   ui.seeding = true;
   try {
-    // Commit, then reveal once every person has committed; each step reads the latest view.
+    // Commit, then reveal once every person has committed; each step reads the view it fetched
+    // (the page shows that view only once its lines have come).
+    let view = ui.view;
     for (let step = 0; step < 2; step++) {
-      const view = ui.view;
       if (!view || view.status !== "seeding" || isBot(me)) break;
       const { committed, revealed } = view.client_seeds;
       let mine = storedSeed();
@@ -434,11 +486,13 @@ async function seedStep() {
           localStorage.setItem(seedKey(), JSON.stringify(mine));
         }
         await api.commit(mine.commitment);
-        setView(await api.view());
+        view = await api.view();
+        setView(view);
       } else if (!revealed.includes(me)) {
         const humans = view.seats.filter((s) => !s.bot).map((s) => s.seat);
         if (!humans.every((s) => committed.includes(s)) || !mine) break;
-        setView((await api.reveal(mine.seed)).view);
+        view = (await api.reveal(mine.seed)).view;
+        setView(view);
       } else {
         break;
       }
@@ -453,7 +507,8 @@ async function seedStep() {
 
 // -- the record, followed live ------------------------------------------------------
 
-function onLine(line) {
+/** Apply a record line; its cards move (a promise) unless `behind` updates wait after it (catching up). */
+function onLine(line, behind = 0) {
   if (line.seq !== ui.record.length) return; // already seen (a reconnect resends nothing older)
   ui.record.push(line);
   const text = describeLine(line);
@@ -469,6 +524,8 @@ function onLine(line) {
   // A table that pauses between hands says it on its sheet; one that deals at once, in a message.
   if (line.type === "hand-end" && !(ui.view?.next_hand_seconds > 0)) toast(handEndText(line), { ms: 5000 });
   renderFair();
+  // Cards move only for a line the shown view does not hold yet, and not while catching up.
+  if (ui.view && line.seq >= ui.view.seq && behind < 12 && motionOn()) return moveCards(line, behind > 3 ? FLIGHT_MS / 2 : FLIGHT_MS);
 }
 
 /** A move as the log says it; the game's renderer may say it its own way. */
@@ -731,6 +788,7 @@ function renderHand() {
   const codes = sortHand(view.hand ?? []);
   const turn = myTurn();
   const copies = new Map(); // two packs: the second 7♥ of a hand is copy 1
+  const leaving = [...ui.leaving]; // cards flying to the table (motion): their places stay empty
   const buttons = codes.map((code, i) => {
     const note = cardNote(code);
     const playable = Boolean(note?.playable) && turn;
@@ -753,7 +811,7 @@ function renderHand() {
         "data-copy": String(copy),
         "data-order": mark,
         "data-then": playable && thenCards(code).length ? "yes" : null,
-        class: `card ${isRed(code) ? "red" : "black"}${playable ? " playable" : " dim"}${lifted ? " lifted" : ""}${(ui.newCards ?? []).includes(code) ? " fresh" : ""}${turn ? "" : " waiting"}`,
+        class: `card ${isRed(code) ? "red" : "black"}${playable ? " playable" : " dim"}${lifted ? " lifted" : ""}${(ui.newCards ?? []).includes(code) ? " fresh" : ""}${turn ? "" : " waiting"}${takeOut(leaving, code) ? " in-flight" : ""}`,
       },
     });
     if (why) node.append(why);
@@ -772,6 +830,13 @@ function renderHand() {
   if (target) target.tabIndex = 0;
   if (active && target) target.focus({ preventScroll: true });
   fitHand();
+}
+
+/** Take one `code` out of `codes` (true), if it is there. */
+function takeOut(codes, code) {
+  const i = codes.indexOf(code);
+  if (i >= 0) codes.splice(i, 1);
+  return i >= 0;
 }
 
 /** Overlap the cards so the hand fits its width (a phone holds a big hand too). */
@@ -913,7 +978,8 @@ function statusText() {
 /** "Ann's turn", "Bot 2's turn (bot)"; "" when nobody is to act. */
 function othersTurn() {
   const view = ui.view;
-  if (view.turn === null || view.turn === undefined) return "";
+  // This seat's own turn, once it has moved (its answer still in the queue), is nobody's to announce.
+  if (view.turn === null || view.turn === undefined || view.turn === me) return "";
   return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}`;
 }
 
@@ -1521,6 +1587,7 @@ async function loadRecord() {
   } catch {
     ui.record = [];
   }
+  ui.heard = ui.record.length;
 }
 
 /** The game's catalogue entry and its renderer module, picked by the entry's `module`. */
@@ -1556,7 +1623,7 @@ async function boot() {
   }
   api.follow(
     (event) => {
-      if (event.event === "line") onLine(JSON.parse(event.data));
+      if (event.event === "line") hearLine(JSON.parse(event.data));
       else if (event.event === "view" || event.event === "state") setView(event.parsed ?? JSON.parse(event.data));
     },
     {

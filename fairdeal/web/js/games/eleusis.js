@@ -728,6 +728,9 @@ export default {
   handCard,
   cardHint,
   dealerSeat: (T) => (T.view.table?.server_deals ? null : T.view.table?.dealer),
+  // The table's motion: a string's cards fly to the end of the mainline, where the Forecaster judges them.
+  playedCards: (line) => (line.move === "string" ? line.cards : null),
+  landing: (line, T) => T.$("mainline")?.querySelector(".column.newest") ?? T.$("mainline"),
   seatBadges,
   lineWords,
   moveWords,

@@ -5,7 +5,7 @@
 // rows round the corner.
 
 import { display, isRed, suitName, SUIT_SYMBOLS } from "../cards.js";
-import { SUITS } from "../protocol.js";
+import { RANKS, SUITS } from "../protocol.js";
 import { cardFace, el, fill } from "../ui.js";
 
 function drawRows(T) {
@@ -22,7 +22,7 @@ function drawRows(T) {
     const label = run.length ? `${suitName(suit)}: ${display(run[0])} to ${display(run.at(-1))}${wants}` : `${suitName(suit)}: not opened yet${wants}`;
     return el(
       "div",
-      { class: "suit-row", role: "group", "aria-label": label, "data-next": ends.join(" ") || null },
+      { class: "suit-row", role: "group", "aria-label": label, "data-suit": suit, "data-next": ends.join(" ") || null },
       el("span", { class: `row-suit ${isRed(suit) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[i]),
       cards,
     );
@@ -42,8 +42,17 @@ function passLabel(T) {
   return (T.view.cards ?? []).some((c) => c.playable) ? "Pass (with a penalty)" : "Pass";
 }
 
+/** Where a played card lands (the table's motion): its suit's row, at the end it builds on. */
+function landing(line, T) {
+  const row = T.$("rows").querySelector(`.suit-row[data-suit="${line.card?.[1]}"]`);
+  const run = [...(row?.querySelectorAll(".run .card") ?? [])];
+  const below = run.length && RANKS.indexOf(line.card[0]) < RANKS.indexOf(run[0].dataset.code?.[0]);
+  return (below ? run[0] : run.at(-1)) ?? row;
+}
+
 export default {
   drawTable: drawRows,
+  landing,
   status,
   passLabel,
 };
