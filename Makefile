@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean chromium pyodide vendor
+.PHONY: run test bench clean chromium pyodide vendor screenshot
 
 # Pyodide (CPython in WebAssembly) for the verify page: the pinned npm package's core files
 # only, into a gitignored folder the app serves at /pyodide/. The stamp names the version, so
@@ -118,6 +118,11 @@ chromium:
 # process): the browser files wait on Chromium while the other core replays records.
 test: $(STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+# The README's picture of the table (spec/screenshots/table.jpg): the test server, a Crazy Eights
+# table of you and three bots, played in Chromium to the suit tokens of an eight (fixed seeds).
+screenshot: $(STAMP) chromium $(NOBLE_STAMP)
+	$(BIN)/python tests/browser/screenshot.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/derive.py
