@@ -26,6 +26,7 @@ LONG_FILES = (
     "browser/test_table.py",
     "browser/test_eleusis.py",
     "browser/test_eleusis_replay.py",
+    "browser/test_newcomer.py",
     "test_eights_records.py",
     "service/test_reliability.py",
     "test_michigan_records.py",

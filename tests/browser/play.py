@@ -13,6 +13,16 @@ from playwright.sync_api import Page
 MY_TURN = "body[data-my-turn='true']:not([data-busy])"
 OVER = "body[data-phase='over'], body[data-phase='abandoned']"
 
+# Counts, in the page, every card or token that takes flight (window.flightsSeen): none under reduced motion.
+COUNT_FLIGHTS = """() => {
+  window.flightsSeen = 0;
+  new MutationObserver((changes) => {
+    for (const change of changes)
+      for (const node of change.addedNodes)
+        if (node.nodeType === 1 && node.matches('.flying-card, .flying-token')) window.flightsSeen += 1;
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
 
 def wait_turn(page: Page) -> bool:
     """Wait until it is this seat's turn (True) or the game is over (False)."""

@@ -6,7 +6,7 @@ import re
 import urllib.request
 
 from .conftest import PHONE, api
-from .play import CORNER, MY_TURN, keyboard_move, mouse_move, picker_open, play_to_end, seq, wait_moved, wait_turn
+from .play import COUNT_FLIGHTS, CORNER, MY_TURN, mouse_move, picker_open, play_to_end, seq, wait_moved, wait_turn
 
 CARD_LABEL = re.compile(r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades), (playable|not playable)(, lifted)?$")
 
@@ -21,14 +21,6 @@ def record_bytes(game) -> bytes:
 
 
 # Counts, in the page, every card or token put in flight (js/motion.js's ghosts) from now on.
-COUNT_FLIGHTS = """() => {
-  window.flightsSeen = 0;
-  new MutationObserver((changes) => {
-    for (const change of changes)
-      for (const node of change.addedNodes)
-        if (node.nodeType === 1 && node.matches('.flying-card, .flying-token')) window.flightsSeen += 1;
-  }).observe(document.body, { childList: true, subtree: true });
-}"""
 
 
 def pile_top_of(record: list[dict]) -> str:
@@ -144,22 +136,6 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     assert page.locator("#commitment").inner_text() == commitment
     assert page.locator("section.hand").count() >= 1
     opened.shot("verify-from-the-table", full_page=True)
-
-
-def test_a_whole_game_with_the_keyboard_only(open_page, new_game):
-    game = new_game(["Kay", "Bot A", "Bot B", "Bot C"])
-    opened = open_page(game.link(0))  # reduced motion: no card ever flies
-    page = opened.page
-    page.evaluate(COUNT_FLIGHTS)
-    page.wait_for_selector(MY_TURN)
-    kinds = play_to_end(page, keyboard_move)
-    assert kinds["play"] + kinds["play eight"] >= 1 and kinds["draw"] >= 1
-    page.wait_for_selector("#end:not([hidden])")
-    assert page.evaluate("window.flightsSeen") == 0
-    # The dialog takes the focus, so the keyboard goes on from there.
-    assert page.evaluate("() => document.activeElement.id") == "end-verify"
-    assert moves_of(game.record(), 0)
-    assert not any(line.get("auto") for line in moves_of(game.record(), 0))
 
 
 def test_cards_fly_and_the_updates_that_come_meanwhile_wait_their_turn(open_page, new_game):
