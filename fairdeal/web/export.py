@@ -17,6 +17,7 @@ The folder::
     engine/manifest.json        names the bundle and its SHA-256
     engine/<sha256>.zip         the engine bundle (fairdeal.web.engine)
     pyodide/                    Pyodide's core files
+    vendor/                     the front-end libraries from npm (the card deck's pictures, SHA-256)
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import json
 import shutil
 from pathlib import Path
 
-from fairdeal.web import PYODIDE_DIR, WEB_DIR
+from fairdeal.web import PYODIDE_DIR, VENDOR_DIR, WEB_DIR
 from fairdeal.web.engine import engine_bundle
 
 __all__ = ["ExportError", "PYODIDE_CORE", "STATIC_PAGES", "export_verifier", "static_page"]
@@ -59,12 +60,15 @@ def static_page(name: str = "verify.html") -> str:
     return page
 
 
-def export_verifier(directory: str | Path, *, pyodide: Path = PYODIDE_DIR) -> list[Path]:
+def export_verifier(directory: str | Path, *, pyodide: Path = PYODIDE_DIR, vendor: Path = VENDOR_DIR) -> list[Path]:
     """Write the static verifier into ``directory`` (created; it must be empty); the files written."""
     directory = Path(directory)
     missing = [name for name in PYODIDE_CORE if not (pyodide / name).is_file()]
     if missing:
         raise ExportError(f"Pyodide's core files are not in {pyodide} (run `make pyodide`): {', '.join(missing)}")
+    if not (vendor / "playing-cards").is_dir():
+        # The pages draw every card with the deck's pictures: a copy without them shows blanks.
+        raise ExportError(f"the front-end libraries are not in {vendor} (run `make vendor`)")
     if directory.exists() and any(directory.iterdir()):
         raise ExportError(f"{directory} is not empty")
     directory.mkdir(parents=True, exist_ok=True)
@@ -83,4 +87,5 @@ def export_verifier(directory: str | Path, *, pyodide: Path = PYODIDE_DIR) -> li
     (directory / "pyodide").mkdir()
     for name in PYODIDE_CORE:
         shutil.copyfile(pyodide / name, directory / "pyodide" / name)
+    shutil.copytree(vendor, directory / "vendor", ignore=shutil.ignore_patterns(".fetched-*"))
     return sorted(path for path in directory.rglob("*") if path.is_file())

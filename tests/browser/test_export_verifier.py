@@ -88,7 +88,7 @@ def test_the_exported_folder_verifies_honest_and_tampered_records_without_the_se
     # Every request went to the static folder, and none was an API call or carried the record.
     assert all(url.startswith(base + "/") for url in requests)
     paths = {url[len(base):].split("?")[0] for url in requests}
-    outside = {p for p in paths if p not in ("/index.html", "/replay.html") and not p.startswith(("/css/", "/js/", "/engine/", "/pyodide/"))}
+    outside = {p for p in paths if p not in ("/index.html", "/replay.html") and not p.startswith(("/css/", "/js/", "/engine/", "/pyodide/", "/vendor/"))}
     assert not outside, outside
 
     # The replayer is in the copy too, beside the verify page.

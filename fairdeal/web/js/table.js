@@ -552,6 +552,13 @@ function moveWords(line) {
   }
 }
 
+/** `words` without the `lead` a title above them already says ("Hand 2: Ann went out" under "Hand 2"). */
+function underTitle(words, lead) {
+  if (!words.startsWith(lead)) return words;
+  const rest = words.slice(lead.length);
+  return rest[0].toUpperCase() + rest.slice(1);
+}
+
 function handEndText(line) {
   const own = game.hooks?.handEndWords?.(line, T);
   if (own) return own;
@@ -1261,7 +1268,7 @@ function renderBetween() {
   $("between-title").textContent = `Hand ${ended.hand}`;
   fill(
     $("between-body"),
-    line ? el("p", { class: "headline", id: "between-headline" }, handEndText(line)) : null,
+    line ? el("p", { class: "headline", id: "between-headline" }, underTitle(handEndText(line), `Hand ${ended.hand}: `)) : null,
     el("table", { class: "standings hand-end-table", id: "hand-end-table" }, el("thead", {}, head), el("tbody", {}, rows)),
     el(
       "p",
