@@ -130,3 +130,20 @@ def play_to_end(page: Page, move=mouse_move, limit: int = 2000) -> Counter[str]:
             return kinds
         kinds[move(page)] += 1
     raise AssertionError(f"the game did not end within {limit} moves")
+
+
+def play_by_api(server: str, game, seat: int = 0) -> None:
+    """``seat`` plays its first legal move (a play where it has one), through the API, until the
+    hand (or the match) is over: a page open on that seat follows live. Quicker than clicking, for
+    tests about what comes after the play."""
+    from .conftest import api
+
+    for _ in range(300):
+        view = api(server, "GET", f"/games/{game.id}/seats/{seat}/view", token=game.token(seat))
+        if view["status"] != "playing":
+            return
+        if view["your_turn"]:
+            moves = view["legal_moves"]
+            move = next((m for m in moves if m["move"] == "play"), moves[0])
+            api(server, "POST", f"/games/{game.id}/moves", {"seq": view["seq"], **move}, token=game.token(seat))
+    raise AssertionError("the hand did not end")

@@ -139,6 +139,7 @@ def test_friends_play_a_whole_match_on_phones_held_sideways(open_page, server, t
     page.fill("#seat-name-0", "Ann")
     page.locator(".seat-row").nth(1).locator(".kind label", has_text="Person").click()
     page.locator(".seat-row").nth(1).locator(".seat-name-input").fill("Ben")
+    page.fill("#option-target", "60")  # a match of a few hands rather than the rule book's 100
     page.select_option("#bot-seconds", "0")  # the bots answer at once; the pause keeps its 20 s
     tap(page.locator("#create-button"))
     page.wait_for_selector("#links:not([hidden])")

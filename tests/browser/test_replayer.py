@@ -15,7 +15,7 @@ from fairdeal.simulate import simulate
 from verifier.replayer import hand_steps
 
 from .conftest import PHONE, api
-from .play import mouse_move, play_to_end
+from .play import play_by_api
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "crazy-eights-4p.jsonl"
 READY = "body[data-ready='true'], body[data-ready='refused']"
@@ -179,7 +179,8 @@ def test_a_finished_tables_end_dialog_opens_the_replayer(open_page, new_game, se
     game = new_game(["Rae", "Bot R"], options={"target": 1})
     opened = open_page(game.link(0))
     page = opened.page
-    play_to_end(page, mouse_move)
+    page.wait_for_selector("body[data-my-turn='true']")  # the page has given its seed: the cards are dealt
+    play_by_api(server, game)  # the page follows the hand live; the end is what this test is about
     page.wait_for_selector("#end:not([hidden]) #end-replay")
     page.click("#end-replay")
     page.wait_for_url(f"**/replay?game={game.id}**")

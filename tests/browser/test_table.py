@@ -6,7 +6,7 @@ import re
 import urllib.request
 
 from .conftest import PHONE, api
-from .play import COUNT_FLIGHTS, CORNER, MY_TURN, mouse_move, picker_open, play_to_end, seq, wait_moved, wait_turn
+from .play import COUNT_FLIGHTS, CORNER, MY_TURN, mouse_move, picker_open, play_by_api, play_to_end, seq, wait_moved, wait_turn
 
 CARD_LABEL = re.compile(r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades), (playable|not playable)(, lifted)?$")
 
@@ -680,27 +680,13 @@ def test_hollywood_shows_its_three_games_as_the_server_keeps_them(open_page, new
 BETWEEN = "#between:not([hidden])"
 
 
-def _play_hand_by_api(server, game) -> None:
-    """Seat 0 plays its first legal move, through the API, until the hand (or match) is over: the
-    page, open on that seat, follows live (quicker than clicking, and what the sheet needs)."""
-    for _ in range(300):
-        view = api(server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
-        if view["status"] != "playing":
-            return
-        if view["your_turn"]:
-            moves = view["legal_moves"]
-            move = next((m for m in moves if m["move"] == "play"), moves[0])
-            api(server, "POST", f"/games/{game.id}/moves", {"seq": view["seq"], **move}, token=game.token(0))
-    raise AssertionError("the hand did not end")
-
-
 def test_the_hands_end_sheet_next_hand_then_play_again(open_page, new_game, server):
     # Two deals, a pause between them (the test server deals at once unless a table asks).
     game = new_game(["Hal", "Bot H"], rules="eights", options={"deals": 2}, next_hand_seconds=30)
     opened = open_page(game.link(0, host=True))
     page = opened.page
     page.wait_for_selector(MY_TURN)
-    _play_hand_by_api(server, game)
+    play_by_api(server, game)
     page.wait_for_selector(BETWEEN)
     assert page.locator("body").get_attribute("data-phase") == "between-hands"
     assert page.locator("#between-title").inner_text() == "Hand 1"
@@ -721,7 +707,7 @@ def test_the_hands_end_sheet_next_hand_then_play_again(open_page, new_game, serv
     assert "hand 2" in page.locator("#game-title").inner_text()
     assert game.record()[-1]["type"] != "hand-end"
 
-    _play_hand_by_api(server, game)
+    play_by_api(server, game)
     page.wait_for_selector("#end:not([hidden])")
     for control in ("#end-verify", "#end-replay", "#end-download", "#end-again", "#end-hands"):
         assert page.locator(control).count() == 1, control
