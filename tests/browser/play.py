@@ -147,3 +147,29 @@ def play_by_api(server: str, game, seat: int = 0) -> None:
             move = next((m for m in moves if m["move"] == "play"), moves[0])
             api(server, "POST", f"/games/{game.id}/moves", {"seq": view["seq"], **move}, token=game.token(seat))
     raise AssertionError("the hand did not end")
+
+
+def to_an_eight(page: Page, limit: int = 200) -> str:
+    """Play this seat's turns (Play it, a bright card, else draw) until it holds an eight it may
+    play; then lift the eight and tap it again, so the suit tokens open. The eight's code."""
+    for _ in range(limit):
+        if not wait_turn(page):
+            raise AssertionError("the game ended before an eight came to this seat")
+        eights = page.locator(".hand .card.playable[data-code^='8']")
+        if eights.count():
+            eight = eights.first.get_attribute("data-code")
+            eights.first.click(position=CORNER)  # lift
+            eights.first.click(position=CORNER)  # play: the four tokens open instead
+            page.wait_for_selector("#suit-picker:not([hidden]) .suit-token")
+            return eight
+        before = seq(page)
+        others = page.locator(".hand .card.playable")
+        if page.locator("#play-it").count():
+            page.click("#play-it")
+        elif others.count():
+            others.first.click(position=CORNER)
+            others.first.click(position=CORNER)
+        else:
+            page.click("#stock")
+        wait_moved(page, before)
+    raise AssertionError(f"no eight came to this seat in {limit} turns")

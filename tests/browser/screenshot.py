@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, SEEDED_RANDOM, api  # noqa: E402
-from play import CORNER, seq, wait_moved, wait_turn  # noqa: E402
+from play import to_an_eight  # noqa: E402
 
 OUT = HERE.parent.parent / "spec" / "screenshots" / "table.jpg"
 SIZE = {"width": 1366, "height": 768}
@@ -58,29 +58,6 @@ def start_server(data: Path) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.1)
 
 
-def to_an_eight(page: Page) -> None:
-    """Play this seat's turns (a bright card, else draw) until it holds an eight it may play;
-    then lift the eight and tap it again, so the suit tokens open."""
-    for _ in range(100):
-        if not wait_turn(page):
-            raise RuntimeError("the game ended before an eight came")
-        eights = page.locator(".hand .card.playable[data-code^='8']")
-        if eights.count():
-            eights.first.click(position=CORNER)
-            eights.first.click(position=CORNER)
-            page.wait_for_selector("#suit-picker:not([hidden]) .suit-token")
-            return
-        before = seq(page)
-        others = page.locator(".hand .card.playable")
-        if page.locator("#play-it").count():
-            page.click("#play-it")
-        elif others.count():
-            others.first.click(position=CORNER)
-            others.first.click(position=CORNER)
-        else:
-            page.click("#stock")
-        wait_moved(page, before)
-    raise RuntimeError("no eight came in 100 turns")
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from .play import CORNER, seq, wait_moved, wait_turn
+from .play import CORNER, seq, to_an_eight, wait_moved, wait_turn
 
 SIZES = {
     "phone": {"width": 390, "height": 844},
@@ -234,24 +234,7 @@ def test_crazy_eights_with_the_suit_tokens_open(open_page, new_game):
     game = new_game(["Lay", "Bot L1", "Bot L2", "Bot L3"])
     opened = open_page(game.link(0))
     page = opened.page
-    for _ in range(100):
-        assert wait_turn(page), "the game ended before an eight came to this seat"
-        eights = page.locator(".hand .card.playable[data-code^='8']")
-        if eights.count():
-            break
-        before = seq(page)
-        others = page.locator(".hand .card.playable")
-        if page.locator("#play-it").count():
-            page.click("#play-it")
-        elif others.count():
-            others.first.click(position=CORNER)
-            others.first.click(position=CORNER)
-        else:
-            page.click("#stock")
-        wait_moved(page, before)
-    eights.first.click(position=CORNER)  # lift
-    eights.first.click(position=CORNER)  # play: the suit tokens open
-    page.wait_for_selector("#suit-picker:not([hidden]) .suit-token")
+    to_an_eight(page)
     assert page.locator("#timer").is_visible()
     check_every_size(opened, "crazy-eights")
 

@@ -6,7 +6,7 @@ import re
 import urllib.request
 
 from .conftest import PHONE, api
-from .play import COUNT_FLIGHTS, CORNER, MY_TURN, mouse_move, picker_open, play_by_api, play_to_end, seq, wait_moved, wait_turn
+from .play import COUNT_FLIGHTS, CORNER, MY_TURN, mouse_move, picker_open, play_by_api, play_to_end, seq, to_an_eight, wait_moved, wait_turn
 
 CARD_LABEL = re.compile(r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades), (playable|not playable)(, lifted)?$")
 
@@ -193,39 +193,19 @@ def test_an_eight_names_a_suit_and_its_token_lies_on_the_pile(open_page, new_gam
     game = new_game(["Eva", "Bot E", "Bot F", "Bot G"])  # an eight on the first turn (fixed seeds)
     opened = open_page(game.link(0))
     page = opened.page
-    for _ in range(200):
-        assert wait_turn(page), "the game ended before an eight came to this seat"
-        eights = page.locator(".hand .card.playable[data-code^='8']")
-        before = seq(page)
-        if not eights.count():
-            others = page.locator(".hand .card.playable")
-            if page.locator("#play-it").count():
-                page.click("#play-it")
-            elif others.count():
-                others.first.click(position=CORNER)
-                others.first.click(position=CORNER)
-            else:
-                page.click("#stock")
-            wait_moved(page, before)
-            continue
-        eight = eights.first.get_attribute("data-code")
-        eights.first.click(position=CORNER)  # lift
-        eights.first.click(position=CORNER)  # play: the four tokens open instead
-        page.wait_for_selector("#suit-picker:not([hidden])")
-        tokens = page.locator("#suit-picker .suit-token")
-        assert tokens.count() == 4
-        assert [tokens.nth(i).get_attribute("aria-label") for i in range(4)] == [
-            "Name clubs (1)",
-            "Name diamonds (2)",
-            "Name hearts (3)",
-            "Name spades (4)",
-        ]
-        opened.shot("table-laptop-suit-tokens")
-        page.click("#suit-picker [data-suit='H']")
-        wait_moved(page, before)
-        break
-    else:
-        raise AssertionError("no eight in 200 turns")
+    eight = to_an_eight(page)
+    before = seq(page)
+    tokens = page.locator("#suit-picker .suit-token")
+    assert tokens.count() == 4
+    assert [tokens.nth(i).get_attribute("aria-label") for i in range(4)] == [
+        "Name clubs (1)",
+        "Name diamonds (2)",
+        "Name hearts (3)",
+        "Name spades (4)",
+    ]
+    opened.shot("table-laptop-suit-tokens")
+    page.click("#suit-picker [data-suit='H']")
+    wait_moved(page, before)
     played = [m for m in moves_of(game.record(), 0) if m["move"] == "play" and m["card"] == eight]
     assert played and played[-1]["suit"] == "H"
     # The token stays on the pile while that eight is on top (the next seat may already have covered it).
