@@ -1,0 +1,94 @@
+"""The transparency log in the service (spec/log.md), on SQLite and PostgreSQL: a start entry in the
+transaction that creates a game or session, an end entry with its reveal, the create answer's proof,
+the tree rebuilt from the store by a new process, and no fork when two stores append at once."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+from fairdeal.record import line_hash, parse_record
+from fairdeal.service.sessions import SessionService
+from fairdeal.service.store import open_store
+from fairdeal.tlog import Tree, leaf_hash, verify_checkpoint, verify_consistency, verify_inclusion
+
+
+def _checked(api, announced, key):
+    """The create answer's ``log``: its checkpoint verifies, and the entry is in it."""
+    cp = verify_checkpoint(announced["checkpoint"], key, api.client.app.state.log.origin)
+    entries = api.ok("GET", "/log/entries", params={"start": announced["index"], "end": announced["index"] + 1})
+    entry = entries["entries"][0]["entry"]
+    verify_inclusion(leaf_hash(entry.encode()), announced["index"], cp.size,
+                     [bytes.fromhex(h) for h in announced["inclusion"]], cp.root)
+    return json.loads(entry), cp
+
+
+def test_games_and_sessions_are_announced_and_their_ends_logged(api):
+    key = api.ok("GET", "/.well-known/fairdeal-key")["key"]
+    info = api.ok("GET", "/.well-known/fairdeal-log")
+    assert info["public_key"] == key and info["checkpoint"].endswith("/log/checkpoint")
+    # A table of people: announced at once, with the host the operator named.
+    game = api.create([("Ann", False), ("Bot", True)], host_id="club.member-7")
+    start, first = _checked(api, game["log"], key)
+    assert start == {"type": "start", "kind": "game", "id": game["game_id"], "rules": "crazy-eights",
+                     "commitment": game["commitment"], "created": start["created"], "host": "club.member-7"}
+    assert api.ok("GET", f"/games/{game['game_id']}/log")["entries"][0]["entry"] == json.dumps(start, sort_keys=True, separators=(",", ":"))
+    api.ok("POST", f"/games/{game['game_id']}/abandon", game["host_token"], json={"reason": "enough"})
+    # A table of bots alone plays to its end inside the create: both entries at once.
+    bots = api.create([("A", True), ("B", True)], options={"target": 5})
+    _, second = _checked(api, bots["log"], key)
+    # A session, its host the client's pseudonym.
+    session = api.ok("POST", "/sessions", status=201, json={"seats": 1})
+    opened, _ = _checked(api, session["log"], key)
+    assert opened["kind"] == "session" and "rules" not in opened and opened["host"].startswith("ip-")
+    api.ok("POST", f"/sessions/{session['session_id']}/reveal", session["owner_key"])
+    # Every record's entries: its start and its end, the end naming the record's last line.
+    note = api.client.get("/log/checkpoint").text
+    cp = verify_checkpoint(note, key)
+    for kind, record_id, how in [("games", game["game_id"], "abandoned"), ("games", bots["game_id"], "revealed"),
+                                 ("sessions", session["session_id"], "revealed")]:
+        lines = parse_record(api.client.get(f"/{kind}/{record_id}/record").text)
+        log = api.ok("GET", f"/{kind}/{record_id}/log")
+        assert log["checkpoint"] == note and log["size"] == cp.size
+        start, end = (json.loads(e["entry"]) for e in log["entries"])
+        assert start["type"] == "start" and start["commitment"] == lines[0]["commitment"]
+        assert end == {"type": "end", "id": record_id, "how": how, "seq": lines[-1]["seq"], "head": line_hash(lines[-1])}
+        for e in log["entries"]:
+            verify_inclusion(leaf_hash(e["entry"].encode()), e["index"], cp.size, [bytes.fromhex(h) for h in e["inclusion"]], cp.root)
+    # Every checkpoint given out is consistent with the latest.
+    for old in (first, second):
+        proof = api.ok("GET", "/log/proof/consistency", params={"first": old.size, "second": cp.size})
+        verify_consistency(old.size, cp.size, old.root, cp.root, [bytes.fromhex(h) for h in proof["proof"]])
+    assert cp.size == 6
+    # The operator's host_id may not pose as a pseudonym.
+    assert api.call("POST", "/games", json={"seats": [{"name": "A"}], "host_id": "ip-00"}).status_code == 422
+    assert api.call("POST", "/sessions", json={"seats": 1, "host_id": "not valid"}).status_code == 422
+
+
+def test_the_tree_is_rebuilt_from_the_store_and_two_stores_never_fork_it(api, settings):
+    made = [api.create([("Ann", False), ("Bot", True)]) for _ in range(3)]
+    app = api.client.app
+    before = app.state.log.tree()
+    root, size = before.root(), len(before)
+    # A second store on the database (another process, after a restart): the same tree, from the rows.
+    other = open_store(settings.database_url)
+    try:
+        assert other.log_tree().root() == root and len(other.log_tree()) == size
+        # Both stores open sessions at once, from many threads: one tree, every index taken once.
+        sessions = app.state.sessions
+        services = [SessionService(store, sessions.signer, sessions.sealer) for store in (app.state.store, other)]
+
+        def open_one(n):
+            return services[n % 2].create(1, host=f"h{n}")["session_id"]
+
+        with ThreadPoolExecutor(8) as pool:
+            ids = list(pool.map(open_one, range(24)))
+        rows = other.log_entries(0, 1000)
+        assert [index for index, _ in rows] == list(range(size + 24))
+        assert sorted(json.loads(text)["id"] for _, text in rows[size:]) == sorted(ids)
+        tree = Tree([leaf_hash(text.encode()) for _, text in rows])
+        assert tree.root(size) == root
+        assert app.state.store.log_tree().root() == tree.root() == other.log_tree().root()
+    finally:
+        other.close()
+    assert made[0]["log"]["index"] == 0
