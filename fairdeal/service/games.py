@@ -185,7 +185,7 @@ class GameService(LiveRecords[Table]):
             index = await self.store.call(self.store.create_game, new.row, new.seat_hashes, new.lines, host=host)
         created = self._created(new)
         if self.log is not None and index is not None:
-            created["log"] = await self.store.call(self.log.announce, index)
+            created["log"] = await self.log.announce_async(index)
         return created
 
     def _new_game(

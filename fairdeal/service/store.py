@@ -233,7 +233,7 @@ class Store(abc.ABC):
     kind: str
     _unique_violation: type[Exception]
     _tree: Tree | None = None
-    _tree_lock = threading.Lock()
+    _tree_lock = threading.Lock()  # (one for every store of a process: they are few, and it is held for microseconds)
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)``, a function that uses this store, from async code.
 
@@ -347,15 +347,32 @@ class Store(abc.ABC):
         return [(int(i), text) for i, text in
                 self._query("SELECT idx, entry FROM log_entries WHERE record_id = ? ORDER BY idx", (record_id,))]
 
+    _READ_LEAVES = "SELECT idx, leaf FROM log_entries WHERE idx >= ? ORDER BY idx"
+
     def log_tree(self) -> Tree:
         """The log's Merkle tree as stored now: kept in memory, the leaves appended since read on
         each call (after a restart the first call reads them all)."""
+        return self._grown(self._query(self._READ_LEAVES, (self._known(),)))
+
+    async def log_tree_async(self) -> Tree:
+        """:meth:`log_tree`, from the event loop where the store allows."""
+        if not self.async_ready():
+            return await self.call(self.log_tree)
+        return self._grown(await self._query_async(self._READ_LEAVES, (self._known(),)))
+
+    def _known(self) -> int:
+        with self._tree_lock:
+            if self._tree is None:
+                self._tree = Tree()
+            return len(self._tree)
+
+    def _grown(self, rows: Sequence[tuple[Any, ...]]) -> Tree:
         with self._tree_lock:
             tree = self._tree
-            if tree is None:
-                tree = self._tree = Tree()
-            rows = self._query("SELECT idx, leaf FROM log_entries WHERE idx >= ? ORDER BY idx", (len(tree),))
+            assert tree is not None
             for index, leaf in rows:
+                if index < len(tree):
+                    continue  # another thread read it first
                 if index != len(tree):  # cannot happen while indexes follow the commits
                     raise RuntimeError(f"the log has no entry {len(tree)} but has {index}")
                 tree.append(bytes(leaf))
@@ -844,18 +861,43 @@ class PostgresStore(Store):
         sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret, ready)
         statement = self._one_statement(table, sets, params, record_id, lines, expected_seq)
         pool = self._async_pool
-        if statement is None or pool is None or _end_of(record_id, lines) is not None:
-            # (The end of a record goes with its log entry, in a transaction of the threads' pool.)
+        if statement is None or pool is None:
             # Not in a worker thread from here: the caller may hold a record's lock that all of them wait for.
             return False
+        end = _end_of(record_id, lines)
         try:
             async with self._async_connection() as conn:
-                cursor = await conn.execute(*statement)
+                if end is None:
+                    cursor = await conn.execute(*statement)
+                    moved = cursor.rowcount == len(lines)
+                else:  # the record's end and its log entry, in one transaction
+                    async with conn.transaction():
+                        cursor = await conn.execute(*statement)
+                        moved = cursor.rowcount == len(lines)
+                        if not moved:
+                            raise Conflict(record_id, expected_seq, None)
+                        await self._log_async(conn, table, record_id, end)
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
-        if cursor.rowcount != len(lines):
+        if not moved:
             raise Conflict(record_id, expected_seq, None)
         return True
+
+    async def _log_async(self, conn: Any, table: str, record_id: str, entry: dict[str, Any]) -> int:
+        """:meth:`Store._insert_log` on an async connection, inside its transaction."""
+        if entry["type"] == "end":
+            cursor = await conn.execute(f"SELECT status FROM {table} WHERE id = %s", (record_id,))
+            row = await cursor.fetchone()
+            if row is not None and row[0] == "abandoned":
+                entry = end_entry(record_id, "abandoned", entry["seq"], entry["head"])
+        data = entry_bytes(entry)
+        await conn.execute("LOCK TABLE log_entries IN EXCLUSIVE MODE")
+        cursor = await conn.execute(
+            "INSERT INTO log_entries (idx, record_id, entry, leaf) "
+            "SELECT COALESCE(MAX(idx) + 1, 0), %s, %s, %s FROM log_entries RETURNING idx",
+            (record_id, data.decode(), leaf_hash(data)))
+        (index,) = await cursor.fetchone()
+        return int(index)
 
     async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         async with self._async_connection() as conn:
@@ -865,12 +907,12 @@ class PostgresStore(Store):
 
     async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
                                 host: str = "-") -> int | None:
-        if self._async_pool is None or not 0 < len(lines) <= self.ONE_STATEMENT_LINES or _end_of(row.id, lines):
+        if self._async_pool is None or not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
             return None
-        entry = _start_of(lines[0], host)
-        if entry is None:
+        start = _start_of(lines[0], host)
+        if start is None:
             return None
-        start = entry_bytes(entry)
+        end = _end_of(row.id, lines)  # a table of bots alone may be over at once
         values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
         # One statement: every part of a data-modifying WITH runs, all or nothing (autocommit).
         parts, params = [], []
@@ -886,13 +928,10 @@ class PostgresStore(Store):
         try:
             async with self._async_connection() as conn, conn.transaction():
                 await conn.execute(self._sql(sql), (*params, *values))
-                # The log's entry last, under its lock (see Store._insert_log).
-                await conn.execute("LOCK TABLE log_entries IN EXCLUSIVE MODE")
-                cursor = await conn.execute(
-                    "INSERT INTO log_entries (idx, record_id, entry, leaf) "
-                    "SELECT COALESCE(MAX(idx) + 1, 0), %s, %s, %s FROM log_entries RETURNING idx",
-                    (row.id, start.decode(), leaf_hash(start)))
-                (index,) = await cursor.fetchone()
+                # The log's entries last, under its lock (see Store._insert_log).
+                index = await self._log_async(conn, "games", row.id, start)
+                if end is not None:
+                    await self._log_async(conn, "games", row.id, end)
         except self._unique_violation:
             raise Conflict(row.id, 0, None) from None
         return int(index)

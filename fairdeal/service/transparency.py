@@ -100,6 +100,12 @@ class PublicLog:
         return {"index": index, "checkpoint": self.checkpoint(tree=tree),
                 "inclusion": [h.hex() for h in tree.inclusion_proof(index, len(tree))]}
 
+    async def announce_async(self, index: int) -> dict[str, Any]:
+        """:meth:`announce`, reading the tree from the event loop where the store allows."""
+        tree = await self.store.log_tree_async()
+        return {"index": index, "checkpoint": self.checkpoint(tree=tree),
+                "inclusion": [h.hex() for h in tree.inclusion_proof(index, len(tree))]}
+
     def _size(self, tree: Tree, size: int | None, what: str) -> int:
         if size is None:
             return len(tree)

@@ -92,3 +92,57 @@ def test_the_tree_is_rebuilt_from_the_store_and_two_stores_never_fork_it(api, se
     finally:
         other.close()
     assert made[0]["log"]["index"] == 0
+
+
+# -- fairdeal-verify --log's checks (verifier/log.py), the server's answers through the test client ----
+
+
+def _fetch(api):
+    from verifier.log import LogUnavailable
+
+    def fetch(url):
+        response = api.client.get(url.removeprefix("http://testserver"))
+        if response.status_code != 200:
+            raise LogUnavailable(f"{url}: HTTP {response.status_code} {response.text[:100]}")
+        return response.content
+
+    return fetch
+
+
+def test_the_verifier_finds_a_record_in_the_log_and_names_what_does_not_match(api):
+    from fairdeal.record import Signer, resign
+    from verifier.log import check_log
+
+    fetch = _fetch(api)
+    game = api.create([("A", True), ("B", True)], options={"target": 5}, host_id="alice")
+    open_game = api.create([("Ann", False), ("Bot", True)])
+    lines = parse_record(api.client.get(f"/games/{game['game_id']}/record").text)
+    note = api.client.get("/log/checkpoint").text
+    ok = check_log(lines, note, "http://testserver", fetch=fetch)
+    assert ok.verified, ok.error
+    assert [e["type"] for e in ok.entries] == ["start", "end"] and "LOG VERIFIED" in str(ok)
+    # A record whose end is not the one the log holds: its last line changed (and re-signed by the server's key).
+    changed = [dict(line) for line in lines]
+    changed[-1]["server_seed"] = "00" * 32
+    bad = check_log(changed, note, "http://testserver", fetch=fetch)
+    assert not bad.verified and "head is" in bad.error and "in the log" in bad.error, bad.error
+    # Cut before its reveal, while the log says it ended.
+    cut = check_log(lines[:-1], note, "http://testserver", fetch=fetch)
+    assert "ended at line" in cut.error
+    # Another commitment in the header.
+    other = [dict(line) for line in lines]
+    other[0]["commitment"] = "ab" * 32
+    assert "start entry 0: commitment is" in check_log(other, note, "http://testserver", fetch=fetch).error
+    # A checkpoint signed by another key than the record's.
+    stranger = resign(lines, Signer.from_seed(bytes(32)))
+    assert "does not verify" in check_log(stranger, note, "http://testserver", fetch=fetch).error
+    # A checkpoint from before the end entry was written.
+    old = api.client.app.state.log.checkpoint(1)
+    assert "take a newer checkpoint" in check_log(lines, old, "http://testserver", fetch=fetch).error
+    # A game this log never held.
+    unknown = [dict(lines[0], game_id="nosuchgame"), *lines[1:]]
+    assert "no entry for game nosuchgame" in check_log(unknown, note, "http://testserver", fetch=fetch).error
+    # An unfinished record: its start is enough.
+    started = parse_record(api.client.get(f"/games/{open_game['game_id']}/record").text)
+    now = api.client.get("/log/checkpoint").text
+    assert [e["type"] for e in check_log(started, now, "http://testserver", fetch=fetch).entries] == ["start"]
