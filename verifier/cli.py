@@ -176,8 +176,6 @@ def _one(
     if receipts is not None:
         checks = check_receipts(report, receipts)
     counts["verified" if report.verified and (logged is None or logged.verified) else "not verified"] += 1
-    if logged is not None and not as_json:
-        emit(f"{safe(path)}: {safe(str(logged))}" if several else safe(str(logged)))
     if as_json:
         answer = json_report(report, file=path, receipts=checks)
         if logged is not None:
@@ -196,6 +194,8 @@ def _one(
                 emit(f"  {check}")
     else:
         emit(text_report(report, checks or ()).rstrip("\n"))
+    if logged is not None and not as_json:  # after the record's verdict: the log's is its own
+        emit(f"{safe(path)}: {safe(str(logged))}" if several else safe(str(logged)))
 
 
 def _read_checkpoint(path: str) -> bytes:
