@@ -217,6 +217,14 @@ def _start_of(header_text: str, host: str) -> dict[str, Any] | None:
                        rules=header.get("rules"))
 
 
+def _settle(end: dict[str, Any], row: tuple[Any, ...] | None) -> dict[str, Any] | None:
+    if row is None or not row[1]:
+        return None
+    if row[0] == "abandoned":
+        return end_entry(end["id"], "abandoned", end["seq"], end["head"])
+    return end
+
+
 def _end_of(record_id: str, lines: Sequence[str]) -> dict[str, Any] | None:
     """The log's end entry (``how`` still to be settled) when ``lines`` end with the record's reveal."""
     if not lines or _REVEAL not in lines[-1]:
@@ -283,8 +291,8 @@ class Store(abc.ABC):
                                 (record_id, seat, token_hash))
                 index = None if start is None else self._insert_log(cur, record_id, start)
                 end = _end_of(record_id, lines)  # a table of bots alone may be over at once
-                if end is not None:
-                    self._insert_log(cur, record_id, self._settled(cur, table, end))
+                if start is not None and end is not None:
+                    self._insert_log(cur, record_id, end)  # (not abandoned: nothing came between)
                 return index
         except self._unique_violation:
             raise Conflict(record_id, 0, None) from None
@@ -324,14 +332,14 @@ class Store(abc.ABC):
                     (index, record_id, data.decode(), leaf_hash(data)))
         return int(index)
 
-    @staticmethod
-    def _settled(cur: Any, table: str, end: dict[str, Any]) -> dict[str, Any]:
-        """``end`` with its ``how``: the row's status as this transaction left it says whether the game was abandoned."""
-        cur.execute(f"SELECT status FROM {table} WHERE id = ?", (end["id"],))
-        row = cur.fetchone()
-        if row is not None and row[0] == "abandoned":
-            return end_entry(end["id"], "abandoned", end["seq"], end["head"])
-        return end
+    _SETTLE = ("SELECT status, EXISTS (SELECT 1 FROM log_entries WHERE record_id = ?) FROM {table} WHERE id = ?")
+
+    @classmethod
+    def _settled(cls, cur: Any, table: str, end: dict[str, Any]) -> dict[str, Any] | None:
+        """``end`` with its ``how`` (the row's status as this transaction left it says whether the
+        game was abandoned); ``None`` for a record the log never announced (made before the log)."""
+        cur.execute(cls._SETTLE.format(table=table), (end["id"], end["id"]))
+        return _settle(end, cur.fetchone())
 
     def log_size(self) -> int:
         """How many entries the log has."""
@@ -514,8 +522,9 @@ class Store(abc.ABC):
             if cur.rowcount != 1:
                 raise Conflict(record_id, expected_seq, None)
             self._insert_lines(cur, record_id, expected_seq, lines)
-            if end is not None:
-                self._insert_log(cur, record_id, self._settled(cur, table, end))
+            settled = None if end is None else self._settled(cur, table, end)
+            if settled is not None:
+                self._insert_log(cur, record_id, settled)
 
 
 class SQLiteStore(Store):
@@ -883,13 +892,16 @@ class PostgresStore(Store):
             raise Conflict(record_id, expected_seq, None)
         return True
 
-    async def _log_async(self, conn: Any, table: str, record_id: str, entry: dict[str, Any]) -> int:
-        """:meth:`Store._insert_log` on an async connection, inside its transaction."""
-        if entry["type"] == "end":
-            cursor = await conn.execute(f"SELECT status FROM {table} WHERE id = %s", (record_id,))
-            row = await cursor.fetchone()
-            if row is not None and row[0] == "abandoned":
-                entry = end_entry(record_id, "abandoned", entry["seq"], entry["head"])
+    async def _log_async(self, conn: Any, table: str, record_id: str, entry: dict[str, Any],
+                         settle: bool = True) -> int | None:
+        """:meth:`Store._insert_log` on an async connection, inside its transaction (an end
+        entry :meth:`Store._settled` first, unless ``settle`` is false)."""
+        if entry["type"] == "end" and settle:
+            cursor = await conn.execute(self._sql(self._SETTLE.format(table=table)), (record_id, record_id))
+            settled = _settle(entry, await cursor.fetchone())
+            if settled is None:
+                return None
+            entry = settled
         data = entry_bytes(entry)
         await conn.execute("LOCK TABLE log_entries IN EXCLUSIVE MODE")
         cursor = await conn.execute(
@@ -929,9 +941,9 @@ class PostgresStore(Store):
             async with self._async_connection() as conn, conn.transaction():
                 await conn.execute(self._sql(sql), (*params, *values))
                 # The log's entries last, under its lock (see Store._insert_log).
-                index = await self._log_async(conn, "games", row.id, start)
+                index = await self._log_async(conn, "games", row.id, start, settle=False)
                 if end is not None:
-                    await self._log_async(conn, "games", row.id, end)
+                    await self._log_async(conn, "games", row.id, end, settle=False)
         except self._unique_violation:
             raise Conflict(row.id, 0, None) from None
         return int(index)

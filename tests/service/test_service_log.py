@@ -146,3 +146,15 @@ def test_the_verifier_finds_a_record_in_the_log_and_names_what_does_not_match(ap
     started = parse_record(api.client.get(f"/games/{open_game['game_id']}/record").text)
     now = api.client.get("/log/checkpoint").text
     assert [e["type"] for e in check_log(started, now, "http://testserver", fetch=fetch).entries] == ["start"]
+
+
+def test_a_game_made_before_the_log_gets_no_end_entry(api):
+    # As a database from before the log: the game's row and lines, no start entry.
+    game = api.create([("Ann", False), ("Bot", True)])
+    store = api.client.app.state.store
+    with store._transaction() as cur:
+        cur.execute("DELETE FROM log_entries WHERE record_id = ?", (game["game_id"],))
+    store._tree = None  # (this process's cache held the deleted leaf; a database never loses one)
+    api.ok("POST", f"/games/{game['game_id']}/abandon", game["host_token"], json={"reason": "enough"})
+    assert store.log_of(game["game_id"]) == [] and store.log_size() == 0
+    assert api.call("GET", f"/games/{game['game_id']}/log").status_code == 404
