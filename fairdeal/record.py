@@ -299,6 +299,11 @@ class Signer:
     def sign_head(self, game_id: str, seq: int, hash_hex: str) -> str:
         return self._key.sign(head_message(game_id, seq, hash_hex)).hex()
 
+    def sign(self, message: bytes) -> bytes:
+        """The 64-byte signature of ``message``: for the log's checkpoints (fairdeal/tlog.py),
+        whose text never starts with the zero byte every :func:`head_message` starts with."""
+        return self._key.sign(message)
+
 
 class RecordWriter:
     """Builds a record line by line: numbers and chains each event, signs where asked.

@@ -3,6 +3,7 @@
 ::
 
     fairdeal-verify RECORD... [--json] [--moves [--hand H]] [--receipts FILE] [--key HEX]
+                    [--log CHECKPOINT_OR_URL [--log-server URL]]
 
 Exit status: 0 when every record verifies; 1 when any does not (a corrupt,
 tampered, or unfinished record is *not verified*, which is an answer, not
@@ -24,7 +25,8 @@ from pathlib import Path
 
 import click
 
-from fairdeal.record import RecordError
+from fairdeal.record import RecordError, parse_record
+from verifier.log import LogCheck, LogUnavailable, check_log, read_checkpoint, server_of
 from verifier.receipts import ReceiptCheck, check_receipts, read_receipts
 from verifier.replay import verify
 from verifier.report import MovePrinter, json_report, safe, text_report, verdict
@@ -61,6 +63,11 @@ def _unreadable(path: str, reason: object) -> None:
               help="A player's receipts (JSON Lines) to check against the records.")
 @click.option("--key", metavar="HEX", help="The server's published public key (64 hex digits), "
               "instead of trusting the key in each record's header.")
+@click.option("--log", "log_source", metavar="CHECKPOINT_OR_URL",
+              help="Check that each record's start (and end) is in the server's transparency log: a signed "
+              "checkpoint file, or the server's URL (its base or /log/checkpoint). spec/log.md.")
+@click.option("--log-server", metavar="URL", help="With a checkpoint file: the server to ask for the proofs "
+              "(default: https:// and the checkpoint's origin without its /log).")
 def main(
     records: Sequence[str],
     as_json: bool,
@@ -68,6 +75,8 @@ def main(
     hand: int | None,
     receipts_file: str | None,
     key: str | None,
+    log_source: str | None = None,
+    log_server: str | None = None,
 ) -> None:
     """Replay fairdeal game records and check every deal, move and score.
 
@@ -86,6 +95,16 @@ def main(
         key = key.strip().lower()
         if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
             raise click.BadParameter("a server key is 64 hex digits (the raw Ed25519 public key)", param_hint="--key")
+    if log_server is not None and log_source is None:
+        raise click.UsageError("--log-server goes with --log")
+    log: tuple[str, str] | None = None
+    if log_source is not None:
+        try:
+            note, server = read_checkpoint(log_source, read=_read_checkpoint)
+            log = (note, log_server or server or server_of(note.split("\n", 1)[0]))
+        except (LogUnavailable, ValueError) as exc:
+            _unreadable(log_source, exc)
+            sys.exit(EXIT_UNREADABLE)
     receipts = None
     if receipts_file is not None:
         try:
@@ -103,12 +122,12 @@ def main(
     if show_progress:
         with click.progressbar(records, label="verifying", file=sys.stderr) as bar:
             for path in bar:
-                _one(path, key, receipts, as_json, moves, hand, several, emit, counts)
+                _one(path, key, receipts, as_json, moves, hand, several, emit, counts, log)
         for line in held:
             click.echo(line)
     else:
         for path in records:
-            _one(path, key, receipts, as_json, moves, hand, several, emit, counts)
+            _one(path, key, receipts, as_json, moves, hand, several, emit, counts, log)
     if several:
         summary = f"{len(records)} records: {counts['verified']} verified, {counts['not verified']} not verified"
         if counts["unreadable"]:
@@ -129,8 +148,10 @@ def _one(
     several: bool,
     emit: Callable[[str], None],
     counts: dict[str, int],
+    log: tuple[str, str] | None = None,
 ) -> None:
-    """Verify one record and print what the options ask for."""
+    """Verify one record and print what the options ask for (with ``log``, the checkpoint note and
+    the server of ``--log``: the record's entries in the log too)."""
     try:
         data = _read(path)
         if moves:
@@ -143,12 +164,25 @@ def _one(
         counts["unreadable"] += 1
         _unreadable(path, exc)
         return
+    logged: LogCheck | None = None
+    if log is not None:
+        try:
+            logged = check_log(parse_record(data), log[0], log[1], key=key)
+        except (LogUnavailable, RecordError) as exc:
+            counts["unreadable"] += 1
+            _unreadable(path, exc)
+            return
     checks: list[ReceiptCheck] | None = None
     if receipts is not None:
         checks = check_receipts(report, receipts)
-    counts["verified" if report.verified else "not verified"] += 1
+    counts["verified" if report.verified and (logged is None or logged.verified) else "not verified"] += 1
     if as_json:
-        emit(json_report(report, file=path, receipts=checks))
+        answer = json_report(report, file=path, receipts=checks)
+        if logged is not None:
+            import json
+
+            answer = json.dumps({**json.loads(answer), "log": logged.to_json()}, separators=(",", ":"))
+        emit(answer)
     elif moves:
         for check in checks or ():
             emit(str(check))
@@ -160,6 +194,15 @@ def _one(
                 emit(f"  {check}")
     else:
         emit(text_report(report, checks or ()).rstrip("\n"))
+    if logged is not None and not as_json:  # after the record's verdict: the log's is its own
+        emit(f"{safe(path)}: {safe(str(logged))}" if several else safe(str(logged)))
+
+
+def _read_checkpoint(path: str) -> bytes:
+    try:
+        return _read(path)
+    except RecordError as exc:
+        raise LogUnavailable(str(exc)) from None
 
 
 def _is_terminal(stream: object) -> bool:

@@ -39,6 +39,7 @@ from fairdeal.service.schemas import errors
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
+from fairdeal.service.transparency import PublicLog
 from fairdeal.web import mount as mount_pages
 
 __all__ = ["create_app", "json_safe"]
@@ -78,6 +79,7 @@ def create_app(
         new_ids=new_ids,
     )
     sessions = SessionService(store, signer, sealer, notifier)
+    games.log = sessions.log = public_log = PublicLog(store, signer, sealer, settings.log_origin)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -112,6 +114,7 @@ def create_app(
     app.state.store = store
     app.state.games = games
     app.state.sessions = sessions
+    app.state.log = public_log
     for router in ROUTERS:
         app.include_router(router)
     mount_pages(app)  # the lobby, the table and the verify page (fairdeal/web), after the API routes

@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairdeal.bots import BotError, make_bot
 from fairdeal.cards import Card
@@ -49,6 +49,9 @@ from fairdeal.service.keys import Sealer, hash_token, new_token
 from fairdeal.service.live import Cached, LiveRecords, Notifier
 from fairdeal.service.store import KEEP, GameRow, Store
 from fairdeal.table import Seat, Table, TableError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fairdeal.service.transparency import PublicLog
 
 __all__ = ["GameService", "Created", "iso_time", "now_iso"]
 
@@ -102,6 +105,8 @@ class GameService(LiveRecords[Table]):
 
     table_name = "games"
     what = "game"
+    log: PublicLog | None = None
+    """The transparency log the create answers prove their start entry against (set by the app)."""
 
     def __init__(
         self,
@@ -164,16 +169,24 @@ class GameService(LiveRecords[Table]):
         turn_seconds: float | None = None,
         bot_seconds: float | None = None,
         next_hand_seconds: float | None = None,
+        host: str = "-",
     ) -> Created:
         """A new table; its host token and one join token per human seat (only their hashes are kept).
+        ``host`` is who opened it, as the log's start entry says (spec/log.md).
 
         ``bot_seconds`` and ``next_hand_seconds`` (``None``: the service's, for a table with
         people; 0 for a table of bots alone) are its bots' wait and its pause between hands.
         Stored from the event loop where the store allows, else through :meth:`Store.call`."""
         new = self._new_game(rules_name, options, seats, turn_seconds, bot_seconds, next_hand_seconds)
-        if not (self.store.async_ready() and await self.store.create_game_async(new.row, new.seat_hashes, new.lines)):
-            await self.store.call(self.store.create_game, new.row, new.seat_hashes, new.lines)
-        return self._created(new)
+        index = None
+        if self.store.async_ready():
+            index = await self.store.create_game_async(new.row, new.seat_hashes, new.lines, host=host)
+        if index is None:
+            index = await self.store.call(self.store.create_game, new.row, new.seat_hashes, new.lines, host=host)
+        created = self._created(new)
+        if self.log is not None and index is not None:
+            created["log"] = await self.log.announce_async(index)
+        return created
 
     def _new_game(
         self, rules_name: str, options: dict[str, int], seats: Sequence[Seat], turn_seconds: float | None,
@@ -607,9 +620,14 @@ class GameService(LiveRecords[Table]):
         if not self.store.set_again(game_id, new.row.id, sealed):
             made = self.store.game(game_id)
             raise Stale(f"this table was played again already: {made.again_id if made else '?'}")
-        self.store.create_game(new.row, new.seat_hashes, new.lines)
+        # The new table was opened by whoever opened this one (its start entry's host).
+        host = next((json.loads(text).get("host", "-") for _, text in self.store.log_of(game_id)[:1]), "-")
+        index = self.store.create_game(new.row, new.seat_hashes, new.lines, host=host)
         self.notifier.notify(game_id)  # the old table's views now say where the next one is
-        return self._created(new)
+        created = self._created(new)
+        if self.log is not None and index is not None:
+            created["log"] = self.log.announce(index)
+        return created
 
 
 @dataclass(frozen=True)

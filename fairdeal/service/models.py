@@ -61,6 +61,10 @@ class CreateGame(_Body):
         description="The pause between hands for the people to be ready (default: the server's, 20, at a table "
                     "with people; 0 for bots alone; 0 deals the next hand at once).",
     )
+    host_id: str | None = Field(
+        None, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["alice"],
+        description="Who opens it, as the transparency log's start entry says (an account name of the operator's; "
+                    "not one starting ip-). Without it the log names the client address's pseudonym (spec/log.md).")
 
 
 class CommitIn(_Body):
@@ -105,6 +109,10 @@ class AbandonIn(_Body):
 class CreateSession(_Body):
     seats: StrictInt = Field(1, ge=1, le=MAX_SESSION_SEATS, description="How many client seeds the session takes.")
     label_prefix: str = Field("", pattern=r"^[a-z0-9/_-]{0,32}$", description="Every shuffle's label must start with it.")
+    host_id: str | None = Field(
+        None, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["alice"],
+        description="Who opens it, as the transparency log's start entry says (an account name of the operator's; "
+                    "not one starting ip-). Without it the log names the client address's pseudonym (spec/log.md).")
 
 
 class ShuffleIn(_Body):

@@ -37,6 +37,12 @@ __all__ = [
     "Declaration",
     "Receipt",
     "GameCreated",
+    "LogAnnounced",
+    "LogEntries",
+    "LogInclusion",
+    "LogConsistency",
+    "RecordLog",
+    "LogInfo",
     "PublicState",
     "SeatView",
     "CommitAnswer",
@@ -229,6 +235,62 @@ class CreatedSeat(_Closed):
     join_token: str = _sometimes("A human seat's token, shown this once.")
 
 
+class LogAnnounced(_Closed):
+    """The start entry's place in the transparency log (spec/log.md), proved against a checkpoint."""
+
+    index: int = Field(ge=0)
+    checkpoint: str = Field(description="A signed checkpoint (C2SP tlog-checkpoint in a signed note) that holds the entry.")
+    inclusion: list[Hex64] = Field(description="The entry's RFC 9162 inclusion proof against that checkpoint's root, hex.")
+
+
+class LogEntry(_Closed):
+    index: int = Field(ge=0)
+    entry: str = Field(description="The entry's canonical JSON: the exact bytes the log hashes.")
+
+
+class LogEntries(_Closed):
+    size: int = Field(ge=0, description="The log's size now.")
+    entries: list[LogEntry]
+
+
+class LogInclusion(_Closed):
+    index: int = Field(ge=0)
+    size: int = Field(ge=1)
+    root: Hex64 = Field(description="The root at size (trust the signed checkpoint's, not this one).")
+    proof: list[Hex64]
+
+
+class LogConsistency(_Closed):
+    first: int = Field(ge=0)
+    second: int = Field(ge=0)
+    first_root: Hex64
+    second_root: Hex64
+    proof: list[Hex64]
+
+
+class RecordLogEntry(_Closed):
+    index: int = Field(ge=0)
+    entry: str
+    inclusion: list[Hex64]
+
+
+class RecordLog(_Closed):
+    """A game's or session's entries in the log, each with its inclusion proof against ``checkpoint``."""
+
+    checkpoint: str
+    size: int = Field(ge=1)
+    entries: list[RecordLogEntry]
+
+
+class LogInfo(_Closed):
+    """Where the transparency log is and how to check its checkpoints."""
+
+    checkpoint: str = Field(description="The URL of the current signed checkpoint.")
+    origin: str
+    public_key: Hex64
+    verifier_key: str = Field(description="The key as note verifiers write it: origin+keyID+base64(0x01||key).")
+
+
 class GameCreated(_Closed):
     """A new table: its id, the commitment to its server seed, and the tokens (shown this once)."""
 
@@ -239,6 +301,7 @@ class GameCreated(_Closed):
     public_key: Hex64
     seq: int
     status: Literal["seeding", "playing", "over", "abandoned"]
+    log: LogAnnounced = _sometimes("The start entry in the transparency log (a service with a log).")
 
 
 class TableSeat(_Closed):
@@ -434,6 +497,7 @@ class SessionCreated(_Closed):
     public_key: Hex64
     label_prefix: str
     seq: int
+    log: LogAnnounced = _sometimes("The start entry in the transparency log (a service with a log).")
 
 
 class ShuffleCount(_Closed):

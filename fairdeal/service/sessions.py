@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairdeal.cards import Card, codes
 from fairdeal.fairness import FairnessError, new_server_seed
@@ -21,6 +21,9 @@ from fairdeal.service.games import now_iso
 from fairdeal.service.keys import Sealer, hash_token, new_token
 from fairdeal.service.live import LiveRecords, Notifier
 from fairdeal.service.store import SessionRow, Store
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fairdeal.service.transparency import PublicLog
 
 __all__ = ["SessionService"]
 
@@ -50,7 +53,10 @@ class SessionService(LiveRecords[DealingSession]):
     def _restore(self, lines: list[dict[str, Any]], server_seed: str, row: SessionRow) -> DealingSession:
         return DealingSession.restore(lines, server_seed, self.signer)
 
-    def create(self, seats: int, label_prefix: str = "") -> dict[str, Any]:
+    log: PublicLog | None = None
+    """The transparency log the create answers prove their start entry against (set by the app)."""
+
+    def create(self, seats: int, label_prefix: str = "", host: str = "-") -> dict[str, Any]:
         session_id = secrets.token_urlsafe(12)
         server_seed = new_server_seed()
         try:
@@ -70,8 +76,9 @@ class SessionService(LiveRecords[DealingSession]):
             seats=seats,
             length=session.seq,
         )
-        self.store.create_session(
-            row, {seat: hash_token(t) for seat, t in tokens.items()}, [canonical(line).decode() for line in session.lines]
+        index = self.store.create_session(
+            row, {seat: hash_token(t) for seat, t in tokens.items()}, [canonical(line).decode() for line in session.lines],
+            host=host,
         )
         return {
             "session_id": session_id,
@@ -81,6 +88,7 @@ class SessionService(LiveRecords[DealingSession]):
             "public_key": self.signer.public_hex,
             "label_prefix": label_prefix,
             "seq": session.seq,
+            **({"log": self.log.announce(index)} if self.log is not None and index is not None else {}),
         }
 
     def _act(self, session_id: str, action: Callable[[DealingSession], Any]) -> Any:

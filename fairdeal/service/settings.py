@@ -56,6 +56,10 @@ class Settings:
     """How often the timer looks for due turns (0: no background timer; tests call ``run_due``)."""
     log_level: str = "info"
     max_body_bytes: int = 16 * 1024
+    log_origin: str = ""
+    """The transparency log's origin (spec/log.md): the public host and ``/log``, e.g.
+    ``cards.example.com/log``; empty: ``fairdeal.invalid/log/`` and the first 16 hex digits of
+    the server's public key (see :func:`fairdeal.service.transparency.default_origin`)."""
 
     def __post_init__(self) -> None:
         if not self.database_url:
@@ -63,6 +67,8 @@ class Settings:
         object.__setattr__(self, "data_dir", Path(self.data_dir))
         if not self.database_url.startswith(("sqlite:///", "postgresql://", "postgres://")):
             raise SettingsError("FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://")
+        if self.log_origin and not all(" " < c <= "~" and c != "+" for c in self.log_origin):
+            raise SettingsError("FAIRDEAL_LOG_ORIGIN is printable ASCII with no spaces and no '+' (e.g. cards.example.com/log)")
 
     @property
     def store_kind(self) -> str:
@@ -79,6 +85,7 @@ class Settings:
             next_hand_seconds=_number(env, "FAIRDEAL_NEXT_HAND_SECONDS", 20.0, 0, 120),
             tick_seconds=_number(env, "FAIRDEAL_TICK_SECONDS", 0.1, 0, 10),
             log_level=(env.get("FAIRDEAL_LOG_LEVEL") or "info").lower(),
+            log_origin=env.get("FAIRDEAL_LOG_ORIGIN", ""),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -91,4 +98,5 @@ class Settings:
             "FAIRDEAL_NEXT_HAND_SECONDS": repr(self.next_hand_seconds),
             "FAIRDEAL_TICK_SECONDS": repr(self.tick_seconds),
             "FAIRDEAL_LOG_LEVEL": self.log_level,
+            "FAIRDEAL_LOG_ORIGIN": self.log_origin,
         }

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import json
 import os
 import sqlite3
 import threading
@@ -34,6 +35,9 @@ from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
+
+from fairdeal.record import line_hash
+from fairdeal.tlog import Tree, end_entry, entry_bytes, leaf_hash, start_entry
 
 T = TypeVar("T")
 
@@ -170,6 +174,15 @@ _SCHEMA = [
         line TEXT NOT NULL,
         PRIMARY KEY (game_id, seq)
     )""",
+    # The transparency log (spec/log.md): append-only, idx is the entry's place in the tree,
+    # assigned inside the transaction that writes the record (see Store._insert_log).
+    """CREATE TABLE IF NOT EXISTS log_entries (
+        idx INTEGER PRIMARY KEY,
+        record_id TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        leaf {blob} NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS log_entries_record ON log_entries (record_id)",
 ]
 
 _GAME_COLUMNS = ("id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length, sealed_secret, "
@@ -190,6 +203,36 @@ _READ_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?"
 _READ_SESSION = f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?"
 _READ_SEAT_HASHES = "SELECT seat, token_hash FROM seat_tokens WHERE game_id = ?"
 _READ_LINES = "SELECT line FROM lines WHERE game_id = ? AND seq >= ? ORDER BY seq"
+_REVEAL = '"type":"reveal"'  # in a line's canonical JSON; checked by parsing it (_end_of)
+
+
+def _start_of(header_text: str, host: str) -> dict[str, Any] | None:
+    """The log's start entry for a record whose header is ``header_text``; ``None`` for a first
+    line that is no record header (the stand-in lines of the store's own tests)."""
+    header = json.loads(header_text)
+    if header.get("type") != "header":
+        return None
+    kind = "session" if header.get("kind") == "session" else "game"
+    return start_entry(kind, header["game_id"], header["commitment"], header["created"], host,
+                       rules=header.get("rules"))
+
+
+def _settle(end: dict[str, Any], row: tuple[Any, ...] | None) -> dict[str, Any] | None:
+    if row is None or not row[1]:
+        return None
+    if row[0] == "abandoned":
+        return end_entry(end["id"], "abandoned", end["seq"], end["head"])
+    return end
+
+
+def _end_of(record_id: str, lines: Sequence[str]) -> dict[str, Any] | None:
+    """The log's end entry (``how`` still to be settled) when ``lines`` end with the record's reveal."""
+    if not lines or _REVEAL not in lines[-1]:
+        return None
+    last = json.loads(lines[-1])
+    if last.get("type") != "reveal":
+        return None
+    return end_entry(record_id, "revealed", last["seq"], line_hash(last))
 
 
 class Store(abc.ABC):
@@ -197,6 +240,8 @@ class Store(abc.ABC):
 
     kind: str
     _unique_violation: type[Exception]
+    _tree: Tree | None = None
+    _tree_lock = threading.Lock()  # (one for every store of a process: they are few, and it is held for microseconds)
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)``, a function that uses this store, from async code.
 
@@ -233,8 +278,9 @@ class Store(abc.ABC):
     # -- creating ------------------------------------------------------------
 
     def _create(self, table: str, columns: str, values: Sequence[Any], record_id: str,
-                seat_hashes: dict[int, str], lines: Sequence[str]) -> None:
+                seat_hashes: dict[int, str], lines: Sequence[str], host: str) -> int | None:
         marks = ", ".join("?" * len(values))
+        start = _start_of(lines[0], host)
         try:
             with self._transaction() as cur:
                 # The header first: an id already taken by a game or session fails here.
@@ -243,17 +289,102 @@ class Store(abc.ABC):
                 for seat, token_hash in seat_hashes.items():
                     cur.execute("INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES (?, ?, ?)",
                                 (record_id, seat, token_hash))
+                index = None if start is None else self._insert_log(cur, record_id, start)
+                end = _end_of(record_id, lines)  # a table of bots alone may be over at once
+                if start is not None and end is not None:
+                    self._insert_log(cur, record_id, end)  # (not abandoned: nothing came between)
+                return index
         except self._unique_violation:
             raise Conflict(record_id, 0, None) from None
 
-    def create_game(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str]) -> None:
-        """Store a new game: its row, seat token hashes, and first lines (``row.length`` is their number)."""
+    def create_game(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
+                    host: str = "-") -> int | None:
+        """Store a new game: its row, seat token hashes, and first lines (``row.length`` is their
+        number), and its start entry in the log (``host`` as spec/log.md says); the entry's index
+        (``None`` when the first line is no record header: then nothing is logged)."""
         values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
-        self._create("games", _GAME_COLUMNS, values, row.id, seat_hashes, lines)
+        return self._create("games", _GAME_COLUMNS, values, row.id, seat_hashes, lines, host)
 
-    def create_session(self, row: SessionRow, seat_hashes: dict[int, str], lines: Sequence[str]) -> None:
+    def create_session(self, row: SessionRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
+                       host: str = "-") -> int | None:
         values = [getattr(replace(row, length=len(lines)), c) for c in _SESSION_COLUMNS.split(", ")]
-        self._create("sessions", _SESSION_COLUMNS, values, row.id, seat_hashes, lines)
+        return self._create("sessions", _SESSION_COLUMNS, values, row.id, seat_hashes, lines, host)
+
+    # -- the transparency log ----------------------------------------------------------
+
+    def _lock_log(self, cur: Any) -> None:
+        """Make this transaction the log's only writer until it ends (SQLite's ``BEGIN IMMEDIATE``
+        is that already)."""
+
+    def _insert_log(self, cur: Any, record_id: str, entry: dict[str, Any]) -> int:
+        """Append ``entry`` to the log inside the transaction of ``cur``; its index.
+
+        The index is the log's size as this transaction sees it, under a lock that no other writer
+        of the log gets until this transaction ends: so indexes follow the commits, no two
+        transactions take one index (the primary key is the last guard) and no reader ever sees a
+        gap. Called last in a transaction, so the lock is held for as short a time as can be.
+        """
+        self._lock_log(cur)
+        cur.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM log_entries")
+        (index,) = cur.fetchone()
+        data = entry_bytes(entry)
+        cur.execute("INSERT INTO log_entries (idx, record_id, entry, leaf) VALUES (?, ?, ?, ?)",
+                    (index, record_id, data.decode(), leaf_hash(data)))
+        return int(index)
+
+    _SETTLE = ("SELECT status, EXISTS (SELECT 1 FROM log_entries WHERE record_id = ?) FROM {table} WHERE id = ?")
+
+    @classmethod
+    def _settled(cls, cur: Any, table: str, end: dict[str, Any]) -> dict[str, Any] | None:
+        """``end`` with its ``how`` (the row's status as this transaction left it says whether the
+        game was abandoned); ``None`` for a record the log never announced (made before the log)."""
+        cur.execute(cls._SETTLE.format(table=table), (end["id"], end["id"]))
+        return _settle(end, cur.fetchone())
+
+    def log_size(self) -> int:
+        """How many entries the log has."""
+        return int(self._query("SELECT COALESCE(MAX(idx) + 1, 0) FROM log_entries")[0][0])
+
+    def log_entries(self, start: int, end: int) -> list[tuple[int, str]]:
+        """Entries ``start`` to ``end`` (exclusive): (index, canonical JSON text)."""
+        return [(int(i), text) for i, text in
+                self._query("SELECT idx, entry FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx", (start, end))]
+
+    def log_of(self, record_id: str) -> list[tuple[int, str]]:
+        """A game's or session's entries: (index, canonical JSON text), in log order."""
+        return [(int(i), text) for i, text in
+                self._query("SELECT idx, entry FROM log_entries WHERE record_id = ? ORDER BY idx", (record_id,))]
+
+    _READ_LEAVES = "SELECT idx, leaf FROM log_entries WHERE idx >= ? ORDER BY idx"
+
+    def log_tree(self) -> Tree:
+        """The log's Merkle tree as stored now: kept in memory, the leaves appended since read on
+        each call (after a restart the first call reads them all)."""
+        return self._grown(self._query(self._READ_LEAVES, (self._known(),)))
+
+    async def log_tree_async(self) -> Tree:
+        """:meth:`log_tree`, from the event loop where the store allows."""
+        if not self.async_ready():
+            return await self.call(self.log_tree)
+        return self._grown(await self._query_async(self._READ_LEAVES, (self._known(),)))
+
+    def _known(self) -> int:
+        with self._tree_lock:
+            if self._tree is None:
+                self._tree = Tree()
+            return len(self._tree)
+
+    def _grown(self, rows: Sequence[tuple[Any, ...]]) -> Tree:
+        with self._tree_lock:
+            tree = self._tree
+            assert tree is not None
+            for index, leaf in rows:
+                if index < len(tree):
+                    continue  # another thread read it first
+                if index != len(tree):  # cannot happen while indexes follow the commits
+                    raise RuntimeError(f"the log has no entry {len(tree)} but has {index}")
+                tree.append(bytes(leaf))
+            return tree
 
     INSERT_ROWS = 100
     """Lines per INSERT statement: one statement (one round trip) for a move and its bots' replies."""
@@ -318,7 +449,7 @@ class Store(abc.ABC):
         """
         sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret, ready)
         try:
-            self._append(table, sets, params, record_id, lines, expected_seq)
+            self._append(table, sets, params, record_id, lines, expected_seq, _end_of(record_id, lines))
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
         except Conflict:
@@ -375,13 +506,15 @@ class Store(abc.ABC):
     async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         raise NotImplementedError(f"{type(self).__name__} does not read on the event loop")
 
-    async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str]) -> bool:
-        """:meth:`create_game`, awaited; ``False`` (nothing written) when it cannot be made that way."""
-        return False
+    async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
+                                host: str = "-") -> int | None:
+        """:meth:`create_game`, awaited: the log index; ``None`` (nothing written) when it cannot be made that way."""
+        return None
 
     def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
-                lines: Sequence[str], expected_seq: int) -> None:
-        """The append's writes: the row moves on only from ``expected_seq``, the lines go with it."""
+                lines: Sequence[str], expected_seq: int, end: dict[str, Any] | None = None) -> None:
+        """The append's writes: the row moves on only from ``expected_seq``, the lines go with it,
+        and the log's ``end`` entry when they end the record."""
         with self._transaction() as cur:
             # The row lock taken here orders racing appends; the loser sees the new length.
             cur.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?",
@@ -389,6 +522,9 @@ class Store(abc.ABC):
             if cur.rowcount != 1:
                 raise Conflict(record_id, expected_seq, None)
             self._insert_lines(cur, record_id, expected_seq, lines)
+            settled = None if end is None else self._settled(cur, table, end)
+            if settled is not None:
+                self._insert_log(cur, record_id, settled)
 
 
 class SQLiteStore(Store):
@@ -687,11 +823,16 @@ class PostgresStore(Store):
         values = [value for seq, text in enumerate(lines, expected_seq) for value in (seq, text)]
         return cls._sql(sql), [*params, record_id, expected_seq, *values]
 
+    def _lock_log(self, cur: Any) -> None:
+        # EXCLUSIVE: no other transaction inserts into the log until this one ends; readers go on.
+        # Under READ COMMITTED the next statement's snapshot sees what the last holder committed.
+        cur.execute("LOCK TABLE log_entries IN EXCLUSIVE MODE")
+
     def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
-                lines: Sequence[str], expected_seq: int) -> None:
-        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq)
+                lines: Sequence[str], expected_seq: int, end: dict[str, Any] | None = None) -> None:
+        statement = None if end is not None else self._one_statement(table, sets, params, record_id, lines, expected_seq)
         if statement is None:
-            super()._append(table, sets, params, record_id, lines, expected_seq)
+            super()._append(table, sets, params, record_id, lines, expected_seq, end)
             return
         with self._connection() as conn:
             if conn.execute(*statement).rowcount != len(lines):
@@ -732,14 +873,43 @@ class PostgresStore(Store):
         if statement is None or pool is None:
             # Not in a worker thread from here: the caller may hold a record's lock that all of them wait for.
             return False
+        end = _end_of(record_id, lines)
         try:
             async with self._async_connection() as conn:
-                cursor = await conn.execute(*statement)
+                if end is None:
+                    cursor = await conn.execute(*statement)
+                    moved = cursor.rowcount == len(lines)
+                else:  # the record's end and its log entry, in one transaction
+                    async with conn.transaction():
+                        cursor = await conn.execute(*statement)
+                        moved = cursor.rowcount == len(lines)
+                        if not moved:
+                            raise Conflict(record_id, expected_seq, None)
+                        await self._log_async(conn, table, record_id, end)
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
-        if cursor.rowcount != len(lines):
+        if not moved:
             raise Conflict(record_id, expected_seq, None)
         return True
+
+    async def _log_async(self, conn: Any, table: str, record_id: str, entry: dict[str, Any],
+                         settle: bool = True) -> int | None:
+        """:meth:`Store._insert_log` on an async connection, inside its transaction (an end
+        entry :meth:`Store._settled` first, unless ``settle`` is false)."""
+        if entry["type"] == "end" and settle:
+            cursor = await conn.execute(self._sql(self._SETTLE.format(table=table)), (record_id, record_id))
+            settled = _settle(entry, await cursor.fetchone())
+            if settled is None:
+                return None
+            entry = settled
+        data = entry_bytes(entry)
+        await conn.execute("LOCK TABLE log_entries IN EXCLUSIVE MODE")
+        cursor = await conn.execute(
+            "INSERT INTO log_entries (idx, record_id, entry, leaf) "
+            "SELECT COALESCE(MAX(idx) + 1, 0), %s, %s, %s FROM log_entries RETURNING idx",
+            (record_id, data.decode(), leaf_hash(data)))
+        (index,) = await cursor.fetchone()
+        return int(index)
 
     async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         async with self._async_connection() as conn:
@@ -747,9 +917,14 @@ class PostgresStore(Store):
             rows = await cursor.fetchall()
         return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows]
 
-    async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str]) -> bool:
+    async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
+                                host: str = "-") -> int | None:
         if self._async_pool is None or not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
-            return False
+            return None
+        start = _start_of(lines[0], host)
+        if start is None:
+            return None
+        end = _end_of(row.id, lines)  # a table of bots alone may be over at once
         values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
         # One statement: every part of a data-modifying WITH runs, all or nothing (autocommit).
         parts, params = [], []
@@ -763,11 +938,15 @@ class PostgresStore(Store):
         sql = (f"WITH {', '.join(parts)} INSERT INTO games ({_GAME_COLUMNS}) VALUES ("
                + ", ".join("?" * len(values)) + ")")
         try:
-            async with self._async_connection() as conn:
+            async with self._async_connection() as conn, conn.transaction():
                 await conn.execute(self._sql(sql), (*params, *values))
+                # The log's entries last, under its lock (see Store._insert_log).
+                index = await self._log_async(conn, "games", row.id, start, settle=False)
+                if end is not None:
+                    await self._log_async(conn, "games", row.id, end, settle=False)
         except self._unique_violation:
             raise Conflict(row.id, 0, None) from None
-        return True
+        return int(index)
 
     @asynccontextmanager
     async def _async_connection(self) -> AsyncIterator[Any]:
@@ -803,6 +982,9 @@ class _PgCursor:
     @property
     def rowcount(self) -> int:
         return self._cur.rowcount
+
+    def fetchone(self) -> Any:
+        return self._cur.fetchone()
 
 
 def open_store(url: str) -> Store:

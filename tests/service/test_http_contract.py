@@ -157,6 +157,7 @@ def play_through(walk: Walk, rules: str, seats: int) -> dict[str, Any]:
     walk("GET", "/games/{game_id}/events", path=ids, params={"wait": 0})
     report = walk("GET", "/games/{game_id}/verify", path=ids)
     assert report["verified"], report["error"]
+    assert len(walk("GET", "/games/{game_id}/log", path=ids)["entries"]) == 2  # its start and its end
     return walk("GET", "/games/{game_id}", path=ids)
 
 
@@ -179,8 +180,19 @@ def test_every_game_answers_as_its_schemas_say(api, contract):
     # The host starts a table whose seats have not all revealed: they become bots.
     early = walk("POST", "/games", status=201, json={"seats": [{"name": "A"}, {"name": "B"}]})
     walk("POST", "/games/{game_id}/start", early["host_token"], path={"game_id": early["game_id"]})
-    for route in ("/health", "/.well-known/fairdeal-key", "/rules"):
+    for route in ("/health", "/.well-known/fairdeal-key", "/rules", "/log/checkpoint", "/.well-known/fairdeal-log"):
         walk("GET", route)
+    size = walk("GET", "/log/entries", params={"start": 0})["size"]
+    walk("GET", "/log/entries", params={"start": 1, "end": size})
+    walk("GET", "/log/proof/inclusion", params={"index": 0})
+    walk("GET", "/log/proof/inclusion", params={"index": 1, "size": 2})
+    walk("GET", "/log/proof/consistency", params={"first": 1})
+    walk("GET", "/log/proof/consistency", params={"first": 1, "second": 3})
+    for params in ({"index": size}, {"index": 0, "size": size + 1}, {"index": -1}):
+        walk("GET", "/log/proof/inclusion", status=422, params=params)
+    walk("GET", "/log/proof/consistency", status=422, params={"first": 3, "second": 2})
+    walk("GET", "/log/entries", status=422, params={"start": 2, "end": 1})
+    walk("GET", "/games/{game_id}/log", status=404, path={"game_id": "nosuchgame"})
     for rules in RULES:
         walk("GET", "/rules/{name}", path={"name": rules})
         walk("GET", "/rules/{name}/help", path={"name": rules})
@@ -206,6 +218,7 @@ def test_a_dealing_session_answers_as_its_schemas_say(api, contract):
     assert state["status"] == "revealed" and "server_seed" in state
     walk("GET", "/sessions/{session_id}/shuffles/{label}", path={**ids, "label": "round/2"})
     walk("GET", "/sessions/{session_id}/record", path=ids)
+    assert len(walk("GET", "/sessions/{session_id}/log", path=ids)["entries"]) == 2
 
 
 def test_refusals_have_the_one_error_body(api, contract):

@@ -32,7 +32,8 @@ import pytest
 from service_helpers import choose
 
 from fairdeal.fairness import client_commitment
-from fairdeal.record import line_hash, verify_head
+from fairdeal.record import Signer, canonical, line_hash, resign, verify_head
+from fairdeal.tlog import Checkpoint, verify_checkpoint, verify_consistency
 from verifier.receipts import check_receipts
 from verifier.replay import verify
 
@@ -326,7 +327,25 @@ def check_records(url: str, players: list[Player], tmp_path: Path) -> list[list[
     assert [r["verified"] for r in reports] == [True] * len(players)
     assert sum(len(r["receipts"]) for r in reports) == len(receipt_lines)
     assert {c["status"] for r in reports for c in r["receipts"]} == {"ok"}
+    # Every game's start and end are in the transparency log, proved against the server's checkpoint.
+    logged = subprocess.run([FAIRDEAL_VERIFY, "--log", url, "--json", *paths], capture_output=True, text=True, timeout=120)
+    assert logged.returncode == 0, logged.stdout + logged.stderr
+    assert [json.loads(line)["log"]["entries"][-1]["type"] for line in logged.stdout.splitlines()] == ["end"] * len(players)
     return records
+
+
+def checkpoint(url: str) -> Checkpoint:
+    """The server's current checkpoint, its signature checked with the server's key."""
+    key = httpx.get(f"{url}/.well-known/fairdeal-key").json()["key"]
+    return verify_checkpoint(httpx.get(f"{url}/log/checkpoint", timeout=30).text, key)
+
+
+def check_consistent(url: str, old: Checkpoint) -> Checkpoint:
+    """The server's checkpoint now, proved an append-only extension of ``old`` (RFC 9162 consistency)."""
+    new = checkpoint(url)
+    proof = httpx.get(f"{url}/log/proof/consistency", params={"first": old.size, "second": new.size}).json()
+    verify_consistency(old.size, new.size, old.root, new.root, [bytes.fromhex(h) for h in proof["proof"]])
+    return new
 
 
 # -- kill -9 ----------------------------------------------------------------------------------------
@@ -338,19 +357,38 @@ def test_a_server_killed_twice_mid_game_loses_no_receipted_move_and_every_game_f
     give_up = time.monotonic() + GAME_SECONDS
     players = open_tables(server.url, 4, progress, give_up, options=LONGER_MATCH)
     kills = []
+    seen = [checkpoint(server.url)]  # the four tables' start entries
+    assert seen[0].size == 4
     with ThreadPoolExecutor(len(players)) as pool:
         games = [pool.submit(player.play) for player in players]
         for kill_after in (12, 45):  # two different points: early in the first hand, and later on
             wait_for(progress, lambda: moves_made(players) >= kill_after or all(g.done() for g in games), give_up,
                      f"{kill_after} moves")
             kills.append(moves_made(players))
+            seen.append(checkpoint(server.url))
             server.kill()  # in the middle of the tables' requests and the timer's bot moves
             server.start()
+            # The restarted server rebuilt the tree from the store: it extends every checkpoint it signed before.
+            seen.append(check_consistent(server.url, seen[-1]))
         for game in games:
             game.result()  # re-raises what went wrong in a player
     assert server.starts == 3
     assert kills[0] < kills[1] < moves_made(players), kills  # both kills came while the games were going on
+    final = check_consistent(server.url, seen[0])
+    assert final.size == 8  # a start and an end for each table
     records = check_records(server.url, players, tmp_path)
+    # A record whose end is not the one in the log (a line changed, the chain re-signed with the
+    # server's own key): fairdeal-verify --log names the end entry's head; a saved checkpoint works too.
+    signer = Signer.load_or_create(tmp_path / "data" / "server-key.pem")
+    lines = [dict(line) for line in records[0]]
+    lines[1]["note"] = "rewritten"
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("".join(canonical(line).decode() + "\n" for line in resign(lines, signer)), encoding="utf-8")
+    saved = tmp_path / "checkpoint.txt"
+    saved.write_text(httpx.get(f"{server.url}/log/checkpoint").text, encoding="utf-8")
+    done = subprocess.run([FAIRDEAL_VERIFY, "--log", str(saved), "--log-server", server.url, str(forged)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "LOG NOT VERIFIED: end entry" in done.stdout and "head is" in done.stdout, done.stdout
     # The bots played by the timer all through, before and after each restart.
     assert all(any(line.get("seat") in (2, 3) for line in record if line["type"] == "move") for record in records)
     assert 500 not in server.statuses()
@@ -438,6 +476,15 @@ def test_two_servers_on_one_database_serve_the_same_games_from_interleaved_reque
     urls = [one.url, two.url]
     progress = threading.Condition()
     give_up = time.monotonic() + GAME_SECONDS
+    # Tables opened on both servers at once: their start entries take one index each, in one tree.
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda n: httpx.post(f"{urls[n % 2]}/games", timeout=30, json={
+            "seats": [{"name": "A"}, {"name": "B", "bot": True}], "host_id": f"host{n}"}), range(12)))
+    assert [answer.status_code for answer in answers] == [201] * 12
+    opened = [answer.json() for answer in answers]
+    tree = [checkpoint(url) for url in urls]
+    assert tree[0] == tree[1] and tree[0].size == 12
+    assert sorted(made["log"]["index"] for made in opened) == list(range(12))
     players = open_tables(one.url, 3, progress, give_up)
     for player in players:
         player.urls = urls  # from now on every request of every player alternates between the two
@@ -465,7 +512,8 @@ def test_two_servers_on_one_database_serve_the_same_games_from_interleaved_reque
     assert through_two and through_two <= {line["seq"] for line in streamed if line["type"] == "move"}
     for player in players:
         assert {url for _, _, url in player.moves} >= set(urls)
-    # Both servers answer the same record, byte for byte.
+    # Both servers answer the same record, byte for byte, and one log: each extends the other's checkpoints.
     for player in players:
         assert httpx.get(f"{one.url}/games/{player.game_id}/record").text == httpx.get(f"{two.url}/games/{player.game_id}/record").text
+    assert check_consistent(one.url, check_consistent(two.url, tree[0])).size == 12 + 3 * 2
     assert 500 not in one.statuses() + two.statuses()

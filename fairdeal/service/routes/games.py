@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
@@ -24,14 +24,16 @@ HOST_ONLY = errors(401, 403, 404, 409, 422)
 
 @router.post("", status_code=201, response_model=GameCreated, response_model_exclude_unset=True,
              responses=errors(400, 422))
-async def create_game(body: CreateGame, games: GamesDep) -> dict[str, Any]:
-    """Open a table: the commitment to its server seed, the host token, one join token per human seat.
+async def create_game(body: CreateGame, games: GamesDep, request: Request) -> dict[str, Any]:
+    """Open a table: the commitment to its server seed, the host token, one join token per human seat,
+    and its start entry's place in the transparency log (``log``, spec/log.md).
 
     The tokens are shown this once; the server keeps only their hashes.
     """
     seats = [Seat(seat.name, seat.bot) for seat in body.seats]
+    host = request.app.state.log.host_of(body.host_id, request.client.host if request.client else None)
     return await games.create_async(body.rules, body.options, seats, body.turn_seconds, body.bot_seconds,
-                                    body.next_hand_seconds)
+                                    body.next_hand_seconds, host=host)
 
 
 @router.get("/{game_id}", response_model=PublicState, responses=errors(404, 422))

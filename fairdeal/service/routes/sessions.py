@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Request, Response
 
 from fairdeal.cards import CardError, pack, parse_cards
 from fairdeal.service.deps import OwnerDep, SessionId, SessionSeatDep, SessionsDep, TokenDep
@@ -29,12 +29,14 @@ READ = errors(404, 422)
 
 
 @router.post("", status_code=201, response_model=SessionCreated, responses=errors(400, 422))
-async def create_session(body: CreateSession, sessions: SessionsDep) -> dict[str, Any]:
-    """Open a session: the commitment to its server seed, the owner key, one token per seat.
+async def create_session(body: CreateSession, sessions: SessionsDep, request: Request) -> dict[str, Any]:
+    """Open a session: the commitment to its server seed, the owner key, one token per seat, and its
+    start entry's place in the transparency log (``log``, spec/log.md).
 
     The keys are shown this once; the server keeps only their hashes.
     """
-    return await sessions.store.call(sessions.create, body.seats, body.label_prefix)
+    host = request.app.state.log.host_of(body.host_id, request.client.host if request.client else None)
+    return await sessions.store.call(sessions.create, body.seats, body.label_prefix, host)
 
 
 @router.get("/{session_id}", response_model=SessionState, response_model_exclude_unset=True, responses=READ)
