@@ -53,7 +53,7 @@ def play(api):
     return {"done": done, "abandoned": gone["game_id"], "open": open_, "session": session["session_id"]}
 
 
-def test_a_clean_log_has_no_problems_and_the_right_abandon_rates(api, clock, tmp_path):
+def test_a_clean_log_has_no_problems_and_the_right_abandon_rates(api, tmp_path):
     ids = play(api)
     state = tmp_path / "audit.json"
     report = audit(URL, fetcher(api), state=state, now=latest(api) + 60)
@@ -98,7 +98,7 @@ def _drop_last_entry(app):
     store._tree = None
 
 
-def test_a_server_that_left_a_game_s_end_out_of_its_log_is_named(api, clock):
+def test_a_server_that_left_a_game_s_end_out_of_its_log_is_named(api):
     ids = play(api)
     hidden = api.create([("Ann", False), ("Bot", True)], host_id="gamma")
     api.ok("POST", f"/games/{hidden['game_id']}/abandon", hidden["host_token"], json={"reason": "lost"})
@@ -116,7 +116,7 @@ def test_a_server_that_left_a_game_s_end_out_of_its_log_is_named(api, clock):
     assert report.by_host["gamma"] == {"started": 1, "revealed": 0, "abandoned": 0, "open": 1, "stale": 1}
 
 
-def test_a_record_whose_head_is_not_its_end_entry_is_named(api, clock):
+def test_a_record_whose_head_is_not_its_end_entry_is_named(api):
     ids = play(api)
     game = ids["done"][1]
     store = api.app.state.store
@@ -136,7 +136,7 @@ def test_a_record_whose_head_is_not_its_end_entry_is_named(api, clock):
     assert {(p.kind, p.id) for p in full.problems} == {("head-mismatch", game), ("record-invalid", game)}
 
 
-def test_a_log_that_forked_between_two_runs_is_reported_and_the_state_kept(api, clock, settings, tmp_path, monkeypatch):
+def test_a_log_that_forked_between_two_runs_is_reported_and_the_state_kept(api, settings, tmp_path, monkeypatch):
     import fairdeal.audit
 
     play(api)
@@ -175,7 +175,7 @@ def test_a_log_that_forked_between_two_runs_is_reported_and_the_state_kept(api, 
         other.state.store.close()
 
 
-def test_a_changed_key_or_a_bad_signature_is_a_problem(api, clock, tmp_path):
+def test_a_changed_key_or_a_bad_signature_is_a_problem(api, tmp_path):
     play(api)
     state = tmp_path / "audit.json"
     assert audit(URL, fetcher(api), state=state, now=latest(api)).ok
@@ -192,7 +192,7 @@ def test_a_changed_key_or_a_bad_signature_is_a_problem(api, clock, tmp_path):
     assert json.loads(state.read_text())["public_key"] == key
 
 
-def test_the_command_s_json_and_text(api, clock, tmp_path, monkeypatch):
+def test_the_command_s_json_and_text(api, tmp_path, monkeypatch):
     """The command with urllib swapped for the test client (over HTTP: test_the_command_over_http)."""
     import fairdeal.audit
 
