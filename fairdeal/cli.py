@@ -23,6 +23,7 @@ import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -264,6 +265,65 @@ def demo_command() -> None:
     echo("Check it yourself: this prints the shuffled pack, top first. Seat 1 got the")
     echo(f"1st card, seat 2 the 2nd, and so on round the table; card {seats * hand_size + 1} is the starter.")
     echo(f"   {shlex.join(args)}")
+
+
+@main.command("audit")
+@click.argument("url")
+@click.option("--key", default=None, metavar="HEX",
+              help="The log's public key to pin (64 hex digits); else the one seen on first use, kept in the state file.")
+@click.option("--state", "state_path", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="The state file: the last checkpoint seen (default: under $XDG_CACHE_HOME or ~/.cache, fairdeal/audit/).")
+@click.option("--no-state", is_flag=True, help="Remember nothing: no consistency with an earlier run.")
+@click.option("--stale-after", default="24h", metavar="DURATION", show_default=True,
+              help="A game or session not ended this long after it started is reported (24h, 90m, 2d, 3600s).")
+@click.option("--verify-records", is_flag=True, help="Also replay every ended record with the verifier (slow).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (spec/log.md, Auditing).")
+@click.option("--now", default=None, hidden=True, help="The time to measure from (tests): YYYY-MM-DDTHH:MM:SSZ or epoch seconds.")
+def audit_command(url: str, key: str | None, state_path: Path | None, no_state: bool, stale_after: str,
+                  verify_records: bool, as_json: bool, now: str | None) -> None:
+    """Audit the transparency log of the fairdeal service at URL (its base URL).
+
+    Checks the signed checkpoint, rebuilds the tree from every entry, checks it
+    is consistent with the checkpoint seen last time, and reports every game or
+    session started and never ended past --stale-after, the share abandoned per
+    rules and per host, and every record whose last line is not the head its end
+    entry names. Exit code 0: nothing wrong; 1: problems found; 2: bad input or
+    the server cannot be reached.
+
+    \b
+    Example:
+      fairdeal audit https://cards.example.com --stale-after 48h
+    """
+    import sys
+
+    from fairdeal.audit import audit, default_state_path, parse_duration, parse_now, url_fetch
+
+    with user_input():
+        state = None if no_state else (state_path or default_state_path(url))
+        bar: list[Any] = []  # the phase's bar, while one is shown
+
+        def progress(phase: str, done: int, total: int) -> None:
+            # For people only: on stderr, when it is a terminal; --json's stdout stays one object.
+            if not sys.stderr.isatty():
+                return
+            if bar and bar[0].label != phase:
+                bar.pop().render_finish()
+            if not bar:
+                bar.append(click.progressbar(length=total, label=phase, file=sys.stderr))
+                bar[0].render_progress()
+            bar[0].update(done - bar[0].pos)
+
+        report = audit(url, url_fetch, state=state, key=key, stale_after=parse_duration(stale_after),
+                       now=None if now is None else parse_now(now), verify_records=verify_records,
+                       progress=progress)
+        if bar:
+            bar.pop().render_finish()
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=1, sort_keys=True))
+    else:
+        click.echo(report.text(), nl=False)
+    if not report.ok:
+        sys.exit(1)
 
 
 # fairdeal.simulate owns the command; it imports user_input from here only when it runs.

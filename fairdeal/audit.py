@@ -1,0 +1,579 @@
+"""``fairdeal audit``: read a service's whole transparency log and say what is wrong with it.
+
+The auditor (spec/log.md, "Auditing") fetches the signed checkpoint and every entry, rebuilds the
+RFC 9162 tree from the entries and checks its root against the checkpoint; checks the new
+checkpoint is consistent with the one it saw last time (kept in a state file); then reads the
+entries: games and sessions started but never ended past a deadline, the share abandoned per rules
+and per host, and every ended record whose last line is not the head its end entry names.
+
+The core, :func:`audit`, takes a ``fetch`` callable, so tests run it against the app in-process
+and the command wraps :mod:`urllib`:
+
+>>> def fetch(url):  # a server that is not there
+...     raise Unreachable(f"{url}: connection refused")
+>>> audit("http://localhost:1", fetch, state=None)
+Traceback (most recent call last):
+...
+fairdeal.audit.Unreachable: http://localhost:1/.well-known/fairdeal-log: connection refused
+
+Like :mod:`fairdeal.tlog` it needs only the standard library and the record's helpers; the
+verifier is imported only for ``verify_records``.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from fairdeal.record import RecordError, line_hash, parse_record
+from fairdeal.tlog import LogError, Tree, leaf_hash, parse_entry, verify_checkpoint, verify_consistency
+
+__all__ = [
+    "AuditError",
+    "Unreachable",
+    "Fetch",
+    "Problem",
+    "AuditReport",
+    "audit",
+    "url_fetch",
+    "parse_duration",
+    "parse_now",
+    "default_state_path",
+    "STATE_FORMAT",
+]
+
+STATE_FORMAT = "fairdeal-audit-state/1"
+PAGE = 100
+"""Entries asked for per ``GET /log/entries`` (the server's page, spec/log.md section 5)."""
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+class AuditError(ValueError):
+    """Input the auditor cannot work with: a bad URL or state file, a server that answers
+    nonsense; the command prints it and exits with code 2."""
+
+
+class Unreachable(AuditError):
+    """The server did not answer (or not with 200)."""
+
+
+Fetch = Callable[[str], bytes]
+"""``fetch(url)``: the body of a 200 answer to ``GET url``; :class:`Unreachable` otherwise."""
+
+
+def url_fetch(url: str, timeout: float = 30.0) -> bytes:
+    """:data:`Fetch` over HTTP(S) with :mod:`urllib`.
+
+    >>> url_fetch("ftp://example.com/")
+    Traceback (most recent call last):
+    ...
+    fairdeal.audit.AuditError: 'ftp://example.com/' is not an http:// or https:// URL
+    """
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise AuditError(f"{url!r} is not an http:// or https:// URL")
+    request = urllib.request.Request(url, headers={"User-Agent": "fairdeal-audit"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 - scheme checked
+            return answer.read()
+    except urllib.error.HTTPError as exc:
+        raise Unreachable(f"{url}: HTTP {exc.code} {exc.reason}") from None
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise Unreachable(f"{url}: {reason}") from None
+
+
+_DURATION = re.compile(r"(?:([0-9]+)d)?(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?")
+
+
+def parse_duration(text: str) -> int:
+    """Seconds in a duration written like ``24h``, ``90m``, ``1h30m``, ``2d`` or ``3600s``
+    (a bare number is seconds).
+
+    >>> parse_duration("1h30m"), parse_duration("2d"), parse_duration("45")
+    (5400, 172800, 45)
+    """
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    match = _DURATION.fullmatch(text)
+    if not text or match is None:
+        raise AuditError(f"duration {text!r} is not like 24h, 90m, 1h30m, 2d or 3600s")
+    d, h, m, s = (int(g or 0) for g in match.groups())
+    return ((d * 24 + h) * 60 + m) * 60 + s
+
+
+def _when(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _seconds(created: str) -> float:
+    return datetime.strptime(created, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()
+
+
+def parse_now(text: str) -> float:
+    """A time given as ``YYYY-MM-DDTHH:MM:SSZ`` or as seconds since the epoch.
+
+    >>> parse_now("2027-01-15T08:00:00Z") == parse_now("1800000000")
+    True
+    """
+    try:
+        return float(text) if re.fullmatch(r"[0-9]+(\.[0-9]+)?", text) else _seconds(text)
+    except ValueError:
+        raise AuditError(f"time {text!r} is not YYYY-MM-DDTHH:MM:SSZ or seconds since the epoch") from None
+
+
+def default_state_path(url: str) -> Path:
+    """Where the state of the audits of ``url`` is kept: ``$XDG_CACHE_HOME`` (else ``~/.cache``)
+    ``/fairdeal/audit/`` and a name made of the URL's host, port and path.
+
+    The name comes from the URL the auditor was given, not from what the server says of itself,
+    so a server cannot make an auditor forget what it saw by naming itself differently.
+
+    >>> default_state_path("https://cards.example.com:8443/fd/").name
+    'cards.example.com_8443_fd.json'
+    """
+    parts = urllib.parse.urlsplit(url)
+    name = re.sub(r"[^A-Za-z0-9.-]+", "_", f"{parts.netloc}{parts.path}").strip("_") or "log"
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "fairdeal" / "audit" / f"{name}.json"
+
+
+@dataclass
+class Problem:
+    """One thing wrong: ``kind`` (below), a sentence, and the game or session it is about.
+
+    Kinds: ``bad-signature``, ``key-changed``, ``origin-changed``, ``root-mismatch``,
+    ``bad-entry``, ``inconsistent``, ``duplicate-start``, ``end-without-start``,
+    ``duplicate-end``, ``stale``, ``head-mismatch``, ``record-missing``, ``record-invalid``.
+    """
+
+    kind: str
+    message: str
+    id: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "message": self.message, **self.details}
+
+
+def _group() -> dict[str, Any]:
+    return {"started": 0, "revealed": 0, "abandoned": 0, "open": 0, "stale": 0}
+
+
+def _rate(group: dict[str, Any]) -> dict[str, Any]:
+    ended = group["revealed"] + group["abandoned"]
+    return {**group, "abandoned_rate": round(group["abandoned"] / ended, 4) if ended else None}
+
+
+@dataclass
+class AuditReport:
+    """What :func:`audit` found; ``ok`` when there is no problem (warnings are not problems)."""
+
+    url: str
+    origin: str | None = None
+    public_key: str | None = None
+    checkpoint: dict[str, Any] | None = None
+    previous: dict[str, Any] | None = None
+    consistent: bool | None = None
+    now: float = 0.0
+    stale_after: int = 0
+    entries: int = 0
+    totals: dict[str, int] = field(default_factory=_group)
+    by_rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    by_host: dict[str, dict[str, Any]] = field(default_factory=dict)
+    stale: list[dict[str, Any]] = field(default_factory=list)
+    records_checked: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def problem(self, kind: str, message: str, record_id: str | None = None, **details: Any) -> None:
+        self.problems.append(Problem(kind, message, record_id, details))
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` object; its shape is spec/log.md's "Auditing"."""
+        return {
+            "ok": self.ok,
+            "url": self.url,
+            "origin": self.origin,
+            "public_key": self.public_key,
+            "checkpoint": self.checkpoint,
+            "previous": self.previous,
+            "consistent": self.consistent,
+            "now": _when(self.now),
+            "stale_after": self.stale_after,
+            "entries": self.entries,
+            "records_checked": self.records_checked,
+            "totals": self.totals,
+            "by_rules": {k: _rate(v) for k, v in sorted(self.by_rules.items())},
+            "by_host": {k: _rate(v) for k, v in sorted(self.by_host.items())},
+            "stale": self.stale,
+            "problems": [p.to_json() for p in self.problems],
+            "warnings": self.warnings,
+        }
+
+    def text(self) -> str:
+        """The report for people."""
+        out = [f"fairdeal audit of {self.url}"]
+        if self.origin is not None:
+            out.append(f"log {self.origin}, key {self.public_key}")
+        if self.checkpoint is not None:
+            out.append(f"checkpoint: size {self.checkpoint['size']}, root {self.checkpoint['root']}")
+        if self.previous is not None:
+            verdict = {True: "consistent", False: "NOT CONSISTENT", None: "not checked"}[self.consistent]
+            out.append(f"previous checkpoint: size {self.previous['size']}, root {self.previous['root']}: {verdict}")
+        for warning in self.warnings:
+            out.append(f"warning: {warning}")
+        if self.checkpoint is not None and self.entries == self.checkpoint["size"]:
+            t = self.totals
+            out.append(f"{self.entries} entries: {t['started']} started, {t['revealed']} revealed, "
+                       f"{t['abandoned']} abandoned, {t['open']} open ({t['stale']} past {_duration(self.stale_after)})")
+            out.append(f"{self.records_checked} ended records checked against their end entries")
+            for title, groups in (("by rules", self.by_rules), ("by host", self.by_host)):
+                if groups:
+                    out.append(f"{title}:")
+                    width = max(len(k) for k in groups)
+                    for name, group in sorted(groups.items()):
+                        g = _rate(group)
+                        rate = "-" if g["abandoned_rate"] is None else f"{g['abandoned_rate']:.0%}"
+                        out.append(f"  {name:<{width}}  {g['started']:>5} started  {g['abandoned']:>5} abandoned = "
+                                   f"{rate:>4} of those ended  {g['stale']:>4} stale")
+        if self.problems:
+            out.append(f"PROBLEMS ({len(self.problems)}):")
+            out.extend(f"  {p.kind}: {p.message}" for p in self.problems)
+        else:
+            out.append("no problems found")
+        return "\n".join(out) + "\n"
+
+
+def _duration(seconds: int) -> str:
+    if seconds and seconds % 3600 == 0:
+        return f"{seconds // 3600}h"
+    if seconds and seconds % 60 == 0:
+        return f"{seconds // 60}m"
+    return f"{seconds}s"
+
+
+Progress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``: ``phase`` is ``entries`` or ``records``."""
+
+
+def _json(fetch: Fetch, url: str) -> Any:
+    body = fetch(url)
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        raise AuditError(f"{url}: the answer is not JSON") from None
+
+
+def _load_state(path: Path | None) -> dict[str, Any] | None:
+    if path is None or not path.exists():
+        return None
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise AuditError(f"state file {path}: cannot read it ({exc})") from None
+    if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
+        raise AuditError(f"state file {path}: not a {STATE_FORMAT} file")
+    return state
+
+
+def _save_state(path: Path, state: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Written aside and renamed: a killed audit leaves the old state, never half a file.
+    scratch = path.with_name(path.name + ".tmp")
+    scratch.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    scratch.replace(path)
+
+
+def _checkpoint_json(note: str, size: int, root: bytes) -> dict[str, Any]:
+    return {"size": size, "root": root.hex(), "note": note}
+
+
+def audit(
+    url: str,
+    fetch: Fetch,
+    *,
+    state: Path | None,
+    key: str | None = None,
+    stale_after: int = 24 * 3600,
+    now: float | None = None,
+    verify_records: bool = False,
+    progress: Progress | None = None,
+) -> AuditReport:
+    """Audit the log of the service at base URL ``url``; see the module docstring.
+
+    ``state`` is the state file (``None``: remember nothing); ``key`` the log's public key (64
+    hex digits) to pin, else the one the state file holds, else the one the server gives (then
+    kept). Raises :class:`AuditError` for input it cannot work with; everything found wrong is
+    in the report's ``problems``. The state is updated only by an audit whose checkpoint verified
+    and was consistent with the last one, so a fork is reported again on every run until someone
+    looks.
+    """
+    base = url.rstrip("/")
+    parts = urllib.parse.urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise AuditError(f"{url!r} is not a service's base URL (http://host:port or https://host)")
+    if key is not None:
+        key = key.strip().lower()
+        if not _HEX64.fullmatch(key):
+            raise AuditError("--key is the log's Ed25519 public key, 64 hex digits")
+    now = time.time() if now is None else now
+    report = AuditReport(url=base, now=now, stale_after=stale_after)
+    saved = _load_state(state)
+
+    info = _json(fetch, f"{base}/.well-known/fairdeal-log")
+    if not isinstance(info, dict) or not all(isinstance(info.get(k), str) for k in ("checkpoint", "origin", "public_key")):
+        raise AuditError(f"{base}/.well-known/fairdeal-log: not a fairdeal log's description")
+    served_key = info["public_key"].lower()
+    report.origin = origin = info["origin"]
+    trusted = key or (saved or {}).get("public_key") or served_key
+    report.public_key = trusted
+    if served_key != trusted:
+        report.problem("key-changed", f"the server now gives the log's key as {served_key}, not {trusted} "
+                       f"({'the one pinned with --key' if key else 'the one seen on first use'}); "
+                       "if the operator changed it on purpose, run again with --key NEW-KEY")
+    if saved is not None and saved.get("origin") != origin:
+        report.problem("origin-changed", f"the log's origin is now {origin!r}, not {saved.get('origin')!r} as before")
+    if key is not None and saved is not None and saved.get("public_key") not in (None, key):
+        report.warnings.append(f"--key {key} replaces the key the state file kept, {saved.get('public_key')}")
+    if saved is None and key is None:
+        report.warnings.append(f"first audit of this log: trusting the key it gives, {served_key} "
+                               "(pin it with --key to be sure)")
+
+    note_url = urllib.parse.urljoin(base + "/", info["checkpoint"])
+    note_bytes = fetch(note_url)
+    try:
+        note = note_bytes.decode("utf-8")
+        checkpoint = verify_checkpoint(note, trusted, origin)
+    except (UnicodeDecodeError, LogError) as exc:
+        report.problem("bad-signature", f"the checkpoint at {note_url} does not verify under key {trusted}: {exc}")
+        return report
+    size = checkpoint.size
+    report.checkpoint = _checkpoint_json(note, size, checkpoint.root)
+
+    # Every entry up to the checkpoint's size, page by page (the log may grow meanwhile: ignore the rest).
+    texts: list[str] = []
+    while len(texts) < size:
+        page = _json(fetch, f"{base}/log/entries?start={len(texts)}&end={min(len(texts) + PAGE, size)}")
+        got = page.get("entries") if isinstance(page, dict) else None
+        if not isinstance(got, list):
+            raise AuditError(f"{base}/log/entries?start={len(texts)}: not a page of entries")
+        if not got:
+            report.entries = len(texts)
+            report.problem("root-mismatch", f"the server serves {len(texts)} entries, yet its checkpoint has {size}")
+            return report
+        for item in got:
+            if len(texts) == size:
+                break
+            if not isinstance(item, dict) or item.get("index") != len(texts) or not isinstance(item.get("entry"), str):
+                raise AuditError(f"{base}/log/entries: entry {len(texts)} is not where it should be")
+            texts.append(item["entry"])
+        if progress:
+            progress("entries", len(texts), size)
+    report.entries = size
+    tree = Tree([leaf_hash(t.encode("utf-8")) for t in texts])
+    if tree.root(size) != checkpoint.root:
+        report.problem("root-mismatch", f"the {size} entries served hash to root {tree.root(size).hex()}, "
+                       f"not the checkpoint's {checkpoint.root.hex()}: the entries are not the log the server signed")
+
+    consistent = _consistency(report, base, fetch, saved, checkpoint.size, checkpoint.root, note, tree)
+    entries = _read_entries(report, texts)
+    _check_records(report, base, fetch, entries, verify_records, progress)
+
+    if state is not None and consistent and not any(p.kind in ("key-changed", "origin-changed", "root-mismatch")
+                                                    for p in report.problems):
+        _save_state(state, {"format": STATE_FORMAT, "url": base, "origin": origin, "public_key": trusted,
+                            "checkpoint": note, "size": size, "root": checkpoint.root.hex(), "audited": _when(now)})
+    return report
+
+
+def _consistency(report: AuditReport, base: str, fetch: Fetch, saved: dict[str, Any] | None,
+                 size: int, root: bytes, note: str, tree: Tree) -> bool:
+    """Check the checkpoint against the last one the state holds; whether the state may move on."""
+    if saved is None:
+        return True
+    try:
+        old_size, old_root, old_note = int(saved["size"]), bytes.fromhex(saved["root"]), str(saved["checkpoint"])
+    except (KeyError, TypeError, ValueError):
+        raise AuditError("the state file's checkpoint is malformed (size, root, checkpoint)") from None
+    report.previous = _checkpoint_json(old_note, old_size, old_root)
+    both = {"previous": report.previous, "checkpoint": report.checkpoint}
+    if old_size > size:
+        report.consistent = False
+        report.problem("inconsistent", f"the log shrank: it had {old_size} entries, its checkpoint now says {size}\n"
+                       f"previous checkpoint:\n{_indent(old_note)}\nnew checkpoint:\n{_indent(note)}", **both)
+        return False
+    try:
+        if old_size == size:
+            proof: list[bytes] = []
+        else:
+            answer = _json(fetch, f"{base}/log/proof/consistency?first={old_size}&second={size}")
+            proof = [bytes.fromhex(h) for h in answer["proof"]]
+        verify_consistency(old_size, size, old_root, root, proof)
+        # The entries are here too: the old tree must be their prefix (a second, independent look).
+        if tree.root(old_size) != old_root:
+            raise LogError(f"the first {old_size} entries served do not hash to the previous root")
+    except (LogError, KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, AuditError):
+            raise
+        report.consistent = False
+        report.problem("inconsistent", f"THE LOG FORKED OR WAS REWRITTEN: the checkpoint of size {size} is not "
+                       f"an extension of the one of size {old_size} seen before ({exc})\n"
+                       f"previous checkpoint:\n{_indent(old_note)}\nnew checkpoint:\n{_indent(note)}", **both)
+        return False
+    report.consistent = True
+    return True
+
+
+def _indent(note: str) -> str:
+    return "\n".join("      " + line for line in note.rstrip("\n").split("\n"))
+
+
+@dataclass
+class _Record:
+    id: str
+    kind: str | None = None
+    start: dict[str, Any] | None = None
+    start_index: int | None = None
+    end: dict[str, Any] | None = None
+    end_index: int | None = None
+
+
+def _read_entries(report: AuditReport, texts: list[str]) -> dict[str, _Record]:
+    """The records the entries tell of, with the counts, the stale ones, and what cannot be."""
+    records: dict[str, _Record] = {}
+    for index, text in enumerate(texts):
+        try:
+            entry = parse_entry(text.encode("utf-8"))
+        except LogError as exc:
+            report.problem("bad-entry", f"entry {index}: {exc}", index=index)
+            continue
+        record = records.setdefault(entry["id"], _Record(entry["id"]))
+        if entry["type"] == "start":
+            if record.start is not None:
+                report.problem("duplicate-start", f"{entry['kind']} {entry['id']} is started twice "
+                               f"(entries {record.start_index} and {index})", entry["id"], index=index)
+                continue
+            record.start, record.start_index, record.kind = entry, index, entry["kind"]
+        else:
+            if record.start is None:
+                report.problem("end-without-start", f"entry {index} ends {entry['id']}, which no earlier entry started",
+                               entry["id"], index=index)
+            if record.end is not None:
+                report.problem("duplicate-end", f"{entry['id']} is ended twice (entries {record.end_index} and {index})",
+                               entry["id"], index=index)
+                continue
+            record.end, record.end_index = entry, index
+    for record in records.values():
+        if record.start is None:
+            continue
+        start = record.start
+        groups = [report.totals, report.by_host.setdefault(start["host"], _group())]
+        if record.kind == "game":
+            groups.append(report.by_rules.setdefault(start["rules"], _group()))
+        late = record.end is None and report.now - _seconds(start["created"]) > report.stale_after
+        for group in groups:
+            group["started"] += 1
+            if record.end is not None:
+                group[record.end["how"]] += 1
+            else:
+                group["open"] += 1
+                group["stale"] += late
+        if late:
+            report.stale.append({"id": record.id, "kind": record.kind, "rules": start.get("rules"), "host": start["host"],
+                                 "created": start["created"], "index": record.start_index})
+    return records
+
+
+def _record_url(base: str, record: _Record) -> str:
+    return f"{base}/{'sessions' if record.kind == 'session' else 'games'}/{urllib.parse.quote(record.id)}/record"
+
+
+def _check_records(report: AuditReport, base: str, fetch: Fetch, records: dict[str, _Record],
+                   verify_records: bool, progress: Progress | None) -> None:
+    """Each ended record's last line against its end entry; each stale one's record, to say whether
+    it is really unfinished or the server left its end out of the log."""
+    stale = {s["id"] for s in report.stale}
+    todo = [r for r in records.values() if (r.end is not None and r.start is not None) or r.id in stale]
+    for done, record in enumerate(todo, 1):
+        try:
+            text = fetch(_record_url(base, record))
+        except Unreachable as exc:
+            if record.end is not None:
+                report.problem("record-missing", f"{record.kind} {record.id} ended (entry {record.end_index}) "
+                               f"but its record cannot be read: {exc}", record.id)
+            else:
+                _stale_problem(report, record, None)
+            continue
+        try:
+            lines = parse_record(text)
+        except RecordError as exc:
+            lines = None
+            if record.end is not None:
+                report.problem("head-mismatch", f"{record.kind} {record.id}: its record is not readable ({exc})", record.id)
+        if record.end is None:
+            _stale_problem(report, record, lines)
+        elif lines is not None:
+            report.records_checked += 1
+            _compare(report, record, lines)
+            if verify_records:
+                _verify(report, record, text)
+        if progress:
+            progress("records", done, len(todo))
+
+
+def _stale_problem(report: AuditReport, record: _Record, lines: list[dict[str, Any]] | None) -> None:
+    start = record.start or {}
+    what = f"{record.kind} {record.id}" + (f" ({start['rules']})" if start.get("rules") else "")
+    message = (f"{what} started {start.get('created')} by host {start.get('host')} (entry {record.start_index}) "
+               f"and never ended in the log")
+    revealed = lines is not None and lines[-1].get("type") == "reveal"
+    if revealed:
+        message += ": yet its record ends with a reveal, so the server left its end entry out of the log"
+    report.problem("stale", message, record.id, revealed=revealed)
+
+
+def _compare(report: AuditReport, record: _Record, lines: list[dict[str, Any]]) -> None:
+    end, start, last = record.end or {}, record.start or {}, lines[-1]
+    header = lines[0]
+    found = {"seq": last.get("seq"), "head": line_hash(last),
+             "how": "abandoned" if any(line.get("type") == "abandon" for line in lines) else "revealed"}
+    wrong = [name for name in ("seq", "head", "how") if found[name] != end.get(name)]
+    if last.get("type") != "reveal":
+        wrong.insert(0, "type")
+    for name in ("commitment", "created", "rules"):
+        if name in start and header.get(name) != start[name]:
+            wrong.append(f"header {name}")
+    if wrong:
+        report.problem("head-mismatch", f"{record.kind} {record.id}: its record does not match the log "
+                       f"({', '.join(wrong)}): the end entry {record.end_index} says seq {end.get('seq')} head "
+                       f"{end.get('head')} ({end.get('how')}), the record's last line is seq {found['seq']} "
+                       f"{last.get('type')} hash {found['head']} ({found['how']})",
+                       record.id, log={k: end.get(k) for k in ("seq", "head", "how")}, record=found)
+
+
+def _verify(report: AuditReport, record: _Record, text: bytes) -> None:
+    from verifier.replay import verify  # the slow part, and a package of its own
+
+    try:
+        result = verify(text, key=report.public_key)
+    except ValueError as exc:
+        report.problem("record-invalid", f"{record.kind} {record.id}: {exc}", record.id)
+        return
+    if not result.verified:
+        report.problem("record-invalid", f"{record.kind} {record.id}: {result.verdict}", record.id)
