@@ -77,7 +77,7 @@ def create_app(
         notifier=notifier,
         new_ids=new_ids,
     )
-    sessions = SessionService(store, signer, sealer, notifier)
+    sessions = SessionService(store, signer, sealer, notifier, clock=games.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
