@@ -430,7 +430,7 @@ def _check_times(lines: Sequence[dict[str, Any]], end: int, report: Report) -> N
     not well formed or before the line before's; in format 1 any ``at`` (its lines have none).
     It runs after the replay, so that a line the replay refuses first keeps the replay's reason."""
     last: int | None = None
-    for index in range(end):
+    for index in range(min(end, len(lines))):
         line = lines[index]
         if report.format != FORMAT:
             if "at" in line:
@@ -682,7 +682,8 @@ class _Replay:
                     move = self._secret_move(index, move, match.hand_no)
                     if move is None:
                         return end  # nothing from here on can be judged; the failure is reported
-                    if auto and turn is not None and (self.times[index] or 0) < turn[0]:
+                    # (A line without a well-formed time is _check_times's to report.)
+                    if auto and turn is not None and self.times[index] is not None and self.times[index] < turn[0]:
                         due, began, factor = turn
                         times = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
                         raise _Fail(index, f"an auto-move at {line['at']}, before its turn's deadline {format_at(due)} "
