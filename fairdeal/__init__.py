@@ -26,7 +26,7 @@ Traceback (most recent call last):
 fairdeal.rules.base.IllegalMove: illegal move play 5H by seat 0: 5♥ does not match 9♦ in suit or rank
 >>> receipt = table.move(0, Move.parse("play QD"))      # a signed receipt back
 >>> sorted(receipt), table.turn
-(['game_id', 'hash', 'seq', 'sig'], 1)
+(['at', 'game_id', 'hash', 'seq', 'sig'], 1)
 >>> restored = Table.restore(table.lines, "00" * 32, signer)  # from storage, after a restart
 >>> restored.seq == table.seq, restored.turn
 (True, 1)
