@@ -53,7 +53,7 @@ from fairdeal.fairness import Dealer, client_commitment, new_server_seed  # noqa
 from fairdeal.record import Signer  # noqa: E402
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, catalogue  # noqa: E402
 from fairdeal.rules import get as get_rules  # noqa: E402
-from fairdeal.table import Seat, Table, TableError  # noqa: E402
+from fairdeal.table import Seat, Table, TableError, Timing  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
     from verifier.replay import Report
@@ -71,6 +71,7 @@ __all__ = [
     "Suit",
     "Table",
     "TableError",
+    "Timing",
     "catalogue",
     "client_commitment",
     "get_rules",
