@@ -220,6 +220,10 @@ class Receipt(_Closed):
     seq: int = Field(ge=0)
     hash: Hex64 = Field(description="The line's hash, as the next line's `prev`.")
     sig: Signature
+    at: str = _sometimes(
+        "When the server wrote the line (record format 2), `YYYY-MM-DDTHH:MM:SS.mmmZ` in UTC: a copy of the "
+        "line's own `at`, which `hash` covers (a record of format 1 has none)."
+    )
 
 
 class CreatedSeat(_Closed):
