@@ -7,9 +7,10 @@ import copy
 from pathlib import Path
 
 import pytest
-from test_verifier_support import SIGNER, text_of
+from test_verifier_support import SIGNER, seed_for, text_of
 
-from fairdeal.record import check_at, fixed_clock, format_at, parse_record, resign
+from fairdeal.record import check_at, fixed_clock, format_at, line_hash, parse_record, resign
+from fairdeal.table import Table
 from fairdeal.service.dealing import DealingSession, client_commitment
 from fairdeal.cards import parse_cards
 from verifier.receipts import check_receipts
@@ -145,3 +146,15 @@ def test_a_dealing_session_is_format_2_too():
     assert verify(session.writer.text()).verified
     report = _resigned(lines, lambda ls: ls[3].__setitem__("at", "2026-01-01T00:00:00.100Z"))
     assert str(report.error).startswith("line 4: at 2026-01-01T00:00:00.100Z is before the line before's")
+
+
+def test_a_format_1_game_restored_goes_on_without_times():
+    cut = next(i for i, line in enumerate(V1) if line["type"] == "move" and i > 20)
+    table = Table.restore(V1[:cut], seed_for("honest-454"), SIGNER, clock=fixed_clock("2026-06-01T00:00:00Z"))
+    table.move(table.match.turn, table.match.auto_move(), auto=True)
+    assert "at" not in table.lines[cut] and table.lines[cut]["prev"] == line_hash(V1[cut - 1])
+    # A format 2 game restored keeps its lines' times and goes on with the clock's, never earlier.
+    cut = next(i for i, line in enumerate(V2) if line["type"] == "move" and i > 20)
+    table = Table.restore(V2[:cut], seed_for("honest-454"), SIGNER, clock=fixed_clock("2025-01-01T00:00:00Z"))
+    table.move(table.match.turn, table.match.auto_move(), auto=True)
+    assert table.lines[:cut] == V2[:cut] and table.lines[cut]["at"] == V2[cut - 1]["at"]

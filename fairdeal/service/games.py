@@ -397,7 +397,8 @@ class GameService(LiveRecords[Table]):
             return None
         # In whole milliseconds from the last line's time at the latest (the writer's floor):
         # the verifier computes a turn's deadline from the record's times just so.
-        now_ms = table.writer.now_ms()
+        # (A game begun in format 1 goes on without times: its deadlines are the clock's alone.)
+        now_ms = table.writer.now_ms() if table.writer.clock is not None else time_ms(self.clock())
         now = now_ms / 1000
         if table.between_hands:
             # The countdown to the next deal: set when the pause begins, kept while it lasts.
