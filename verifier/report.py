@@ -77,13 +77,13 @@ def _hand(report: Report, hand: Hand) -> list[str]:
     What a game shows is its summary's and its score sheet's to say."""
     names = SeatNames.of(report.seats)
     out = [f"hand {hand.hand}, dealer {names.seat(hand.dealer)}"]
-    if hand.dealt_at is not None:  # format 2
-        out.append(f"  dealt at {safe(hand.dealt_at)}, ended at {safe(hand.ended_at)}")
     out.extend(hand.summary.lines(names))
     sheet = hand.score_sheet
     if sheet is not None:
         out.extend(sheet.describe(names))
     out.append(f"  ended: {hand.summary.ended(hand.result, names)}")
+    if hand.dealt_at is not None:  # format 2: when the server wrote the deal and the end
+        out.append(f"  dealt at {safe(hand.dealt_at)}, ended at {safe(hand.ended_at)}")
     rows = [("counts", hand.counts), ("scores", hand.scores), ("totals", hand.totals)]
     if sheet is not None:
         rows += sheet.table_rows()
@@ -232,8 +232,8 @@ class MovePrinter:
         seat = line["seat"]
         move = Move.from_json(line)  # the line replayed: it reads as a move
         text = rules.describe_move(before, seat, move, after, names, auto=bool(line.get("auto")))
-        when = f" at {safe(line['at'])}" if isinstance(line.get("at"), str) else ""  # format 2: its time
-        self.write(f"line {step.line}{when}: {names.seat(seat)} {text}")
+        when = f"at {safe(line['at'])}, " if isinstance(line.get("at"), str) else ""  # format 2: its time
+        self.write(f"line {step.line}: {when}{names.seat(seat)} {text}")
         for event in step.events[1:]:
             if event.get("type") == "deal":
                 break  # the next hand's: shown under its header
