@@ -7,8 +7,10 @@ its ``sig`` field; a signature signs the chain head at that line::
 
     lp("fairdeal/v1/head") || lp(game_id) || u64(seq) || hash
 
-so a signed line vouches for every line before it. spec/record.md is the
-full contract.
+so a signed line vouches for every line before it. In format 2 every line
+also has ``at``, the server's time of writing (a :data:`Clock` given to the
+writer), which the hash, and so the chain and the signatures, cover.
+spec/record.md is the full contract.
 
 >>> signer = Signer.generate()
 >>> writer = RecordWriter(signer)

@@ -22,6 +22,12 @@ The table's own rules live here too:
 - the server seed is revealed in the same append as the match's end or the
   host's abandon.
 
+Every record line's time (``at``, record format 2) and every deadline come from
+the service's one clock, the deadline in whole milliseconds from the time of the
+line after which the turn began: so the verifier, computing a turn's deadline
+from the record's times and the header's ``timing``, finds every auto-move at or
+after it (spec/record.md).
+
 Deadlines are stored with the game, so a restarted server (or another
 process) carries on where the last one was; :meth:`GameService.run_due`
 does what is due, and the append's expected length makes sure that only
@@ -448,6 +454,11 @@ class GameService(LiveRecords[Table]):
             nonlocal played
             if row.deadline is None or row.deadline > now or not table.started or table.finished:
                 return  # not due (any more); the follow-up puts the right deadline back
+            # The lines are written at the deadline at the earliest, even when the caller's
+            # ``now`` is ahead of the clock: an auto-move's time is never before its deadline
+            # (nor the deal after a pause before the pause's end).
+            table.writer.not_before_ms = time_ms(row.deadline)
+            floored.append(table)
             if table.between_hands:
                 log.info("timer: the pause of game %s is over: the next hand is dealt", game_id)
                 table.next_hand()  # the countdown ran out: no seat is played for
@@ -455,10 +466,6 @@ class GameService(LiveRecords[Table]):
                 return
             seat = table.match.turn
             bot = seat in table.bots
-            # The lines are written at the deadline at the earliest, even when the caller's
-            # ``now`` is ahead of the clock: an auto-move's time is never before its deadline.
-            table.writer.not_before_ms = time_ms(row.deadline)
-            floored.append(table)
             if not bot:
                 log.info("timer: seat %s of game %s timed out", seat, game_id)
             # A whole turn: a bot's, or the table's auto-moves for a seat out of time (draws, then a play).
