@@ -74,7 +74,7 @@ _SIG = re.compile(r"[0-9a-f]{128}")
 
 # Lines whose fields follow from the seed alone: a mismatch there is the deal's, not a player's.
 _SEED_LINES = frozenset({"draw-for-deal", "deal", "restock"})
-# The fields every line may carry besides its event (``at``: format 2's, checked by _times).
+# The fields every line may carry besides its event (``at``: format 2's, checked by _check_times).
 _CHAIN_FIELDS = frozenset({"seq", "prev", "sig", "at"})
 _TIMING = ("turn_ms", "bot_ms", "next_hand_ms")
 """The header's ``timing`` (format 2), each a whole number of milliseconds from 0."""
@@ -654,7 +654,7 @@ class _Replay:
                     if line["type"] == "draw-for-deal":
                         report.draw = line["cards"]
                     elif line["type"] in ("deal", "hand-end"):
-                        times = self.hand_times.setdefault(line["hand"], [None, None])
+                        times = self.hand_times.setdefault(line.get("hand"), [None, None])
                         times[line["type"] == "hand-end"] = line.get("at")
                     index += 1
                     continue
