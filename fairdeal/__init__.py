@@ -26,7 +26,7 @@ Traceback (most recent call last):
 fairdeal.rules.base.IllegalMove: illegal move play 5H by seat 0: 5♥ does not match 9♦ in suit or rank
 >>> receipt = table.move(0, Move.parse("play QD"))      # a signed receipt back
 >>> sorted(receipt), table.turn
-(['game_id', 'hash', 'seq', 'sig'], 1)
+(['at', 'game_id', 'hash', 'seq', 'sig'], 1)
 >>> restored = Table.restore(table.lines, "00" * 32, signer)  # from storage, after a restart
 >>> restored.seq == table.seq, restored.turn
 (True, 1)
@@ -53,7 +53,7 @@ from fairdeal.fairness import Dealer, client_commitment, new_server_seed  # noqa
 from fairdeal.record import Signer  # noqa: E402
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, catalogue  # noqa: E402
 from fairdeal.rules import get as get_rules  # noqa: E402
-from fairdeal.table import Seat, Table, TableError  # noqa: E402
+from fairdeal.table import Seat, Table, TableError, Timing  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
     from verifier.replay import Report
@@ -71,6 +71,7 @@ __all__ = [
     "Suit",
     "Table",
     "TableError",
+    "Timing",
     "catalogue",
     "client_commitment",
     "get_rules",

@@ -375,8 +375,10 @@ def rule_commitment(rule: str, nonce: str) -> str:
 SEED_LINES = ("client-commit", "client-reveal", "start")
 """The record lines of the seed phase, in the order they come."""
 
-# Every record line may carry these besides its event (spec/record.md: the chain and its signature).
-_CHAIN_FIELDS = ("seq", "prev", "sig")
+# Every record line may carry these besides its event (spec/record.md: the chain and its
+# signature, and format 2's time of writing, which the verifier checks on its own; no time is
+# an input of any shuffle).
+_CHAIN_FIELDS = ("seq", "prev", "sig", "at")
 
 
 class SeedError(FairnessError):

@@ -7,8 +7,10 @@ its ``sig`` field; a signature signs the chain head at that line::
 
     lp("fairdeal/v1/head") || lp(game_id) || u64(seq) || hash
 
-so a signed line vouches for every line before it. spec/record.md is the
-full contract.
+so a signed line vouches for every line before it. In format 2 every line
+also has ``at``, the server's time of writing (a :data:`Clock` given to the
+writer), which the hash, and so the chain and the signatures, cover.
+spec/record.md is the full contract.
 
 >>> signer = Signer.generate()
 >>> writer = RecordWriter(signer)
@@ -22,6 +24,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -30,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +45,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "FORMAT",
+    "FORMAT_1",
+    "FORMATS",
     "GENESIS",
+    "Clock",
+    "fixed_clock",
+    "time_ms",
+    "format_at",
+    "check_at",
     "RecordError",
     "ChainError",
     "Signer",
@@ -62,7 +72,12 @@ __all__ = [
     "resign",
 ]
 
-FORMAT = "fairdeal-record/1"
+FORMAT = "fairdeal-record/2"
+"""The format this version writes: every line carries the server's time of writing (``at``)
+and the header the table's timing rules (spec/record.md)."""
+FORMAT_1 = "fairdeal-record/1"
+"""The first format (no times): still read and verified as it always was."""
+FORMATS = (FORMAT_1, FORMAT)
 GENESIS = "0" * 64
 """The ``prev`` of a record's first line."""
 
@@ -97,6 +112,77 @@ def check_created(created: Any) -> str:
     if match is None:
         raise ValueError(f"created {created!r} is not a UTC date and time written {CREATED_FORM}")
     return created
+
+
+AT_FORM = "YYYY-MM-DDTHH:MM:SS.mmmZ"
+"""How a format 2 line writes ``at`` (spec/record.md): UTC, to the millisecond, nothing else."""
+_AT = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{3})Z")
+_EPOCH = datetime(1970, 1, 1)
+
+Clock = Callable[[], float]
+"""Where a writer reads the time: seconds since the Unix epoch, like :func:`time.time`."""
+
+
+def time_ms(seconds: float) -> int:
+    """A clock's reading as whole milliseconds since the epoch, to the nearest one.
+
+    Nearest, not down: a deadline computed as ``(at + turn) / 1000`` in floating point and read
+    back by a clock that has reached it comes back as at least ``at + turn`` (spec/record.md).
+
+    >>> time_ms(1767225600.25), time_ms(0.1 + 0.2)
+    (1767225600250, 300)
+    """
+    return round(seconds * 1000)
+
+
+def format_at(ms: int) -> str:
+    """The one spelling of an instant (milliseconds since the epoch) as ``at``.
+
+    >>> format_at(1767225600250)
+    '2026-01-01T00:00:00.250Z'
+    """
+    whole, rest = divmod(ms, 1000)
+    t = _EPOCH + timedelta(seconds=whole)
+    return f"{t.year:04d}-{t.month:02d}-{t.day:02d}T{t.hour:02d}:{t.minute:02d}:{t.second:02d}.{rest:03d}Z"
+
+
+def check_at(at: Any) -> int:
+    """The instant a format 2 line's ``at`` names, in milliseconds since the epoch, if it is
+    written as spec/record.md gives it (``YYYY-MM-DDTHH:MM:SS.mmmZ``, a real UTC date and time);
+    else a ``ValueError`` saying so. One instant has one spelling: no offset, exactly three
+    fraction digits, no leap second.
+
+    >>> check_at("2026-01-01T00:00:00.250Z")
+    1767225600250
+    >>> check_at("2026-01-01T00:00:00.25Z")
+    Traceback (most recent call last):
+    ...
+    ValueError: at '2026-01-01T00:00:00.25Z' is not a UTC date and time written YYYY-MM-DDTHH:MM:SS.mmmZ
+    """
+    match = _AT.fullmatch(at) if isinstance(at, str) else None
+    when = None
+    if match is not None:
+        *parts, millis = map(int, match.groups())
+        try:
+            when = datetime(*parts)
+        except ValueError:
+            pass
+    if when is None:
+        raise ValueError(f"at {at!r} is not a UTC date and time written {AT_FORM}")
+    return (when - _EPOCH) // timedelta(seconds=1) * 1000 + millis
+
+
+def fixed_clock(created: str, step_ms: int = 0) -> Clock:
+    """A deterministic clock for reproducible records (tests, seeded simulations): it reads
+    ``created`` first, then ``step_ms`` later at every reading.
+
+    >>> clock = fixed_clock("2026-01-01T00:00:00Z", 250)
+    >>> [format_at(time_ms(clock())) for _ in range(2)]
+    ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.250Z']
+    """
+    start = check_at(check_created(created)[:-1] + ".000Z")
+    readings = itertools.count(start, step_ms)
+    return lambda: next(readings) / 1000
 
 
 class RecordError(ValueError):
@@ -309,14 +395,32 @@ class RecordWriter:
     """Builds a record line by line: numbers and chains each event, signs where asked.
 
     The first event appended must be the header (it names the game id the
-    signatures are bound to).
+    signatures are bound to). With a ``clock`` (format 2) every line gets ``at``, the time
+    of writing, never before the line before's (a wall clock set back does not make a
+    record's times go backwards) nor before :attr:`not_before_ms`; an event that brings its
+    own ``at`` keeps it (:func:`resign`). Without one, lines get no time (format 1).
     """
 
-    def __init__(self, signer: Signer, lines: Sequence[dict[str, Any]] = ()) -> None:
+    def __init__(self, signer: Signer, lines: Sequence[dict[str, Any]] = (), *, clock: Clock | None = None) -> None:
         self.signer = signer
+        self.clock = clock
         self.lines: list[dict[str, Any]] = list(lines)
         self.game_id: str | None = self.lines[0]["game_id"] if self.lines else None
         self.head = line_hash(self.lines[-1]) if self.lines else GENESIS
+        self.not_before_ms = 0
+        """The earliest time the next lines may get (the service's timer sets it to the deadline it acts on)."""
+
+    @property
+    def last_ms(self) -> int | None:
+        """The ``at`` of the last line, in milliseconds since the epoch (``None``: no line has one)."""
+        at = self.lines[-1].get("at") if self.lines else None
+        return None if at is None else check_at(at)
+
+    def now_ms(self) -> int:
+        """The time the next line would get (the clock's, never before the last line's)."""
+        if self.clock is None:
+            raise RecordError("this writer has no clock (a format 1 record)")
+        return max(time_ms(self.clock()), self.last_ms or 0, self.not_before_ms)
 
     def append(
         self, event: dict[str, Any], *, sign: bool | None = None, receipt: bool = False
@@ -330,6 +434,8 @@ class RecordWriter:
                 raise RecordError("a record starts with its header")
             self.game_id = event["game_id"]
         line = {**event, "seq": len(self.lines), "prev": self.head}
+        if self.clock is not None and "at" not in line:
+            line["at"] = format_at(self.now_ms())
         digest = line_hash(line)
         if sign is None:
             sign = line["type"] in SIGNED_TYPES
@@ -341,7 +447,10 @@ class RecordWriter:
         self.lines.append(line)
         self.head = digest
         if receipt:
-            return {"game_id": self.game_id, "seq": line["seq"], "hash": digest, "sig": sig}
+            answer = {"game_id": self.game_id, "seq": line["seq"], "hash": digest, "sig": sig}
+            if "at" in line:
+                answer["at"] = line["at"]  # a copy: the hash covers the line's own
+            return answer
         return line
 
     def extend(self, events: Iterable[dict[str, Any]]) -> None:

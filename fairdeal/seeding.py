@@ -16,9 +16,40 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from fairdeal.fairness import Dealer, FairnessError, SeedError
-from fairdeal.record import RecordWriter, line_hash
+from fairdeal.record import FORMAT, Clock, RecordWriter, Signer, check_created, fixed_clock, format_at, line_hash
 
-__all__ = ["SeededRecord"]
+__all__ = ["SeededRecord", "new_writer", "restored_clock"]
+
+
+def new_writer(
+    signer: Signer, created: str | None, clock: Clock | None, error: type[ValueError]
+) -> tuple[RecordWriter, str, str]:
+    """A format 2 record's writer, its header's ``created`` and ``at``: the ``clock``'s time
+    (``created`` is ``at`` to the second, and must agree when both are given). Without a clock
+    the record is stamped ``created`` throughout: reproducible (tests, seeded simulations).
+    Bad input is ``error``."""
+    try:
+        if clock is None:  # then created is the time of every line (and must be one)
+            clock = fixed_clock(check_created(created))
+        writer = RecordWriter(signer, clock=clock)
+        at = format_at(writer.now_ms())
+        if created is None:
+            created = at[:19] + "Z"
+        check_created(created)
+        if created != at[:19] + "Z":
+            raise ValueError(f"created {created!r} is not the clock's time {at!r} to the second")
+    except ValueError as exc:
+        raise error(str(exc)) from None
+    return writer, created, at
+
+
+def restored_clock(header: dict[str, Any], clock: Clock | None) -> Clock | None:
+    """The clock a restored record goes on with: none for a format 1 record (no line of it has
+    a time: it ends as it began); for format 2 the one given, else the last line's time again
+    (the writer never stamps a line before the one before it)."""
+    if header.get("format") != FORMAT:
+        return None
+    return clock if clock is not None else (lambda: 0.0)
 
 
 class SeededRecord:

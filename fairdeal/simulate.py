@@ -33,10 +33,10 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -183,7 +183,7 @@ def simulate(
     "client/<n>/<s>")`` (the first 16 bytes, hex), a random bot's generator
     is seeded from ``"bot/<n>/<s>"``, the signing key is
     ``Signer.from_seed(HMAC-SHA256(seed, "signer"))`` and every header's
-    ``created`` is :data:`SEEDED_CREATED`.
+    ``created`` and every line's ``at`` is :data:`SEEDED_CREATED`.
 
     **A seeded simulation's server seeds are predictable: for testing only.**
     Anyone who knows ``seed`` can deal every hand in advance and sign as the
@@ -208,18 +208,18 @@ def simulate(
             server_seed = new_server_seed()
             client_seeds = [secrets.token_hex(16) for _ in range(players)]
             bot_seeds: list[int | None] = [secrets.randbits(64) for _ in range(players)]
-            created = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            created, clock = None, time.time  # the real time, on every line
         else:
             game_id = f"sim-{seed_text}-{n}"
             server_seed = _derive(seed_text, f"server/{n}").hex()
             client_seeds = [_derive(seed_text, f"client/{n}/{s}")[:16].hex() for s in range(players)]
             bot_seeds = [int.from_bytes(_derive(seed_text, f"bot/{n}/{s}")[:8], "big") for s in range(players)]
-            created = SEEDED_CREATED
+            created, clock = SEEDED_CREATED, None  # every line at SEEDED_CREATED: byte-identical reruns
         kinds = [_kind(bot, n, s) for s in range(players)]
         bots = [make_bot(kind, bot_seeds[s]) for s, kind in enumerate(kinds)]
         seats = [Seat(f"seat {s} ({kind})") for s, kind in enumerate(kinds)]
 
-        table = Table.new(game_id, rules, seats, signer, created=created, server_seed=server_seed)
+        table = Table.new(game_id, rules, seats, signer, created=created, clock=clock, server_seed=server_seed)
         seat_receipts: list[list[dict[str, Any]]] = [[] for _ in range(players)]
         # Every seat commits before any reveals: the order the protocol demands.
         for s, client_seed in enumerate(client_seeds):

@@ -29,11 +29,11 @@ from typing import Any
 
 from fairdeal.fairness import PROTOCOL, Dealer, client_commitment, new_server_seed
 from fairdeal.match import Match
-from fairdeal.record import FORMAT, RecordWriter, Signer, check_created
+from fairdeal.record import FORMAT, Clock, RecordWriter, Signer, time_ms
 from fairdeal.rules import Move, Rules, get
-from fairdeal.seeding import SeededRecord
+from fairdeal.seeding import SeededRecord, new_writer, restored_clock
 
-__all__ = ["Seat", "Table", "TableError", "client_commitment"]
+__all__ = ["Seat", "Table", "TableError", "Timing", "client_commitment"]
 
 MAX_NAME_CHARS = 40
 
@@ -51,6 +51,28 @@ class Seat:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "bot": self.bot}
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The table's timer as its header gives it (``"timing"``, spec/record.md), in whole
+    milliseconds: a person's turn (times the rules' ``turn_factor``), a bot's wait, and the
+    longest pause between hands. All 0: no timer (a simulation: the auto-moves come at once).
+
+    >>> Timing.of_seconds(20, 1, 20).to_json()
+    {'turn_ms': 20000, 'bot_ms': 1000, 'next_hand_ms': 20000}
+    """
+
+    turn_ms: int = 0
+    bot_ms: int = 0
+    next_hand_ms: int = 0
+
+    @classmethod
+    def of_seconds(cls, turn: float, bot: float = 0.0, next_hand: float = 0.0) -> Timing:
+        return cls(time_ms(turn), time_ms(bot), time_ms(next_hand))
+
+    def to_json(self) -> dict[str, int]:
+        return {"turn_ms": self.turn_ms, "bot_ms": self.bot_ms, "next_hand_ms": self.next_hand_ms}
 
 
 class Table(SeededRecord):
@@ -83,24 +105,28 @@ class Table(SeededRecord):
         seats: Sequence[Seat],
         signer: Signer,
         *,
-        created: str,
+        created: str | None = None,
+        clock: Clock | None = None,
+        timing: Timing = Timing(),
         server_seed: str | None = None,
         extra: dict[str, Any] | None = None,
         hold_deals: bool = False,
     ) -> Table:
-        """A new table and its header line. ``extra`` adds header fields (e.g. the table's timer);
-        ``hold_deals``: the table pauses between hands (see :meth:`next_hand`)."""
+        """A new table and its header line. ``extra`` adds header fields;
+        ``hold_deals``: the table pauses between hands (see :meth:`next_hand`).
+
+        Every line gets the ``clock``'s time (``at``); the header's ``created`` is its time to
+        the second. Without a clock the record is stamped ``created`` throughout (reproducible:
+        tests, seeded simulations); a clock and a ``created`` must agree. ``timing`` is the
+        timer the server runs (the verifier checks every auto-move against it).
+        """
         rules.check_seats(len(seats))
-        try:
-            check_created(created)
-        except ValueError as exc:
-            raise TableError(str(exc)) from None
+        writer, created, at = new_writer(signer, created, clock, TableError)
         for seat in seats:
             if not isinstance(seat.name, str) or not 1 <= len(seat.name) <= MAX_NAME_CHARS:
                 raise TableError(f"a seat name is 1 to {MAX_NAME_CHARS} characters")
         humans = [i for i, s in enumerate(seats) if not s.bot]
         dealer = Dealer(game_id, len(seats), server_seed or new_server_seed(), humans)
-        writer = RecordWriter(signer)
         header = {
             "type": "header",
             "format": FORMAT,
@@ -112,6 +138,8 @@ class Table(SeededRecord):
             "commitment": dealer.commitment,
             "server_key": signer.public_hex,
             "created": created,
+            "timing": timing.to_json(),
+            "at": at,
             **(extra or {}),
         }
         writer.append(header)
@@ -123,21 +151,23 @@ class Table(SeededRecord):
     @classmethod
     def restore(
         cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer, *, secret: str | None = None,
-        hold_deals: bool = False,
+        hold_deals: bool = False, clock: Clock | None = None,
     ) -> Table:
         """Rebuild a table from its stored record and sealed seed by applying every line again.
 
         ``secret`` is what :attr:`secret` was after the last line: the rule a dealer typed for
         the round in play, which no line holds yet (a finished round's is in its reveal).
         ``hold_deals`` as the table was made: a record that ends on a ``hand-end`` (and no
-        ``match-end``) is then a table between hands.
+        ``match-end``) is then a table between hands. ``clock`` stamps the lines to come (the
+        stored ones keep their times); a format 1 record goes on without times, as it began.
         """
         header = lines[0]
         seats = [Seat(s["name"], s["bot"]) for s in header["seats"]]
         rules = get(header["rules"], header["options"])
         humans = [i for i, s in enumerate(seats) if not s.bot]
         dealer = Dealer(header["game_id"], len(seats), server_seed, humans)
-        table = cls(dealer, rules, seats, RecordWriter(signer, lines[:1]), hold_deals=hold_deals)
+        writer = RecordWriter(signer, lines[:1], clock=restored_clock(header, clock))
+        table = cls(dealer, rules, seats, writer, hold_deals=hold_deals)
         table.catch_up(lines[1:], secret=secret)
         return table
 
@@ -321,3 +351,4 @@ class Table(SeededRecord):
         # Before the end the seed would show every hidden card of a game still in play.
         if not self.finished:
             raise TableError("the server seed is revealed only when the game is over")
+

@@ -201,14 +201,15 @@ def the_end(lines) -> set[int]:
 
 
 def bare(line: dict) -> dict:
-    """A line without its chain fields."""
-    return {k: v for k, v in line.items() if k not in ("seq", "prev", "sig")}
+    """A line without its chain fields and its time: the event the rules produced."""
+    return {k: v for k, v in line.items() if k not in ("seq", "prev", "sig", "at")}
 
 
 def tampered(lines, index, change: Callable[[dict], Any] | None = None, *, drop=False, insert=None) -> list[dict]:
     """``lines`` with line ``index`` changed in place by ``change``, dropped, or with ``insert``
     put before it; then re-chained and re-signed (signed lines stay signed)."""
-    out = [copy.deepcopy(bare(line)) | ({"sig": ""} if "sig" in line else {}) for line in lines]
+    out = [copy.deepcopy(bare(line)) | ({"at": line["at"]} if "at" in line else {}) | ({"sig": ""} if "sig" in line else {})
+           for line in lines]
     if drop:
         del out[index]
     elif insert is not None:

@@ -99,7 +99,7 @@ def test_a_rule_typed_at_the_table_is_never_in_the_record_before_its_reveal(deal
     assert verify(dealt, key=SIGNER.public_hex).verified
     rule_move = first(dealt, "move", move="rule")
     reveal = first(dealt, "rule-reveal")
-    assert dealt[rule_move] == {k: dealt[rule_move][k] for k in ("type", "seat", "move", "seq", "prev")}
+    assert dealt[rule_move] == {k: dealt[rule_move][k] for k in ("type", "seat", "move", "seq", "prev", "at")}
     assert all(TYPED not in str(line) for line in dealt[:reveal])
     assert dealt[reveal]["rule"] == TYPED
     assert dealt[rule_move + 1]["type"] == "rule-commitment"

@@ -106,7 +106,8 @@ def test_every_seat_is_a_player_who_commits_then_reveals_a_client_seed(seeded):
         lines = lines_of(path)
         header = lines[0]
         assert header["game_id"] == f"sim-t1-{n}"
-        assert header["format"] == "fairdeal-record/1" and header["protocol"] == "fairdeal/v1"
+        assert header["format"] == "fairdeal-record/2" and header["protocol"] == "fairdeal/v1"
+        assert {line["at"] for line in lines} == {"2000-01-01T00:00:00.000Z"}  # SEEDED_CREATED: reproducible
         assert header["rules"] == "crazy-eights"
         assert [seat["bot"] for seat in header["seats"]] == [False] * 3
         kinds = [line["type"] for line in lines[1:8]]
@@ -144,7 +145,7 @@ def test_records_replay_through_the_match_line_for_line(seeded):
         for line in body:
             if line["type"] == "move":
                 replayed.extend(match.apply(line["seat"], Move.from_json(line), auto=line.get("auto", False)))
-        strip = [{k: v for k, v in line.items() if k not in ("seq", "prev", "sig")} for line in body]
+        strip = [{k: v for k, v in line.items() if k not in ("seq", "prev", "sig", "at")} for line in body]
         assert replayed == strip
         assert match.over and match.standings == game.standings
         assert game.moves == sum(1 for line in lines if line["type"] == "move")

@@ -21,7 +21,7 @@ from test_verifier_support import SIGNER, play, seed_for, text_of
 
 from fairdeal.cards import ALL_CARDS, Card
 from fairdeal.fairness import client_commitment, commitment
-from fairdeal.record import RecordError, canonical, check_created, resign
+from fairdeal.record import RecordError, canonical, check_at, check_created, resign
 from verifier.replay import Failure, Step, verify
 
 RECORDS = {
@@ -197,6 +197,16 @@ def _iso(value: Any) -> bool:
     return True
 
 
+def _times_hold(lines: list[dict[str, Any]]) -> bool:
+    """Format 2's times, checked apart from the verifier: each well formed, none going back,
+    the header's the same second as its created (these records' turns have no time: turn_ms 0)."""
+    try:
+        times = [check_at(line.get("at")) for line in lines]
+    except ValueError:
+        return False
+    return times == sorted(times) and lines[0]["at"][:19] + "Z" == lines[0]["created"] and lines[0]["timing"]["turn_ms"] == 0
+
+
 def _event(line: dict[str, Any]) -> bytes:
     """A line without its chain fields, as canonical JSON (in Python true == 1; in a record they differ)."""
     return canonical({k: v for k, v in line.items() if k not in ("seq", "prev", "sig", "server_key")})
@@ -232,6 +242,16 @@ def _may_verify(lines: list[dict[str, Any]], changed: list[dict[str, Any]]) -> b
     kind = old["type"]
     keys = {k for k in set(old) | set(new) if k not in old or k not in new or canonical(old[k]) != canonical(new[k])}
     keys -= {"seq", "prev", "sig", "server_key"}
+    if keys == {"at"}:
+        return _times_hold(changed)  # another time of writing, as long as the times still hold
+    if kind == "header" and keys == {"timing"}:
+        # Another bot pace or pause (nothing the verifier can check), the same turn.
+        timing = new.get("timing")
+        return (
+            isinstance(timing, dict) and timing.keys() == old["timing"].keys()
+            and all(type(v) is int and v >= 0 for v in timing.values())
+            and timing["turn_ms"] == old["timing"]["turn_ms"]
+        )
     if kind == "header" and keys <= {"created", "note", "seats", "options"}:
         # Another date, extra field, seat name (1 to 40 characters) or option value the
         # game never reached (a complete set of integers) is another valid header.
@@ -302,7 +322,8 @@ def test_rewrites_that_make_another_valid_record_verify():
     commits = [i for i, l in enumerate(lines) if l["type"] == "client-commit"]
     rewrites = {
         "a seat's name": lambda ls: ls[0]["seats"][0].__setitem__("name", "Ann Lee ♥"),
-        "the creation time": lambda ls: ls[0].__setitem__("created", "2026-02-03T04:05:06Z"),
+        "the creation time": lambda ls: [ls[0].__setitem__("created", "2026-02-03T04:05:06Z")]
+        + [line.__setitem__("at", "2026-02-03T04:05:06.500Z") for line in ls],
         "an extra header field": lambda ls: ls[0].__setitem__("timer", {"seconds": 20}),
         "the abandon's reason": lambda ls: ls[-2].__setitem__("reason", ""),
         "a timed-out move made by the player": lambda ls: ls[move].pop("auto"),

@@ -182,7 +182,7 @@ def _resigned(lines, change, signer=SIGNER):
 @pytest.mark.parametrize(
     ("field", "value", "reason"),
     [
-        ("format", "fairdeal-record/2", "unknown record format 'fairdeal-record/2': this verifier reads fairdeal-record/1 only"),
+        ("format", "fairdeal-record/3", "unknown record format 'fairdeal-record/3': this verifier reads fairdeal-record/1 and fairdeal-record/2"),
         ("protocol", "fairdeal/v2", "unknown fairness protocol 'fairdeal/v2': this verifier knows fairdeal/v1 only"),
         ("rules", "whist", "header: unknown rules 'whist'"),
         ("options", {"target": 0}, "header: target must be between 1 and 100000 points"),
@@ -234,7 +234,12 @@ def test_the_header_created_has_one_grammar(game, created):
 
 @pytest.mark.parametrize("created", ["2028-02-29T23:59:59Z", "0001-01-01T00:00:00Z", "9999-12-31T12:30:05Z"])
 def test_any_real_utc_second_is_a_created(game, created):
-    assert verify(_resigned(game.lines, lambda lines: lines[0].__setitem__("created", created))).verified
+    def when(lines):
+        lines[0]["created"] = created
+        for line in lines:  # format 2: the header's at is its created, and no line is earlier
+            line["at"] = created[:-1] + ".000Z"
+
+    assert verify(_resigned(game.lines, when)).verified
 
 
 def test_a_human_seat_that_reveals_the_empty_seed_is_a_human_with_an_empty_seed():

@@ -44,7 +44,8 @@ def files(tmp_path_factory):
     # The same server cut the game short after these receipts were given, and re-signed it.
     moves = [i for i, line in enumerate(good.lines) if line["type"] == "move"]
     cut = moves[10]
-    short = [dict(line) for line in good.lines[:cut]] + [{"type": "abandon", "reason": "closed"}, good.lines[-1]]
+    abandon = {"type": "abandon", "reason": "closed", "at": good.lines[cut - 1]["at"]}
+    short = [dict(line) for line in good.lines[:cut]] + [abandon, good.lines[-1]]
     (d / "cut.jsonl").write_text(text_of(resign(short, SIGNER)))
     return d, good, hand_end
 
@@ -83,7 +84,7 @@ def test_an_unknown_format_version_is_refused(files):
     result = run(d / "v9.jsonl")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[-1] == (
-        "NOT VERIFIED: line 1: unknown record format 'fairdeal-record/9': this verifier reads fairdeal-record/1 only"
+        "NOT VERIFIED: line 1: unknown record format 'fairdeal-record/9': this verifier reads fairdeal-record/1 and fairdeal-record/2"
     )
 
 

@@ -8,7 +8,8 @@ To regenerate after an intended change of the report (then read the diff!):
 
     FAIRDEAL_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_verifier_golden.py
 
-which rewrites the record and the expected outputs in tests/golden/.
+which rewrites the format 2 record and its expected outputs in tests/golden/ (the format 1
+record and its outputs are kept as fairdeal wrote them: they must go on verifying as they are).
 """
 
 from __future__ import annotations
@@ -18,17 +19,24 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_verifier_support import play
+from test_verifier_support import CREATED, play
 
+from fairdeal.record import fixed_clock, parse_record
+from fairdeal.table import Timing
 from verifier.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
 RECORD = GOLDEN / "crazy-eights-4p.jsonl"
+"""Format 1 (no times), as fairdeal wrote it before format 2: kept as it is, and it still verifies."""
+RECORD_2 = GOLDEN / "crazy-eights-4p-v2.jsonl"
+"""The same game as format 2 writes it: a line every 250 ms, a 250 ms turn, auto-moves at their deadlines or later."""
 REGENERATE = os.environ.get("FAIRDEAL_REGEN_GOLDEN") == "1"
+CHAIN = ("seq", "prev", "sig", "at")
 
 
 def _record() -> str:
-    game = play("honest-454", 4, humans=2, options={"target": 100, "restock_limit": 2}, use_bots=False)
+    game = play("honest-454", 4, humans=2, options={"target": 100, "restock_limit": 2}, use_bots=False,
+                clock=fixed_clock(CREATED, 250), timing=Timing(turn_ms=250))
     return game.text
 
 
@@ -36,28 +44,42 @@ def _record() -> str:
 def record() -> Path:
     if REGENERATE:
         GOLDEN.mkdir(exist_ok=True)
-        RECORD.write_text(_record(), encoding="utf-8")
-    return RECORD
+        RECORD_2.write_text(_record(), encoding="utf-8")
+    return RECORD_2
+
+
+def _events(lines):
+    """The lines without their chain fields and times, the header without its format and timing."""
+    events = [{k: v for k, v in line.items() if k not in CHAIN} for line in lines]
+    for key in ("format", "timing"):
+        events[0].pop(key, None)
+    return events
 
 
 def test_the_stored_record_is_the_one_the_engine_plays(record):
-    """The golden record is still what the table writes for these seeds (or regenerate it)."""
+    """The golden record is still what the table writes for these seeds (or regenerate it), and
+    the format 1 one is the same game, line for line, without the times."""
     assert record.read_text(encoding="utf-8") == _record()
+    v1, v2 = parse_record(RECORD.read_text(encoding="utf-8")), parse_record(record.read_text(encoding="utf-8"))
+    assert v1[0]["format"] == "fairdeal-record/1" and v2[0]["format"] == "fairdeal-record/2"
+    assert _events(v1) == _events(v2)
 
 
 @pytest.mark.parametrize(
-    ("args", "expected"),
+    ("path", "args", "expected"),
     [
-        ([], "crazy-eights-4p.txt"),
-        (["--moves", "--hand", "3"], "crazy-eights-4p-moves-hand3.txt"),
+        (RECORD, [], "crazy-eights-4p.txt"),
+        (RECORD, ["--moves", "--hand", "3"], "crazy-eights-4p-moves-hand3.txt"),
+        (RECORD_2, [], "crazy-eights-4p-v2.txt"),
+        (RECORD_2, ["--moves", "--hand", "3"], "crazy-eights-4p-v2-moves-hand3.txt"),
     ],
-    ids=["report", "moves-hand-3"],
+    ids=["report", "moves-hand-3", "report-v2", "moves-hand-3-v2"],
 )
-def test_golden_output(record, args, expected):
-    result = CliRunner().invoke(main, [str(record), *args])
+def test_golden_output(record, path, args, expected):
+    result = CliRunner().invoke(main, [str(path), *args])
     assert result.exit_code == 0, result.output
-    path = GOLDEN / expected
-    if REGENERATE:
-        path.write_text(result.stdout, encoding="utf-8")
-    assert result.stdout == path.read_text(encoding="utf-8")
+    out = GOLDEN / expected
+    if REGENERATE and path == RECORD_2:  # the format 1 outputs stay as they were
+        out.write_text(result.stdout, encoding="utf-8")
+    assert result.stdout == out.read_text(encoding="utf-8")
     assert result.stdout.endswith("\nVERIFIED\n")

@@ -17,6 +17,9 @@ from verifier.replay import read_lines, verify
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 DOC = (SPEC / "record.md").read_text(encoding="utf-8")
 VECTOR = SPEC / "vectors" / "record-example.jsonl"
+"""Format 1, as fairdeal wrote the example before times: kept, and it still verifies."""
+VECTOR_2 = SPEC / "vectors" / "record-example-2.jsonl"
+"""The same game in format 2, as the spec's recipe writes it today."""
 
 
 def test_the_example_record_verifies():
@@ -28,16 +31,28 @@ def test_the_example_record_verifies():
     assert report.standings == [{"seat": 1, "total": 11, "place": 1}, {"seat": 0, "total": 0, "place": 2}]
     result = CliRunner().invoke(main, [str(VECTOR)])
     assert result.exit_code == 0 and result.stdout.endswith("\nVERIFIED\n")
+    v2 = verify(VECTOR_2.read_bytes())
+    assert v2.verified, v2.error
+    assert v2.timing == {"turn_ms": 1000, "bot_ms": 0, "next_hand_ms": 0}
+    assert [h.to_json() for h in v2.hands] == [
+        {**h.to_json(), "dealt_at": "2026-01-01T00:00:07.500Z", "ended_at": "2026-01-01T00:00:30.000Z"} for h in report.hands
+    ]
+    # The same game, line for line, but for the times and the header's format and timing.
+    chain = ("seq", "prev", "sig", "at", "format", "timing")
+    strip = [[{k: v for k, v in line.items() if k not in chain} for line in parse_record(path.read_text(encoding="utf-8"))]
+             for path in (VECTOR, VECTOR_2)]
+    assert strip[0] == strip[1]
 
 
 def test_the_recipe_in_the_spec_writes_the_vector_byte_for_byte():
     recipe = re.search(r"```python\n(.*?)```", DOC, re.S).group(1)
     scope: dict = {}
     exec(recipe, scope)  # the spec's own code block
-    assert scope["text"] == VECTOR.read_text(encoding="utf-8")
+    assert scope["text"] == VECTOR_2.read_text(encoding="utf-8")
     # The receipt the spec shows is the one the table gave.
     shown = json.loads(re.search(r'(\{"game_id": "example-1", "seq": 6, "hash": "[0-9a-f]{64}".*?\})', DOC).group(1))
-    assert shown in scope["receipts"]
+    assert shown in scope["receipts"] and shown["at"] == scope["table"].lines[6]["at"]
+    assert shown["hash"] == scope["table"].lines[7]["prev"]
 
 
 def test_a_line_hash_recomputed_by_hand():
@@ -64,9 +79,12 @@ def test_a_line_hash_recomputed_by_hand():
 
 
 def test_every_record_line_the_spec_shows_is_in_the_vector():
-    text = VECTOR.read_text(encoding="utf-8")
-    vector = set(text.splitlines())
-    unsigned = {canonical({k: v for k, v in line.items() if k != "sig"}).decode() for line in parse_record(text)}
+    vector: set[str] = set()
+    unsigned: set[str] = set()
+    for path in (VECTOR, VECTOR_2):  # format 1's lines or format 2's
+        text = path.read_text(encoding="utf-8")
+        vector |= set(text.splitlines())
+        unsigned |= {canonical({k: v for k, v in line.items() if k != "sig"}).decode() for line in parse_record(text)}
     shown = [line for line in DOC.splitlines() if line.startswith('{"') and '"prev":"' in line]
     assert len(shown) >= 11
     for line in shown:

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.bots import make_bot
-from fairdeal.record import Signer, canonical
+from fairdeal.record import Clock, Signer, canonical
 from fairdeal.rules import get
-from fairdeal.table import Seat, Table, client_commitment
+from fairdeal.table import Seat, Table, Timing, client_commitment
 
 SIGNER = Signer.from_seed(bytes(range(32)))
 CREATED = "2026-01-01T00:00:00Z"
@@ -56,6 +56,8 @@ def play(
     reveal: bool = True,
     signer: Signer = SIGNER,
     use_bots: bool = True,
+    clock: Clock | None = None,
+    timing: Timing = Timing(),
 ) -> Played:
     """One whole game. ``humans`` seats bring client seeds, except the last ``silent``
     of them, which never reveal (the host starts without them: they become bots).
@@ -64,10 +66,12 @@ def play(
     ``abandon_after`` abandons the game after that many moves. ``use_bots=False``
     plays bot seats like human ones (random legal moves and auto-moves, from the
     rules alone), for records that must not change when the bots get cleverer.
+    ``clock`` and ``timing`` as :meth:`Table.new` takes them (default: every line at CREATED).
     """
     rng = random.Random(game_id)
     seats = [Seat(f"P{s}", bot=s >= humans) for s in range(players)]
-    table = Table.new(game_id, get(rules, options), seats, signer, created=CREATED, server_seed=seed_for(game_id))
+    table = Table.new(game_id, get(rules, options), seats, signer, created=CREATED, clock=clock, timing=timing,
+                      server_seed=seed_for(game_id))
     kept: list[dict[str, Any]] = []
     human = list(range(min(humans, players)))
     client = {s: f"seed of {game_id}/{s}" for s in human}

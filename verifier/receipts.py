@@ -1,8 +1,9 @@
 """A player's receipts against a record: proof when the server rewrote its record.
 
 Each action a player makes is answered with a receipt, ``{"game_id", "seq",
-"hash", "sig"}``: the server's Ed25519 signature of the chain head at that
-line (spec/record.md). A record can later be rewritten and re-signed as a
+"hash", "sig"}`` and, in format 2, ``"at"`` (the line's time, which the hash
+covers): the server's Ed25519 signature of the chain head at that line
+(spec/record.md). A record can later be rewritten and re-signed as a
 whole, and still verify on its own; but a receipt with a valid signature
 whose hash is not the record's line at that ``seq`` shows that the server
 signed two different histories of one game. That is a PROOF OF A REWRITE.
@@ -123,8 +124,20 @@ def _check(number: int, receipt: dict[str, Any], report: Report) -> ReceiptCheck
                             f"the server signed line {line} (seq {seq}), which the record does not have "
                             f"(it ends at line {len(record)})")
     actual = report.line_hash(seq)
+    at, recorded = receipt.get("at"), record[seq].get("at")
     if actual != digest:
+        # A receipt's time is the line's, which the hash covers: shown so that a player can say
+        # when the server wrote the line it signed (an auto-move's turn began then, say).
+        when = f" (written at {at})" if isinstance(at, str) and "at" in receipt else ""
         return ReceiptCheck(number, seq, "rewrite",
-                            f"the server signed line {line} (seq {seq}) as hash {digest[:16]}..., "
-                            f"but the record's line {line} hashes to {actual[:16]}...")
-    return ReceiptCheck(number, seq, "ok", f"the record holds the line {line} the server signed")
+                            f"the server signed line {line} (seq {seq}) as hash {digest[:16]}...{when}, "
+                            f"but the record's line {line} hashes to {actual[:16]}..."
+                            + (f" (at {recorded})" if isinstance(recorded, str) else ""))
+    if "at" in receipt and at != recorded:
+        # The signature holds for the line's hash, and that line says another time: this
+        # receipt's at is not what the server signed (changed since, or a server that lied).
+        return ReceiptCheck(number, seq, "invalid",
+                            f"its at {at!r} is not the time of the line it signs: the record's line {line} "
+                            f"(whose hash the signature holds) was written at {recorded!r}")
+    return ReceiptCheck(number, seq, "ok", f"the record holds the line {line} the server signed"
+                        + (f", written at {recorded}" if isinstance(recorded, str) else ""))

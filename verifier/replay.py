@@ -47,7 +47,20 @@ from fairdeal.fairness import (
     rule_commitment,
 )
 from fairdeal.match import Match
-from fairdeal.record import FORMAT, SIGNED_TYPES, ChainError, RecordError, canonical, check_chain, check_created, line_hash
+from fairdeal.record import (
+    FORMAT,
+    FORMAT_1,
+    FORMATS,
+    SIGNED_TYPES,
+    ChainError,
+    RecordError,
+    canonical,
+    check_at,
+    check_chain,
+    check_created,
+    format_at,
+    line_hash,
+)
 from fairdeal.rules import HandResult, IllegalMove, Move, MoveError, OptionsError, Rules, ScoreSheet, get
 from fairdeal.rules.summary import HandSummary
 
@@ -61,8 +74,10 @@ _SIG = re.compile(r"[0-9a-f]{128}")
 
 # Lines whose fields follow from the seed alone: a mismatch there is the deal's, not a player's.
 _SEED_LINES = frozenset({"draw-for-deal", "deal", "restock"})
-# The fields every line may carry besides its event.
-_CHAIN_FIELDS = frozenset({"seq", "prev", "sig"})
+# The fields every line may carry besides its event (``at``: format 2's, checked by _check_times).
+_CHAIN_FIELDS = frozenset({"seq", "prev", "sig", "at"})
+_TIMING = ("turn_ms", "bot_ms", "next_hand_ms")
+"""The header's ``timing`` (format 2), each a whole number of milliseconds from 0."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +118,10 @@ class Hand:
     reason: str = ""
     sheet: dict[str, Any] = field(default_factory=dict)
     score_sheet: ScoreSheet | None = field(default=None, repr=False, compare=False)
+    dealt_at: str | None = None
+    """When its ``deal`` line was written (format 2; ``None`` in a format 1 record)."""
+    ended_at: str | None = None
+    """When its ``hand-end`` line was written (format 2)."""
 
     @property
     def deal(self) -> list[list[str]]:
@@ -127,6 +146,7 @@ class Hand:
             "scores": list(self.scores),
             "totals": list(self.totals),
             **self.sheet,
+            **({} if self.dealt_at is None else {"dealt_at": self.dealt_at, "ended_at": self.ended_at}),
         }
 
 
@@ -143,6 +163,10 @@ class Report:
     options: dict[str, int] = field(default_factory=dict)
     seats: list[dict[str, Any]] = field(default_factory=list)
     created: str | None = None
+    format: str | None = None
+    """The header's record format (``fairdeal-record/1`` or ``/2``), once read."""
+    timing: dict[str, int] | None = None
+    """A format 2 header's ``timing``: the timer every auto-move is checked against."""
     server_key: str | None = None
     """The key the signatures were checked with (the pinned one, or the header's)."""
     commitment: str | None = None
@@ -209,6 +233,7 @@ class Report:
             "hands": [hand.to_json() for hand in self.hands],
             "standings": self.standings,
             "abandoned": self.abandoned,
+            **({"timing": self.timing} if self.timing is not None else {}),
             "error": None if self.error is None else self.error.to_json(),
         }
 
@@ -340,7 +365,10 @@ _MISSING = object()
 
 def _compare(index: int, line: dict[str, Any], expected: dict[str, Any]) -> None:
     """Raise :class:`_Fail` naming the first field where ``line`` differs from the engine's event."""
-    if "sig" not in line and {**expected, "seq": line.get("seq"), "prev": line.get("prev")} == line:
+    chain = {"seq": line.get("seq"), "prev": line.get("prev")}
+    if "at" in line:
+        chain["at"] = line["at"]
+    if "sig" not in line and {**expected, **chain} == line:
         # Equal as Python values. A move's fields were type-checked before it was
         # applied; elsewhere an integer could still be a JSON true or false.
         if expected["type"] == "move" or all(map(_same, expected.values(), map(line.get, expected))):
@@ -373,6 +401,53 @@ def _created(created: Any) -> str:
         raise _Fail(0, f"header {exc}") from None
 
 
+def _timing(timing: Any) -> dict[str, int]:
+    """A format 2 game header's ``timing``: exactly turn_ms, bot_ms and next_hand_ms, each a
+    whole number of milliseconds from 0."""
+    if not isinstance(timing, dict) or sorted(timing) != sorted(_TIMING) or not all(
+        type(timing[k]) is int and timing[k] >= 0 for k in _TIMING
+    ):
+        raise _Fail(0, f"header timing {_show(timing)} is not {{turn_ms, bot_ms, next_hand_ms}}, each whole milliseconds from 0")
+    return dict(timing)
+
+
+def _read_times(lines: Sequence[dict[str, Any]], report: Report) -> list[int | None]:
+    """Each line's ``at`` in milliseconds for a format 2 record (``None`` where it is not well
+    formed: :func:`_check_times` says so); nothing for format 1."""
+    if report.format != FORMAT:
+        return []
+    times: list[int | None] = []
+    for line in lines:
+        try:
+            times.append(check_at(line.get("at")))
+        except ValueError:
+            times.append(None)
+    return times
+
+
+def _check_times(lines: Sequence[dict[str, Any]], end: int, report: Report) -> None:
+    """Report the first of the first ``end`` lines whose time is wrong: in format 2 an ``at``
+    not well formed or before the line before's; in format 1 any ``at`` (its lines have none).
+    It runs after the replay, so that a line the replay refuses first keeps the replay's reason."""
+    last: int | None = None
+    for index in range(min(end, len(lines))):
+        line = lines[index]
+        if report.format != FORMAT:
+            if "at" in line:
+                report.fail(index + 1, f"a field 'at' in a {FORMAT_1} record (its lines have no time)")
+                return
+            continue
+        try:
+            ms = check_at(line.get("at"))
+        except ValueError as exc:
+            report.fail(index + 1, str(exc))
+            return
+        if last is not None and ms < last:
+            report.fail(index + 1, f"at {line['at']} is before the line before's ({format_at(last)}): times never go backwards")
+            return
+        last = ms
+
+
 def _seed_line(index: int, phase: SeedPhase, line: dict[str, Any]) -> None:
     """A line of the client seeds' commit-reveal, read by the one seed phase the server runs too."""
     try:
@@ -384,6 +459,14 @@ def _seed_line(index: int, phase: SeedPhase, line: dict[str, Any]) -> None:
 def _header_keys(line: dict[str, Any], report: Report, key: str | None) -> None:
     """The header's time, commitment and server key (checked against a pinned ``key``), into ``report``."""
     report.created = _created(line.get("created"))
+    report.format = line.get("format")
+    if report.format == FORMAT:
+        try:
+            at = format_at(check_at(line.get("at")))
+        except ValueError as exc:
+            raise _Fail(0, f"header {exc}") from None
+        if at[:19] + "Z" != report.created:
+            raise _Fail(0, f"header at {at!r} is not its created {report.created!r} (the same time to the second)")
     report.commitment = line.get("commitment")
     if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
         raise _Fail(0, "header commitment is not 64 lowercase hex digits")
@@ -407,6 +490,10 @@ class _Replay:
         self.phase: SeedPhase | None = None
         self.revealed_rules: dict[int, str] = {}
         """Each round's secret rule, by hand number, as its ``rule-reveal`` line gives it."""
+        self.times: list[int | None] = []
+        """Each line's ``at`` in milliseconds (format 2; ``None`` where it is not well formed)."""
+        self.hand_times: dict[int, list[str | None]] = {}
+        """Each hand's deal and end times (format 2), by hand number."""
 
     # -- the header --------------------------------------------------------
 
@@ -415,8 +502,8 @@ class _Replay:
         if line.get("type") != "header":
             raise _Fail(0, "the first line is not a header")
         fmt, protocol = line.get("format"), line.get("protocol")
-        if fmt != FORMAT:
-            raise _Fail(0, f"unknown record format {fmt!r}: this verifier reads {FORMAT} only")
+        if fmt not in FORMATS:
+            raise _Fail(0, f"unknown record format {fmt!r}: this verifier reads {' and '.join(FORMATS)}")
         if protocol != PROTOCOL:
             raise _Fail(0, f"unknown fairness protocol {protocol!r}: this verifier knows {PROTOCOL} only")
         if "kind" in line:
@@ -452,6 +539,8 @@ class _Replay:
             raise _Fail(0, f"header seats: {exc}") from None
         report.seats = [{"name": s["name"], "bot": s["bot"]} for s in seats]
         _header_keys(line, report, key)
+        if fmt == FORMAT:
+            report.timing = _timing(line.get("timing"))
 
     # -- the server seed ---------------------------------------------------
 
@@ -550,6 +639,10 @@ class _Replay:
         if self.watch:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
         apply, from_json, watch = match.apply, Move.from_json, self.watch
+        # The turn's deadline (format 2): the time of the line after which the seat got the
+        # turn (a move's last line, its events included) plus the turn times the rules' factor.
+        # A draw that leaves the turn with its seat does not start it again (spec/record.md).
+        turn = self._turn_from(start + len(pending))
         moves = 0
         closed = False  # the round's secrets revealed for an abandon that must follow
         index = start + 1
@@ -560,6 +653,9 @@ class _Replay:
                     _compare(index, line, pending.popleft())
                     if line["type"] == "draw-for-deal":
                         report.draw = line["cards"]
+                    elif line["type"] in ("deal", "hand-end"):
+                        times = self.hand_times.setdefault(line.get("hand"), [None, None])
+                        times[line["type"] == "hand-end"] = line.get("at")
                     index += 1
                     continue
                 kind = line.get("type")
@@ -586,11 +682,19 @@ class _Replay:
                     move = self._secret_move(index, move, match.hand_no)
                     if move is None:
                         return end  # nothing from here on can be judged; the failure is reported
-                    before = match.state
+                    # (A line without a well-formed time is _check_times's to report.)
+                    if auto and turn is not None and self.times[index] is not None and self.times[index] < turn[0]:
+                        due, began, factor = turn
+                        times = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
+                        raise _Fail(index, f"an auto-move at {line['at']}, before its turn's deadline {format_at(due)} "
+                                           f"(the turn began at line {began + 1}, {lines[began]['at']}, plus {times})")
+                    before, key_before = match.state, (match.hand_no, match.turn)
                     try:
                         events = apply(seat, move, auto=auto)
                     except IllegalMove as exc:
                         raise _Fail(index, str(exc)) from None
+                    if line.get("move") != "draw" or (match.hand_no, match.turn) != key_before:
+                        turn = self._turn_from(index + len(events) - 1)
                     _compare(index, line, events[0])
                     pending.extend(events[1:])
                     moves += 1
@@ -617,6 +721,17 @@ class _Replay:
             report.moves = moves
         return index
 
+    def _turn_from(self, last: int) -> tuple[int, int, int] | None:
+        """The turn that starts after line ``last`` (0-based): its deadline in milliseconds, that
+        line, and the rules' factor; ``None`` when no time is checked (format 1, no turn)."""
+        match, timing = self.match, self.report.timing
+        if timing is None or last >= len(self.times) or self.times[last] is None:
+            return None
+        if match is None or match.over or match.state is None:
+            return None
+        factor = self.rules.turn_factor(match.state)
+        return self.times[last] + timing["turn_ms"] * factor, last, factor
+
     def abandon(self, index: int, line: dict[str, Any]) -> None:
         _no_extra(index, line, ("type", "reason"))
         reason = line.get("reason")
@@ -631,7 +746,8 @@ class _Replay:
             return
         report.hands = [
             Hand(h.hand, h.dealer, h.summary, h.result.how, h.result.winners, h.result.counts,
-                 h.result.scores, h.totals, h.result.reason, _sheet_fields(h.sheet), h.sheet)
+                 h.result.scores, h.totals, h.result.reason, _sheet_fields(h.sheet), h.sheet,
+                 *self.hand_times.get(h.hand, (None, None)))
             for h in match.hands
         ]
         if match.hands:
@@ -699,6 +815,7 @@ def verify(
     except ChainError as exc:
         report.fail(exc.line, exc.reason)
     end = len(lines) if report.error is None else report.error.line - 1
+    replay.times = _read_times(lines, report)
     end = replay.secret_rules(end)
     try:
         seed = replay.server_seed()
@@ -725,6 +842,7 @@ def verify(
         report.fail(failure.index + 1, failure.reason)
     finally:
         replay.finish()
+    _check_times(lines, len(lines) if report.error is None else report.error.line, report)
     report.verified = report.error is None
     return report
 

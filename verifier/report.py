@@ -82,6 +82,8 @@ def _hand(report: Report, hand: Hand) -> list[str]:
     if sheet is not None:
         out.extend(sheet.describe(names))
     out.append(f"  ended: {hand.summary.ended(hand.result, names)}")
+    if hand.dealt_at is not None:  # format 2: when the server wrote the deal and the end
+        out.append(f"  dealt at {safe(hand.dealt_at)}, ended at {safe(hand.ended_at)}")
     rows = [("counts", hand.counts), ("scores", hand.scores), ("totals", hand.totals)]
     if sheet is not None:
         rows += sheet.table_rows()
@@ -127,6 +129,10 @@ def text_report(report: Report, receipts: Sequence[ReceiptCheck] = ()) -> str:
         out.append(_title(report))
         if report.created:
             out.append(f"created {safe(report.created)}")
+        if report.timing is not None:
+            t = report.timing
+            out.append(f"timing: a turn {t['turn_ms']} ms (every auto-move checked against it), "
+                       f"bots {t['bot_ms']} ms, a pause between hands up to {t['next_hand_ms']} ms")
         out.append(f"server key  {report.server_key}")
         out.append(f"commitment  {report.commitment}")
         if report.server_seed:
@@ -226,7 +232,8 @@ class MovePrinter:
         seat = line["seat"]
         move = Move.from_json(line)  # the line replayed: it reads as a move
         text = rules.describe_move(before, seat, move, after, names, auto=bool(line.get("auto")))
-        self.write(f"line {step.line}: {names.seat(seat)} {text}")
+        when = f"at {safe(line['at'])}, " if isinstance(line.get("at"), str) else ""  # format 2: its time
+        self.write(f"line {step.line}: {when}{names.seat(seat)} {text}")
         for event in step.events[1:]:
             if event.get("type") == "deal":
                 break  # the next hand's: shown under its header

@@ -20,8 +20,8 @@ from typing import Any
 
 from fairdeal.cards import ALL_CARDS, codes, parse_cards
 from fairdeal.fairness import PROTOCOL, SEED_LINES, FairnessError, SeedPhase, check_game_id, check_label, game_key, shuffle
-from fairdeal.record import FORMAT, ChainError
-from verifier.replay import NOT_REVEALED, Report, _chain, _Fail, _header_keys, _no_extra, _Replay, _seed_line, _show
+from fairdeal.record import FORMATS, ChainError
+from verifier.replay import NOT_REVEALED, Report, _chain, _Fail, _header_keys, _no_extra, _Replay, _seed_line, _show, _check_times
 
 __all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
 
@@ -30,7 +30,7 @@ MAX_SHUFFLE_CARDS = 1024
 MAX_PREFIX = 32
 
 _HEADER_FIELDS = frozenset(
-    {"type", "format", "protocol", "kind", "game_id", "rules", "seats", "label_prefix", "commitment", "server_key", "created"}
+    {"type", "format", "protocol", "kind", "game_id", "rules", "seats", "label_prefix", "commitment", "server_key", "created", "at"}
 )
 _CODES = frozenset(card.code for card in ALL_CARDS)
 _PREFIX = re.compile(r"[a-z0-9/_-]*")
@@ -60,13 +60,15 @@ def verify_session(
             raise _Fail(end - 1, NOT_REVEALED)
     except _Fail as failure:
         report.fail(failure.index + 1, failure.reason)
+    # Format 2: every line's at well formed, never going back (after the lines' own checks).
+    _check_times(lines, len(lines) if report.error is None else report.error.line, report)
     report.verified = report.error is None
     return report
 
 
 def _header(line: dict[str, Any], report: Report, key: str | None) -> None:
-    if line.get("format") != FORMAT:
-        raise _Fail(0, f"unknown record format {line.get('format')!r}: this verifier reads {FORMAT} only")
+    if line.get("format") not in FORMATS:
+        raise _Fail(0, f"unknown record format {line.get('format')!r}: this verifier reads {' and '.join(FORMATS)}")
     if line.get("protocol") != PROTOCOL:
         raise _Fail(0, f"unknown fairness protocol {line.get('protocol')!r}: this verifier knows {PROTOCOL} only")
     for field in sorted(set(line) - _HEADER_FIELDS - {"seq", "prev", "sig"}):

@@ -78,7 +78,7 @@ def create_app(
         notifier=notifier,
         new_ids=new_ids,
     )
-    sessions = SessionService(store, signer, sealer, notifier)
+    sessions = SessionService(store, signer, sealer, notifier, clock=games.clock)
     games.log = sessions.log = public_log = PublicLog(store, signer, sealer, settings.log_origin)
 
     @contextlib.asynccontextmanager

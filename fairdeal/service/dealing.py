@@ -27,8 +27,8 @@ from typing import Any
 
 from fairdeal.cards import Card, codes, parse_cards
 from fairdeal.fairness import PROTOCOL, Dealer, FairnessError, check_label, client_commitment, new_server_seed
-from fairdeal.record import FORMAT, RecordWriter, Signer, check_created
-from fairdeal.seeding import SeededRecord
+from fairdeal.record import FORMAT, Clock, RecordWriter, Signer
+from fairdeal.seeding import SeededRecord, new_writer, restored_clock
 
 __all__ = ["DealingSession", "SessionError", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS", "client_commitment"]
 
@@ -62,7 +62,8 @@ class DealingSession(SeededRecord):
         seats: int,
         signer: Signer,
         *,
-        created: str,
+        created: str | None = None,
+        clock: Clock | None = None,
         label_prefix: str = "",
         server_seed: str | None = None,
     ) -> DealingSession:
@@ -75,12 +76,8 @@ class DealingSession(SeededRecord):
             raise SessionError(f"a session has 1 to {MAX_SESSION_SEATS} seats")
         if label_prefix:
             check_label(label_prefix)
-        try:
-            check_created(created)
-        except ValueError as exc:
-            raise SessionError(str(exc)) from None
+        writer, created, at = new_writer(signer, created, clock, SessionError)
         dealer = Dealer(session_id, seats, server_seed or new_server_seed())
-        writer = RecordWriter(signer)
         writer.append(
             {
                 "type": "header",
@@ -94,16 +91,20 @@ class DealingSession(SeededRecord):
                 "commitment": dealer.commitment,
                 "server_key": signer.public_hex,
                 "created": created,
+                "at": at,
             }
         )
         return cls(dealer, writer, label_prefix)
 
     @classmethod
-    def restore(cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer) -> DealingSession:
-        """Rebuild a session from its stored record and sealed seed."""
+    def restore(
+        cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer, *, clock: Clock | None = None
+    ) -> DealingSession:
+        """Rebuild a session from its stored record and sealed seed; ``clock`` stamps the lines to come."""
         header = lines[0]
         dealer = Dealer(header["game_id"], header["seats"], server_seed)
-        session = cls(dealer, RecordWriter(signer, lines[:1]), header.get("label_prefix", ""))
+        writer = RecordWriter(signer, lines[:1], clock=restored_clock(header, clock))
+        session = cls(dealer, writer, header.get("label_prefix", ""))
         for line in lines[1:]:
             session.replay(line)
         return session

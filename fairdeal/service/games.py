@@ -22,6 +22,12 @@ The table's own rules live here too:
 - the server seed is revealed in the same append as the match's end or the
   host's abandon.
 
+Every record line's time (``at``, record format 2) and every deadline come from
+the service's one clock, the deadline in whole milliseconds from the time of the
+line after which the turn began: so the verifier, computing a turn's deadline
+from the record's times and the header's ``timing``, finds every auto-move at or
+after it (spec/record.md).
+
 Deadlines are stored with the game, so a restarted server (or another
 process) carries on where the last one was; :meth:`GameService.run_due`
 does what is due, and the append's expected length makes sure that only
@@ -42,13 +48,13 @@ from typing import TYPE_CHECKING, Any
 from fairdeal.bots import BotError, make_bot
 from fairdeal.cards import Card
 from fairdeal.fairness import FairnessError, new_server_seed
-from fairdeal.record import Signer, canonical
+from fairdeal.record import Signer, canonical, time_ms
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.service.errors import Forbidden, Rejected, Stale
 from fairdeal.service.keys import Sealer, hash_token, new_token
 from fairdeal.service.live import Cached, LiveRecords, Notifier
 from fairdeal.service.store import KEEP, GameRow, Store
-from fairdeal.table import Seat, Table, TableError
+from fairdeal.table import Seat, Table, TableError, Timing
 
 if TYPE_CHECKING:  # pragma: no cover
     from fairdeal.service.transparency import PublicLog
@@ -142,7 +148,8 @@ class GameService(LiveRecords[Table]):
         return row.host_hash
 
     def _restore(self, lines: list[dict[str, Any]], server_seed: str, row: GameRow) -> Table:
-        return Table.restore(lines, server_seed, self.signer, secret=self._secret(row), hold_deals=row.next_hand_seconds > 0)
+        return Table.restore(lines, server_seed, self.signer, secret=self._secret(row), hold_deals=row.next_hand_seconds > 0,
+                             clock=self.clock)
 
     def _bot_seconds(self, row: GameRow) -> float:
         # A row made before tables kept their own pace has none: the service's setting.
@@ -206,14 +213,15 @@ class GameService(LiveRecords[Table]):
         if not (0 <= bot_seconds <= MAX_BOT_SECONDS and 0 <= next_hand_seconds <= MAX_NEXT_HAND_SECONDS):
             raise Rejected(f"bot_seconds is 0 to {MAX_BOT_SECONDS:g}, next_hand_seconds 0 to {MAX_NEXT_HAND_SECONDS:g}")
         game_id, server_seed = self.new_ids()
+        pace = _Pace(turn_seconds, bot_seconds, next_hand_seconds)
         try:
-            table = Table.new(game_id, rules, seats, self.signer, created=now_iso(), server_seed=server_seed,
-                              hold_deals=next_hand_seconds > 0)
+            # The record's times and the deadlines come from the one clock (spec/record.md).
+            table = Table.new(game_id, rules, seats, self.signer, clock=self.clock, timing=pace.timing,
+                              server_seed=server_seed, hold_deals=next_hand_seconds > 0)
         except (TableError, FairnessError) as exc:
             raise Rejected(str(exc)) from None
         host_token = new_token()
         join_tokens = {i: new_token() for i, seat in enumerate(seats) if not seat.bot}
-        pace = _Pace(turn_seconds, bot_seconds, next_hand_seconds)
         columns = self._follow_up(table, pace)  # a table of bots alone starts at once
         row = GameRow(
             id=game_id,
@@ -288,7 +296,7 @@ class GameService(LiveRecords[Table]):
             seq_before = table.seq
             try:
                 result = action(table, row)
-                same_turn = _turn_key(table) == turn_before and _drew(table, seq_before)
+                same_turn = _turn_key(table) == turn_before and _last_move_drew(table, seq_before)
                 return result
             except IllegalMove as exc:
                 raise Rejected(exc.reason) from None
@@ -406,18 +414,21 @@ class GameService(LiveRecords[Table]):
     ) -> float | None:
         if not table.started or table.finished:
             return None
-        now = self.clock()
+        # In whole milliseconds from the last line's time at the latest (the writer's floor):
+        # the verifier computes a turn's deadline from the record's times just so.
+        # (A game begun in format 1 goes on without times: its deadlines are the clock's alone.)
+        now_ms = table.writer.now_ms() if table.writer.clock is not None else time_ms(self.clock())
+        now = now_ms / 1000
         if table.between_hands:
             # The countdown to the next deal: set when the pause begins, kept while it lasts.
             return before if paused_before and before is not None else now + pace.next_hand_seconds
-        turn_seconds = pace.turn_seconds
         if table.match.turn in table.bots:
             # With no delay, a bot still to move here is one the follow-up cap left: due now.
             return now + pace.bot_seconds
         if before is not None and same_turn:
             return before  # the same turn goes on (a draw): its time does not start again
         # Some decisions take longer than a turn (an Eleusis dealer writing the round's rule).
-        return now + turn_seconds * table.rules.turn_factor(table.match.state)
+        return (now_ms + pace.timing.turn_ms * table.rules.turn_factor(table.match.state)) / 1000
 
     def _bot_move(self, table: Table) -> None:
         seat = table.match.turn
@@ -450,11 +461,17 @@ class GameService(LiveRecords[Table]):
 
     def _play_due(self, game_id: str, now: float) -> bool:
         played = False
+        floored: list[Table] = []
 
         def due(table: Table, row: GameRow) -> None:
             nonlocal played
             if row.deadline is None or row.deadline > now or not table.started or table.finished:
                 return  # not due (any more); the follow-up puts the right deadline back
+            # The lines are written at the deadline at the earliest, even when the caller's
+            # ``now`` is ahead of the clock: an auto-move's time is never before its deadline
+            # (nor the deal after a pause before the pause's end).
+            table.writer.not_before_ms = time_ms(row.deadline)
+            floored.append(table)
             if table.between_hands:
                 log.info("timer: the pause of game %s is over: the next hand is dealt", game_id)
                 table.next_hand()  # the countdown ran out: no seat is played for
@@ -476,7 +493,11 @@ class GameService(LiveRecords[Table]):
                     break
             played = True
 
-        self._act(game_id, due)
+        try:
+            self._act(game_id, due)
+        finally:
+            for table in floored:
+                table.writer.not_before_ms = 0  # the floor is this action's, not the cached table's
         return played
 
     # -- what clients see -------------------------------------------------------------------
@@ -638,6 +659,11 @@ class _Pace:
     bot_seconds: float
     next_hand_seconds: float
 
+    @property
+    def timing(self) -> Timing:
+        """As the record's header gives them (whole milliseconds)."""
+        return Timing.of_seconds(self.turn_seconds, self.bot_seconds, self.next_hand_seconds)
+
 
 def _mask(seats: set[int]) -> int:
     return sum(1 << seat for seat in seats)
@@ -682,6 +708,13 @@ def _drew(table: Table, start: int) -> bool:
     """Whether the first line added since ``start`` is a draw: the one move after which a turn goes on."""
     lines = table.lines
     return len(lines) > start and lines[start].get("type") == "move" and lines[start].get("move") == "draw"
+
+
+def _last_move_drew(table: Table, start: int) -> bool:
+    """Whether the last move added since ``start`` is a draw: the turn it was part of goes on
+    (the timer's draws then a play that keeps the turn start a new turn, as the verifier reads it)."""
+    moves = [line for line in table.lines[start:] if line.get("type") == "move"]
+    return bool(moves) and moves[-1].get("move") == "draw"
 
 
 def _card_note(table: Table, view: Any, card: Card) -> dict[str, Any]:

@@ -226,6 +226,10 @@ class Receipt(_Closed):
     seq: int = Field(ge=0)
     hash: Hex64 = Field(description="The line's hash, as the next line's `prev`.")
     sig: Signature
+    at: str = _sometimes(
+        "When the server wrote the line (record format 2), `YYYY-MM-DDTHH:MM:SS.mmmZ` in UTC: a copy of the "
+        "line's own `at`, which `hash` covers (a record of format 1 has none)."
+    )
 
 
 class CreatedSeat(_Closed):
@@ -460,6 +464,16 @@ class VerifiedHand(_Open):
     result: HandResult
     scores: list[int]
     totals: list[int]
+    dealt_at: Timestamp = _sometimes("When the server wrote the hand's deal line (record format 2).")
+    ended_at: Timestamp = _sometimes("When it wrote the hand's end (record format 2).")
+
+
+class Timing(_Closed):
+    """A format 2 record header's timing: the table's timer, in whole milliseconds."""
+
+    turn_ms: int = Field(ge=0, description="A person's turn (times the rules' turn factor); every auto-move is checked against it.")
+    bot_ms: int = Field(ge=0, description="A bot's wait before its move.")
+    next_hand_ms: int = Field(ge=0, description="The longest pause between hands.")
 
 
 class ReportSeat(_Closed):
@@ -478,6 +492,7 @@ class VerifyReport(_Closed):
     hands: list[VerifiedHand]
     standings: list[Standing] | None
     abandoned: str | None = Field(description="The reason given, when the game was abandoned.")
+    timing: Timing = _sometimes("A format 2 record's timing, as its header gives it.")
     error: Failure | None = Field(description="The first line that fails; null when verified.")
 
 

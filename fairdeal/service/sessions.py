@@ -9,6 +9,7 @@ order, and derive it again from the record.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,6 @@ from fairdeal.fairness import FairnessError, new_server_seed
 from fairdeal.record import Signer, canonical
 from fairdeal.service.dealing import DealingSession, SessionError
 from fairdeal.service.errors import NotFound, Rejected, Stale
-from fairdeal.service.games import now_iso
 from fairdeal.service.keys import Sealer, hash_token, new_token
 from fairdeal.service.live import LiveRecords, Notifier
 from fairdeal.service.store import SessionRow, Store
@@ -38,8 +38,13 @@ class SessionService(LiveRecords[DealingSession]):
     table_name = "sessions"
     what = "session"
 
-    def __init__(self, store: Store, signer: Signer, sealer: Sealer, notifier: Notifier | None = None) -> None:
+    def __init__(
+        self, store: Store, signer: Signer, sealer: Sealer, notifier: Notifier | None = None,
+        *, clock: Callable[[], float] = time.time,
+    ) -> None:
         super().__init__(store, signer, sealer, notifier)
+        self.clock = clock
+        """The service's one clock (the games'): every line's ``at``."""
 
     def _row(self, record_id: str) -> SessionRow | None:
         return self.store.session(record_id)
@@ -51,7 +56,7 @@ class SessionService(LiveRecords[DealingSession]):
         return row.owner_hash
 
     def _restore(self, lines: list[dict[str, Any]], server_seed: str, row: SessionRow) -> DealingSession:
-        return DealingSession.restore(lines, server_seed, self.signer)
+        return DealingSession.restore(lines, server_seed, self.signer, clock=self.clock)
 
     log: PublicLog | None = None
     """The transparency log the create answers prove their start entry against (set by the app)."""
@@ -61,7 +66,7 @@ class SessionService(LiveRecords[DealingSession]):
         server_seed = new_server_seed()
         try:
             session = DealingSession.new(
-                session_id, seats, self.signer, created=now_iso(), label_prefix=label_prefix, server_seed=server_seed
+                session_id, seats, self.signer, clock=self.clock, label_prefix=label_prefix, server_seed=server_seed
             )
         except (SessionError, FairnessError) as exc:
             raise Rejected(str(exc)) from None

@@ -105,6 +105,9 @@ def test_loading_a_record_file_shows_every_deal_and_verified(open_page, cases, t
     totals = page.locator("#standings tbody tr td.num").all_inner_texts()
     assert [int(t) for t in totals] == [row["total"] for row in case["cli"]["standings"]]
     assert page.locator("#server-seed").inner_text().startswith(json.loads(case["text"].splitlines()[-1])["server_seed"])
+    # Format 2: the table's timer and each hand's times, as the report gives them.
+    assert page.locator("#timing").inner_text().startswith("0 s a turn")
+    assert f"dealt {first['dealt_at']}, ended {first['ended_at']}" in hands.first.locator(".hand-times").inner_text()
     opened.shot("verify-laptop-verified", full_page=True)
     # The record that was checked downloads again, as it was loaded.
     with page.expect_download() as download:

@@ -10,7 +10,11 @@ import psycopg
 from fastapi.testclient import TestClient
 from service_helpers import Api
 
+from fairdeal.record import Signer, check_at, format_at, resign
 from fairdeal.service import create_app
+from verifier.replay import verify
+
+SIGNER = Signer.from_seed(bytes(32))  # for a forged record's own signatures
 
 TYPED = "card.rank > last.rank or card.colour != last.colour"
 SEATS = [("Ann", False), ("Ben", False), ("Cid", False), ("Dot", False)]
@@ -148,7 +152,7 @@ def test_an_abandoned_round_reveals_its_rule_and_verifies(api):
 
 
 def test_a_dealer_has_six_turns_to_give_the_rule_then_the_table_gives_the_suggested_one(api, clock):
-    game_id, tokens, _ = _start(api)
+    game_id, tokens, host = _start(api)
     views = _views(api, game_id, tokens)
     dealer = _dealer(views)
     suggested = views[dealer]["table"]["suggested"]
@@ -162,3 +166,13 @@ def test_a_dealer_has_six_turns_to_give_the_rule_then_the_table_gives_the_sugges
     assert api.view(game_id, dealer, tokens[dealer])["table"]["rule"] == suggested
     # The next turn, a player's, has one turn's time again.
     assert api.view(game_id, dealer, tokens[dealer])["seconds_left"] == 20
+    # The record verifies with its times: the rule came after six turns' time (format 2) ...
+    api.ok("POST", f"/games/{game_id}/abandon", host, json={"reason": "closing time"})
+    lines = api.record(game_id)
+    at = next(i for i, line in enumerate(lines) if line.get("move") == "rule")
+    assert check_at(lines[at]["at"]) - check_at(lines[at - 1]["at"]) == 120_500
+    assert api.ok("GET", f"/games/{game_id}/verify")["verified"]
+    # ... and the same record with the rule written after one turn's time, re-signed, does not.
+    lines[at]["at"] = format_at(check_at(lines[at - 1]["at"]) + 60_000)
+    error = verify(resign(lines, SIGNER)).error
+    assert error.line == at + 1 and error.reason.endswith("plus 20000 ms x 6)")

@@ -8,7 +8,9 @@ import time
 from fastapi.testclient import TestClient
 from service_helpers import Api
 
+from fairdeal.record import check_at, parse_record
 from fairdeal.service import create_app
+from verifier.replay import verify
 
 
 def ann_and_a_bot(api: Api, **body) -> tuple[str, str]:
@@ -155,3 +157,37 @@ def test_each_card_of_a_run_a_seat_plays_on_its_own_gets_a_fresh_turn(api, clock
             break
     else:
         raise AssertionError("the hand ended before Ann played twice in a row")
+
+
+def test_the_timers_auto_move_is_written_at_its_deadline_and_the_record_verifies_with_its_times(api, clock):
+    """Format 2: every line has the service clock's time; the header the table's timing; the
+    timer's auto-move is written no earlier than the deadline the same clock set, even when the
+    timer runs with a ``now`` ahead of that clock; and the whole record verifies, times and all."""
+    game = api.create([("Ann", False), ("Bot", True)], turn_seconds=5, bot_seconds=0, next_hand_seconds=0)
+    game_id, token = game["game_id"], api.join(game)[0]
+    deadline = api.view(game_id, 0, token)["deadline"]
+    header = api.record(game_id)[0]
+    assert header["format"] == "fairdeal-record/2"
+    assert header["timing"] == {"turn_ms": 5000, "bot_ms": 0, "next_hand_ms": 0}
+    assert header["at"][:19] + "Z" == header["created"]
+
+    length = len(api.record(game_id))
+    assert api.app.state.games.run_due(now=clock.now + 60) == 1  # the clock itself has not moved
+    auto = [line for line in api.record(game_id)[length:] if line.get("auto")]
+    assert auto and auto[0]["at"] == deadline  # at its deadline, never before
+
+    clock.advance(7.25)
+    deadline = api.view(game_id, 0, token)["deadline"]
+    clock.advance(5)
+    length = len(api.record(game_id))
+    assert api.app.state.games.run_due() == 1
+    auto = [line for line in api.record(game_id)[length:] if line.get("auto")]
+    assert auto and all(check_at(line["at"]) >= check_at(deadline) for line in auto)
+
+    api.ok("POST", f"/games/{game_id}/abandon", game["host_token"], json={"reason": "enough"})
+    text = api.call("GET", f"/games/{game_id}/record").text
+    report = verify(text, key=header["server_key"])
+    assert report.verified, report.error
+    assert report.timing == header["timing"]
+    times = [check_at(line["at"]) for line in parse_record(text)]
+    assert times == sorted(times) and times[-1] - times[0] == 12_250  # the clock moved 12.25 s

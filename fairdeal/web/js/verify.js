@@ -54,6 +54,13 @@ function verifyCall(data, key) {
   }
 }
 
+/** A format 2 header's timing, in words: the turn the verifier checked every auto-move against. */
+function timingText(timing) {
+  const seconds = (ms) => `${(ms / 1000).toLocaleString("en", { maximumFractionDigits: 3 })} s`;
+  return `${seconds(timing.turn_ms)} a turn (every move the timer made checked against it), bots ${seconds(timing.bot_ms)}, ` +
+    `a pause between hands up to ${seconds(timing.next_hand_ms)}`;
+}
+
 /** The page's model of a report: fairdeal-verify --json's object, with the header's facts the page shows. */
 function pageReport(answer, key) {
   const report = { ...answer.report, ...answer.facts, json: answer.report, text: answer.text };
@@ -242,6 +249,9 @@ function factsPanel(report) {
       report.kind === "session"
         ? el("dd", {}, "A dealing session", report.label_prefix ? el("span", { class: "hint" }, ` (labels start with ${report.label_prefix})`) : null)
         : el("dd", {}, title(report), options ? el("span", { class: "hint" }, ` (${options})`) : null),
+      // Format 2: the table's timer, every auto-move checked against it (the report gives it).
+      report.timing ? el("dt", {}, "Timer") : null,
+      report.timing ? el("dd", { id: "timing" }, timingText(report.timing)) : null,
       el("dt", {}, "Signed by"),
       el("dd", { class: "mono", id: "server-key" }, report.server_key ?? "—", report.key_pinned && !report.error ? el("span", { class: "check" }, " ✔ this server's published key") : null),
       el("dt", {}, "Fingerprint shown at the start"),
@@ -338,7 +348,14 @@ function handPanel(report, hand) {
   return el(
     "section",
     { class: "panel hand", "aria-labelledby": `hand-${hand.hand}`, "data-hand": hand.hand },
-    el("div", { class: "hand-head" }, el("h2", { id: `hand-${hand.hand}` }, `Hand ${hand.hand}`), el("span", { class: "hint" }, `dealt by ${plainName(report, hand.dealer)}, one card at a time from the dealer's left`)),
+    el(
+      "div",
+      { class: "hand-head" },
+      el("h2", { id: `hand-${hand.hand}` }, `Hand ${hand.hand}`),
+      el("span", { class: "hint" }, `dealt by ${plainName(report, hand.dealer)}, one card at a time from the dealer's left`),
+      // Format 2: when the server wrote the hand's deal and its end (UTC, as the record has them).
+      hand.dealt_at ? el("span", { class: "hint hand-times" }, ` · dealt ${hand.dealt_at}, ended ${hand.ended_at}`) : null,
+    ),
     el(
       "table",
       { class: "deal" },
