@@ -201,6 +201,7 @@ class GameService(LiveRecords[Table]):
     ) -> _NewGame:
         try:
             rules = get(rules_name, options)
+            rules.check_new()  # a record may hold more (an earlier version's maximum), a new table not
             rules.check_seats(len(seats))
         except OptionsError as exc:
             raise Rejected(str(exc)) from None
