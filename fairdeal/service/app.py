@@ -118,7 +118,8 @@ def create_app(
     app.state.games = games
     app.state.sessions = sessions
     app.state.log = public_log
-    app.state.limits = Limits(settings.create_rate, settings.move_rate, settings.max_streams_per_client)
+    app.state.limits = Limits(settings.create_rate, settings.move_rate, settings.max_streams_per_client,
+                              clock=clock or time.monotonic)
     for router in ROUTERS:
         app.include_router(router)
     mount_pages(app)  # the lobby, the table and the verify page (fairdeal/web), after the API routes

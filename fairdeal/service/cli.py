@@ -58,7 +58,7 @@ def serve(host: str, port: int, data_dir: Path | None, database_url: str | None,
           move_rate: str | None) -> None:
     """Serve live card tables and dealing sessions over HTTP (OpenAPI at /docs).
 
-    Every limit is a FAIRDEAL_* setting (README: "Limits"); the options here set the most used.
+    Every limit is a FAIRDEAL_* setting (README: "Settings and limits"); the options here set the most used.
     """
     try:
         import uvicorn

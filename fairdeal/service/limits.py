@@ -23,7 +23,8 @@ from __future__ import annotations
 import ipaddress
 import math
 import threading
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from fairdeal.service.errors import TooMany
@@ -101,7 +102,7 @@ class RateLimiter:
         """:meth:`take`, or :class:`~fairdeal.service.errors.TooMany` (429 with Retry-After) saying why."""
         wait = self.take(client, now)
         if wait is not None:
-            raise TooMany(f"too many {what} from this address: at most {self.rate}; try again in {wait:g} s",
+            raise TooMany(f"too many {what} from this address: at most {self.rate}; try again in {math.ceil(wait)} s",
                           retry_after=wait)
 
 
@@ -201,9 +202,12 @@ def request_client(request: object) -> str | None:
 
 
 class Limits:
-    """A process's per-client limits, from the settings: :attr:`creates`, :attr:`moves`, :attr:`streams`."""
+    """A process's per-client limits, from the settings: :attr:`creates`, :attr:`moves`, :attr:`streams`;
+    the rates count time by ``clock`` (the app's test clock, else ``time.monotonic``)."""
 
-    def __init__(self, create_rate: str, move_rate: str, streams_per_client: int) -> None:
+    def __init__(self, create_rate: str, move_rate: str, streams_per_client: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.now = clock
         self.creates = RateLimiter(Rate.parse(create_rate))
         self.moves = RateLimiter(Rate.parse(move_rate))
         self.streams = StreamCounter(streams_per_client)

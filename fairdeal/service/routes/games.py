@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from fastapi import APIRouter, Body, Request, Response
@@ -34,7 +33,8 @@ async def create_game(body: CreateGame, games: GamesDep, request: Request) -> di
     creates too fast or runs too many games, 503 when the service runs its most.
     """
     client = request_client(request)
-    request.app.state.limits.creates.check(client, time.monotonic(), "games and sessions created")
+    limits = request.app.state.limits
+    limits.creates.check(client, limits.now(), "games and sessions created")
     seats = [Seat(seat.name, seat.bot) for seat in body.seats]
     public_log = request.app.state.log
     host = public_log.host_of(body.host_id, client)
@@ -107,5 +107,6 @@ async def again(game_id: GameId, games: GamesDep, host: HostDep, request: Reques
     this table then names the new one and its join token there. 409 when the game is still on, or
     was played again already (the answer names that table). 429 and 503 as for a new table
     (the new table is its creator's, who made this one)."""
-    request.app.state.limits.creates.check(request_client(request), time.monotonic(), "games and sessions created")
+    limits = request.app.state.limits
+    limits.creates.check(request_client(request), limits.now(), "games and sessions created")
     return await games.again_async(game_id)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
@@ -26,7 +24,8 @@ async def submit_move(request: Request, game_id: GameId, seat: PlayerDep, body: 
     Answers the signed receipt of the move's record line and the seat's new view; 429 when
     this client moves faster than the service allows.
     """
-    request.app.state.limits.moves.check(request_client(request), time.monotonic(), "moves")
+    limits = request.app.state.limits
+    limits.moves.check(request_client(request), limits.now(), "moves")
     if body.seat is not None and body.seat != seat:
         raise Forbidden(f"this is seat {seat}'s token, not seat {body.seat}'s")
     try:

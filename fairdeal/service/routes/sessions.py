@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
@@ -39,7 +38,8 @@ async def create_session(body: CreateSession, sessions: SessionsDep, request: Re
     creates too fast (the rate is shared with games).
     """
     client = request_client(request)
-    request.app.state.limits.creates.check(client, time.monotonic(), "games and sessions created")
+    limits = request.app.state.limits
+    limits.creates.check(client, limits.now(), "games and sessions created")
     host = request.app.state.log.host_of(body.host_id, client)
     return await sessions.store.call(sessions.create, body.seats, body.label_prefix, host)
 
