@@ -26,6 +26,10 @@ _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: ap
               b"connection: close\r\ncontent-length: %d\r\n\r\n%s")
 
 
+class _HeadTooLarge(Exception):
+    """Raised in a parser callback to stop parsing a refused request."""
+
+
 class LimitedHttpTools(HttpToolsProtocol):
     """:class:`HttpToolsProtocol` with a most size and a most time for each request's head."""
 
@@ -41,6 +45,7 @@ class LimitedHttpTools(HttpToolsProtocol):
         if not self.max_head_bytes:
             type(self).configure(Settings.from_env())
         self._head_bytes = 0
+        self._head_exact = 0
         self._in_head = True
         self._head_timer: asyncio.TimerHandle | None = None
         self._refused = False
@@ -80,15 +85,28 @@ class LimitedHttpTools(HttpToolsProtocol):
             self.transport.write(_TOO_LARGE % (len(body), body))
             self.transport.close()
 
+    def on_url(self, url: bytes) -> None:
+        self._head_exact += len(url)
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._head_exact += len(name) + len(value) + 4  # ": " and CRLF
+        super().on_header(name, value)
+
     def on_headers_complete(self) -> None:
         self._in_head = False
         self._disarm()
+        if self._head_exact > self.max_head_bytes:
+            # A whole head over the limit in one read: refused before the app sees it. Raising
+            # stops the parser (uvicorn's answer to a parser error is suppressed: see send_400_response).
+            self._refuse()
+            raise _HeadTooLarge
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self._in_head = True  # the next request's head (pipelined, or after keep-alive)
-        self._head_bytes = 0
+        self._head_bytes = self._head_exact = 0
 
     def on_response_complete(self) -> None:
         super().on_response_complete()

@@ -15,8 +15,8 @@ from service_helpers import Api
 from test_verifier_support import play
 
 from fairdeal.service import Settings, create_app
-from fairdeal.service.limits import RateLimiter, Rate, StreamCounter, client_address, parse_networks
 from fairdeal.service.errors import TooMany
+from fairdeal.service.limits import Rate, RateLimiter, StreamCounter, client_address, parse_networks
 from verifier.replay import verify
 
 ROOT = Path(__file__).resolve().parents[2]

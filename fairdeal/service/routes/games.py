@@ -8,8 +8,8 @@ from fastapi import APIRouter, Body, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from fairdeal.service.limits import request_client
 from fairdeal.service.deps import GameId, GamesDep, HostDep, PlayerDep
+from fairdeal.service.limits import request_client
 from fairdeal.service.models import AbandonIn, CreateGame
 from fairdeal.service.schemas import GameCreated, PublicState, SeatView, VerifyReport, errors
 from fairdeal.table import Seat
