@@ -136,10 +136,14 @@ class Option:
             if value not in self.choices:
                 said = " or ".join(f"{v} ({meaning})" for v, meaning in self.choices.items())
                 raise OptionsError(f"{self.name} must be {said}")
-        elif not self.low <= value <= (self.high if new or self.record_high is None else self.record_high):
+        elif not self.low <= value <= self._top(new):
+            top = self._top(new)
             bottom = f"{self.low} ({self.low_means})" if self.low_means else str(self.low)
-            raise OptionsError(f"{self.name} must be between {bottom} and {self.high}{' ' + self.unit if self.unit else ''}")
+            raise OptionsError(f"{self.name} must be between {bottom} and {top}{' ' + self.unit if self.unit else ''}")
         return value
+
+    def _top(self, new: bool) -> int:
+        return self.high if new or self.record_high is None else self.record_high
 
     def to_json(self) -> dict[str, Any]:
         """The option as the catalogue (``GET /rules``, spec/games.json) shows it."""
