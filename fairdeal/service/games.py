@@ -373,16 +373,28 @@ class GameService(LiveRecords[Table]):
     def touch(self, game_id: str) -> None:
         """Someone looked at ``game_id`` (its state, record, live updates): a table of bots alone
         that is looked at does not expire for being idle. Written at most every tenth of the idle
-        time per game and process (a look is no write)."""
+        time per game and process, and never for a table this process knows has people."""
+        if self._touch_due(game_id):
+            self.store.touch(game_id, self._touched[game_id])
+
+    async def touch_async(self, game_id: str) -> None:
+        """:meth:`touch` from async code: no hand-off at all when nothing is to be written."""
+        if self._touch_due(game_id):
+            await self.store.call(self.store.touch, game_id, self._touched[game_id])
+
+    def _touch_due(self, game_id: str) -> bool:
         if not self.bot_game_idle_seconds:
-            return
+            return False
         now = self.clock()
         if now - self._touched.get(game_id, -math.inf) < self.bot_game_idle_seconds / 10:
-            return
+            return False
+        cached = self._cache.get(game_id)  # a peek: the cache's order is the readers' to keep
+        if cached is not None and cached.live.people:
+            return False  # a table with people never expires
         if len(self._touched) > 100_000:
             self._touched.clear()
         self._touched[game_id] = now
-        self.store.touch(game_id, now)
+        return True
 
     def expire_bot_games(self, now: float | None = None) -> int:
         """Abandon (the seed revealed) every table of bots alone past its idle or total time; how many."""

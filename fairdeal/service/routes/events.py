@@ -67,7 +67,7 @@ async def live_updates(
     try:
         if from_seq is None:
             from_seq = await store.call(store.length, game_id)
-        await store.call(games.touch, game_id)
+        await games.touch_async(game_id)
     except BaseException:
         lease.release()
         raise

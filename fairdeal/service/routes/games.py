@@ -46,7 +46,7 @@ async def create_game(body: CreateGame, games: GamesDep, request: Request) -> di
 @router.get("/{game_id}", response_model=PublicState, responses=errors(404, 422))
 async def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
     """What a spectator sees: the public table, scores, whose turn; no hidden card."""
-    await games.store.call(games.touch, game_id)
+    await games.touch_async(game_id)
     return JSONResponse(await games.public_state_async(game_id))
 
 
@@ -60,7 +60,7 @@ async def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
 async def record(game_id: GameId, games: GamesDep) -> Response:
     """The game's record, one canonical JSON object per line. Public at any time:
     it holds no hidden card, and the server seed only once revealed."""
-    await games.store.call(games.touch, game_id)
+    await games.touch_async(game_id)
     return Response(await games.store.call(games.record_text, game_id), media_type="application/x-ndjson")
 
 
