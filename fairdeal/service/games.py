@@ -197,7 +197,7 @@ class GameService(LiveRecords[Table]):
         people; 0 for a table of bots alone) are its bots' wait and its pause between hands.
         Stored from the event loop where the store allows, else through :meth:`Store.call`."""
         new = self._new_game(rules_name, options, seats, turn_seconds, bot_seconds, next_hand_seconds, creator)
-        await self.store.call(self.check_caps, creator)
+        await self.check_caps_async(creator)
         index = None
         if self.store.async_ready():
             index = await self.store.create_game_async(new.row, new.seat_hashes, new.lines, host=host)
@@ -361,14 +361,23 @@ class GameService(LiveRecords[Table]):
         """:class:`Unavailable` (503) when :attr:`max_games` games are running, :class:`TooMany`
         (429) when ``creator`` runs :attr:`max_games_per_client`. (Two creates at once in two
         processes may both pass: a cap, not a count to the game.)"""
-        if self.max_games and self.store.running_games() >= self.max_games:
+        total = self.store.running_games() if self.max_games else 0
+        mine = self.store.running_games(creator) if creator is not None and self.max_games_per_client else 0
+        self._caps(total, mine)
+
+    async def check_caps_async(self, creator: str | None) -> None:
+        """:meth:`check_caps` from async code (on the event loop where the store allows)."""
+        total = await self.store.running_games_async() if self.max_games else 0
+        mine = await self.store.running_games_async(creator) if creator is not None and self.max_games_per_client else 0
+        self._caps(total, mine)
+
+    def _caps(self, total: int, mine: int) -> None:
+        if self.max_games and total >= self.max_games:
             raise Unavailable(f"the service runs {self.max_games} games, its most: try again when some have ended",
                               retry_after=60)
-        if creator is not None and self.max_games_per_client:
-            running = self.store.running_games(creator)
-            if running >= self.max_games_per_client:
-                raise TooMany(f"this address runs {running} games, the most one may: finish or abandon one first",
-                              retry_after=60)
+        if self.max_games_per_client and mine >= self.max_games_per_client:
+            raise TooMany(f"this address runs {mine} games, the most one may: finish or abandon one first",
+                          retry_after=60)
 
     def touch(self, game_id: str) -> None:
         """Someone looked at ``game_id`` (its state, record, live updates): a table of bots alone

@@ -227,6 +227,12 @@ _READ_LINES = "SELECT line FROM lines WHERE game_id = ? AND seq >= ? ORDER BY se
 _REVEAL = '"type":"reveal"'  # in a line's canonical JSON; checked by parsing it (_end_of)
 
 
+def _count_running(creator: str | None) -> tuple[str, tuple[Any, ...]]:
+    if creator is None:
+        return f"SELECT COUNT(*) FROM games WHERE {_RUNNING}", ()
+    return f"SELECT COUNT(*) FROM games WHERE creator = ? AND {_RUNNING}", (creator,)
+
+
 def _start_of(header_text: str, host: str) -> dict[str, Any] | None:
     """The log's start entry for a record whose header is ``header_text``; ``None`` for a first
     line that is no record header (the stand-in lines of the store's own tests)."""
@@ -453,11 +459,16 @@ class Store(abc.ABC):
 
     def running_games(self, creator: str | None = None) -> int:
         """How many games are running (not over nor abandoned): all, or ``creator``'s (an index each)."""
-        if creator is None:
-            rows = self._query(f"SELECT COUNT(*) FROM games WHERE {_RUNNING}")
-        else:
-            rows = self._query(f"SELECT COUNT(*) FROM games WHERE creator = ? AND {_RUNNING}", (creator,))
-        return int(rows[0][0])
+        return int(self._query(*_count_running(creator))[0][0])
+
+    async def running_games_async(self, creator: str | None = None) -> int:
+        """:meth:`running_games` from async code: from the event loop where the store allows."""
+        if self.async_ready():
+            try:
+                return int((await self._query_async(*_count_running(creator)))[0][0])
+            except self.loop_errors:
+                pass  # the threads' pool may still reach the database
+        return await self.call(self.running_games, creator)
 
     def expired_bot_games(self, opened_before: float, touched_before: float, limit: int = 50) -> list[str]:
         """Running tables of bots alone made before ``opened_before``, or looked at last before
