@@ -318,7 +318,7 @@ class GameService(LiveRecords[Table]):
         game's start entry in the log (``log``, spec/log.md) when the log announced it."""
         receipt = await self._act_async(game_id, _committing(seat, commitment))
         if self.log is not None:
-            announced = await self.store.call(self.log.announced, game_id)
+            announced = await self.log.announced_async(game_id)
             if announced is not None:
                 receipt = {**receipt, "log": announced}
         return receipt

@@ -114,6 +114,11 @@ class PublicLog:
         rows = self.store.log_of(record_id)
         return None if not rows else self.announce(rows[0][0])
 
+    async def announced_async(self, record_id: str) -> dict[str, Any] | None:
+        """:meth:`announced`, reading from the event loop where the store allows."""
+        rows = await self.store.log_of_async(record_id)
+        return None if not rows else await self.announce_async(rows[0][0])
+
     def _size(self, tree: Tree, size: int | None, what: str) -> int:
         if size is None:
             return len(tree)
