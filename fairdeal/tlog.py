@@ -293,7 +293,8 @@ def start_entry(kind: str, record_id: str, commitment: str, created: str, host: 
     """The entry that announces a game (``kind`` "game", with its ``rules``) or a dealing
     session (``kind`` "session", no rules) when it is created.
 
-    >>> start_entry("game", "g1", "ab" * 32, "2026-01-01T00:00:00Z", "alice", rules="crazy-eights")["type"]
+    >>> from fairdeal.rules import DEFAULT
+    >>> start_entry("game", "g1", "ab" * 32, "2026-01-01T00:00:00Z", "alice", rules=DEFAULT)["type"]
     'start'
     """
     entry: dict[str, Any] = {"type": "start", "kind": kind, "id": record_id, "commitment": commitment,

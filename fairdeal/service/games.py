@@ -332,8 +332,14 @@ class GameService(LiveRecords[Table]):
         return guarded, after
 
     async def commit_async(self, game_id: str, seat: int, commitment: str) -> dict[str, Any]:
-        """Record a human seat's client-seed commitment; returns its signed receipt."""
-        return await self._act_async(game_id, _committing(seat, commitment))
+        """Record a human seat's client-seed commitment; returns its signed receipt, with the
+        game's start entry in the log (``log``, spec/log.md) when the log announced it."""
+        receipt = await self._act_async(game_id, _committing(seat, commitment))
+        if self.log is not None:
+            announced = await self.log.announced_async(game_id)
+            if announced is not None:
+                receipt = {**receipt, "log": announced}
+        return receipt
 
     async def reveal_and_view_async(self, game_id: str, seat: int, seed: str) -> tuple[dict[str, Any], dict[str, Any]]:
         """Record a seat's client seed (reveals open once every human seat has committed); its

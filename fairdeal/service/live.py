@@ -166,9 +166,17 @@ class LiveRecords(Generic[R]):
         if cached is None:
             cached = self._keep(record_id, row, self.store.lines(record_id), self.store.seat_hashes(record_id))
         elif row.length > cached.live.seq:
-            self._catch_up(cached, row, self.store.lines(record_id, cached.live.seq))
+            start = cached.live.seq
+            self._catch_up(cached, row, self._as_of(row, start, self.store.lines(record_id, start)))
         cached.row = row
         return cached, row
+
+    @staticmethod
+    def _as_of(row: Any, start: int, texts: list[str]) -> list[str]:
+        """The lines from ``start`` that ``row`` counts, no more: lines another process appended
+        after the row was read belong to a row not read yet (a later deadline, status, secret),
+        and a record replayed past its row would act on the older row's deadline."""
+        return texts[: max(0, row.length - start)]
 
     async def _load_async(self, record_id: str, *, trust_cache: bool = False) -> tuple[Cached[R], Any]:
         """:meth:`load`, its reads awaited on the event loop (when the store :meth:`~Store.async_ready`)."""
@@ -181,7 +189,8 @@ class LiveRecords(Generic[R]):
             lines, hashes = await self.store.lines_async(record_id), await self.store.seat_hashes_async(record_id)
             cached = self._keep(record_id, row, lines, hashes)
         elif row.length > cached.live.seq:
-            self._catch_up(cached, row, await self.store.lines_async(record_id, cached.live.seq))
+            start = cached.live.seq
+            self._catch_up(cached, row, self._as_of(row, start, await self.store.lines_async(record_id, start)))
         cached.row = row
         return cached, row
 
@@ -214,6 +223,7 @@ class LiveRecords(Generic[R]):
 
     def _keep(self, record_id: str, row: Any, texts: list[str], seat_hashes: dict[int, str]) -> Cached[R]:
         """A record read whole, replayed and cached."""
+        texts = self._as_of(row, 0, texts)
         live = self._restore([json.loads(text) for text in texts], self.sealer.open(record_id, row.sealed_seed), row)
         return self._keep_new(record_id, Cached(live, self._host_hash(row), seat_hashes))
 

@@ -221,6 +221,13 @@ class Catalogue(_Closed):
 
 # -- games ----------------------------------------------------------------------------------------
 
+class LogAnnounced(_Closed):
+    """The start entry's place in the transparency log (spec/log.md), proved against a checkpoint."""
+
+    index: int = Field(ge=0)
+    checkpoint: str = Field(description="A signed checkpoint (C2SP tlog-checkpoint in a signed note) that holds the entry.")
+    inclusion: list[Hex64] = Field(description="The entry's RFC 9162 inclusion proof against that checkpoint's root, hex.")
+
 
 class Receipt(_Closed):
     """The server's signature over one record line: proof that the line was written."""
@@ -233,6 +240,11 @@ class Receipt(_Closed):
         "When the server wrote the line (record format 2), `YYYY-MM-DDTHH:MM:SS.mmmZ` in UTC: a copy of the "
         "line's own `at`, which `hash` covers (a record of format 1 has none)."
     )
+    log: LogAnnounced = _sometimes(
+        "A seat's `client-commit` receipt only: the game's (or session's) start entry in the transparency log, "
+        "with its inclusion proof against a checkpoint of now (spec/log.md). Not covered by `sig`: the "
+        "checkpoint is signed itself."
+    )
 
 
 class CreatedSeat(_Closed):
@@ -240,14 +252,6 @@ class CreatedSeat(_Closed):
     name: str
     bot: bool
     join_token: str = _sometimes("A human seat's token, shown this once.")
-
-
-class LogAnnounced(_Closed):
-    """The start entry's place in the transparency log (spec/log.md), proved against a checkpoint."""
-
-    index: int = Field(ge=0)
-    checkpoint: str = Field(description="A signed checkpoint (C2SP tlog-checkpoint in a signed note) that holds the entry.")
-    inclusion: list[Hex64] = Field(description="The entry's RFC 9162 inclusion proof against that checkpoint's root, hex.")
 
 
 class LogEntry(_Closed):

@@ -112,7 +112,10 @@ class SessionService(LiveRecords[DealingSession]):
         return self.act(session_id, guarded, after=after)
 
     def commit(self, session_id: str, seat: int, commitment: str) -> dict[str, Any]:
-        return self._act(session_id, lambda s: s.commit(seat, commitment))
+        """The seat's commitment's receipt, with the session's start entry in the log (``log``)."""
+        receipt = self._act(session_id, lambda s: s.commit(seat, commitment))
+        announced = None if self.log is None else self.log.announced(session_id)
+        return receipt if announced is None else {**receipt, "log": announced}
 
     def reveal_seed(self, session_id: str, seat: int, seed: str) -> dict[str, Any]:
         # A seed that does not match its commitment is a FairnessError (422), a reveal out of order a SessionError (409).

@@ -377,10 +377,17 @@ class Store(abc.ABC):
         return [(int(i), text) for i, text in
                 self._query("SELECT idx, entry FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx", (start, end))]
 
+    _LOG_OF = "SELECT idx, entry FROM log_entries WHERE record_id = ? ORDER BY idx"
+
     def log_of(self, record_id: str) -> list[tuple[int, str]]:
         """A game's or session's entries: (index, canonical JSON text), in log order."""
-        return [(int(i), text) for i, text in
-                self._query("SELECT idx, entry FROM log_entries WHERE record_id = ? ORDER BY idx", (record_id,))]
+        return [(int(i), text) for i, text in self._query(self._LOG_OF, (record_id,))]
+
+    async def log_of_async(self, record_id: str) -> list[tuple[int, str]]:
+        """:meth:`log_of`, from the event loop where the store allows."""
+        if not self.async_ready():
+            return await self.call(self.log_of, record_id)
+        return [(int(i), text) for i, text in await self._query_async(self._LOG_OF, (record_id,))]
 
     _READ_LEAVES = "SELECT idx, leaf FROM log_entries WHERE idx >= ? ORDER BY idx"
 

@@ -106,6 +106,19 @@ class PublicLog:
         return {"index": index, "checkpoint": self.checkpoint(tree=tree),
                 "inclusion": [h.hex() for h in tree.inclusion_proof(index, len(tree))]}
 
+    def announced(self, record_id: str) -> dict[str, Any] | None:
+        """:meth:`announce` for the start entry of game or session ``record_id``, against the
+        checkpoint of now: what a seat's first receipt (its ``client-commit``) carries, so that one
+        who joined by a link, and never saw the create answer, knows the game is in the log.
+        ``None`` for a record the log never announced (made before the log)."""
+        rows = self.store.log_of(record_id)
+        return None if not rows else self.announce(rows[0][0])
+
+    async def announced_async(self, record_id: str) -> dict[str, Any] | None:
+        """:meth:`announced`, reading from the event loop where the store allows."""
+        rows = await self.store.log_of_async(record_id)
+        return None if not rows else await self.announce_async(rows[0][0])
+
     def _size(self, tree: Tree, size: int | None, what: str) -> int:
         if size is None:
             return len(tree)

@@ -111,6 +111,11 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     assert re.fullmatch(r"[0-9a-f]{32}", my_seed)
     assert my_seed in page.locator("#fair-seeds").inner_text()
     assert "Hidden until the game ends" in page.locator("#fair-server-seed").inner_text()
+    # The page checked, itself, that the game is in the public log (js/publiclog.js; spec/log.md).
+    page.wait_for_selector("#fair-log[data-state='ok']")
+    assert re.fullmatch(r"In the public log: entry \d+ of \d+, checked against the log's signed checkpoint\.",
+                        page.locator("#fair-log-status").inner_text())
+    assert page.locator("#fair-log-origin").inner_text().startswith("fairdeal.invalid/log/")
     page.click("#tab-scores")
     assert page.locator("#timer").is_visible() and re.fullmatch(r"\d+ s", page.locator("#timer-text").inner_text())
     assert page.locator(".opp .badge.bot").count() == 3  # bots are always marked as bots
@@ -130,6 +135,7 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     page.click("#end-close")
     page.click("#tab-fair")
     assert re.fullmatch(r"[0-9a-f]{64}", page.locator("#fair-server-seed").inner_text())
+    page.wait_for_selector("#fair-log-status:has-text('its end (revealed)')")
 
     page.click("#verify-link")
     page.wait_for_selector("body[data-verdict='verified']")

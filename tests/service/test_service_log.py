@@ -65,6 +65,32 @@ def test_games_and_sessions_are_announced_and_their_ends_logged(api):
     assert api.call("POST", "/sessions", json={"seats": 1, "host_id": "not valid"}).status_code == 422
 
 
+def test_a_seats_commit_receipt_carries_the_start_entry_against_a_checkpoint_of_now(api):
+    # One who joins by a link never sees the create answer: their first receipt proves the announcement.
+    from fairdeal.fairness import client_commitment
+
+    key = api.ok("GET", "/.well-known/fairdeal-key")["key"]
+    game = api.create([("Ann", False), ("Bea", False)])
+    api.create([("Other", False), ("Bot", True)])  # the log grows after the game's start: the proof is against now
+    token = game["seats"][1]["join_token"]
+    receipt = api.ok("POST", f"/games/{game['game_id']}/seats/1/commit", token,
+                     json={"commitment": client_commitment("bea")})["receipt"]
+    start, cp = _checked(api, receipt["log"], key)
+    assert start["id"] == game["game_id"] and receipt["log"]["index"] == game["log"]["index"]
+    assert cp.size == game["log"]["index"] + 2 and cp.size == api.ok("GET", "/log/entries", params={"start": 0})["size"]
+    # The reveal's receipt is only a receipt.
+    api.ok("POST", f"/games/{game['game_id']}/seats/0/commit", game["seats"][0]["join_token"],
+           json={"commitment": client_commitment("ann")})
+    assert "log" not in api.ok("POST", f"/games/{game['game_id']}/seats/1/reveal", token, json={"seed": "bea"})["receipt"]
+    # A session's seat too.
+    session = api.ok("POST", "/sessions", status=201, json={"seats": 1})
+    seat = session["seats"][0]["token"]
+    got = api.ok("POST", f"/sessions/{session['session_id']}/seats/0/commit", seat,
+                 json={"commitment": client_commitment("s")})["receipt"]
+    opened, _ = _checked(api, got["log"], key)
+    assert opened["id"] == session["session_id"] and opened["kind"] == "session"
+
+
 def test_the_tree_is_rebuilt_from_the_store_and_two_stores_never_fork_it(api, settings):
     made = [api.create([("Ann", False), ("Bot", True)]) for _ in range(3)]
     app = api.client.app

@@ -130,6 +130,31 @@ def test_two_processes_on_one_database_serve_the_same_game(two_processes):
     assert a.ok("GET", f"/games/{gid}/verify")["verified"]
 
 
+def test_a_record_read_while_another_process_appends_is_replayed_only_as_far_as_its_row(two_processes):
+    # The row (deadline, status) and the lines are two reads: lines appended in between belong to a
+    # row not read yet. Replayed past its row, a table took an old deadline for the new turn's (a
+    # bot's due time for the person's turn after it) and played an "auto" move a moment into it.
+    a, b = two_processes
+    gid, token, view = a_game_both_see(a, b)  # b has the game cached
+    view = a.ok("POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], **choose(view)})["view"]
+    games = b.client.app.state.games  # now behind the database: its next read catches up
+    read_lines = games.store.lines
+
+    def lines_after_another_append(record_id, *args, **kwargs):
+        games.store.lines = read_lines  # once
+        a.ok("POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], **choose(view)})
+        return read_lines(record_id, *args, **kwargs)
+
+    games.store.lines = lines_after_another_append
+    with games.locked(gid):
+        cached, row = games.load(gid)
+        assert cached.live.seq == row.length == view["seq"]  # as of its row: the second move is not in it
+    with games.locked(gid):
+        cached, row = games.load(gid)
+        assert cached.live.seq == row.length > view["seq"]  # the next read brings both up to date
+    assert b.record(gid) == a.record(gid)
+
+
 def test_racing_submissions_of_one_move_make_one_record(api):
     game = api.create([("Ann", False), ("Bot", True)])
     gid = game["game_id"]

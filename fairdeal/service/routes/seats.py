@@ -16,7 +16,7 @@ router = APIRouter(prefix="/games/{game_id}/seats/{seat}", tags=["seats"])
 SEAT_STEP = errors(400, 401, 403, 404, 409, 422)
 
 
-@router.post("/commit", response_model=CommitAnswer, responses=SEAT_STEP)
+@router.post("/commit", response_model=CommitAnswer, response_model_exclude_unset=True, responses=SEAT_STEP)
 async def commit(game_id: GameId, seat: SeatDep, body: CommitIn, games: GamesDep) -> dict[str, Any]:
     """Commit to a client seed. Reveals open once every human seat has committed."""
     return {"receipt": await games.commit_async(game_id, seat, body.commitment.lower())}

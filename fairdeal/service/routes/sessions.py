@@ -50,7 +50,7 @@ async def session_state(session_id: SessionId, sessions: SessionsDep) -> dict[st
     return await sessions.store.call(sessions.state, session_id)
 
 
-@router.post("/{session_id}/seats/{seat}/commit", response_model=CommitAnswer, responses=SEAT_STEP)
+@router.post("/{session_id}/seats/{seat}/commit", response_model=CommitAnswer, response_model_exclude_unset=True, responses=SEAT_STEP)
 async def commit(session_id: SessionId, seat: SessionSeatDep, body: CommitIn, sessions: SessionsDep) -> dict[str, Any]:
     """Commit to the seat's client seed (its token required)."""
     return {"receipt": await sessions.store.call(sessions.commit, session_id, seat, body.commitment.lower())}
@@ -71,7 +71,7 @@ async def start(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) -
     return await sessions.store.call(sessions.state, session_id)
 
 
-@router.post("/{session_id}/shuffle", response_model=Shuffled, responses={**OWNER_STEP, **errors(400)})
+@router.post("/{session_id}/shuffle", response_model=Shuffled, response_model_exclude_unset=True, responses={**OWNER_STEP, **errors(400)})
 async def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessions: SessionsDep) -> dict[str, Any]:
     """Shuffle ``cards`` (or ``packs`` full packs in card order) by ``label``: the order, top first.
 

@@ -13,11 +13,12 @@
 // The URL is /table/GAME#seat=N&token=JOIN[&host=HOST]. The fragment never
 // leaves the browser, so the seat's key is in no server log.
 
-import { ApiError, GameApi } from "./api.js";
+import { ApiError, GameApi, request } from "./api.js";
 import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogue.js";
 import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clientCommitment, toHex, RANKS, SUITS } from "./protocol.js";
 import { howToPlay } from "./help.js";
+import { checkRecordLog, rememberCheckpoint } from "./publiclog.js";
 import { keepLinks, keptLinks, linkItem, seatLink } from "./links.js";
 import { clearLanded, motionOn, tableMotion, FLIGHT_MS, UpdateQueue } from "./motion.js";
 import { playWords, rendererKit } from "./render.js";
@@ -51,6 +52,8 @@ const ui = {
   lastHand: [],
   seeding: false,
   endShown: false,
+  publicLog: null, // what this page checked of the game in the public log (js/publiclog.js), null until then
+  logEndAsked: false, // the game's log was asked again for its end entry, once the game was over
   nextAt: null, // between hands: performance.now() when the countdown deals the next hand
   betweenShown: null, // the hand whose end the sheet shows
   againPoll: null, // after the end: looking for the table the host played again
@@ -485,7 +488,8 @@ async function seedStep() {
           mine = { seed, commitment: await clientCommitment(seed) };
           localStorage.setItem(seedKey(), JSON.stringify(mine));
         }
-        await api.commit(mine.commitment);
+        const { receipt } = await api.commit(mine.commitment);
+        if (receipt?.log) checkAnnounced(receipt.log);
         view = await api.view();
         setView(view);
       } else if (!revealed.includes(me)) {
@@ -652,6 +656,11 @@ function renderParts(view) {
   renderTimer();
   renderScores();
   renderFair();
+  // Once over, the game's end entry is in the log too: asked for once.
+  if ((view.status === "over" || view.status === "abandoned") && ui.publicLog?.checkpoint && !ui.logEndAsked && !ui.publicLog.entries.some((e) => e.type === "end")) {
+    ui.logEndAsked = true;
+    fetchPublicLog();
+  }
   renderSeeding();
   renderBetween();
   renderEnd();
@@ -1101,6 +1110,93 @@ function clientSeedsFromRecord() {
   return { start, revealed };
 }
 
+// -- the public log, checked in this browser (spec/log.md) ------------------------------
+
+/**
+ * Check the game's entries in the public log (`log` as GET /games/{id}/log gives it) with the
+ * record header's server key, then compare the checkpoint with the newest this browser kept for the
+ * log (spec/log.md section 7: a server that shows two logs is caught here). Never throws.
+ */
+async function checkPublicLog(log) {
+  const header = ui.record[0]?.type === "header" ? ui.record[0] : null;
+  if (!header) return; // the record could not be read: no key to check with
+  const result = await checkRecordLog(log, header.server_key, { id: gameId, kind: "game", rules: header.rules, commitment: header.commitment });
+  const end = result.entries.find((e) => e.type === "end");
+  const last = ui.record[ui.record.length - 1];
+  if (result.ok && end && last?.type === "reveal" && last.seq !== end.entry.seq) {
+    Object.assign(result, { ok: false, error: `end entry ${end.index}: the log says the record ends at line ${end.entry.seq}, this page's record at line ${last.seq}` });
+  }
+  let memory = null;
+  if (result.checkpoint) {
+    const consistency = (first, second) => request("GET", `/log/proof/consistency?first=${first}&second=${second}`);
+    memory = await rememberCheckpoint(result.checkpoint, header.server_key, consistency).catch((error) => ({ status: "unchecked", error: error.message }));
+  }
+  ui.publicLog = { ...result, memory };
+  renderFair();
+}
+
+/** The game's entries in the log, asked of the server (a spectator, a reload, the end). */
+async function fetchPublicLog() {
+  try {
+    await checkPublicLog(await request("GET", `${api.base}/log`));
+  } catch (error) {
+    const missing = error instanceof ApiError && error.status === 404;
+    ui.publicLog = { ok: false, missing, error: missing ? "this game is not in the server's public log" : `the server's log could not be read: ${error.message}`, entries: [] };
+    renderFair();
+  }
+}
+
+/** A commit receipt's `log` (the start entry's index, a checkpoint, the proof): the entry's text is asked for, the rest checked here. */
+async function checkAnnounced(announced) {
+  try {
+    const { index, checkpoint, inclusion } = announced;
+    const page = await request("GET", `/log/entries?start=${index}&end=${index + 1}`);
+    const entry = page.entries?.[0]?.entry ?? "";
+    await checkPublicLog({ checkpoint, entries: [{ index, entry, inclusion }] });
+  } catch {
+    await fetchPublicLog();
+  }
+}
+
+function logWords(e) {
+  return e.type === "end" ? `its end (${e.entry.how}): entry ${e.index}` : `entry ${e.index}`;
+}
+
+function publicLogBlock() {
+  const state = ui.publicLog;
+  const heading = el("h3", {}, "In the public log");
+  if (!state) return el("div", { id: "fair-log", "data-state": "checking" }, heading, el("p", { class: "hint" }, "Checking…"));
+  if (!state.ok && !state.checkpoint) {
+    return el("div", { id: "fair-log", "data-state": state.missing ? "missing" : "failed" }, heading,
+      el("p", { class: "error", id: "fair-log-status" }, state.missing ? "This game is not in the server's public log: it was never announced there (a game from before the log has no entry)." : `Not confirmed in the public log: ${state.error}.`));
+  }
+  const cp = state.checkpoint;
+  const memory = state.memory;
+  const signed = cp.signature === "checked" ? "checked against the log's signed checkpoint" : "checked against the log's checkpoint (signature not checked in this browser)";
+  const words = state.entries.map(logWords);
+  const fork = memory?.status === "fork";
+  return el(
+    "div",
+    { id: "fair-log", "data-state": fork ? "fork" : state.ok ? "ok" : "failed" },
+    heading,
+    fork
+      ? el("div", { class: "error", id: "fair-log-fork", role: "alert" },
+          el("p", {}, el("strong", {}, "This server has shown two different logs."), " An honest log only grows, so one of them was rewritten or shown only to some: report both checkpoints below (each is signed by the server)."),
+          el("p", { class: "hint" }, memory.error),
+          el("pre", { class: "hex" }, memory.previous),
+          el("pre", { class: "hex" }, memory.checkpoint))
+      : null,
+    state.ok
+      ? el("p", { id: "fair-log-status" }, `In the public log: ${words.join(", ")} of ${cp.size}, ${signed}.`)
+      : el("p", { class: "error", id: "fair-log-status" }, `Not confirmed in the public log: ${state.error}.`),
+    el("p", { class: "hint" }, "Log: ", el("code", { id: "fair-log-origin" }, cp.origin), ". Announced before the first card, so the game cannot be dropped or dealt again with another seed unseen."),
+    memory?.status === "unchecked" ? el("p", { class: "error" }, `This log's checkpoints could not be compared: ${memory.error}.`) : null,
+    memory && !fork && memory.status !== "unchecked"
+      ? el("p", { class: "hint" }, memory.status === "first" ? "This browser keeps this checkpoint, to check that the log's next ones extend it." : "It extends the checkpoints this browser saw before: one log for everybody.")
+      : null,
+  );
+}
+
 function renderFair() {
   const view = ui.view;
   if (!view) return;
@@ -1132,6 +1228,7 @@ function renderFair() {
     el("p", { class: "hint" }, "Each player's browser picks a seed and commits to it before any is shown, so nobody can choose theirs after seeing another."),
     el("ul", { class: "seeds", id: "fair-seeds" }, seedRows),
     mine ? el("p", { class: "hint", id: "my-seed" }, "Your browser's seed: ", el("code", {}, mine.seed), " — committed as ", el("code", {}, shortHex(mine.commitment, 10)), ".") : null,
+    publicLogBlock(),
     el("h3", {}, "Server seed, at the end"),
     view.server_seed ? el("code", { class: "hex", id: "fair-server-seed" }, view.server_seed) : el("p", { class: "hint", id: "fair-server-seed" }, "Hidden until the game ends."),
     el("p", {}, el("a", { class: over ? "button gold" : "button secondary", href: `/verify?game=${encodeURIComponent(gameId)}`, id: "verify-link" }, "Verify this game")),
@@ -1621,6 +1718,7 @@ async function boot() {
       if (words) log(words);
     }
     setView(view);
+    fetchPublicLog();
   } catch (error) {
     document.body.dataset.phase = "error";
     const why = error instanceof ApiError && error.status === 404 ? "There is no such game on this server." : error instanceof ApiError && (error.status === 401 || error.status === 403) ? "This link's seat key is not valid for this game." : error.message;
