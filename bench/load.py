@@ -301,7 +301,10 @@ def server(database_url: str, data_dir: Path, workers: int, log_path: Path) -> I
     """``fairdeal serve`` on a free loopback port until the block ends; the port, and the server's
     process group (its own: it is killed whole)."""
     port = free_port()
-    env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0", "FAIRDEAL_LOG_LEVEL": "warning"}
+    env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0", "FAIRDEAL_LOG_LEVEL": "warning",
+           # The operator's limits, high: every client here is one address.
+           "FAIRDEAL_CREATE_RATE": "1000000/minute", "FAIRDEAL_MOVE_RATE": "1000000/minute",
+           "FAIRDEAL_MAX_GAMES": "0", "FAIRDEAL_MAX_GAMES_PER_CLIENT": "0", "FAIRDEAL_MAX_STREAMS_PER_CLIENT": "0"}
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [FAIRDEAL, "serve", "--host", HOST, "--port", str(port), "--data-dir", str(data_dir),

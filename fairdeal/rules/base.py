@@ -110,23 +110,40 @@ class Option:
     default: int
     low: int
     high: int
+    """The most a new table may set (the catalogue's ``max``)."""
     unit: str = ""
     help: str = ""
     low_means: str = ""
     choices: Mapping[int, str] | None = None
+    record_high: int | None = None
+    """The most a record may hold, when more than ``high``: the maximum of an earlier version,
+    kept so that the records it let tables write still verify (``None``: ``high``)."""
 
-    def check(self, value: Any) -> int:
-        """``value`` if this option may take it, else :class:`OptionsError` saying why."""
+    def check(self, value: Any, *, new: bool = False) -> int:
+        """``value`` if a record may hold it (``new``: if a new table may set it), else
+        :class:`OptionsError` saying why.
+
+        >>> TARGET.check(100_000), TARGET.check(1000, new=True)
+        (100000, 1000)
+        >>> TARGET.check(100_000, new=True)
+        Traceback (most recent call last):
+        ...
+        fairdeal.rules.base.OptionsError: target must be between 1 and 1000 points
+        """
         if isinstance(value, bool) or not isinstance(value, int):
             raise OptionsError(f"option {self.name!r} must be an integer, not {value!r}")
         if self.choices is not None:
             if value not in self.choices:
                 said = " or ".join(f"{v} ({meaning})" for v, meaning in self.choices.items())
                 raise OptionsError(f"{self.name} must be {said}")
-        elif not self.low <= value <= self.high:
+        elif not self.low <= value <= self._top(new):
+            top = self._top(new)
             bottom = f"{self.low} ({self.low_means})" if self.low_means else str(self.low)
-            raise OptionsError(f"{self.name} must be between {bottom} and {self.high}{' ' + self.unit if self.unit else ''}")
+            raise OptionsError(f"{self.name} must be between {bottom} and {top}{' ' + self.unit if self.unit else ''}")
         return value
+
+    def _top(self, new: bool) -> int:
+        return self.high if new or self.record_high is None else self.record_high
 
     def to_json(self) -> dict[str, Any]:
         """The option as the catalogue (``GET /rules``, spec/games.json) shows it."""
@@ -143,10 +160,14 @@ class Option:
         return out
 
 
-TARGET = Option("target", 100, 1, 100_000, "points", help="the total that ends the match")
-"""The points games' target: the match ends when a total reaches it."""
-DEALS = Option("deals", 0, 0, 1000, help="deals in the session", low_means="each player deals once")
-"""The session games' length: 0 is one deal per player."""
+TARGET = Option("target", 100, 1, 1000, "points", help="the total that ends the match", record_high=100_000)
+"""The points games' target: the match ends when a total reaches it. A new table's is at most 1000
+(ten times the usual 100: a longer match is a table played forever); records of the earlier
+maximum, 100000, still verify."""
+DEALS = Option("deals", 0, 0, 50, help="deals in the session", low_means="each player deals once",
+               record_high=1000)
+"""The session games' length: 0 is one deal per player. A new table's is at most 50 deals; records
+of the earlier maximum, 1000, still verify."""
 PARTNERS = Option("partners", 1, 0, 1, help="partnerships at four seats",
                   choices={0: "every player for himself", 1: "four players play as two partnerships"})
 
@@ -775,6 +796,20 @@ class Rules(abc.ABC):
     def deals_in_session(self, seats: int) -> int:
         """How many deals a session has: the ``deals`` option, or (0) one per player."""
         return self.options["deals"] or seats
+
+    def check_new(self) -> None:
+        """:class:`OptionsError` unless a new table may be played with these options: each in the
+        range the catalogue shows (a record may hold an earlier version's larger one, see
+        :attr:`Option.record_high`; the service asks this of every table it opens).
+
+        >>> from fairdeal.rules import get
+        >>> get("crazy-eights", {"target": 100_000}).check_new()
+        Traceback (most recent call last):
+        ...
+        fairdeal.rules.base.OptionsError: target must be between 1 and 1000 points
+        """
+        for option in self.OPTIONS:
+            option.check(self.options[option.name], new=True)
 
     def check_seats(self, seats: int) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:

@@ -33,6 +33,7 @@ from fairdeal import __version__
 from fairdeal.service.errors import ServiceError
 from fairdeal.service.games import GameService
 from fairdeal.service.keys import load_keys
+from fairdeal.service.limits import Limits
 from fairdeal.service.live import Notifier
 from fairdeal.service.routes import ROUTERS
 from fairdeal.service.schemas import errors
@@ -78,6 +79,8 @@ def create_app(
         notifier=notifier,
         new_ids=new_ids,
     )
+    games.max_games, games.max_games_per_client = settings.max_games, settings.max_games_per_client
+    games.bot_game_idle_seconds, games.bot_game_max_seconds = settings.bot_game_idle_seconds, settings.bot_game_max_seconds
     sessions = SessionService(store, signer, sealer, notifier, clock=games.clock)
     games.log = sessions.log = public_log = PublicLog(store, signer, sealer, settings.log_origin)
 
@@ -115,6 +118,8 @@ def create_app(
     app.state.games = games
     app.state.sessions = sessions
     app.state.log = public_log
+    app.state.limits = Limits(settings.create_rate, settings.move_rate, settings.max_streams_per_client,
+                              clock=clock or time.monotonic)
     for router in ROUTERS:
         app.include_router(router)
     mount_pages(app)  # the lobby, the table and the verify page (fairdeal/web), after the API routes
@@ -123,6 +128,8 @@ def create_app(
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        if exc.retry_after is not None:
+            headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}  # whole seconds (RFC 9110)
         return AsciiJSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)

@@ -45,18 +45,36 @@ def log_config(level: str) -> dict[str, Any]:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="uvicorn worker processes.")
 @click.option("--log-level", default=None, type=click.Choice(["debug", "info", "warning", "error"]),
               help="[env FAIRDEAL_LOG_LEVEL, default info]")
-def serve(host: str, port: int, data_dir: Path | None, database_url: str | None, workers: int, log_level: str | None) -> None:
-    """Serve live card tables and dealing sessions over HTTP (OpenAPI at /docs)."""
+@click.option("--trusted-proxies", default=None, metavar="ADDRESSES",
+              help="Proxies whose X-Forwarded-For names the client [env FAIRDEAL_TRUSTED_PROXIES, default none].")
+@click.option("--max-games", default=None, type=click.IntRange(0), help="Games running in all [env FAIRDEAL_MAX_GAMES, default 10000].")
+@click.option("--max-games-per-client", default=None, type=click.IntRange(0),
+              help="Games running per client address [env FAIRDEAL_MAX_GAMES_PER_CLIENT, default 50].")
+@click.option("--create-rate", default=None, metavar="N/UNIT",
+              help="Creates per client address [env FAIRDEAL_CREATE_RATE, default 30/minute].")
+@click.option("--move-rate", default=None, metavar="N/UNIT", help="Moves per client address [env FAIRDEAL_MOVE_RATE, default 600/minute].")
+def serve(host: str, port: int, data_dir: Path | None, database_url: str | None, workers: int, log_level: str | None,
+          trusted_proxies: str | None, max_games: int | None, max_games_per_client: int | None, create_rate: str | None,
+          move_rate: str | None) -> None:
+    """Serve live card tables and dealing sessions over HTTP (OpenAPI at /docs).
+
+    Every limit is a FAIRDEAL_* setting (README: "Settings and limits"); the options here set the most used.
+    """
     try:
         import uvicorn
 
+        from fairdeal.service.http import uvicorn_options
         from fairdeal.service.keys import load_keys
         from fairdeal.service.settings import Settings, SettingsError
         from fairdeal.service.store import open_store
     except ImportError as exc:
         raise click.ClickException(f"the service needs its extra: pip install 'fairdeal[service]' ({exc.name} is missing)") from None
     env = dict(os.environ)
-    for name, value in (("FAIRDEAL_DATA_DIR", data_dir), ("FAIRDEAL_DATABASE_URL", database_url), ("FAIRDEAL_LOG_LEVEL", log_level)):
+    given = (("FAIRDEAL_DATA_DIR", data_dir), ("FAIRDEAL_DATABASE_URL", database_url), ("FAIRDEAL_LOG_LEVEL", log_level),
+             ("FAIRDEAL_TRUSTED_PROXIES", trusted_proxies), ("FAIRDEAL_MAX_GAMES", max_games),
+             ("FAIRDEAL_MAX_GAMES_PER_CLIENT", max_games_per_client), ("FAIRDEAL_CREATE_RATE", create_rate),
+             ("FAIRDEAL_MOVE_RATE", move_rate))
+    for name, value in given:
         if value is not None:
             env[name] = str(value)
     try:
@@ -85,4 +103,5 @@ def serve(host: str, port: int, data_dir: Path | None, database_url: str | None,
         log_level=settings.log_level,
         log_config=log_config(settings.log_level),
         access_log=False,  # ours is structured and never shows a query string (a token may be in one)
+        **uvicorn_options(settings),  # the request head's size and time, idle connections, connections at once
     )

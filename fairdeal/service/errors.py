@@ -10,16 +10,20 @@ holds a secret (a token, a seed before its reveal).
 
 from __future__ import annotations
 
-__all__ = ["ServiceError", "Unauthorized", "Forbidden", "NotFound", "Stale", "Rejected"]
+__all__ = ["ServiceError", "Unauthorized", "Forbidden", "NotFound", "Stale", "Rejected", "TooMany", "Unavailable"]
 
 
 class ServiceError(ValueError):
     """A request the service refuses; ``status`` is its HTTP status code."""
 
     status = 400
+    retry_after: float | None = None
+    """Seconds after which the same request may be answered otherwise (a ``Retry-After`` header)."""
 
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: str, *, retry_after: float | None = None) -> None:
         self.detail = detail
+        if retry_after is not None:
+            self.retry_after = retry_after
         super().__init__(detail)
 
 
@@ -49,3 +53,19 @@ class Rejected(ServiceError):
     """The request is well-formed but the rules or the protocol refuse it (an illegal move)."""
 
     status = 422
+
+
+class TooMany(ServiceError):
+    """A limit of one client's (its rate, its running games, its open streams): try again later.
+
+    >>> TooMany("too many moves", retry_after=1.5).retry_after
+    1.5
+    """
+
+    status = 429
+
+
+class Unavailable(ServiceError):
+    """A limit of the whole service's (its running games): try again later."""
+
+    status = 503

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -50,7 +51,7 @@ from fairdeal.cards import Card
 from fairdeal.fairness import FairnessError, new_server_seed
 from fairdeal.record import Signer, canonical, time_ms
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
-from fairdeal.service.errors import Forbidden, Rejected, Stale
+from fairdeal.service.errors import Forbidden, Rejected, Stale, TooMany, Unavailable
 from fairdeal.service.keys import Sealer, hash_token, new_token
 from fairdeal.service.live import Cached, LiveRecords, Notifier
 from fairdeal.service.store import KEEP, GameRow, Store
@@ -135,6 +136,15 @@ class GameService(LiveRecords[Table]):
         """The pause between hands of a table with people that does not say its own (bots alone: 0)."""
         self.clock = clock
         self.new_ids = new_ids or _fresh_ids
+        self.max_games = 0
+        """Games running in all at most (0: no limit; the app sets the operator's)."""
+        self.max_games_per_client = 0
+        """Games running per creator at most (0: no limit)."""
+        self.bot_game_idle_seconds = 0.0
+        """A table of bots alone no one looked at for this long expires (0: never)."""
+        self.bot_game_max_seconds = 0.0
+        """A table of bots alone expires this long after it was made (0: never)."""
+        self._touched: dict[str, float] = {}  # game: when this process last noted a look at it
 
     # -- creating ------------------------------------------------------------------
 
@@ -177,14 +187,17 @@ class GameService(LiveRecords[Table]):
         bot_seconds: float | None = None,
         next_hand_seconds: float | None = None,
         host: str = "-",
+        creator: str | None = None,
     ) -> Created:
         """A new table; its host token and one join token per human seat (only their hashes are kept).
-        ``host`` is who opened it, as the log's start entry says (spec/log.md).
+        ``host`` is who opened it, as the log's start entry says (spec/log.md); ``creator`` the
+        pseudonym of the client's address, whose running games are capped (429; all games: 503).
 
         ``bot_seconds`` and ``next_hand_seconds`` (``None``: the service's, for a table with
         people; 0 for a table of bots alone) are its bots' wait and its pause between hands.
         Stored from the event loop where the store allows, else through :meth:`Store.call`."""
-        new = self._new_game(rules_name, options, seats, turn_seconds, bot_seconds, next_hand_seconds)
+        new = self._new_game(rules_name, options, seats, turn_seconds, bot_seconds, next_hand_seconds, creator)
+        await self.check_caps_async(creator)
         index = None
         if self.store.async_ready():
             index = await self.store.create_game_async(new.row, new.seat_hashes, new.lines, host=host)
@@ -197,10 +210,11 @@ class GameService(LiveRecords[Table]):
 
     def _new_game(
         self, rules_name: str, options: dict[str, int], seats: Sequence[Seat], turn_seconds: float | None,
-        bot_seconds: float | None = None, next_hand_seconds: float | None = None,
+        bot_seconds: float | None = None, next_hand_seconds: float | None = None, creator: str | None = None,
     ) -> _NewGame:
         try:
             rules = get(rules_name, options)
+            rules.check_new()  # a record may hold more (an earlier version's maximum), a new table not
             rules.check_seats(len(seats))
         except OptionsError as exc:
             raise Rejected(str(exc)) from None
@@ -236,6 +250,10 @@ class GameService(LiveRecords[Table]):
             sealed_secret=self._sealed_secret(table),  # a table of bots may be dealing already
             bot_seconds=bot_seconds,
             next_hand_seconds=next_hand_seconds,
+            creator=creator,
+            bots_only=int(not people),
+            opened=self.clock(),
+            touched=self.clock(),
         )
         seat_hashes = {seat: hash_token(token) for seat, token in join_tokens.items()}
         return _NewGame(table, row, seat_hashes, [canonical(line).decode() for line in table.lines], host_token, join_tokens)
@@ -329,8 +347,100 @@ class GameService(LiveRecords[Table]):
         return await self._act_async(game_id, _revealing(seat, seed), then=self._view_of(seat))
 
     def start(self, game_id: str) -> dict[str, Any]:
-        """The host starts now: seats without a revealed seed are played by bots."""
-        return self._act(game_id, lambda table, row: table.start())
+        """The host starts now: seats without a revealed seed are played by bots (then, when no
+        person is left, it is a table of bots alone, which expires)."""
+        people: list[int] = []
+
+        def start(table: Table, row: GameRow) -> Any:
+            result = table.start()
+            people.extend(table.people)
+            return result
+
+        result = self._act(game_id, start)
+        if not people:
+            self.store.set_bots_only(game_id, self.clock())
+        return result
+
+    # -- the operator's limits ------------------------------------------------------------
+
+    def check_caps(self, creator: str | None) -> None:
+        """:class:`Unavailable` (503) when :attr:`max_games` games are running, :class:`TooMany`
+        (429) when ``creator`` runs :attr:`max_games_per_client`. (Two creates at once in two
+        processes may both pass: a cap, not a count to the game.)"""
+        total = self.store.running_games() if self.max_games else 0
+        mine = self.store.running_games(creator) if creator is not None and self.max_games_per_client else 0
+        self._caps(total, mine)
+
+    async def check_caps_async(self, creator: str | None) -> None:
+        """:meth:`check_caps` from async code (on the event loop where the store allows)."""
+        total = await self.store.running_games_async() if self.max_games else 0
+        mine = await self.store.running_games_async(creator) if creator is not None and self.max_games_per_client else 0
+        self._caps(total, mine)
+
+    def _caps(self, total: int, mine: int) -> None:
+        if self.max_games and total >= self.max_games:
+            raise Unavailable(f"the service runs {self.max_games} games, its most: try again when some have ended",
+                              retry_after=60)
+        if self.max_games_per_client and mine >= self.max_games_per_client:
+            raise TooMany(f"this address runs {mine} games, the most one may: finish or abandon one first",
+                          retry_after=60)
+
+    def touch(self, game_id: str) -> None:
+        """Someone looked at ``game_id`` (its state, record, live updates): a table of bots alone
+        that is looked at does not expire for being idle. Written at most every tenth of the idle
+        time per game and process, and never for a table this process knows has people."""
+        if self._touch_due(game_id):
+            self.store.touch(game_id, self._touched[game_id])
+
+    async def touch_async(self, game_id: str) -> None:
+        """:meth:`touch` from async code: no hand-off at all when nothing is to be written."""
+        if self._touch_due(game_id):
+            await self.store.call(self.store.touch, game_id, self._touched[game_id])
+
+    def _touch_due(self, game_id: str) -> bool:
+        if not self.bot_game_idle_seconds:
+            return False
+        now = self.clock()
+        if now - self._touched.get(game_id, -math.inf) < self.bot_game_idle_seconds / 10:
+            return False
+        cached = self._cache.get(game_id)  # a peek: the cache's order is the readers' to keep
+        if cached is not None and cached.live.people:
+            return False  # a table with people never expires
+        if len(self._touched) > 100_000:
+            self._touched.clear()
+        self._touched[game_id] = now
+        return True
+
+    def expire_bot_games(self, now: float | None = None) -> int:
+        """Abandon (the seed revealed) every table of bots alone past its idle or total time; how many."""
+        if not (self.bot_game_idle_seconds or self.bot_game_max_seconds):
+            return 0
+        now = self.clock() if now is None else now
+        total, idle = self.bot_game_max_seconds, self.bot_game_idle_seconds
+        expired = self.store.expired_bot_games(now - total if total else -math.inf, now - idle if idle else -math.inf)
+        done = 0
+        for game_id in expired:
+            row = self.store.game(game_id)
+            if row is None:
+                continue
+            if total and row.opened is not None and row.opened < now - total:
+                reason = f"expired: a table of bots alone for more than {_duration(total)}"
+            else:
+                reason = f"expired: a table of bots alone that no one looked at for {_duration(idle)}"
+
+            def expire(table: Table, row: GameRow, reason: str = reason) -> None:
+                if not table.finished and not table.people:
+                    table.abandon(reason)
+
+            try:
+                self._act(game_id, expire)
+                done += 1
+                log.info("timer: game %s %s", game_id, reason)
+            except Stale:
+                pass  # another process moved it meanwhile: the next tick looks again
+            except Exception:
+                log.exception("timer: could not expire game %s", game_id)
+        return done
 
     async def move_and_view_async(
         self, game_id: str, seat: int, move: Move, expected_seq: int
@@ -454,7 +564,7 @@ class GameService(LiveRecords[Table]):
     def run_due(self, now: float | None = None) -> int:
         """Make every move that is due (bots, timed-out turns) in the games of the store; how many games moved."""
         now = self.clock() if now is None else now
-        moved = 0
+        moved = self.expire_bot_games(now)
         for game_id in self.store.due_games(now):
             try:
                 if self._play_due(game_id, now):
@@ -639,8 +749,9 @@ class GameService(LiveRecords[Table]):
         if not table.finished:
             raise Stale(f"the game is {status_of(table)}: play again once it is over or abandoned")
         seats = [Seat(seat.name, seat.bot) for seat in table.seats]
+        self.check_caps(row.creator)
         new = self._new_game(table.rules.name, dict(table.rules.options), seats, row.turn_seconds,
-                             self._bot_seconds(row), row.next_hand_seconds)
+                             self._bot_seconds(row), row.next_hand_seconds, row.creator)
         tokens = {str(seat): token for seat, token in new.join_tokens.items()}
         sealed = self.sealer.seal(f"{game_id}/again", json.dumps(tokens, sort_keys=True))
         # Noted first, so that of two racing calls only one makes a table.
@@ -669,6 +780,19 @@ class _Pace:
     def timing(self) -> Timing:
         """As the record's header gives them (whole milliseconds)."""
         return Timing.of_seconds(self.turn_seconds, self.bot_seconds, self.next_hand_seconds)
+
+
+def _duration(seconds: float) -> str:
+    """``3600`` as ``1 hour``, ``600`` as ``10 minutes``, ``90`` as ``90 seconds``.
+
+    >>> _duration(3600), _duration(600), _duration(90)
+    ('1 hour', '10 minutes', '90 seconds')
+    """
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds:g} seconds"
 
 
 def _mask(seats: set[int]) -> int:

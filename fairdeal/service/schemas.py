@@ -119,8 +119,11 @@ ERRORS: dict[int, str] = {
     403: "A valid token for someone who may not do this (another seat, the host making a move).",
     404: "No such game, session, rules or label.",
     409: "Too early, too late or second: a stale seq, a step out of order, a lost race. Nothing was written.",
-    413: "The request body is over the service's limit (16 KiB by default).",
+    413: "The request body is over the service's limit (16 KiB by default, `FAIRDEAL_MAX_BODY_BYTES`).",
     422: "The request does not fit its schema, or the rules or the protocol refuse it (an illegal move).",
+    429: "Over a limit of this client's: its rate of creates or moves, its running games, its open streams "
+         "(a `Retry-After` header says when to try again).",
+    503: "Over a limit of the whole service's: its running games (a `Retry-After` header says when to try again).",
 }
 
 

@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = ["Settings", "SettingsError"]
 
@@ -30,6 +31,15 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float, high:
     if not low <= value <= high:
         raise SettingsError(f"{name} must be between {low} and {high}, not {value}")
     return value
+
+
+def _count(env: Mapping[str, str], name: str, default: int, high: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.strip().isdigit() or int(raw) > high:
+        raise SettingsError(f"{name} must be a whole number from 0 to {high}, not {raw!r}")
+    return int(raw)
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,33 @@ class Settings:
     """How often the timer looks for due turns (0: no background timer; tests call ``run_due``)."""
     log_level: str = "info"
     max_body_bytes: int = 16 * 1024
+    """A request body's most bytes (413 beyond), by its Content-Length or as it streams in."""
+    max_header_bytes: int = 16 * 1024
+    """A request line and headers' most bytes together (431 and the connection closed beyond; ``fairdeal serve``)."""
+    header_timeout: float = 10.0
+    """Seconds a connection may take to send a request's line and headers, from when it opens or
+    its request begins (then it is closed; ``fairdeal serve``)."""
+    keep_alive_timeout: float = 5.0
+    """Seconds an idle connection stays open between requests (``fairdeal serve``)."""
+    max_connections: int = 4096
+    """Connections and requests at once per process, live-update streams included (503 beyond; 0: no limit)."""
+    max_games: int = 10_000
+    """Games running (not over nor abandoned) in all, every process's (503 for the next create; 0: no limit)."""
+    max_games_per_client: int = 50
+    """Games running that one client address created (429 for its next; 0: no limit)."""
+    bot_game_idle_seconds: float = 600.0
+    """A table of bots alone that no one has looked at for this long is abandoned, its seed revealed (0: never)."""
+    bot_game_max_seconds: float = 3600.0
+    """A table of bots alone is abandoned this long after it was created, its seed revealed (0: never)."""
+    max_streams_per_client: int = 20
+    """Live-update streams one client address may have open per process (429 for the next; 0: no limit)."""
+    create_rate: str = "30/minute"
+    """Games and sessions one client address may create (``N/second``, ``N/minute``, ``N/hour`` or ``off``; 429 beyond)."""
+    move_rate: str = "600/minute"
+    """Moves one client address may make (as :attr:`create_rate`; 429 beyond)."""
+    trusted_proxies: str = ""
+    """Addresses or networks of the reverse proxies whose ``X-Forwarded-For`` says who the client is
+    (see :func:`fairdeal.service.limits.client_address`); empty: the connection's address is the client."""
     log_origin: str = ""
     """The transparency log's origin (spec/log.md): the public host and ``/log``, e.g.
     ``cards.example.com/log``; empty: ``fairdeal.invalid/log/`` and the first 16 hex digits of
@@ -69,6 +106,22 @@ class Settings:
             raise SettingsError("FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://")
         if self.log_origin and not all(" " < c <= "~" and c != "+" for c in self.log_origin):
             raise SettingsError("FAIRDEAL_LOG_ORIGIN is printable ASCII with no spaces and no '+' (e.g. cards.example.com/log)")
+        from fairdeal.service.limits import Rate, parse_networks
+
+        for name, text in (("FAIRDEAL_CREATE_RATE", self.create_rate), ("FAIRDEAL_MOVE_RATE", self.move_rate)):
+            try:
+                Rate.parse(text)
+            except ValueError as exc:
+                raise SettingsError(f"{name}: {exc}") from None
+        try:
+            object.__setattr__(self, "_networks", parse_networks(self.trusted_proxies))
+        except ValueError as exc:
+            raise SettingsError(str(exc)) from None
+
+    @property
+    def proxy_networks(self) -> tuple[Any, ...]:
+        """:attr:`trusted_proxies`, parsed (``ipaddress`` networks)."""
+        return self._networks  # type: ignore[attr-defined, no-any-return]
 
     @property
     def store_kind(self) -> str:
@@ -86,6 +139,19 @@ class Settings:
             tick_seconds=_number(env, "FAIRDEAL_TICK_SECONDS", 0.1, 0, 10),
             log_level=(env.get("FAIRDEAL_LOG_LEVEL") or "info").lower(),
             log_origin=env.get("FAIRDEAL_LOG_ORIGIN", ""),
+            max_body_bytes=_count(env, "FAIRDEAL_MAX_BODY_BYTES", 16 * 1024, 16 * 1024 * 1024),
+            max_header_bytes=_count(env, "FAIRDEAL_MAX_HEADER_BYTES", 16 * 1024, 1024 * 1024),
+            header_timeout=_number(env, "FAIRDEAL_HEADER_TIMEOUT", 10.0, 0.05, 3600),
+            keep_alive_timeout=_number(env, "FAIRDEAL_KEEP_ALIVE_TIMEOUT", 5.0, 0.05, 3600),
+            max_connections=_count(env, "FAIRDEAL_MAX_CONNECTIONS", 4096, 10_000_000),
+            max_games=_count(env, "FAIRDEAL_MAX_GAMES", 10_000, 1_000_000_000),
+            max_games_per_client=_count(env, "FAIRDEAL_MAX_GAMES_PER_CLIENT", 50, 1_000_000_000),
+            bot_game_idle_seconds=_number(env, "FAIRDEAL_BOT_GAME_IDLE_SECONDS", 600.0, 0, 366 * 86400),
+            bot_game_max_seconds=_number(env, "FAIRDEAL_BOT_GAME_MAX_SECONDS", 3600.0, 0, 366 * 86400),
+            max_streams_per_client=_count(env, "FAIRDEAL_MAX_STREAMS_PER_CLIENT", 20, 1_000_000),
+            create_rate=env.get("FAIRDEAL_CREATE_RATE") or "30/minute",
+            move_rate=env.get("FAIRDEAL_MOVE_RATE") or "600/minute",
+            trusted_proxies=env.get("FAIRDEAL_TRUSTED_PROXIES", ""),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -99,4 +165,17 @@ class Settings:
             "FAIRDEAL_TICK_SECONDS": repr(self.tick_seconds),
             "FAIRDEAL_LOG_LEVEL": self.log_level,
             "FAIRDEAL_LOG_ORIGIN": self.log_origin,
+            "FAIRDEAL_MAX_BODY_BYTES": str(self.max_body_bytes),
+            "FAIRDEAL_MAX_HEADER_BYTES": str(self.max_header_bytes),
+            "FAIRDEAL_HEADER_TIMEOUT": repr(self.header_timeout),
+            "FAIRDEAL_KEEP_ALIVE_TIMEOUT": repr(self.keep_alive_timeout),
+            "FAIRDEAL_MAX_CONNECTIONS": str(self.max_connections),
+            "FAIRDEAL_MAX_GAMES": str(self.max_games),
+            "FAIRDEAL_MAX_GAMES_PER_CLIENT": str(self.max_games_per_client),
+            "FAIRDEAL_BOT_GAME_IDLE_SECONDS": repr(self.bot_game_idle_seconds),
+            "FAIRDEAL_BOT_GAME_MAX_SECONDS": repr(self.bot_game_max_seconds),
+            "FAIRDEAL_MAX_STREAMS_PER_CLIENT": str(self.max_streams_per_client),
+            "FAIRDEAL_CREATE_RATE": self.create_rate,
+            "FAIRDEAL_MOVE_RATE": self.move_rate,
+            "FAIRDEAL_TRUSTED_PROXIES": self.trusted_proxies,
         }

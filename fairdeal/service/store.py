@@ -81,6 +81,15 @@ class GameRow:
     """The table "Play again" made from this one, once made."""
     sealed_again: bytes | None = None
     """That table's join tokens for this table's human seats (JSON ``{seat: token}``), sealed."""
+    creator: str | None = None
+    """Who created it: the pseudonym of the client's address (as the log's host), for the cap on
+    running games per client; ``None`` for a row made before, or with no address known."""
+    bots_only: int = 0
+    """1 for a table of bots alone (no person at it), which expires (see :meth:`Store.expired_bot_games`)."""
+    opened: float | None = None
+    """Unix time the row was made (``None`` for a row made before it was kept)."""
+    touched: float | None = None
+    """Unix time someone last looked at the game (its state, record or live updates), at most a little late."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +195,7 @@ _SCHEMA = [
 ]
 
 _GAME_COLUMNS = ("id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length, sealed_secret, "
-                 "bot_seconds, next_hand_seconds, ready, again_id, sealed_again")
+                 "bot_seconds, next_hand_seconds, ready, again_id, sealed_again, creator, bots_only, opened, touched")
 # A database made before games kept a secret, or their own pace, or a table played again, gets
 # the columns: NULL, nothing secret; NULL bot_seconds, the service's setting; 0, deals at once.
 _ADDED_COLUMNS = {
@@ -196,7 +205,19 @@ _ADDED_COLUMNS = {
     "ready": "INTEGER NOT NULL DEFAULT 0",
     "again_id": "TEXT",
     "sealed_again": "{blob}",
+    # The operator's limits: who created a game, and when a table of bots alone expires. A row made
+    # before has no creator (counts for no client) and is no table of bots alone (never expires).
+    "creator": "TEXT",
+    "bots_only": "INTEGER NOT NULL DEFAULT 0",
+    "opened": "{real}",
+    "touched": "{real}",
 }
+_RUNNING = "status NOT IN ('over', 'abandoned')"
+# After the columns they index (a database made before has them only once _ADDED_COLUMNS ran).
+_LIMIT_INDEXES = [
+    f"CREATE INDEX IF NOT EXISTS games_running ON games (creator) WHERE {_RUNNING}",
+    f"CREATE INDEX IF NOT EXISTS games_bots_only ON games (opened) WHERE bots_only = 1 AND {_RUNNING}",
+]
 _ADD_COLUMN = "ALTER TABLE games ADD COLUMN {if_not_exists}{name} {kind}"
 _SESSION_COLUMNS = "id, created, status, sealed_seed, owner_hash, seats, length"
 _READ_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?"
@@ -204,6 +225,12 @@ _READ_SESSION = f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?"
 _READ_SEAT_HASHES = "SELECT seat, token_hash FROM seat_tokens WHERE game_id = ?"
 _READ_LINES = "SELECT line FROM lines WHERE game_id = ? AND seq >= ? ORDER BY seq"
 _REVEAL = '"type":"reveal"'  # in a line's canonical JSON; checked by parsing it (_end_of)
+
+
+def _count_running(creator: str | None) -> tuple[str, tuple[Any, ...]]:
+    if creator is None:
+        return f"SELECT COUNT(*) FROM games WHERE {_RUNNING}", ()
+    return f"SELECT COUNT(*) FROM games WHERE creator = ? AND {_RUNNING}", (creator,)
 
 
 def _start_of(header_text: str, host: str) -> dict[str, Any] | None:
@@ -435,6 +462,41 @@ class Store(abc.ABC):
         )
         return [game_id for (game_id,) in rows]
 
+    # -- the operator's limits ----------------------------------------------------
+
+    def running_games(self, creator: str | None = None) -> int:
+        """How many games are running (not over nor abandoned): all, or ``creator``'s (an index each)."""
+        return int(self._query(*_count_running(creator))[0][0])
+
+    async def running_games_async(self, creator: str | None = None) -> int:
+        """:meth:`running_games` from async code: from the event loop where the store allows."""
+        if self.async_ready():
+            try:
+                return int((await self._query_async(*_count_running(creator)))[0][0])
+            except self.loop_errors:
+                pass  # the threads' pool may still reach the database
+        return await self.call(self.running_games, creator)
+
+    def expired_bot_games(self, opened_before: float, touched_before: float, limit: int = 50) -> list[str]:
+        """Running tables of bots alone made before ``opened_before``, or looked at last before
+        ``touched_before`` (pass ``-inf`` for either that does not apply): the oldest first."""
+        rows = self._query(
+            f"SELECT id FROM games WHERE bots_only = 1 AND {_RUNNING} AND (opened < ? OR touched < ?) ORDER BY opened LIMIT ?",
+            (opened_before, touched_before, limit),
+        )
+        return [game_id for (game_id,) in rows]
+
+    def touch(self, game_id: str, now: float) -> None:
+        """Someone looked at ``game_id`` at ``now`` (see :attr:`GameRow.touched`)."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE games SET touched = ? WHERE id = ? AND bots_only = 1", (now, game_id))
+
+    def set_bots_only(self, game_id: str, now: float) -> None:
+        """``game_id`` became a table of bots alone (started with no person's seed): from ``now`` it may expire."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE games SET bots_only = 1, touched = ?, opened = COALESCE(opened, ?) WHERE id = ?",
+                        (now, now, game_id))
+
     # -- appending ---------------------------------------------------------------
 
     def append(
@@ -582,6 +644,8 @@ class SQLiteStore(Store):
             for name, kind in _ADDED_COLUMNS.items():
                 if name not in have:
                     cur.execute(_ADD_COLUMN.format(if_not_exists="", name=name, kind=kind.format(blob="BLOB", real="REAL")))
+            for statement in _LIMIT_INDEXES:
+                cur.execute(statement)
         self._closing = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
@@ -784,6 +848,8 @@ class PostgresStore(Store):
             for name, kind in _ADDED_COLUMNS.items():
                 cur.execute(_ADD_COLUMN.format(if_not_exists="IF NOT EXISTS ", name=name,
                                                kind=kind.format(blob="BYTEA", real="DOUBLE PRECISION")))
+            for statement in _LIMIT_INDEXES:
+                cur.execute(statement)
 
     @staticmethod
     def _sql(sql: str) -> str:

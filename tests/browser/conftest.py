@@ -73,6 +73,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "FAIRDEAL_TICK_SECONDS": "0.05",
         "FAIRDEAL_TURN_SECONDS": "20",
         "FAIRDEAL_LOG_LEVEL": "warning",
+        # The operator's limits, high: every request of a test comes from one address.
+        "FAIRDEAL_CREATE_RATE": "1000000/minute",
+        "FAIRDEAL_MOVE_RATE": "1000000/minute",
+        "FAIRDEAL_MAX_GAMES_PER_CLIENT": "1000000",
+        "FAIRDEAL_MAX_STREAMS_PER_CLIENT": "10000",
     }
     log = open(data / "server.log", "wb")
     process = subprocess.Popen(

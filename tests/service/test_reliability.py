@@ -82,6 +82,11 @@ class Server:
             "FAIRDEAL_NEXT_HAND_SECONDS": "0",
             "FAIRDEAL_TICK_SECONDS": "0.02",
             "FAIRDEAL_LOG_LEVEL": "info",
+            # The operator's limits, high: every request of a test comes from one address.
+            "FAIRDEAL_CREATE_RATE": "1000000/minute",
+            "FAIRDEAL_MOVE_RATE": "1000000/minute",
+            "FAIRDEAL_MAX_GAMES_PER_CLIENT": "1000000",
+            "FAIRDEAL_MAX_STREAMS_PER_CLIENT": "10000",
         }
         with open(self.log_path, "wb") as log:  # a file, not a pipe: a full pipe would stall the server
             self.process = subprocess.Popen(

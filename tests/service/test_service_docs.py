@@ -9,6 +9,7 @@ import fairdeal.service.app
 import fairdeal.service.dealing
 import fairdeal.service.errors
 import fairdeal.service.keys
+import fairdeal.service.limits
 import fairdeal.service.schemas
 import fairdeal.service.settings
 import fairdeal.service.store
@@ -19,6 +20,7 @@ MODULES = [
     fairdeal.service.dealing,
     fairdeal.service.errors,
     fairdeal.service.keys,
+    fairdeal.service.limits,
     fairdeal.service.schemas,
     fairdeal.service.settings,
     fairdeal.service.store,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -79,3 +80,58 @@ def test_serve_says_sqlite_serves_one_worker_best(tmp_path, monkeypatch):
     assert many.exit_code == one.exit_code == 0 and started == [2, 1]
     assert "for several workers, PostgreSQL serves better" in many.output
     assert "PostgreSQL" not in one.output
+
+
+def _closed(sock: socket.socket) -> bytes:
+    """What the server sent before it closed the connection (the socket's timeout: it never did)."""
+    got = b""
+    while chunk := sock.recv(65536):
+        got += chunk
+    return got
+
+
+def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_path):
+    port = free_port()
+    env = {**os.environ, "FAIRDEAL_HEADER_TIMEOUT": "0.5", "FAIRDEAL_LOG_LEVEL": "warning"}
+    server = subprocess.Popen([FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        give_up = time.monotonic() + 30
+        while True:
+            try:
+                assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
+                time.sleep(0.1)
+        # A 64 MB header: 431 once the head is over 16 KiB, and the connection closed (the rest is never read).
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ")
+            chunk = b"a" * (1024 * 1024)
+            try:
+                for _ in range(64):
+                    sock.sendall(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # closed before all of it was sent
+            try:
+                answer = _closed(sock)
+            except ConnectionResetError:
+                answer = b""  # (the kernel may drop the answer when unread bytes were pending)
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 431 ") and b"over 16384 bytes" in answer, answer[:200]
+        # Just over the limit, sent at once: the 431 and its reason come back.
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
+            answer = _closed(sock)
+        assert answer.startswith(b"HTTP/1.1 431 ") and b'{"detail":"the request line and headers are over 16384 bytes"}' in answer
+        # A half-sent request, and a connection that sends nothing, are closed after the header timeout.
+        for sent in (b"GET /health HTTP/1.1\r\nHost: x\r\n", b""):
+            with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+                sock.sendall(sent)
+                assert _closed(sock) == b""
+        # A whole request is answered as ever, and the connection kept for the next.
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

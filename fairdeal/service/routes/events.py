@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 
 from fairdeal.service.deps import GameId, GamesDep, StreamRoleDep
+from fairdeal.service.limits import request_client
 from fairdeal.service.schemas import LIVE_EVENT, errors
 
 router = APIRouter(prefix="/games/{game_id}/events", tags=["live updates"])
@@ -43,10 +45,11 @@ def _event(kind: str, data: str, event_id: int | None = None) -> str:
             "content": {"text/event-stream": {"schema": LIVE_EVENT}},
             "description": "`event: line` for each new record line; `event: state` (or `view`) after each batch.",
         },
-        **errors(401, 404, 422),
+        **errors(401, 404, 422, 429),
     },
 )
 async def live_updates(
+    request: Request,
     game_id: GameId,
     games: GamesDep,
     role: StreamRoleDep,
@@ -54,18 +57,33 @@ async def live_updates(
     wait: Annotated[float, Query(ge=0, le=3600, description="Close the stream after this many seconds.")] = 300,
     last_event_id: Annotated[str | None, Header(max_length=20)] = None,
 ) -> StreamingResponse:
-    """Server-sent events: every new record line, and after each batch the fresh state (or the seat's view)."""
+    """Server-sent events: every new record line, and after each batch the fresh state (or the seat's view).
+    429 when this client has the most streams open that one may."""
     store = games.store
+    lease = request.app.state.limits.streams.open(request_client(request))
     seat = None if role is None or role.is_host else role.seat
     if from_seq is None and last_event_id is not None and last_event_id.isdigit() and len(last_event_id) <= 9:
         from_seq = int(last_event_id) + 1
-    if from_seq is None:
-        from_seq = await store.call(store.length, game_id)
+    try:
+        if from_seq is None:
+            from_seq = await store.call(store.length, game_id)
+        await games.touch_async(game_id)
+    except BaseException:
+        lease.release()
+        raise
 
     def snapshot() -> dict[str, Any]:
+        games.touch(game_id)  # someone is watching (a write now and then at most)
         return games.public_state(game_id) if seat is None else games.seat_view(game_id, seat)
 
     async def stream() -> AsyncIterator[str]:
+        try:
+            async for event in updates():
+                yield event
+        finally:
+            lease.release()
+
+    async def updates() -> AsyncIterator[str]:
         loop = asyncio.get_running_loop()
         ends = loop.time() + wait
         quiet_since = loop.time()
@@ -102,6 +120,8 @@ async def live_updates(
                 yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
                 quiet_since = loop.time()
 
+    body = stream()
+    weakref.finalize(body, lease.release)  # a stream never started (the client went first) gives it back too
     return StreamingResponse(
-        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        body, media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     )

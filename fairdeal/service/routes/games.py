@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import GameId, GamesDep, HostDep, PlayerDep
+from fairdeal.service.limits import request_client
 from fairdeal.service.models import AbandonIn, CreateGame
 from fairdeal.service.schemas import GameCreated, PublicState, SeatView, VerifyReport, errors
 from fairdeal.table import Seat
@@ -23,22 +24,29 @@ HOST_ONLY = errors(401, 403, 404, 409, 422)
 
 
 @router.post("", status_code=201, response_model=GameCreated, response_model_exclude_unset=True,
-             responses=errors(400, 422))
+             responses=errors(400, 422, 429, 503))
 async def create_game(body: CreateGame, games: GamesDep, request: Request) -> dict[str, Any]:
     """Open a table: the commitment to its server seed, the host token, one join token per human seat,
     and its start entry's place in the transparency log (``log``, spec/log.md).
 
-    The tokens are shown this once; the server keeps only their hashes.
+    The tokens are shown this once; the server keeps only their hashes. 429 when this client
+    creates too fast or runs too many games, 503 when the service runs its most.
     """
+    client = request_client(request)
+    limits = request.app.state.limits
+    limits.creates.check(client, limits.now(), "games and sessions created")
     seats = [Seat(seat.name, seat.bot) for seat in body.seats]
-    host = request.app.state.log.host_of(body.host_id, request.client.host if request.client else None)
+    public_log = request.app.state.log
+    host = public_log.host_of(body.host_id, client)
+    creator = None if client is None else public_log.host_of(None, client)
     return await games.create_async(body.rules, body.options, seats, body.turn_seconds, body.bot_seconds,
-                                    body.next_hand_seconds, host=host)
+                                    body.next_hand_seconds, host=host, creator=creator)
 
 
 @router.get("/{game_id}", response_model=PublicState, responses=errors(404, 422))
 async def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
     """What a spectator sees: the public table, scores, whose turn; no hidden card."""
+    await games.touch_async(game_id)
     return JSONResponse(await games.public_state_async(game_id))
 
 
@@ -52,6 +60,7 @@ async def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
 async def record(game_id: GameId, games: GamesDep) -> Response:
     """The game's record, one canonical JSON object per line. Public at any time:
     it holds no hidden card, and the server seed only once revealed."""
+    await games.touch_async(game_id)
     return Response(await games.store.call(games.record_text, game_id), media_type="application/x-ndjson")
 
 
@@ -91,10 +100,13 @@ async def ready(game_id: GameId, games: GamesDep, seat: PlayerDep) -> JSONRespon
 
 
 @router.post("/{game_id}/again", status_code=201, response_model=GameCreated, response_model_exclude_unset=True,
-             responses=HOST_ONLY)
-async def again(game_id: GameId, games: GamesDep, host: HostDep) -> dict[str, Any]:
+             responses={**HOST_ONLY, **errors(429, 503)})
+async def again(game_id: GameId, games: GamesDep, host: HostDep, request: Request) -> dict[str, Any]:
     """Play again: a new table with the same seats, rules, options and pace, once this one is over
     or abandoned; answered like a new table (host and join tokens). Each human seat's own view of
     this table then names the new one and its join token there. 409 when the game is still on, or
-    was played again already (the answer names that table)."""
+    was played again already (the answer names that table). 429 and 503 as for a new table
+    (the new table is its creator's, who made this one)."""
+    limits = request.app.state.limits
+    limits.creates.check(request_client(request), limits.now(), "games and sessions created")
     return await games.again_async(game_id)

@@ -9,19 +9,23 @@ from fairdeal.rules import Move, MoveError
 from fairdeal.service.deps import GameId, PlayerDep
 from fairdeal.service.errors import Forbidden, Rejected
 from fairdeal.service.games import GameService
+from fairdeal.service.limits import request_client
 from fairdeal.service.models import MoveIn
 from fairdeal.service.schemas import MoveAnswer, errors
 
 router = APIRouter(prefix="/games/{game_id}/moves", tags=["moves"])
 
 
-@router.post("", response_model=MoveAnswer, responses=errors(400, 401, 403, 404, 409, 422))
+@router.post("", response_model=MoveAnswer, responses=errors(400, 401, 403, 404, 409, 422, 429))
 async def submit_move(request: Request, game_id: GameId, seat: PlayerDep, body: MoveIn) -> JSONResponse:
     """Make the token's seat's move. ``seq`` is the record length the move was chosen on:
     if anything happened since, the answer is 409 and nothing is written.
 
-    Answers the signed receipt of the move's record line and the seat's new view.
+    Answers the signed receipt of the move's record line and the seat's new view; 429 when
+    this client moves faster than the service allows.
     """
+    limits = request.app.state.limits
+    limits.moves.check(request_client(request), limits.now(), "moves")
     if body.seat is not None and body.seat != seat:
         raise Forbidden(f"this is seat {seat}'s token, not seat {body.seat}'s")
     try:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Path, Request, Response
 from fairdeal.cards import CardError, pack, parse_cards
 from fairdeal.service.deps import OwnerDep, SessionId, SessionSeatDep, SessionsDep, TokenDep
 from fairdeal.service.errors import Forbidden, Rejected
+from fairdeal.service.limits import request_client
 from fairdeal.service.models import LABEL, CommitIn, CreateSession, RevealIn, ShuffleIn
 from fairdeal.service.schemas import (
     CommitAnswer,
@@ -28,14 +29,18 @@ OWNER_STEP = errors(401, 403, 404, 409, 422)
 READ = errors(404, 422)
 
 
-@router.post("", status_code=201, response_model=SessionCreated, responses=errors(400, 422))
+@router.post("", status_code=201, response_model=SessionCreated, responses=errors(400, 422, 429))
 async def create_session(body: CreateSession, sessions: SessionsDep, request: Request) -> dict[str, Any]:
     """Open a session: the commitment to its server seed, the owner key, one token per seat, and its
     start entry's place in the transparency log (``log``, spec/log.md).
 
-    The keys are shown this once; the server keeps only their hashes.
+    The keys are shown this once; the server keeps only their hashes. 429 when this client
+    creates too fast (the rate is shared with games).
     """
-    host = request.app.state.log.host_of(body.host_id, request.client.host if request.client else None)
+    client = request_client(request)
+    limits = request.app.state.limits
+    limits.creates.check(client, limits.now(), "games and sessions created")
+    host = request.app.state.log.host_of(body.host_id, client)
     return await sessions.store.call(sessions.create, body.seats, body.label_prefix, host)
 
 
