@@ -61,6 +61,11 @@ class Settings:
     ``cards.example.com/log``; empty: ``fairdeal.invalid/log/`` and the first 16 hex digits of
     the server's public key (see :func:`fairdeal.service.transparency.default_origin`)."""
 
+    live_updates: str = "notify"
+    """How live-updates streams hear of other processes' changes on PostgreSQL: ``notify``
+    (``LISTEN``/``NOTIFY``: a stream waits, asking the database nothing) or ``poll`` (each stream
+    looks at its game's row every quarter of a second, as SQLite's streams do; for comparison)."""
+
     def __post_init__(self) -> None:
         if not self.database_url:
             object.__setattr__(self, "database_url", f"sqlite:///{Path(self.data_dir) / 'fairdeal.db'}")
@@ -69,6 +74,9 @@ class Settings:
             raise SettingsError("FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://")
         if self.log_origin and not all(" " < c <= "~" and c != "+" for c in self.log_origin):
             raise SettingsError("FAIRDEAL_LOG_ORIGIN is printable ASCII with no spaces and no '+' (e.g. cards.example.com/log)")
+
+        if self.live_updates not in ("notify", "poll"):
+            raise SettingsError(f"FAIRDEAL_LIVE_UPDATES is notify or poll, not {self.live_updates!r}")
 
     @property
     def store_kind(self) -> str:
@@ -86,6 +94,7 @@ class Settings:
             tick_seconds=_number(env, "FAIRDEAL_TICK_SECONDS", 0.1, 0, 10),
             log_level=(env.get("FAIRDEAL_LOG_LEVEL") or "info").lower(),
             log_origin=env.get("FAIRDEAL_LOG_ORIGIN", ""),
+            live_updates=(env.get("FAIRDEAL_LIVE_UPDATES") or "notify").lower(),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -99,4 +108,5 @@ class Settings:
             "FAIRDEAL_TICK_SECONDS": repr(self.tick_seconds),
             "FAIRDEAL_LOG_LEVEL": self.log_level,
             "FAIRDEAL_LOG_ORIGIN": self.log_origin,
+            "FAIRDEAL_LIVE_UPDATES": self.live_updates,
         }
