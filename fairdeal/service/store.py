@@ -767,6 +767,9 @@ class PostgresStore(Store):
     announces = True
     _ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)"
     CHECK_IDLE_SECONDS = 1.0
+    listener_pid: int | None = None
+    """The server process of :meth:`listen`'s connection while it listens (for an operator's
+    ``pg_stat_activity``, and tests)."""
     LISTEN_BACKOFF = (0.05, 5.0)
     """:meth:`listen`'s wait before connecting again after its connection failed: the first, and
     the most (each failure doubles it)."""
@@ -905,6 +908,7 @@ class PostgresStore(Store):
             try:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listener_pid = conn.info.backend_pid
                     wait = self.LISTEN_BACKOFF[0]
                     connected(True)
                     async for notice in conn.notifies():
@@ -912,6 +916,7 @@ class PostgresStore(Store):
             except psycopg.Error:
                 pass  # dropped (a restart, a network cut): connect again
             finally:
+                self.listener_pid = None
                 connected(False)
             await asyncio.sleep(wait)
             wait = min(most, wait * 2)
