@@ -30,7 +30,7 @@ import fairdeal.service.app as app_module
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import DEFAULT
 from fairdeal.service import Settings, create_app
-from fairdeal.service.store import CHANNEL, Conflict, GameRow, PostgresStore
+from fairdeal.service.store import CHANNEL, Conflict, GameRow, PostgresStore, SQLiteStore
 
 postgres_only = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 
@@ -85,23 +85,29 @@ class InProcessServer:
         self.thread.join(timeout=30)
 
 
-class CountingStore(PostgresStore):
-    """A PostgresStore that counts its reads (every query a stream could make is one)."""
+class Counting:
+    """Mixed into a store: counts its reads (every query a stream could make is one)."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__(url)
-        self.queries = 0
-        self._count = threading.Lock()
+    queries = 0
+    _count = threading.Lock()
 
     def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
         with self._count:
             self.queries += 1
-        return super()._query(sql, params)
+        return super()._query(sql, params)  # type: ignore[misc]
 
     async def _query_async(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
         with self._count:
             self.queries += 1
-        return await super()._query_async(sql, params)
+        return await super()._query_async(sql, params)  # type: ignore[misc]
+
+
+class CountingPostgres(Counting, PostgresStore):
+    pass
+
+
+class CountingSQLite(Counting, SQLiteStore):
+    pass
 
 
 def _until(condition: Any, message: str, seconds: float = 30.0) -> None:
@@ -124,9 +130,10 @@ def _events(response: httpx.Response) -> Iterator[tuple[str, str]]:
             kind, data = None, []
 
 
-def _two_seat_table(client: httpx.Client, url: str) -> tuple[str, dict[int, str]]:
+def _two_seat_table(client: httpx.Client, url: str, **body: Any) -> tuple[str, dict[int, str]]:
     """A table of two people, both joined: nothing moves on it until one of them does."""
-    answer = client.post(f"{url}/games", json={"seats": [{"name": "Ann", "bot": False}, {"name": "Bo", "bot": False}]})
+    seats = [{"name": "Ann", "bot": False}, {"name": "Bo", "bot": False}]
+    answer = client.post(f"{url}/games", json={"seats": seats, **body})
     assert answer.status_code == 201, answer.text
     game = answer.json()
     tokens = {s["seat"]: s["join_token"] for s in game["seats"]}
@@ -155,10 +162,11 @@ def _move(client: httpx.Client, url: str, game_id: str, tokens: dict[int, str]) 
 def two_servers(tmp_path: Path, database_url: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
     """Server two, a ``fairdeal serve`` process; server one, the app in this process on a counting store."""
     two = Server(tmp_path / "data", database_url, tmp_path, "two").start()  # (it makes the keys)
-    stores: list[CountingStore] = []
+    stores: list[Any] = []
 
-    def counting(url: str) -> CountingStore:
-        stores.append(CountingStore(url))
+    def counting(url: str) -> Any:
+        sqlite = url.startswith("sqlite:///")
+        stores.append(CountingSQLite(url[len("sqlite:///"):]) if sqlite else CountingPostgres(url))
         return stores[-1]
 
     monkeypatch.setattr(app_module, "open_store", counting)
@@ -209,9 +217,9 @@ def test_a_move_made_through_one_server_reaches_a_stream_of_the_other_which_asks
             assert set(kinds) <= {"state", "line"}
 
 
-@postgres_only
 @pytest.mark.parametrize("two_servers", ["poll"], indirect=True)
-def test_with_live_updates_set_to_poll_a_stream_asks_the_store_and_still_gets_the_other_servers_move(two_servers):
+def test_a_polling_stream_asks_the_store_and_gets_the_other_servers_move(two_servers):
+    # PostgreSQL with FAIRDEAL_LIVE_UPDATES=poll; SQLite, which has no announcements, always.
     one, store, two = two_servers
     assert not one.app.state.games.notifier.shared
     with httpx.Client(timeout=30) as client:
@@ -224,3 +232,25 @@ def test_with_live_updates_set_to_poll_a_stream_asks_the_store_and_still_gets_th
             seq = _move(client, two.url, game_id, tokens)
             kind, data = next(events)
             assert (kind, json.loads(data)["seq"]) == ("line", seq)
+
+
+def test_who_is_ready_between_hands_reaches_a_stream_of_the_other_server(two_servers):
+    # PostgreSQL: announced (the ready append writes no line); SQLite: the stream sees the row change.
+    one, store, two = two_servers
+    notifier = one.app.state.games.notifier
+    _until(lambda: notifier.shared == store.announces, "server one's listener did not connect")
+    with httpx.Client(timeout=30) as client:
+        game_id, tokens = _two_seat_table(client, two.url, next_hand_seconds=60)
+        auth = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
+        view = client.get(f"{two.url}/games/{game_id}/seats/0/view", headers=auth[0]).json()
+        while view["status"] != "between-hands":
+            _move(client, two.url, game_id, tokens)
+            view = client.get(f"{two.url}/games/{game_id}/seats/0/view", headers=auth[0]).json()
+        with client.stream("GET", f"{one.url}/games/{game_id}/events?wait=120") as response:
+            events = _events(response)
+            kind, data = next(events)
+            assert kind == "state" and json.loads(data)["next_hand"]["ready"] == []
+            answer = client.post(f"{two.url}/games/{game_id}/ready", headers=auth[1])
+            assert answer.status_code == 200, answer.text
+            kind, data = next(events)
+            assert kind == "state" and json.loads(data)["next_hand"]["ready"] == [1]
