@@ -25,6 +25,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -40,6 +41,8 @@ from fairdeal.record import line_hash
 from fairdeal.tlog import Tree, end_entry, entry_bytes, leaf_hash, start_entry
 
 T = TypeVar("T")
+
+_log = logging.getLogger("fairdeal.service")
 
 __all__ = ["Store", "GameRow", "SessionRow", "Conflict", "open_store", "SQLiteStore", "PostgresStore", "KEEP", "CHANNEL"]
 
@@ -901,7 +904,7 @@ class PostgresStore(Store):
                 conn = await psycopg.AsyncConnection.connect(
                     self._url, autocommit=True, application_name="fairdeal-listen", connect_timeout=10,
                     keepalives=1, keepalives_idle=10, keepalives_interval=5, keepalives_count=3)
-            except psycopg.OperationalError:
+            except psycopg.Error:  # the server is away: try again, later and later
                 await asyncio.sleep(wait)
                 wait = min(most, wait * 2)
                 continue
@@ -913,8 +916,9 @@ class PostgresStore(Store):
                     connected(True)
                     async for notice in conn.notifies():
                         changed(notice.payload)
-            except psycopg.Error:
-                pass  # dropped (a restart, a network cut): connect again
+            except Exception as exc:  # dropped (a restart, a network cut): connect again
+                _log.warning("live updates: the listening connection failed (%s); streams look at "
+                             "the database until it is back", type(exc).__name__)
             finally:
                 self.listener_pid = None
                 connected(False)

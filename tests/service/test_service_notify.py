@@ -16,6 +16,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,9 @@ def test_every_change_a_stream_shows_is_announced_on_commit_and_a_refused_append
             finally:
                 await store.close_async()
 
-        asyncio.run(on_the_loop())
+        # In a thread of its own: a loop may be running in this one (Playwright's, in a full run).
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, on_the_loop()).result()
         heard = [notice.payload for notice in listener.notifies(timeout=30, stop_after=4)]
     store.close()
     assert heard == ["n1", "n2", "n4", "n1"]

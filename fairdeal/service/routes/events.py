@@ -53,7 +53,8 @@ def _event(kind: str, data: str, event_id: int | None = None) -> str:
     responses={
         200: {
             "content": {"text/event-stream": {"schema": LIVE_EVENT}},
-            "description": "`event: line` for each new record line; `event: state` (or `view`) after each batch.",
+            "description": "`event: line` for each new record line; `event: state` (or `view`) after each batch, "
+            "and after a change beside the record (who is ready between hands, a table played again).",
         },
         **errors(401, 404, 422),
     },
