@@ -193,7 +193,7 @@ def test_a_move_made_through_one_server_reaches_a_stream_of_the_other_which_asks
             events = _events(response)
             assert next(events)[0] == "state"
             before = store.queries
-            time.sleep(1.0)  # four of the old polling intervals: not one query
+            time.sleep(0.6)  # more than two of the old polling intervals: not one query
             assert store.queries == before
             seq = _move(client, two.url, game_id, tokens)
             kind, data = next(events)
@@ -201,7 +201,7 @@ def test_a_move_made_through_one_server_reaches_a_stream_of_the_other_which_asks
             assert next(events)[0] == "state"
             assert store.queries > before  # woken, the stream read the line and the state
             before = store.queries
-            time.sleep(1.0)
+            time.sleep(0.6)
             assert store.queries == before
 
             # The listening connection is cut: it connects again, and every stream looks once.
