@@ -91,6 +91,9 @@ def create_app(
         gc.set_threshold(thresholds[0], thresholds[1], _NEVER)
         await store.open_async()
         tasks = [asyncio.create_task(_collect_now_and_then(FULL_COLLECTION_SECONDS))]
+        if store.announces and settings.live_updates == "notify":
+            # One listening connection for the process: every stream waits on the notifier it feeds.
+            tasks.append(asyncio.create_task(store.listen(notifier.notify, notifier.set_shared)))
         if settings.tick_seconds > 0:
             tasks.append(asyncio.create_task(_run_timer(games, settings.tick_seconds)))
         try:

@@ -64,15 +64,42 @@ class Cached(Generic[R]):
 
 
 class Notifier:
-    """Wakes the live-update streams of a record when this process appended to it.
+    """Wakes the live-update streams of a record when it changed.
 
-    Streams of other processes notice by polling the store; this only makes
-    the common case instant. Safe to call from any thread.
+    This process's changes call :meth:`notify` themselves. Where the store
+    announces every process's changes (PostgreSQL's ``NOTIFY``, see
+    :meth:`Store.listen`), the app's listener calls it for those too and
+    :attr:`shared` is true while it listens: streams then wait for it alone.
+    Otherwise a stream also looks at the store now and then, for changes made
+    by another process. Safe to call from any thread.
+
+    >>> notifier = Notifier()
+    >>> async def woken() -> bool:
+    ...     with notifier.listen("g1") as changed:
+    ...         notifier.notify("g1")
+    ...         await asyncio.wait_for(changed.wait(), 1)
+    ...         return changed.is_set()
+    >>> asyncio.run(woken())
+    True
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        self.shared = False
+        """Whether other processes' changes reach :meth:`notify` (the store's listener is connected)."""
+
+    def set_shared(self, shared: bool) -> None:
+        """The listener connected (``True``) or lost its connection (``False``): every stream is
+        woken once, to look at its record (a change may have come while no one listened) and to
+        wait the right way from now on."""
+        self.shared = shared
+        self.notify_all()
+
+    def notify_all(self) -> None:
+        with self._lock:
+            waiters = [waiter for waiters in self._waiters.values() for waiter in waiters]
+        self._wake(waiters)
 
     @contextmanager
     def listen(self, record_id: str) -> Iterator[asyncio.Event]:
@@ -90,9 +117,21 @@ class Notifier:
                     if not waiters:
                         del self._waiters[record_id]
 
+    def changed(self, record_id: str) -> None:
+        """This process changed ``record_id``: its streams are woken, now or, where the store
+        announces the change to every process (:attr:`shared`), by that announcement (once, not
+        twice: a second wake would cost each stream a look at the store and find nothing)."""
+        if not self.shared:
+            self.notify(record_id)
+
     def notify(self, record_id: str) -> None:
+        """Wake the streams of ``record_id``."""
         with self._lock:
             waiters = list(self._waiters.get(record_id, ()))
+        self._wake(waiters)
+
+    @staticmethod
+    def _wake(waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]]) -> None:
         for loop, event in waiters:
             try:
                 loop.call_soon_threadsafe(event.set)
@@ -316,7 +355,7 @@ class LiveRecords(Generic[R]):
                     raise
                 answer = self._answer(cached, row, columns, result, then)
                 break
-        self.notifier.notify(record_id)
+        self.notifier.changed(record_id)
         return answer
 
     async def act_async(
@@ -379,7 +418,7 @@ class LiveRecords(Generic[R]):
             lock.release()
         if answer is _THE_USUAL_WAY:
             return await self.store.call(self.act, record_id, action, expected_seq=expected_seq, after=after, then=then)
-        self.notifier.notify(record_id)
+        self.notifier.changed(record_id)
         return answer
 
     async def read_async(self, record_id: str, reader: Callable[[R, Any], T]) -> T:

@@ -98,6 +98,11 @@ class Settings:
     ``cards.example.com/log``; empty: ``fairdeal.invalid/log/`` and the first 16 hex digits of
     the server's public key (see :func:`fairdeal.service.transparency.default_origin`)."""
 
+    live_updates: str = "notify"
+    """How live-updates streams hear of other processes' changes on PostgreSQL: ``notify``
+    (``LISTEN``/``NOTIFY``: a stream waits, asking the database nothing) or ``poll`` (each stream
+    looks at its game's row every quarter of a second, as SQLite's streams do; for comparison)."""
+
     def __post_init__(self) -> None:
         if not self.database_url:
             object.__setattr__(self, "database_url", f"sqlite:///{Path(self.data_dir) / 'fairdeal.db'}")
@@ -122,6 +127,9 @@ class Settings:
     def proxy_networks(self) -> tuple[Any, ...]:
         """:attr:`trusted_proxies`, parsed (``ipaddress`` networks)."""
         return self._networks  # type: ignore[attr-defined, no-any-return]
+
+        if self.live_updates not in ("notify", "poll"):
+            raise SettingsError(f"FAIRDEAL_LIVE_UPDATES is notify or poll, not {self.live_updates!r}")
 
     @property
     def store_kind(self) -> str:
@@ -152,6 +160,7 @@ class Settings:
             create_rate=env.get("FAIRDEAL_CREATE_RATE") or "30/minute",
             move_rate=env.get("FAIRDEAL_MOVE_RATE") or "600/minute",
             trusted_proxies=env.get("FAIRDEAL_TRUSTED_PROXIES", ""),
+            live_updates=(env.get("FAIRDEAL_LIVE_UPDATES") or "notify").lower(),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -178,4 +187,5 @@ class Settings:
             "FAIRDEAL_CREATE_RATE": self.create_rate,
             "FAIRDEAL_MOVE_RATE": self.move_rate,
             "FAIRDEAL_TRUSTED_PROXIES": self.trusted_proxies,
+            "FAIRDEAL_LIVE_UPDATES": self.live_updates,
         }

@@ -25,6 +25,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -41,7 +42,14 @@ from fairdeal.tlog import Tree, end_entry, entry_bytes, leaf_hash, start_entry
 
 T = TypeVar("T")
 
-__all__ = ["Store", "GameRow", "SessionRow", "Conflict", "open_store", "SQLiteStore", "PostgresStore", "KEEP"]
+_log = logging.getLogger("fairdeal.service")
+
+__all__ = ["Store", "GameRow", "SessionRow", "Conflict", "open_store", "SQLiteStore", "PostgresStore", "KEEP", "CHANNEL"]
+
+CHANNEL = "fairdeal_records"
+"""PostgreSQL's ``NOTIFY`` channel of record changes: each append and each change of a game's row
+that a live-updates stream shows sends the record's id on it, in the transaction that makes it
+(so it is delivered when that commits, and never for one rolled back)."""
 
 
 class Conflict(Exception):
@@ -267,6 +275,11 @@ class Store(abc.ABC):
 
     kind: str
     _unique_violation: type[Exception]
+    _ANNOUNCE = ""
+    """What an ``UPDATE`` of a record's row ends with to tell other processes (PostgreSQL: a
+    ``RETURNING pg_notify(...)``; nothing for a store with no such thing)."""
+    announces = False
+    """Whether every process's changes to a record are announced to :meth:`listen` (PostgreSQL)."""
     _tree: Tree | None = None
     _tree_lock = threading.Lock()  # (one for every store of a process: they are few, and it is held for microseconds)
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -528,13 +541,21 @@ class Store(abc.ABC):
         """Note the table "Play again" made from ``game_id``, unless one is noted already;
         whether this call noted it (a second, racing one does not)."""
         with self._transaction() as cur:
-            cur.execute("UPDATE games SET again_id = ?, sealed_again = ? WHERE id = ? AND again_id IS NULL",
-                        (again_id, sealed_again, game_id))
+            cur.execute("UPDATE games SET again_id = ?, sealed_again = ? WHERE id = ? AND again_id IS NULL"
+                        + self._ANNOUNCE, (again_id, sealed_again, game_id))
             return cur.rowcount == 1
 
     # Awaited on the event loop, for stores that can talk to their database from it
     # (PostgreSQL): a game's reads, an append, a new game. The app opens this side on its loop
     # when it starts, and closes it when it stops. Used only when async_ready() says so.
+
+    async def listen(self, changed: Callable[[str], None], connected: Callable[[bool], None]) -> None:
+        """Call ``changed(record_id)`` whenever any process commits a change to a record, until
+        cancelled; ``connected(False)`` when announcements may be missed from now on (the
+        listening connection dropped), ``connected(True)`` once they reach this again.
+
+        Returns at once where changes are not announced (:attr:`announces` is false).
+        """
 
     async def open_async(self) -> None:
         """Get ready for the ``*_async`` methods on the running loop (nothing to do for most stores)."""
@@ -586,7 +607,7 @@ class Store(abc.ABC):
         and the log's ``end`` entry when they end the record."""
         with self._transaction() as cur:
             # The row lock taken here orders racing appends; the loser sees the new length.
-            cur.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?",
+            cur.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?{self._ANNOUNCE}",
                         (*params, record_id, expected_seq))
             if cur.rowcount != 1:
                 raise Conflict(record_id, expected_seq, None)
@@ -810,7 +831,15 @@ class PostgresStore(Store):
     """
 
     kind = "postgresql"
+    announces = True
+    _ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)"
     CHECK_IDLE_SECONDS = 1.0
+    listener_pid: int | None = None
+    """The server process of :meth:`listen`'s connection while it listens (for an operator's
+    ``pg_stat_activity``, and tests)."""
+    LISTEN_BACKOFF = (0.05, 5.0)
+    """:meth:`listen`'s wait before connecting again after its connection failed: the first, and
+    the most (each failure doubles it)."""
     ASYNC_CONNECTIONS = 32
     """At most this many async connections (opened as needed). A move holds its connection until
     the loop gets round to reading the answer, which under load is most of the move's time: with
@@ -888,7 +917,8 @@ class PostgresStore(Store):
         if not 0 < len(lines) <= cls.ONE_STATEMENT_LINES:
             return None
         sql = (
-            f"WITH moved AS (UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ? RETURNING id) "
+            f"WITH moved AS (UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?"
+            f" RETURNING id, pg_notify('{CHANNEL}', id)) "
             "INSERT INTO lines (game_id, seq, line) SELECT moved.id, new.seq, new.line FROM moved, (VALUES "
             + ", ".join(["(?::integer, ?::text)"] * len(lines))
             + ") AS new (seq, line)"
@@ -927,6 +957,39 @@ class PostgresStore(Store):
         )
         await pool.open()
         self._async_pool, self._async_loop = pool, asyncio.get_running_loop()
+
+    async def listen(self, changed: Callable[[str], None], connected: Callable[[bool], None]) -> None:
+        import psycopg
+
+        # One connection of its own, outside the pools: LISTEN belongs to a session, and a
+        # pooled connection would be handed to a query meanwhile.
+        wait, most = self.LISTEN_BACKOFF
+        while True:
+            try:
+                # Keepalives: a connection cut without a word (a dead peer) must fail, not wait forever.
+                conn = await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True, application_name="fairdeal-listen", connect_timeout=10,
+                    keepalives=1, keepalives_idle=10, keepalives_interval=5, keepalives_count=3)
+            except psycopg.Error:  # the server is away: try again, later and later
+                await asyncio.sleep(wait)
+                wait = min(most, wait * 2)
+                continue
+            try:
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listener_pid = conn.info.backend_pid
+                    wait = self.LISTEN_BACKOFF[0]
+                    connected(True)
+                    async for notice in conn.notifies():
+                        changed(notice.payload)
+            except Exception as exc:  # dropped (a restart, a network cut): connect again
+                _log.warning("live updates: the listening connection failed (%s); streams look at "
+                             "the database until it is back", type(exc).__name__)
+            finally:
+                self.listener_pid = None
+                connected(False)
+            await asyncio.sleep(wait)
+            wait = min(most, wait * 2)
 
     async def close_async(self) -> None:
         pool, self._async_pool, self._async_loop = self._async_pool, None, None

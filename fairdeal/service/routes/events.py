@@ -6,14 +6,20 @@ so a reconnecting ``EventSource`` resumes with ``Last-Event-ID``), then one
 own view when the request carries that seat's token. The stream ends after
 the reveal, or after ``wait`` seconds (the client reconnects).
 
-Lines appended by this process wake the stream at once; lines appended by
-other processes are noticed by comparing the record's length every quarter
-of a second.
+A stream waits for its record to change, as :class:`~fairdeal.service.live.Notifier`
+tells: at once for this process's changes, and on PostgreSQL for every
+process's (``LISTEN``/``NOTIFY``): such a stream asks the store nothing until
+woken. Without announcements (SQLite, which several worker processes may
+share; or PostgreSQL while the listening connection is down, or with
+``FAIRDEAL_LIVE_UPDATES=poll``) it also looks at the game's row every
+quarter of a second, for changes another process made: new lines, and
+changes beside the record (who is ready between hands, a table played again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import weakref
 from collections.abc import AsyncIterator
@@ -25,11 +31,17 @@ from fastapi.responses import StreamingResponse
 from fairdeal.service.deps import GameId, GamesDep, StreamRoleDep
 from fairdeal.service.limits import request_client
 from fairdeal.service.schemas import LIVE_EVENT, errors
+from fairdeal.service.store import GameRow
 
 router = APIRouter(prefix="/games/{game_id}/events", tags=["live updates"])
 
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
+
+
+def _mark(row: GameRow | None) -> tuple[Any, ...] | None:
+    """What of a game's row a stream shows: its length, and the changes beside the record."""
+    return None if row is None else (row.length, row.status, row.ready, row.again_id)
 
 
 def _event(kind: str, data: str, event_id: int | None = None) -> str:
@@ -43,7 +55,8 @@ def _event(kind: str, data: str, event_id: int | None = None) -> str:
     responses={
         200: {
             "content": {"text/event-stream": {"schema": LIVE_EVENT}},
-            "description": "`event: line` for each new record line; `event: state` (or `view`) after each batch.",
+            "description": "`event: line` for each new record line; `event: state` (or `view`) after each batch, "
+            "and after a change beside the record (who is ready between hands, a table played again).",
         },
         **errors(401, 404, 422, 429),
     },
@@ -88,29 +101,47 @@ async def live_updates(
         ends = loop.time() + wait
         quiet_since = loop.time()
         seq = from_seq
-        with games.notifier.listen(game_id) as changed:
+        notifier = games.notifier
+        with notifier.listen(game_id) as changed:
             yield "retry: 1000\n\n"
+            seen = None if notifier.shared else _mark(await store.call(store.game, game_id))
             state = await store.call(snapshot)
             yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
             done = state["status"] in ("over", "abandoned") and "server_seed" in state and seq >= state["seq"]
+            # Lines appended after from_seq was read, before this stream listened, woke no one.
+            look = state["seq"] > seq
             while not done and loop.time() < ends:
+                if not look:
+                    # Announced (shared): the notifier alone; a stream that was told of every
+                    # change has nothing to look for meanwhile (see the module's docstring).
+                    step = KEEPALIVE_SECONDS if notifier.shared else POLL_SECONDS
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(changed.wait(), timeout=min(step, max(0.0, ends - loop.time())))
+                # Cleared before looking: a change from now on wakes the next wait.
+                woken, look = changed.is_set() or look, False
                 changed.clear()
-                try:
-                    await asyncio.wait_for(changed.wait(), timeout=min(POLL_SECONDS, max(0.0, ends - loop.time())))
-                except asyncio.TimeoutError:
-                    pass
+                if not notifier.shared:
+                    # Polling: the row says whether anything changed, here or in another process.
+                    mark = _mark(await store.call(store.game, game_id))
+                    woken, seen = woken or mark != seen, mark
+                    if woken and mark is not None and mark[0] <= seq:
+                        # beside the record: the fresh state
+                        state = await store.call(snapshot)
+                        yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
+                        quiet_since = loop.time()
+                        continue
+                if not woken:
+                    if loop.time() - quiet_since >= KEEPALIVE_SECONDS:
+                        quiet_since = loop.time()
+                        yield ": keepalive\n\n"
+                    continue
                 texts = await store.call(store.lines, game_id, seq)
-                if not texts and changed.is_set():
+                if not texts:
                     # Woken with no new line: a change beside the record (between hands, a
                     # person said they are ready; a table played again): the fresh state.
                     state = await store.call(snapshot)
                     yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
                     quiet_since = loop.time()
-                    continue
-                if not texts:
-                    if loop.time() - quiet_since > KEEPALIVE_SECONDS:
-                        quiet_since = loop.time()
-                        yield ": keepalive\n\n"
                     continue
                 for text in texts:
                     yield _event("line", text, seq)

@@ -57,7 +57,6 @@ const ui = {
   nextAt: null, // between hands: performance.now() when the countdown deals the next hand
   betweenShown: null, // the hand whose end the sheet shows
   againPoll: null, // after the end: looking for the table the host played again
-  pausePoll: null, // between hands: looking at who is ready (no record line says it)
   heard: 0, // record lines received: shown, or waiting in the queue of updates
   ahead: null, // a view newer than the lines received: it waits for them
   spent: null, // the seq of the shown view this seat has just moved on (its answer is on its way)
@@ -1327,8 +1326,6 @@ function renderBetween() {
     const had = !box.hidden && box.contains(document.activeElement);
     box.hidden = true;
     ui.betweenShown = null;
-    clearInterval(ui.pausePoll);
-    ui.pausePoll = null;
     // The sheet had the keyboard: the new hand takes it.
     if (had) ($("hand").querySelector("button.card[tabindex='0']") ?? $("actions").querySelector("button"))?.focus({ preventScroll: true });
     return;
@@ -1377,15 +1374,8 @@ function renderBetween() {
   );
   tickNext();
   box.hidden = false;
-  // Readiness is no record line: the live stream tells of it only when this server process noted
-  // it, so the page looks again now and then while the pause lasts (another process may have).
-  ui.pausePoll ??= setInterval(async () => {
-    try {
-      setView(await api.view());
-    } catch {
-      // the next look may get through
-    }
-  }, 3000);
+  // Who is ready is no record line, yet the live stream tells of it, from whichever server process
+  // noted it (PostgreSQL's NOTIFY; elsewhere the stream looks at the game's row): no polling here.
   if (first) announce(line ? handEndText(line) : `Hand ${ended.hand} is over.`);
   const focus = first && mine ? $("next-hand") : focusedId ? $(focusedId) : null;
   focus?.focus({ preventScroll: true });

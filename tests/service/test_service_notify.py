@@ -1,0 +1,259 @@
+"""Live updates across processes on PostgreSQL, by LISTEN/NOTIFY and not by polling.
+
+The store sends the record's id on :data:`~fairdeal.service.store.CHANNEL` in
+the transaction of every change a stream shows; each server process listens on
+one connection and wakes its streams. Checked here: what is announced (and that
+a refused append announces nothing), and, with two server processes on one
+database, that a move made through one arrives on a stream of the other while
+that stream asks the store nothing as it waits, also after the listening
+connection was cut. (How fast it arrives is bench/notify.py's to measure.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+import uvicorn
+from service_helpers import choose
+from test_reliability import Server, free_port
+
+import fairdeal.service.app as app_module
+from fairdeal.fairness import client_commitment
+from fairdeal.rules import DEFAULT
+from fairdeal.service import Settings, create_app
+from fairdeal.service.store import CHANNEL, Conflict, GameRow, PostgresStore, SQLiteStore
+
+postgres_only = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+
+
+def _row(game_id: str) -> GameRow:
+    return GameRow(game_id, DEFAULT, "2026-01-01T00:00:00Z", "playing", b"sealed", "hosthash", 20.0, None, 0)
+
+
+@postgres_only
+def test_every_change_a_stream_shows_is_announced_on_commit_and_a_refused_append_is_not(database_url):
+    store = PostgresStore(database_url)
+    with psycopg.connect(database_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        for game_id in ("n1", "n2", "n3", "n4"):
+            store.create_game(_row(game_id), {}, ['{"seq":0}'])
+        store.append("n1", ['{"seq":1}'], 1)  # lines (one statement)
+        store.append("n2", [], 1, ready=0b10)  # beside the record: who is ready between hands
+        with pytest.raises(Conflict):
+            store.append("n3", ['{"seq":1}'], 5)  # refused: nothing changed, nothing to tell
+        store.set_again("n4", "n5", b"sealed")  # the old table's views say where the next one is
+
+        async def on_the_loop() -> None:
+            await store.open_async()
+            try:
+                assert await store.append_async("n1", ['{"seq":2}'], 2)
+            finally:
+                await store.close_async()
+
+        # In a thread of its own: a loop may be running in this one (Playwright's, in a full run).
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, on_the_loop()).result()
+        heard = [notice.payload for notice in listener.notifies(timeout=30, stop_after=4)]
+    store.close()
+    assert heard == ["n1", "n2", "n4", "n1"]
+
+
+class InProcessServer:
+    """The app served by uvicorn in a thread of the test, so that the test can count its queries."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, name="in-process-server", daemon=True)
+
+    def __enter__(self) -> InProcessServer:
+        self.thread.start()
+        _until(lambda: self.server.started, "the in-process server did not start")
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+class Counting:
+    """Mixed into a store: counts its reads (every query a stream could make is one)."""
+
+    queries = 0
+    _count = threading.Lock()
+
+    def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        with self._count:
+            self.queries += 1
+        return super()._query(sql, params)  # type: ignore[misc]
+
+    async def _query_async(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        with self._count:
+            self.queries += 1
+        return await super()._query_async(sql, params)  # type: ignore[misc]
+
+
+class CountingPostgres(Counting, PostgresStore):
+    pass
+
+
+class CountingSQLite(Counting, SQLiteStore):
+    pass
+
+
+def _until(condition: Any, message: str, seconds: float = 30.0) -> None:
+    give_up = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < give_up, message
+        time.sleep(0.01)
+
+
+def _events(response: httpx.Response) -> Iterator[tuple[str, str]]:
+    """(event, data) of a text/event-stream, in order."""
+    kind, data = None, []
+    for text in response.iter_lines():
+        if text.startswith("event: "):
+            kind = text[len("event: "):]
+        elif text.startswith("data: "):
+            data.append(text[len("data: "):])
+        elif text == "" and kind is not None:
+            yield kind, "\n".join(data)
+            kind, data = None, []
+
+
+def _two_seat_table(client: httpx.Client, url: str, **body: Any) -> tuple[str, dict[int, str]]:
+    """A table of two people, both joined: nothing moves on it until one of them does."""
+    seats = [{"name": "Ann", "bot": False}, {"name": "Bo", "bot": False}]
+    answer = client.post(f"{url}/games", json={"seats": seats, **body})
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    tokens = {s["seat"]: s["join_token"] for s in game["seats"]}
+    for step in ("commit", "reveal"):
+        for seat, token in tokens.items():
+            body = {"commitment": client_commitment(f"seed {seat}")} if step == "commit" else {"seed": f"seed {seat}"}
+            answer = client.post(f"{url}/games/{game['game_id']}/seats/{seat}/{step}", json=body,
+                                 headers={"Authorization": f"Bearer {token}"})
+            assert answer.status_code == 200, answer.text
+    return game["game_id"], tokens
+
+
+def _move(client: httpx.Client, url: str, game_id: str, tokens: dict[int, str]) -> int:
+    """The seat to act plays, through ``url``; the seq of its line."""
+    for seat, token in tokens.items():
+        auth = {"Authorization": f"Bearer {token}"}
+        view = client.get(f"{url}/games/{game_id}/seats/{seat}/view", headers=auth).json()
+        if view["your_turn"]:
+            answer = client.post(f"{url}/games/{game_id}/moves", json={"seq": view["seq"], **choose(view)}, headers=auth)
+            assert answer.status_code == 200, answer.text
+            return int(answer.json()["receipt"]["seq"])
+    raise AssertionError("no seat has the turn")
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path, database_url: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """Server two, a ``fairdeal serve`` process; server one, the app in this process on a counting store."""
+    two = Server(tmp_path / "data", database_url, tmp_path, "two").start()  # (it makes the keys)
+    stores: list[Any] = []
+
+    def counting(url: str) -> Any:
+        sqlite = url.startswith("sqlite:///")
+        stores.append(CountingSQLite(url[len("sqlite:///"):]) if sqlite else CountingPostgres(url))
+        return stores[-1]
+
+    monkeypatch.setattr(app_module, "open_store", counting)
+    settings = Settings(data_dir=tmp_path / "data", database_url=database_url, tick_seconds=0,
+                        live_updates=getattr(request, "param", "notify"))
+    try:
+        with InProcessServer(create_app(settings)) as one:
+            yield one, stores[0], two
+    finally:
+        two.stop()
+
+
+@postgres_only
+def test_a_move_made_through_one_server_reaches_a_stream_of_the_other_which_asks_the_store_nothing_meanwhile(two_servers):
+    one, store, two = two_servers
+    notifier = one.app.state.games.notifier
+    _until(lambda: notifier.shared, "server one's listener did not connect")
+    with httpx.Client(timeout=30) as client:
+        game_id, tokens = _two_seat_table(client, two.url)
+        with client.stream("GET", f"{one.url}/games/{game_id}/events?wait=120") as response:
+            events = _events(response)
+            assert next(events)[0] == "state"
+            before = store.queries
+            time.sleep(0.6)  # more than two of the old polling intervals: not one query
+            assert store.queries == before
+            seq = _move(client, two.url, game_id, tokens)
+            kind, data = next(events)
+            assert (kind, json.loads(data)["seq"]) == ("line", seq)
+            assert next(events)[0] == "state"
+            assert store.queries > before  # woken, the stream read the line and the state
+            before = store.queries
+            time.sleep(0.6)
+            assert store.queries == before
+
+            # The listening connection is cut: it connects again, and every stream looks once.
+            old = store.listener_pid
+            with psycopg.connect(store._url, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", (old,))
+            _until(lambda: store.listener_pid not in (None, old) and notifier.shared, "the listener did not come back")
+            assert next(events)[0] == "state"
+            seq = _move(client, two.url, game_id, tokens)
+            kinds = []
+            for kind, data in events:
+                kinds.append(kind)
+                if kind == "line":
+                    assert json.loads(data)["seq"] == seq
+                    break
+            assert set(kinds) <= {"state", "line"}
+
+
+@pytest.mark.parametrize("two_servers", ["poll"], indirect=True)
+def test_a_polling_stream_asks_the_store_and_gets_the_other_servers_move(two_servers):
+    # PostgreSQL with FAIRDEAL_LIVE_UPDATES=poll; SQLite, which has no announcements, always.
+    one, store, two = two_servers
+    assert not one.app.state.games.notifier.shared
+    with httpx.Client(timeout=30) as client:
+        game_id, tokens = _two_seat_table(client, two.url)
+        with client.stream("GET", f"{one.url}/games/{game_id}/events?wait=120") as response:
+            events = _events(response)
+            assert next(events)[0] == "state"
+            before = store.queries
+            _until(lambda: store.queries > before, "the polling stream asked nothing")
+            seq = _move(client, two.url, game_id, tokens)
+            kind, data = next(events)
+            assert (kind, json.loads(data)["seq"]) == ("line", seq)
+
+
+def test_who_is_ready_between_hands_reaches_a_stream_of_the_other_server(two_servers):
+    # PostgreSQL: announced (the ready append writes no line); SQLite: the stream sees the row change.
+    one, store, two = two_servers
+    notifier = one.app.state.games.notifier
+    _until(lambda: notifier.shared == store.announces, "server one's listener did not connect")
+    with httpx.Client(timeout=30) as client:
+        game_id, tokens = _two_seat_table(client, two.url, next_hand_seconds=60)
+        auth = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
+        view = client.get(f"{two.url}/games/{game_id}/seats/0/view", headers=auth[0]).json()
+        while view["status"] != "between-hands":
+            _move(client, two.url, game_id, tokens)
+            view = client.get(f"{two.url}/games/{game_id}/seats/0/view", headers=auth[0]).json()
+        with client.stream("GET", f"{one.url}/games/{game_id}/events?wait=120") as response:
+            events = _events(response)
+            kind, data = next(events)
+            assert kind == "state" and json.loads(data)["next_hand"]["ready"] == []
+            answer = client.post(f"{two.url}/games/{game_id}/ready", headers=auth[1])
+            assert answer.status_code == 200, answer.text
+            kind, data = next(events)
+            assert kind == "state" and json.loads(data)["next_hand"]["ready"] == [1]
