@@ -182,13 +182,16 @@ class _Job:
     log: tuple[str, str] | None
 
 
-def _in_workers(records: Sequence[str], job: _Job, workers: int, emit: Callable[[str], None]) -> Iterator[str]:
+def _in_workers(
+    records: Sequence[str], job: _Job, workers: int, emit: Callable[[str], None], context: object = None
+) -> Iterator[str]:
     """Each record's outcome, in the order given, checked in ``workers`` processes; each one's
     lines are printed as ``-j 1`` prints them, stdout's to ``emit``, stderr's at once.
 
     The pool is imported here, not at the top: the verify page (Pyodide, which cannot start
     processes) bundles this package. The worker is a module-level function given only
-    picklable arguments, so it works under the spawn and forkserver start methods too.
+    picklable arguments, so it works under the spawn and forkserver start methods too
+    (``context``, a :mod:`multiprocessing` context; default the platform's).
     """
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -197,7 +200,7 @@ def _in_workers(records: Sequence[str], job: _Job, workers: int, emit: Callable[
     # small enough (four a worker at least) that the last ones do not wait on one process.
     chunk = max(1, min(32, len(records) // (4 * workers)))
     try:
-        with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(job,)) as pool:
+        with ProcessPoolExecutor(workers, context, _start_worker, (job,)) as pool:  # type: ignore[arg-type]
             for outcome, output in pool.map(_work, records, chunksize=chunk):
                 for to_stderr, text in output:
                     (_stderr if to_stderr else emit)(text)
