@@ -425,10 +425,13 @@ def _read_times(lines: Sequence[dict[str, Any]], report: Report) -> list[int | N
     return times
 
 
-def _check_times(lines: Sequence[dict[str, Any]], end: int, report: Report) -> None:
+def _check_times(
+    lines: Sequence[dict[str, Any]], end: int, report: Report, times: Sequence[int | None] | None = None
+) -> None:
     """Report the first of the first ``end`` lines whose time is wrong: in format 2 an ``at``
     not well formed or before the line before's; in format 1 any ``at`` (its lines have none).
-    It runs after the replay, so that a line the replay refuses first keeps the replay's reason."""
+    It runs after the replay, so that a line the replay refuses first keeps the replay's reason.
+    ``times`` are the lines' times as :func:`_read_times` read them, if it did."""
     last: int | None = None
     for index in range(min(end, len(lines))):
         line = lines[index]
@@ -437,11 +440,13 @@ def _check_times(lines: Sequence[dict[str, Any]], end: int, report: Report) -> N
                 report.fail(index + 1, f"a field 'at' in a {FORMAT_1} record (its lines have no time)")
                 return
             continue
-        try:
-            ms = check_at(line.get("at"))
-        except ValueError as exc:
-            report.fail(index + 1, str(exc))
-            return
+        ms = times[index] if times else None
+        if ms is None:  # not read yet, or not well formed: check_at says why
+            try:
+                ms = check_at(line.get("at"))
+            except ValueError as exc:
+                report.fail(index + 1, str(exc))
+                return
         if last is not None and ms < last:
             report.fail(index + 1, f"at {line['at']} is before the line before's ({format_at(last)}): times never go backwards")
             return
@@ -842,7 +847,7 @@ def verify(
         report.fail(failure.index + 1, failure.reason)
     finally:
         replay.finish()
-    _check_times(lines, len(lines) if report.error is None else report.error.line, report)
+    _check_times(lines, len(lines) if report.error is None else report.error.line, report, replay.times)
     report.verified = report.error is None
     return report
 
