@@ -345,6 +345,30 @@ def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Fail
     return lines, hashes, None
 
 
+_MOVE_FIELDS = ("move", "card", "suit", "then", "amount", "cards", "call", "rule")
+"""Every field :meth:`Move.from_json` reads: the move it gives depends on these alone."""
+_MOVES: dict[tuple[Any, ...], Move] = {}
+"""Moves read before, by their fields; only fields that are all text or absent are kept, and
+those equal only text and absent fields (never a JSON ``true`` that equals 1), so a line
+finds here exactly the move :meth:`Move.from_json` would read from it."""
+_MOVES_KEPT = 4096  # a record's moves repeat (a deck's cards); text from a record is not kept without end
+
+
+def _read_move(line: dict[str, Any]) -> Move:
+    """:meth:`Move.from_json` of a move line, remembered: a replay reads thousands of moves
+    that are the same few hundred. Raises :class:`MoveError` as it does."""
+    fields = tuple(map(line.get, _MOVE_FIELDS))
+    try:
+        move = _MOVES.get(fields)
+    except TypeError:  # a list (a string of cards) in it: not one kept
+        return Move.from_json(line)
+    if move is None:
+        move = Move.from_json(line)
+        if len(_MOVES) < _MOVES_KEPT and fields[7] is None and all(f is None or type(f) is str for f in fields):
+            _MOVES[fields] = move
+    return move
+
+
 def _show(value: Any) -> str:
     return repr(value)
 
@@ -643,7 +667,7 @@ class _Replay:
         report.first_dealer = match.first_dealer
         if self.watch:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
-        apply, from_json, watch = match.apply, Move.from_json, self.watch
+        apply, from_json, watch = match.apply, _read_move, self.watch
         # The turn's deadline (format 2): the time of the line after which the seat got the
         # turn (a move's last line, its events included) plus the turn times the rules' factor.
         # A draw that leaves the turn with its seat does not start it again (spec/record.md).
