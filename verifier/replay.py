@@ -270,21 +270,35 @@ def _refuse_number(text: str) -> Any:
 
 
 # fairdeal records hold integers only: a float (or NaN) is refused while parsing.
-_decode = json.JSONDecoder(parse_float=_refuse_number, parse_constant=_refuse_number).decode
+_decoder = json.JSONDecoder(parse_float=_refuse_number, parse_constant=_refuse_number)
+_decode = _decoder.decode
+# decode's own scanner, without decode's whitespace skipping around it: a canonical line has
+# none, and any other line is read again by decode, which says what is wrong with it.
+_scan = _decoder.scan_once
+
+
+_UNREAD = object()
 
 
 def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     """One line's object and its hash, or ``None`` and why it cannot be read."""
     if raw.endswith(b"\r"):
         raw = raw[:-1]
-    if not raw.strip():
+    if not raw or raw.isspace():
         return None, "an empty line (a record has one JSON object on every line)"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, f"not UTF-8 text (byte {exc.start + 1} of the line)"
     try:
-        obj = _decode(text)
+        obj, end = _scan(text, 0)
+        if end != len(text):
+            raise ValueError(end)
+    except (ValueError, StopIteration, RecursionError):  # (_NotInteger and JSONDecodeError are ValueErrors)
+        obj = _UNREAD
+    try:
+        if obj is _UNREAD:
+            obj = _decode(text)
     except _NotInteger as exc:
         return None, f"the number {exc} is not an integer (records hold integers only)"
     except json.JSONDecodeError as exc:
