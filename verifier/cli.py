@@ -196,9 +196,10 @@ def _in_workers(
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    # Chunks amortise the pipe's cost over records that take milliseconds each, yet stay
-    # small enough (four a worker at least) that the last ones do not wait on one process.
-    chunk = max(1, min(32, len(records) // (4 * workers)))
+    # Chunks amortise the pipe's cost (some 0.1 ms a task) over records that take milliseconds
+    # each, yet stay small (eight a worker at least, eight records at most) so that at the end
+    # no process waits long on another's last chunk.
+    chunk = max(1, min(8, len(records) // (8 * workers)))
     try:
         with ProcessPoolExecutor(workers, context, _start_worker, (job,)) as pool:  # type: ignore[arg-type]
             for outcome, output in pool.map(_work, records, chunksize=chunk):
