@@ -8,13 +8,23 @@ and play legal moves, sometimes by the turn timer; two bot seats), writes
 them to a temporary directory, then, ``R`` times over, reads every file and
 verifies it (:func:`verifier.replay.verify`: canonical form, the chain, every
 signature, the seeds, the replay of every move) and, as the baseline in the
-same run, reads every file and ``json.loads`` each line. Times are CPU time
-of this one process (the machines are shared); medians are reported.
+same run, reads every file and ``json.loads`` each line. Those times are CPU
+time of this one process (the machines are shared); medians are reported.
+
+Then it runs the command itself on all the files, ``fairdeal-verify -j 1``
+(in this process) and ``fairdeal-verify -j 2`` (two worker processes),
+interleaved, ``R`` times each, and takes the median wall-clock time of each:
+a speed-up is a matter of elapsed time, so this part needs two idle cores
+to mean much (``uptime`` before it says how shared the machine is).
 
 The last line is ``key=value`` pairs, for comparing runs:
 ``records_per_s`` and ``moves_per_s`` (move lines) for the verifier,
-``parse_moves_per_s`` for the baseline, and
-``ratio_vs_parse = moves_per_s / parse_moves_per_s`` (target >= 0.10).
+``parse_moves_per_s`` for the baseline,
+``ratio_vs_parse = moves_per_s / parse_moves_per_s`` (target >= 0.20), and
+``speedup_j2``, ``-j 1``'s time over ``-j 2``'s (target >= 1.7 on two cores;
+``cpus`` says how many this machine has), and ``cpu_j2_vs_j1``, the CPU time
+``-j 2`` takes in all over ``-j 1``'s: what the processes cost, whatever the
+load (on two idle cores the speed-up is at most about 2 / ``cpu_j2_vs_j1``).
 ``--profile`` prints the verifier's top functions under cProfile instead.
 """
 
@@ -24,17 +34,22 @@ import argparse
 import cProfile
 import hashlib
 import json
+import os
 import pstats
 import random
+import resource
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from fairdeal.record import Signer
 from fairdeal.rules import get
 from fairdeal.table import Seat, Table, client_commitment
+from verifier.cli import main as verify_command
 from verifier.replay import verify
 
 SIGNER = Signer.from_seed(hashlib.sha256(b"bench/verify").digest())
@@ -81,6 +96,21 @@ def parse_all(paths: list[Path]) -> int:
     return lines
 
 
+def run_command(paths: list[Path], jobs: int) -> tuple[float, float]:
+    """Wall-clock seconds of ``fairdeal-verify -j JOBS`` on all the files (its exit status
+    checked), and the CPU seconds it took, its worker processes' included."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu, start = time.process_time(), time.perf_counter()
+    result = CliRunner().invoke(verify_command, ["-j", str(jobs), *map(str, paths)])
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    # The pool has joined its workers when the command returns: their times are in RUSAGE_CHILDREN.
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu += after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    if result.exit_code != 0 or not result.stdout.endswith(f"{len(paths)} verified, 0 not verified\n"):
+        sys.exit(f"bench/verify.py: fairdeal-verify -j {jobs} did not verify them all: {result.output[-300:]}")
+    return elapsed, cpu
+
+
 def cpu_time(fn, *args) -> float:
     start = time.process_time()
     fn(*args)
@@ -116,14 +146,22 @@ def main() -> None:
             verify_times.append(cpu_time(verify_all, paths))
             parse_times.append(cpu_time(parse_all, paths))
         verify_s, parse_s = statistics.median(verify_times), statistics.median(parse_times)
+        j1_runs, j2_runs = [], []
+        for _ in range(args.repeat):
+            j1_runs.append(run_command(paths, 1))
+            j2_runs.append(run_command(paths, 2))
+        (j1_s, j1_cpu), (j2_s, j2_cpu) = (map(statistics.median, zip(*runs)) for runs in (j1_runs, j2_runs))
 
     print(f"verify: {verify_s:.3f} s CPU for all ({1e6 * verify_s / lines:.1f} us a line), median of {args.repeat}")
     print(f"parse:  {parse_s:.3f} s CPU for all ({1e6 * parse_s / lines:.1f} us a line), median of {args.repeat}")
+    print(f"fairdeal-verify -j 1: {j1_s:.3f} s wall-clock, {j1_cpu:.3f} s CPU; "
+          f"-j 2: {j2_s:.3f} s wall-clock, {j2_cpu:.3f} s CPU in all; medians of {args.repeat}")
     moves_per_s = moves / verify_s
     parse_moves_per_s = moves / parse_s
     print(
+        f"ratio_vs_parse={moves_per_s / parse_moves_per_s:.3f} speedup_j2={j1_s / j2_s:.2f} "
         f"records_per_s={len(paths) / verify_s:.1f} moves_per_s={moves_per_s:.0f} "
-        f"parse_moves_per_s={parse_moves_per_s:.0f} ratio_vs_parse={moves_per_s / parse_moves_per_s:.3f}"
+        f"parse_moves_per_s={parse_moves_per_s:.0f} cpu_j2_vs_j1={j2_cpu / j1_cpu:.2f} cpus={os.cpu_count()}"
     )
 
 

@@ -3,12 +3,16 @@
 ::
 
     fairdeal-verify RECORD... [--json] [--moves [--hand H]] [--receipts FILE] [--key HEX]
-                    [--log CHECKPOINT_OR_URL [--log-server URL]]
+                    [--log CHECKPOINT_OR_URL [--log-server URL]] [-j N]
 
 Exit status: 0 when every record verifies; 1 when any does not (a corrupt,
 tampered, or unfinished record is *not verified*, which is an answer, not
 an error); 2 only when an input cannot be read or is not a fairdeal record
 at all (and for wrong usage). It needs only click and cryptography.
+
+``-j N`` checks the records in ``N`` worker processes (``0`` or ``auto``: one
+a CPU); what it prints, in which order and on which stream, and its exit
+status are exactly those of ``-j 1``, which checks them in this process.
 
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(main, ["no-such-file.jsonl"])
@@ -20,7 +24,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -50,8 +55,24 @@ def _read(path: str) -> bytes:
         raise RecordError(f"cannot read it ({exc.strerror or exc})") from None
 
 
-def _unreadable(path: str, reason: object) -> None:
-    click.echo(f"fairdeal-verify: {safe(path)}: {reason}", err=True)
+def _unreadable(path: str, reason: object, warn: Callable[[str], None] | None = None) -> None:
+    (warn or _stderr)(f"fairdeal-verify: {safe(path)}: {reason}")
+
+
+def _stderr(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def _jobs(ctx: click.Context, param: click.Parameter, value: str | None) -> int:
+    """``-j``'s worker count: a whole number from 1, or ``0``/``auto`` for one a CPU."""
+    if value is None:
+        return 1
+    text = value.strip().lower()
+    if text in ("0", "auto"):
+        return os.cpu_count() or 1
+    if not text.isdigit() or not text.isascii():  # (isdigit alone takes any Unicode digit)
+        raise click.BadParameter(f"{value!r} is not a number of processes (a whole number, or 0 or auto for one a CPU)")
+    return int(text)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -68,6 +89,8 @@ def _unreadable(path: str, reason: object) -> None:
               "checkpoint file, or the server's URL (its base or /log/checkpoint). spec/log.md.")
 @click.option("--log-server", metavar="URL", help="With a checkpoint file: the server to ask for the proofs "
               "(default: https:// and the checkpoint's origin without its /log).")
+@click.option("-j", "--jobs", "jobs", metavar="N", callback=_jobs,
+              help="Check the records in N processes (0 or auto: one a CPU); the output is -j 1's.")
 def main(
     records: Sequence[str],
     as_json: bool,
@@ -77,6 +100,7 @@ def main(
     key: str | None,
     log_source: str | None = None,
     log_server: str | None = None,
+    jobs: int = 1,
 ) -> None:
     """Replay fairdeal game records and check every deal, move and score.
 
@@ -114,20 +138,26 @@ def main(
             sys.exit(EXIT_UNREADABLE)
 
     several = len(records) > 1
+    job = _Job(key, receipts, as_json, moves, hand, several, log)
     counts = {"verified": 0, "not verified": 0, "unreadable": 0}
     show_progress = several and not moves and _is_terminal(sys.stderr)
     # Under a progress bar, verdicts wait for the bar to finish, so the two never interleave.
     held: list[str] = []
     emit = held.append if show_progress else click.echo
+    workers = min(jobs, len(records))
+    if workers > 1:
+        outcomes = _in_workers(records, job, workers, emit)
+    else:
+        outcomes = (_one(path, job, emit, _stderr) for path in records)
     if show_progress:
-        with click.progressbar(records, label="verifying", file=sys.stderr) as bar:
-            for path in bar:
-                _one(path, key, receipts, as_json, moves, hand, several, emit, counts, log)
+        with click.progressbar(outcomes, length=len(records), label="verifying", file=sys.stderr) as bar:
+            for outcome in bar:
+                counts[outcome] += 1
         for line in held:
             click.echo(line)
     else:
-        for path in records:
-            _one(path, key, receipts, as_json, moves, hand, several, emit, counts, log)
+        for outcome in outcomes:
+            counts[outcome] += 1
     if several:
         summary = f"{len(records)} records: {counts['verified']} verified, {counts['not verified']} not verified"
         if counts["unreadable"]:
@@ -138,20 +168,74 @@ def main(
     sys.exit(EXIT_NOT_VERIFIED if counts["not verified"] else EXIT_VERIFIED)
 
 
-def _one(
-    path: str,
-    key: str | None,
-    receipts: list[dict[str, object]] | None,
-    as_json: bool,
-    moves: bool,
-    hand: int | None,
-    several: bool,
-    emit: Callable[[str], None],
-    counts: dict[str, int],
-    log: tuple[str, str] | None = None,
-) -> None:
-    """Verify one record and print what the options ask for (with ``log``, the checkpoint note and
-    the server of ``--log``: the record's entries in the log too)."""
+@dataclass(frozen=True)
+class _Job:
+    """What every record's check needs besides its file: the options, read once (and pickled
+    once for each worker process of ``-j``)."""
+
+    key: str | None
+    receipts: list[dict[str, object]] | None
+    as_json: bool
+    moves: bool
+    hand: int | None
+    several: bool
+    log: tuple[str, str] | None
+
+
+def _in_workers(
+    records: Sequence[str], job: _Job, workers: int, emit: Callable[[str], None], context: object = None
+) -> Iterator[str]:
+    """Each record's outcome, in the order given, checked in ``workers`` processes; each one's
+    lines are printed as ``-j 1`` prints them, stdout's to ``emit``, stderr's at once.
+
+    The pool is imported here, not at the top: the verify page (Pyodide, which cannot start
+    processes) bundles this package. The worker is a module-level function given only
+    picklable arguments, so it works under the spawn and forkserver start methods too
+    (``context``, a :mod:`multiprocessing` context; default the platform's).
+    """
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    # Chunks amortise the pipe's cost (some 0.1 ms a task) over records that take milliseconds
+    # each, yet stay small (eight a worker at least, eight records at most) so that at the end
+    # no process waits long on another's last chunk.
+    chunk = max(1, min(8, len(records) // (8 * workers)))
+    try:
+        with ProcessPoolExecutor(workers, context, _start_worker, (job,)) as pool:  # type: ignore[arg-type]
+            for outcome, output in pool.map(_work, records, chunksize=chunk):
+                for to_stderr, text in output:
+                    (_stderr if to_stderr else emit)(text)
+                yield outcome
+    except BrokenProcessPool:
+        click.echo("fairdeal-verify: a worker process ended unexpectedly (out of memory?); try -j 1", err=True)
+        sys.exit(EXIT_UNREADABLE)
+
+
+_JOB: _Job | None = None
+"""A worker process's job (set by :func:`_start_worker`)."""
+
+
+def _start_worker(job: _Job) -> None:
+    global _JOB
+    _JOB = job
+
+
+def _work(path: str) -> tuple[str, list[tuple[bool, str]]]:
+    """One record checked in a worker: its outcome and what it prints, in order, each line with
+    whether it goes to stderr."""
+    assert _JOB is not None
+    output: list[tuple[bool, str]] = []
+    outcome = _one(path, _JOB, lambda text: output.append((False, text)), lambda text: output.append((True, text)))
+    return outcome, output
+
+
+def _one(path: str, job: _Job, emit: Callable[[str], None], warn: Callable[[str], None]) -> str:
+    """Verify one record and print what the options ask for (with ``job.log``, the checkpoint
+    note and the server of ``--log``: the record's entries in the log too): stdout's lines to
+    ``emit``, stderr's to ``warn``. Returns ``"verified"``, ``"not verified"`` or ``"unreadable"``."""
+    key, receipts, as_json, moves, hand, several, log = (
+        job.key, job.receipts, job.as_json, job.moves, job.hand, job.several, job.log
+    )
     try:
         data = _read(path)
         if moves:
@@ -161,21 +245,19 @@ def _one(
         else:
             report = verify(data, key=key)
     except RecordError as exc:
-        counts["unreadable"] += 1
-        _unreadable(path, exc)
-        return
+        _unreadable(path, exc, warn)
+        return "unreadable"
     logged: LogCheck | None = None
     if log is not None:
         try:
             logged = check_log(parse_record(data), log[0], log[1], key=key)
         except (LogUnavailable, RecordError) as exc:
-            counts["unreadable"] += 1
-            _unreadable(path, exc)
-            return
+            _unreadable(path, exc, warn)
+            return "unreadable"
     checks: list[ReceiptCheck] | None = None
     if receipts is not None:
         checks = check_receipts(report, receipts)
-    counts["verified" if report.verified and (logged is None or logged.verified) else "not verified"] += 1
+    outcome = "verified" if report.verified and (logged is None or logged.verified) else "not verified"
     if as_json:
         answer = json_report(report, file=path, receipts=checks)
         if logged is not None:
@@ -196,6 +278,7 @@ def _one(
         emit(text_report(report, checks or ()).rstrip("\n"))
     if logged is not None and not as_json:  # after the record's verdict: the log's is its own
         emit(f"{safe(path)}: {safe(str(logged))}" if several else safe(str(logged)))
+    return outcome
 
 
 def _read_checkpoint(path: str) -> bytes:

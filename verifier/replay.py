@@ -270,21 +270,35 @@ def _refuse_number(text: str) -> Any:
 
 
 # fairdeal records hold integers only: a float (or NaN) is refused while parsing.
-_decode = json.JSONDecoder(parse_float=_refuse_number, parse_constant=_refuse_number).decode
+_decoder = json.JSONDecoder(parse_float=_refuse_number, parse_constant=_refuse_number)
+_decode = _decoder.decode
+# decode's own scanner, without decode's whitespace skipping around it: a canonical line has
+# none, and any other line is read again by decode, which says what is wrong with it.
+_scan = _decoder.scan_once
+
+
+_UNREAD = object()
 
 
 def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     """One line's object and its hash, or ``None`` and why it cannot be read."""
     if raw.endswith(b"\r"):
         raw = raw[:-1]
-    if not raw.strip():
+    if not raw or raw.isspace():
         return None, "an empty line (a record has one JSON object on every line)"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, f"not UTF-8 text (byte {exc.start + 1} of the line)"
     try:
-        obj = _decode(text)
+        obj, end = _scan(text, 0)
+        if end != len(text):
+            raise ValueError(end)
+    except (ValueError, StopIteration, RecursionError):  # (_NotInteger and JSONDecodeError are ValueErrors)
+        obj = _UNREAD
+    try:
+        if obj is _UNREAD:
+            obj = _decode(text)
     except _NotInteger as exc:
         return None, f"the number {exc} is not an integer (records hold integers only)"
     except json.JSONDecodeError as exc:
@@ -343,6 +357,30 @@ def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Fail
         lines.append(obj)
         hashes.append(why)
     return lines, hashes, None
+
+
+_MOVE_FIELDS = ("move", "card", "suit", "then", "amount", "cards", "call", "rule")
+"""Every field :meth:`Move.from_json` reads: the move it gives depends on these alone."""
+_MOVES: dict[tuple[Any, ...], Move] = {}
+"""Moves read before, by their fields; only fields that are all text or absent are kept, and
+those equal only text and absent fields (never a JSON ``true`` that equals 1), so a line
+finds here exactly the move :meth:`Move.from_json` would read from it."""
+_MOVES_KEPT = 4096  # a record's moves repeat (a deck's cards); text from a record is not kept without end
+
+
+def _read_move(line: dict[str, Any]) -> Move:
+    """:meth:`Move.from_json` of a move line, remembered: a replay reads thousands of moves
+    that are the same few hundred. Raises :class:`MoveError` as it does."""
+    fields = tuple(map(line.get, _MOVE_FIELDS))
+    try:
+        move = _MOVES.get(fields)
+    except TypeError:  # a list (a string of cards) in it: not one kept
+        return Move.from_json(line)
+    if move is None:
+        move = Move.from_json(line)
+        if len(_MOVES) < _MOVES_KEPT and fields[7] is None and all(f is None or type(f) is str for f in fields):
+            _MOVES[fields] = move
+    return move
 
 
 def _show(value: Any) -> str:
@@ -425,10 +463,13 @@ def _read_times(lines: Sequence[dict[str, Any]], report: Report) -> list[int | N
     return times
 
 
-def _check_times(lines: Sequence[dict[str, Any]], end: int, report: Report) -> None:
+def _check_times(
+    lines: Sequence[dict[str, Any]], end: int, report: Report, times: Sequence[int | None] | None = None
+) -> None:
     """Report the first of the first ``end`` lines whose time is wrong: in format 2 an ``at``
     not well formed or before the line before's; in format 1 any ``at`` (its lines have none).
-    It runs after the replay, so that a line the replay refuses first keeps the replay's reason."""
+    It runs after the replay, so that a line the replay refuses first keeps the replay's reason.
+    ``times`` are the lines' times as :func:`_read_times` read them, if it did."""
     last: int | None = None
     for index in range(min(end, len(lines))):
         line = lines[index]
@@ -437,11 +478,13 @@ def _check_times(lines: Sequence[dict[str, Any]], end: int, report: Report) -> N
                 report.fail(index + 1, f"a field 'at' in a {FORMAT_1} record (its lines have no time)")
                 return
             continue
-        try:
-            ms = check_at(line.get("at"))
-        except ValueError as exc:
-            report.fail(index + 1, str(exc))
-            return
+        ms = times[index] if times else None
+        if ms is None:  # not read yet, or not well formed: check_at says why
+            try:
+                ms = check_at(line.get("at"))
+            except ValueError as exc:
+                report.fail(index + 1, str(exc))
+                return
         if last is not None and ms < last:
             report.fail(index + 1, f"at {line['at']} is before the line before's ({format_at(last)}): times never go backwards")
             return
@@ -638,7 +681,7 @@ class _Replay:
         report.first_dealer = match.first_dealer
         if self.watch:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
-        apply, from_json, watch = match.apply, Move.from_json, self.watch
+        apply, from_json, watch = match.apply, _read_move, self.watch
         # The turn's deadline (format 2): the time of the line after which the seat got the
         # turn (a move's last line, its events included) plus the turn times the rules' factor.
         # A draw that leaves the turn with its seat does not start it again (spec/record.md).
@@ -842,7 +885,7 @@ def verify(
         report.fail(failure.index + 1, failure.reason)
     finally:
         replay.finish()
-    _check_times(lines, len(lines) if report.error is None else report.error.line, report)
+    _check_times(lines, len(lines) if report.error is None else report.error.line, report, replay.times)
     report.verified = report.error is None
     return report
 

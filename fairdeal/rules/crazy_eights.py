@@ -552,13 +552,16 @@ class CrazyEights(Rules):
             raise illegal("only an eight names a suit")
         new_hand = _remove(hand, card)
         hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
-        played = replace(state, hands=hands, pile=state.pile + (card,), named=move.suit)
+        pile = state.pile + (card,)
         if not new_hand:
             counts = tuple(sum(map(card_points, h)) for h in hands)
             scores = tuple(sum(counts) if s == seat else 0 for s in range(state.seats))
             result = HandResult("out", (seat,), counts, scores, f"seat {seat} went out")
-            return replace(played, turn=None, drawn=0, pending=None, passes=0, result=result), []
-        return self._next_turn(played, passes=0), []
+            return replace(state, hands=hands, pile=pile, named=move.suit, turn=None, drawn=0, pending=None,
+                           passes=0, result=result), []
+        # The play and the next turn in one new state (a verifier replays every move).
+        return replace(state, hands=hands, pile=pile, named=move.suit, turn=(seat + 1) % state.seats, drawn=0,
+                       pending=None, passes=0), []
 
     def _draw(self, state: CrazyEightsState, seat: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
         events: list[Event] = []
