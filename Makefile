@@ -114,11 +114,10 @@ run: $(STAMP) $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 chromium:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
-# Three workers on two cores, a test file each at a time (--dist loadfile keeps a file's module
-# fixtures in one process): a browser file spends half its time waiting on Chromium, the page and
-# the server, and two workers left a core idle half the time (CPU 518 s in 509 s of wall clock).
+# Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
+# process): the browser files wait on Chromium while the other core replays records.
 test: $(STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
-	$(BIN)/python -m pytest -q -n 3 --dist loadfile
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # The README's picture of the table (spec/screenshots/table.jpg): the test server, a Crazy Eights
 # table of you and three bots, played in Chromium to the suit tokens of an eight (fixed seeds).

@@ -38,10 +38,10 @@ LONG_FILES = (
 
 
 def pytest_collection_modifyitems(session, config, items) -> None:
-    """Order the files for ``make test``'s workers (``-n 3 --dist loadfile`` hands out whole
+    """Order the files for ``make test``'s two workers (``-n 2 --dist loadfile`` hands out whole
     files in this order): a browser file, mostly waiting on Chromium and a page's engine, goes
-    beside a file that replays records, rather than beside another browser file that wants the
-    same cores at the same moments; the longest files of each kind go first."""
+    beside a file that replays records on the other core, rather than beside another browser
+    file that wants the same cores at the same moments; the longest files of each kind go first."""
     files: dict[Path, list] = {}
     for item in items:
         files.setdefault(Path(str(item.path)), []).append(item)
