@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_verifier_support import SIGNER, jsonl, play, text_of
+from test_verifier_support import SIGNER, play, text_of, write_records
 
 from fairdeal.record import Signer, resign
 from verifier.cli import main
@@ -26,21 +26,10 @@ def files(tmp_path_factory):
     """Three records (two good, one tampered), the receipts of one, and some non-records."""
     d = tmp_path_factory.mktemp("records")
     # Fixed ids: a 3-player game of two hands (105 lines), and a 2-player game.
-    good = play("cli-12", 3, humans=2, receipts=True, options={"target": 60}, use_bots=False)
-    other = play("cli-2", 2, humans=1, options={"target": 30}, use_bots=False)
-    (d / "good.jsonl").write_text(good.text)
-    (d / "other.jsonl").write_text(other.text)
-    (d / "receipts.jsonl").write_text(jsonl(good.receipts))
-    lines = [dict(line) for line in good.lines]
-    hand_end = next(i for i, line in enumerate(lines) if line["type"] == "hand-end")
-    lines[hand_end]["scores"] = [s + 1 for s in lines[hand_end]["scores"]]
-    (d / "scores.jsonl").write_text(text_of(resign(lines, SIGNER)))
+    good, hand_end = write_records(d, ("cli-12", "cli-2"), (60, 30))
     unknown = [dict(line) for line in good.lines]
     unknown[0]["format"] = "fairdeal-record/9"
     (d / "v9.jsonl").write_text(text_of(resign(unknown, SIGNER)))
-    (d / "notes.jsonl").write_text('{"note": "not a record"}\n')
-    (d / "binary.jsonl").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    (d / "unfinished.jsonl").write_text(text_of(good.lines[:-1]))
     # The same server cut the game short after these receipts were given, and re-signed it.
     moves = [i for i, line in enumerate(good.lines) if line["type"] == "move"]
     cut = moves[10]

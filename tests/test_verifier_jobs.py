@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_verifier_support import SIGNER, jsonl, play, text_of
+from test_verifier_support import write_records
 
-from fairdeal.record import Signer, resign
+from fairdeal.record import Signer
 from verifier.cli import _in_workers, _Job, main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,18 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def mix(tmp_path_factory) -> tuple[Path, list[str]]:
     """Good, tampered, unfinished and unreadable files, in an order that mixes them (small games)."""
     d = tmp_path_factory.mktemp("jobs")
-    good = play("jobs-1", 3, humans=2, receipts=True, options={"target": 30}, use_bots=False)
-    other = play("jobs-2", 2, humans=1, options={"target": 20}, use_bots=False)
-    (d / "good.jsonl").write_text(good.text)
-    (d / "other.jsonl").write_text(other.text)
-    (d / "receipts.jsonl").write_text(jsonl(good.receipts))
-    lines = [dict(line) for line in good.lines]
-    hand_end = next(i for i, line in enumerate(lines) if line["type"] == "hand-end")
-    lines[hand_end]["scores"] = [s + 1 for s in lines[hand_end]["scores"]]
-    (d / "scores.jsonl").write_text(text_of(resign(lines, SIGNER)))
-    (d / "unfinished.jsonl").write_text(text_of(good.lines[:-1]))
-    (d / "notes.jsonl").write_text('{"note": "not a record"}\n')
-    (d / "binary.jsonl").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    write_records(d, ("jobs-1", "jobs-2"), (30, 20))
     (d / "folder.jsonl").mkdir()
     names = ["good", "scores", "missing", "other", "notes", "unfinished", "binary", "folder", "good", "other"]
     return d, [str(d / f"{name}.jsonl") for name in names]

@@ -126,6 +126,29 @@ def jsonl(items: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(item) + "\n" for item in items)
 
 
+def write_records(folder: Any, ids: tuple[str, str], targets: tuple[int, int]) -> tuple[Played, int]:
+    """The record files the command-line tests read, in ``folder``: a 3-player game with the
+    receipts of its seats (``good.jsonl``, ``receipts.jsonl``), a 2-player one (``other.jsonl``),
+    the first with its first hand's scores changed and re-signed (``scores.jsonl``), cut before its
+    reveal (``unfinished.jsonl``), and two files that are no records (``notes.jsonl``,
+    ``binary.jsonl``). The good game and the index of its first hand-end line."""
+    from fairdeal.record import resign
+
+    good = play(ids[0], 3, humans=2, receipts=True, options={"target": targets[0]}, use_bots=False)
+    other = play(ids[1], 2, humans=1, options={"target": targets[1]}, use_bots=False)
+    (folder / "good.jsonl").write_text(good.text)
+    (folder / "other.jsonl").write_text(other.text)
+    (folder / "receipts.jsonl").write_text(jsonl(good.receipts))
+    lines = [dict(line) for line in good.lines]
+    hand_end = next(i for i, line in enumerate(lines) if line["type"] == "hand-end")
+    lines[hand_end]["scores"] = [s + 1 for s in lines[hand_end]["scores"]]
+    (folder / "scores.jsonl").write_text(text_of(resign(lines, SIGNER)))
+    (folder / "unfinished.jsonl").write_text(text_of(good.lines[:-1]))
+    (folder / "notes.jsonl").write_text('{"note": "not a record"}\n')
+    (folder / "binary.jsonl").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    return good, hand_end
+
+
 def test_support_builds_the_same_record_as_table_move() -> None:
     # The receipt-free driver must write exactly what Table.move writes.
     with_receipts = play("support-1", 4, humans=2, receipts=True, options={"target": 50})
