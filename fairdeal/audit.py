@@ -22,14 +22,11 @@ verifier is imported only for ``verify_records``.
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import re
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -82,15 +79,13 @@ def url_fetch(url: str, timeout: float = 30.0) -> bytes:
     """
     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
         raise AuditError(f"{url!r} is not an http:// or https:// URL")
-    request = urllib.request.Request(url, headers={"User-Agent": "fairdeal-audit"})
+    from verifier.log import LogUnavailable
+    from verifier.log import url_fetch as fetch_whole
+
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 - scheme checked
-            return answer.read()
-    except urllib.error.HTTPError as exc:
-        raise Unreachable(f"{url}: HTTP {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise Unreachable(f"{url}: {reason}") from None
+        return fetch_whole(url, timeout, limit=None)  # the verifier's fetch: one way to ask a server
+    except LogUnavailable as exc:
+        raise Unreachable(str(exc)) from None
 
 
 _DURATION = re.compile(r"(?:([0-9]+)d)?(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?")

@@ -16,6 +16,7 @@ fairdeal.tlog.LogError: the checkpoint's origin 'fairdeal.invalid/log/0123' does
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.parse
@@ -63,15 +64,17 @@ class LogCheck:
                 "size": None if self.checkpoint is None else self.checkpoint.size}
 
 
-def url_fetch(url: str, timeout: float = 30.0) -> bytes:
-    """:data:`Fetch` over HTTP(S) with ``urllib``."""
+def url_fetch(url: str, timeout: float = 30.0, limit: int | None = 4 * 1024 * 1024) -> bytes:
+    """:data:`Fetch` over HTTP(S) with ``urllib``: at most ``limit`` bytes of the body (a log's
+    answers are small; ``None`` for a whole record)."""
+    request = urllib.request.Request(url, headers={"User-Agent": "fairdeal-verify"})
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as answer:  # noqa: S310 - the user's URL
-            return answer.read(4 * 1024 * 1024)
+        with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 - the user's URL
+            return answer.read() if limit is None else answer.read(limit)
     except urllib.error.HTTPError as exc:
         detail = exc.read(300).decode("utf-8", "replace")
         raise LogUnavailable(f"{url}: HTTP {exc.code} {detail}") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
         raise LogUnavailable(f"{url}: cannot reach it ({reason})") from None
 
