@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import threading
+import time
 
 import psycopg
 import pytest
@@ -119,10 +120,18 @@ def test_postgresql_games_are_played_on_the_event_loop(api, monkeypatch):
 
 
 def close_loop_connections() -> None:
-    """The server ends every connection of the app's event-loop pool (a restart, a network cut)."""
+    """The server ends every connection of the app's event-loop pool (a restart, a network cut).
+
+    The pool opens its connections again in the background after the last cut: this waits (up to
+    10 s) until it holds one again, so that there is something to cut."""
     with psycopg.connect(PG_SERVER, autocommit=True) as admin:
-        closed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               "WHERE application_name = 'fairdeal-loop'").fetchall()
+        give_up = time.monotonic() + 10
+        while True:
+            closed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE application_name = 'fairdeal-loop'").fetchall()
+            if closed or time.monotonic() > give_up:
+                break
+            time.sleep(0.05)
     assert closed, "the app had no event-loop connection to close"
 
 
