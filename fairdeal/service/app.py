@@ -16,7 +16,6 @@ import gc
 import json
 import logging
 import math
-import re
 import time
 import traceback
 from collections.abc import AsyncIterator, Callable
@@ -30,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fairdeal import __version__
-from fairdeal.service.errors import ServiceError
+from fairdeal.service.errors import LONG_HEX, ServiceError
 from fairdeal.service.games import GameService
 from fairdeal.service.keys import load_keys
 from fairdeal.service.limits import Limits
@@ -40,6 +39,7 @@ from fairdeal.service.schemas import errors
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
+from fairdeal.service.timer import TurnTimer
 from fairdeal.service.transparency import PublicLog
 from fairdeal.web import mount as mount_pages
 
@@ -48,8 +48,6 @@ __all__ = ["create_app", "json_safe"]
 log = logging.getLogger("fairdeal.service")
 access_log = logging.getLogger("fairdeal.access")
 
-# A traceback can quote a value; any long hex in one is hidden, whatever it was.
-_LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 
 
 def create_app(
@@ -95,7 +93,7 @@ def create_app(
             # One listening connection for the process: every stream waits on the notifier it feeds.
             tasks.append(asyncio.create_task(store.listen(notifier.notify, notifier.set_shared)))
         if settings.tick_seconds > 0:
-            tasks.append(asyncio.create_task(_run_timer(games, settings.tick_seconds)))
+            tasks.append(asyncio.create_task(TurnTimer(games, settings.tick_seconds).run()))
         try:
             yield
         finally:
@@ -202,16 +200,6 @@ async def _collect_now_and_then(seconds: float) -> None:
         gc.collect()
 
 
-async def _run_timer(games: GameService, tick: float) -> None:
-    """Play what is due (bots, timed-out turns) every ``tick`` seconds, for as long as the app runs."""
-    while True:
-        await asyncio.sleep(tick)
-        try:
-            await games.store.call(games.run_due)
-        except Exception as exc:  # the database may be away for a moment: try again next tick
-            log.warning("timer: %s", _LONG_HEX.sub("<hex hidden>", f"{type(exc).__name__}: {exc}"))
-
-
 class BodyLimit:
     """413 for a request body over ``max_bytes``, by its Content-Length or as it streams in."""
 
@@ -270,7 +258,7 @@ class AccessLog:
         except Exception as exc:
             status = 500
             trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-            log.error("internal error on %s %s\n%s", scope["method"], _route(scope), _LONG_HEX.sub("<hex hidden>", trace))
+            log.error("internal error on %s %s\n%s", scope["method"], _route(scope), LONG_HEX.sub("<hex hidden>", trace))
             if not response_started:
                 await JSONResponse({"detail": "internal error"}, status_code=500)(scope, receive, send)
         finally:

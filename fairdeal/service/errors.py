@@ -10,7 +10,13 @@ holds a secret (a token, a seed before its reveal).
 
 from __future__ import annotations
 
-__all__ = ["ServiceError", "Unauthorized", "Forbidden", "NotFound", "Stale", "Rejected", "TooMany", "Unavailable"]
+import re
+
+__all__ = ["LONG_HEX", "ServiceError", "Unauthorized", "Forbidden", "NotFound", "Stale", "Rejected", "TooMany", "Unavailable"]
+
+LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
+"""Any long hex in a log line is hidden (``LONG_HEX.sub("<hex hidden>", text)``): a traceback or a
+database's error can quote a value, and a seed is one before its reveal."""
 
 
 class ServiceError(ValueError):

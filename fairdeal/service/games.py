@@ -145,6 +145,9 @@ class GameService(LiveRecords[Table]):
         self.bot_game_max_seconds = 0.0
         """A table of bots alone expires this long after it was made (0: never)."""
         self._touched: dict[str, float] = {}  # game: when this process last noted a look at it
+        self.on_deadline: Callable[[float], None] | None = None
+        """Told every deadline this process sets (from any thread): the turn timer, which sleeps
+        until the earliest one it knows (see :class:`~fairdeal.service.timer.TurnTimer`)."""
 
     # -- creating ------------------------------------------------------------------
 
@@ -203,6 +206,7 @@ class GameService(LiveRecords[Table]):
             index = await self.store.create_game_async(new.row, new.seat_hashes, new.lines, host=host)
         if index is None:
             index = await self.store.call(self.store.create_game, new.row, new.seat_hashes, new.lines, host=host)
+        self._deadline_set(new.row.deadline)
         created = self._created(new)
         if self.log is not None and index is not None:
             created["log"] = await self.log.announce_async(index)
@@ -327,6 +331,7 @@ class GameService(LiveRecords[Table]):
             columns = self._follow_up(table, self._pace(row), row, same_turn)
             if table.secret != secret_before:
                 columns["sealed_secret"] = self._sealed_secret(table)
+            self._deadline_set(columns["deadline"])
             return columns
 
         return guarded, after
@@ -491,6 +496,12 @@ class GameService(LiveRecords[Table]):
 
     # -- what follows by itself --------------------------------------------------------
 
+    def _deadline_set(self, deadline: float | None) -> None:
+        """A deadline this process is about to store (early, before the append: a wake for an
+        append that then failed costs the timer one look at the store)."""
+        if self.on_deadline is not None and deadline is not None and deadline is not KEEP:
+            self.on_deadline(deadline)
+
     def _pace(self, row: GameRow) -> _Pace:
         return _Pace(row.turn_seconds, self._bot_seconds(row), row.next_hand_seconds)
 
@@ -561,19 +572,39 @@ class GameService(LiveRecords[Table]):
             log.warning("bot could not move; game=%s seat=%s: auto-move instead", table.game_id, seat)
             table.move(seat, table.match.auto_move(), receipt=False)
 
+    TIMER_BATCH = 16
+    """Due games claimed at a time: few, so that a batch played on the event loop (SQLite) holds
+    up requests for milliseconds, and a process claims no more than it is about to play."""
+
     def run_due(self, now: float | None = None) -> int:
-        """Make every move that is due (bots, timed-out turns) in the games of the store; how many games moved."""
-        now = self.clock() if now is None else now
+        """Make every move that is due by ``now`` (bots, timed-out turns, the next deal after a
+        pause) and expire tables of bots alone; how many games moved. Each due game is claimed
+        first (:meth:`Store.claim_due`): another process doing the same plays other games."""
         moved = self.expire_bot_games(now)
-        for game_id in self.store.due_games(now):
+        while True:
+            claimed, played = self.play_due(now)
+            moved += played
+            if claimed < self.TIMER_BATCH:
+                return moved
+
+    def play_due(self, now: float | None = None) -> tuple[int, int]:
+        """Claim up to :attr:`TIMER_BATCH` games due by ``now`` (default: the clock's time) and
+        play their due turns; how many were claimed and how many moved. A claimed game that
+        could not be played (an error, logged) keeps its claim until it runs out, so that it is
+        tried again a little later, not in a loop."""
+        clock_now = self.clock()
+        due_by = clock_now if now is None else now
+        claimed = self.store.claim_due(clock_now, self.TIMER_BATCH, due_by=due_by)
+        moved = 0
+        for game_id, _ in claimed:
             try:
-                if self._play_due(game_id, now):
+                if self._play_due(game_id, due_by):
                     moved += 1
             except Stale:
-                pass  # another process made that move
+                pass  # another action reached the record first
             except Exception:
                 log.exception("timer: could not play the due turn of game %s", game_id)
-        return moved
+        return len(claimed), moved
 
     def _play_due(self, game_id: str, now: float) -> bool:
         played = False

@@ -62,8 +62,10 @@ class Settings:
     next_hand_seconds: float = 20.0
     """How long a table with people waits between hands for them to be ready, unless the table says
     otherwise (0: the next hand is dealt at once). A table of bots alone waits 0."""
-    tick_seconds: float = 0.1
-    """How often the timer looks for due turns (0: no background timer; tests call ``run_due``)."""
+    tick_seconds: float = 1.0
+    """The longest the turn timer sleeps without looking at the store (0: no background timer;
+    tests call ``run_due``). It wakes at the next deadline by itself; this bounds how late it sees
+    a claim that ran out or a deadline set by a process that stopped (see fairdeal.service.timer)."""
     log_level: str = "info"
     max_body_bytes: int = 16 * 1024
     """A request body's most bytes (413 beyond), by its Content-Length or as it streams in."""
@@ -144,7 +146,7 @@ class Settings:
             turn_seconds=_number(env, "FAIRDEAL_TURN_SECONDS", 20.0, 0.05, 86400),
             bot_delay=_number(env, "FAIRDEAL_BOT_DELAY", 1.0, 0, 60),
             next_hand_seconds=_number(env, "FAIRDEAL_NEXT_HAND_SECONDS", 20.0, 0, 120),
-            tick_seconds=_number(env, "FAIRDEAL_TICK_SECONDS", 0.1, 0, 10),
+            tick_seconds=_number(env, "FAIRDEAL_TICK_SECONDS", 1.0, 0, 10),
             log_level=(env.get("FAIRDEAL_LOG_LEVEL") or "info").lower(),
             log_origin=env.get("FAIRDEAL_LOG_ORIGIN", ""),
             max_body_bytes=_count(env, "FAIRDEAL_MAX_BODY_BYTES", 16 * 1024, 16 * 1024 * 1024),

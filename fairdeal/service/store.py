@@ -98,6 +98,8 @@ class GameRow:
     """Unix time the row was made (``None`` for a row made before it was kept)."""
     touched: float | None = None
     """Unix time someone last looked at the game (its state, record or live updates), at most a little late."""
+    claimed: float | None = None
+    """Until when a process's turn timer holds the game's due turn (:meth:`Store.claim_due`); ``None``: no one."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,8 @@ def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
     if table not in ("games", "sessions"):
         raise ValueError(f"no table {table!r}")
     sets, params = ["length = ?"], [expected_seq + added]
+    if table == "games":
+        sets.append("claimed = NULL")  # whoever claimed its due turn acted, or finds the row moved on
     if status is not None:
         sets.append("status = ?")
         params.append(status)
@@ -203,7 +207,7 @@ _SCHEMA = [
 ]
 
 _GAME_COLUMNS = ("id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length, sealed_secret, "
-                 "bot_seconds, next_hand_seconds, ready, again_id, sealed_again, creator, bots_only, opened, touched")
+                 "bot_seconds, next_hand_seconds, ready, again_id, sealed_again, creator, bots_only, opened, touched, claimed")
 # A database made before games kept a secret, or their own pace, or a table played again, gets
 # the columns: NULL, nothing secret; NULL bot_seconds, the service's setting; 0, deals at once.
 _ADDED_COLUMNS = {
@@ -219,6 +223,8 @@ _ADDED_COLUMNS = {
     "bots_only": "INTEGER NOT NULL DEFAULT 0",
     "opened": "{real}",
     "touched": "{real}",
+    # The turn timer's claim on a due game (see Store.claim_due): NULL, or until when a process has it.
+    "claimed": "{real}",
 }
 _RUNNING = "status NOT IN ('over', 'abandoned')"
 # After the columns they index (a database made before has them only once _ADDED_COLUMNS ran).
@@ -469,11 +475,52 @@ class Store(abc.ABC):
         return int(rows[0][0])
 
     def due_games(self, now: float, limit: int = 50) -> list[str]:
-        """Games whose seat to act is due to be played for, most overdue first."""
+        """Games whose seat to act is due to be played for, most overdue first (claimed or not)."""
         rows = self._query(
             "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ? ORDER BY deadline LIMIT ?", (now, limit)
         )
         return [game_id for (game_id,) in rows]
+
+    CLAIM_SECONDS = 10.0
+    """How long a claim on a due game holds (:meth:`claim_due`): a process that died holding
+    one delays that game's turn by this much at most, and one that acts takes far less."""
+
+    _SKIP_LOCKED = ""
+    """What a store adds to the claim's row selection so that processes claiming at once skip
+    each other's rows instead of waiting for them (PostgreSQL); SQLite writes one at a time."""
+
+    def claim_due(self, now: float, limit: int = 64, *, due_by: float | None = None) -> list[tuple[str, float]]:
+        """Claim up to ``limit`` games due by ``due_by`` (default ``now``) that no other process
+        holds, most overdue first; their ids and deadlines, in that order.
+
+        A claimed game is this process's to play until its next append, which lifts the claim,
+        or for :attr:`CLAIM_SECONDS` from ``now``: two processes never both play one due turn
+        (the append's expected length would stop the second, but only after it did the work).
+
+        >>> store = open_store("sqlite:///:memory:")
+        >>> store.create_game(GameRow("g1", "{}", "2026-01-01T00:00:00Z", "playing", b"s", "h", 20.0, 100.0, 0),
+        ...                   {}, ['{"seq":0}'])
+        >>> store.claim_due(now=150.0), store.claim_due(now=151.0), store.next_deadline(now=151.0)
+        ([('g1', 100.0)], [], None)
+        >>> store.claim_due(now=160.0)  # the claim ran out: the process that held it did not act
+        [('g1', 100.0)]
+        """
+        sql = (
+            "UPDATE games SET claimed = ? WHERE id IN (SELECT id FROM games WHERE deadline IS NOT NULL"
+            " AND deadline <= ? AND (claimed IS NULL OR claimed <= ?) ORDER BY deadline LIMIT ?"
+            f"{self._SKIP_LOCKED}) RETURNING id, deadline"
+        )
+        with self._transaction() as cur:
+            cur.execute(sql, (now + self.CLAIM_SECONDS, now if due_by is None else due_by, now, limit))
+            rows = cur.fetchall()
+        return sorted(((game_id, float(deadline)) for game_id, deadline in rows), key=lambda row: row[1])
+
+    def next_deadline(self, now: float) -> float | None:
+        """The earliest deadline of a game no process holds a claim on (``None``: none)."""
+        rows = self._query(
+            "SELECT MIN(deadline) FROM games WHERE deadline IS NOT NULL AND (claimed IS NULL OR claimed <= ?)", (now,)
+        )
+        return None if rows[0][0] is None else float(rows[0][0])
 
     # -- the operator's limits ----------------------------------------------------
 
@@ -833,6 +880,7 @@ class PostgresStore(Store):
     kind = "postgresql"
     announces = True
     _ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)"
+    _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
     CHECK_IDLE_SECONDS = 1.0
     listener_pid: int | None = None
     """The server process of :meth:`listen`'s connection while it listens (for an operator's
@@ -1121,6 +1169,9 @@ class _PgCursor:
 
     def fetchone(self) -> Any:
         return self._cur.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return self._cur.fetchall()
 
 
 def open_store(url: str) -> Store:

@@ -13,6 +13,7 @@ import fairdeal.service.limits
 import fairdeal.service.schemas
 import fairdeal.service.settings
 import fairdeal.service.store
+import fairdeal.service.timer
 
 MODULES = [
     fairdeal,
@@ -24,6 +25,7 @@ MODULES = [
     fairdeal.service.schemas,
     fairdeal.service.settings,
     fairdeal.service.store,
+    fairdeal.service.timer,
 ]
 
 

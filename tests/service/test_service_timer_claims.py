@@ -1,0 +1,116 @@
+"""The turn timer across processes: every due turn is claimed by one process, played once; the
+timer sleeps until the next deadline and wakes for a nearer one (on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+
+from fastapi.testclient import TestClient
+from service_helpers import Api
+
+from fairdeal.service import create_app
+
+
+def ann_and_a_bot(api: Api, **body) -> tuple[str, str]:
+    game = api.create([("Ann", False), ("Bot", True)], **body)
+    return game["game_id"], api.join(game)[0]
+
+
+def attempts(app) -> list[str]:
+    """The games this app's timer tried to play, in order (each try, whether it moved or not)."""
+    games, tried = app.state.games, []
+    play = games._play_due
+
+    def counting(game_id: str, now: float) -> bool:
+        tried.append(game_id)
+        return play(game_id, now)
+
+    games._play_due = counting
+    return tried
+
+
+def test_two_processes_playing_due_turns_at_once_never_both_try_one(settings, clock, new_ids):
+    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    with TestClient(first) as one, TestClient(second) as two:
+        api = Api(one)
+        games = [ann_and_a_bot(api) for _ in range(40)]
+        Api(two).view(games[0][0], 0, games[0][1])  # the second process has a game cached too
+        tried = {"first": attempts(first), "second": attempts(second)}
+        clock.advance(21)  # every person's turn ran out
+        moved: dict[str, int] = {}
+        start = threading.Barrier(2)
+
+        def run(name: str, app) -> None:
+            start.wait()
+            moved[name] = app.state.games.run_due()
+
+        threads = [threading.Thread(target=run, args=pair) for pair in (("first", first), ("second", second))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        # Each game was tried by one process, once, and moved.
+        assert sorted(tried["first"] + tried["second"]) == sorted(game_id for game_id, _ in games)
+        assert moved["first"] + moved["second"] == 40
+        for game_id, token in games:
+            record = api.record(game_id)
+            assert sum(1 for line in record if line.get("auto")) >= 1
+            assert api.view(game_id, 0, token)["seconds_left"] == 20.0  # the next turn's full time
+        assert first.state.games.run_due() == 0 and second.state.games.run_due() == 0
+    first.state.store.close()
+    second.state.store.close()
+
+
+def test_a_claim_that_runs_out_passes_to_another_process(settings, clock, new_ids):
+    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    with TestClient(first) as one, TestClient(second):
+        api = Api(one)
+        game_id, token = ann_and_a_bot(api)
+        clock.advance(21)
+        store = first.state.store
+        assert [claimed for claimed, _ in store.claim_due(clock.now)] == [game_id]  # and then the process died
+        assert second.state.games.run_due() == 0  # held by the first
+        clock.advance(store.CLAIM_SECONDS)
+        assert second.state.games.run_due() == 1
+        assert api.view(game_id, 0, token)["seconds_left"] == 20.0
+        record = api.record(game_id)
+        assert [line["seq"] for line in record] == list(range(len(record)))  # one auto-move, no fork
+    first.state.store.close()
+    second.state.store.close()
+
+
+def test_a_move_lifts_the_claim_so_the_next_deadline_is_anyones(settings, clock, new_ids):
+    app = create_app(settings, clock=clock, new_ids=new_ids)
+    with TestClient(app) as client:
+        api = Api(client)
+        game_id, token = ann_and_a_bot(api)
+        clock.advance(21)
+        assert app.state.games.run_due() == 1
+        assert app.state.store.game(game_id).claimed is None
+        assert app.state.store.next_deadline(clock.now) == app.state.store.game(game_id).deadline
+        clock.advance(21)
+        assert app.state.games.run_due() == 1  # the next turn ran out too, and nothing held it
+    app.state.store.close()
+
+
+def test_the_background_timer_wakes_for_a_deadline_nearer_than_its_tick(settings):
+    # The timer looks at the store every 60 s at most; a 0.3 s turn set after it went to sleep
+    # is played long before that: the deadline itself woke it.
+    app = create_app(dataclasses.replace(settings, tick_seconds=60))
+    with TestClient(app) as client:
+        api = Api(client)
+        time.sleep(0.2)  # the timer has looked and sleeps, with nothing due
+        game_id, token = ann_and_a_bot(api, turn_seconds=0.3)
+        give_up = time.monotonic() + 20
+        while not any(line.get("auto") for line in api.record(game_id)):
+            assert time.monotonic() < give_up, "the timer slept through the deadline"
+            time.sleep(0.05)
+        view = api.view(game_id, 0, token)
+        assert view["status"] in ("playing", "over")
+        if view["status"] == "playing":  # and it sleeps until the next one, which it plays too
+            while sum(1 for line in api.record(game_id) if line.get("auto") and line["seat"] == 0) < 2:
+                assert time.monotonic() < give_up, "the timer did not play the next deadline"
+                time.sleep(0.05)
+    app.state.store.close()
