@@ -33,11 +33,12 @@ __all__ = ["Match", "HandReport", "draw_for_deal"]
 @dataclass(frozen=True, slots=True)
 class HandReport:
     """A finished hand: who dealt, what the rules report of it, how it ended, the totals after it
-    (and the whole score sheet, for games that keep more than a total)."""
+    (and the whole score sheet, for games that keep more than a total). The report (``summary``)
+    is ``None`` once :meth:`Match.forget_summaries` dropped it: the record's lines have it."""
 
     hand: int
     dealer: int
-    summary: HandSummary
+    summary: HandSummary | None
     result: HandResult
     totals: tuple[int, ...]
     sheet: ScoreSheet | None = None
@@ -79,6 +80,7 @@ class Match:
         the deal's lines come changes."""
         self.between_hands = False
         """A hand has ended, the match goes on, and the next deal waits for :meth:`next_hand`."""
+        self._summaries_kept_from = 0  # the first hand whose summary forget_summaries has not dropped
 
     def __repr__(self) -> str:
         return f"<Match {self.rules.name} seats={self.seats} hand={self.hand_no} totals={list(self.totals)}>"
@@ -112,6 +114,15 @@ class Match:
     @property
     def standings(self) -> list[dict[str, int]]:
         return standings(self.totals)
+
+    def forget_summaries(self) -> None:
+        """Drop the finished hands' summaries (every card dealt and played, for a report): playing
+        on needs none of them, and a server that stores the record keeps a long match's state
+        small (see :meth:`~fairdeal.seeding.SeededRecord.forget_written`)."""
+        hands = self.hands
+        for i in range(self._summaries_kept_from, len(hands)):
+            hands[i] = replace(hands[i], summary=None)
+        self._summaries_kept_from = len(hands)
 
     def start(self) -> list[Event]:
         """Draw for the first dealer and deal the first hand."""

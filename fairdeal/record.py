@@ -411,16 +411,28 @@ class RecordWriter:
     of writing, never before the line before's (a wall clock set back does not make a
     record's times go backwards) nor before :attr:`not_before_ms`; an event that brings its
     own ``at`` keeps it (:func:`resign`). Without one, lines get no time (format 1).
+
+    A writer keeps every line it wrote (:attr:`lines`, :meth:`text`) until
+    :meth:`forget` is called: a server that has stored them keeps only what
+    the next line needs (its number, the chain's head, the last line's time).
     """
 
     def __init__(self, signer: Signer, lines: Sequence[dict[str, Any]] = (), *, clock: Clock | None = None) -> None:
         self.signer = signer
         self.clock = clock
         self.lines: list[dict[str, Any]] = list(lines)
+        """The lines kept: every line, unless :meth:`forget` dropped those before :attr:`forgotten`."""
+        self.forgotten = 0
+        """How many lines at the record's start :meth:`forget` dropped: ``lines[0]`` is line ``forgotten``."""
         self.game_id: str | None = self.lines[0]["game_id"] if self.lines else None
         self.head = line_hash(self.lines[-1]) if self.lines else GENESIS
         self.not_before_ms = 0
         """The earliest time the next lines may get (the service's timer sets it to the deadline it acts on)."""
+
+    @property
+    def seq(self) -> int:
+        """The sequence number the next line will get (the record's length)."""
+        return self.forgotten + len(self.lines)
 
     @property
     def last_ms(self) -> int | None:
@@ -441,11 +453,12 @@ class RecordWriter:
 
         ``sign=None`` signs exactly the line types the format requires signed.
         """
-        if not self.lines:
+        seq = self.seq
+        if seq == 0:
             if event.get("type") != "header":
                 raise RecordError("a record starts with its header")
             self.game_id = event["game_id"]
-        line = {**event, "seq": len(self.lines), "prev": self.head}
+        line = {**event, "seq": seq, "prev": self.head}
         if self.clock is not None and "at" not in line:
             line["at"] = format_at(self.now_ms())
         digest = line_hash(line)
@@ -453,13 +466,13 @@ class RecordWriter:
             sign = line["type"] in SIGNED_TYPES
         sig = None
         if sign or receipt:
-            sig = self.signer.sign_head(self.game_id, line["seq"], digest)
+            sig = self.signer.sign_head(self.game_id, seq, digest)
         if sign:
             line["sig"] = sig
         self.lines.append(line)
         self.head = digest
         if receipt:
-            answer = {"game_id": self.game_id, "seq": line["seq"], "hash": digest, "sig": sig}
+            answer = {"game_id": self.game_id, "seq": seq, "hash": digest, "sig": sig}
             if "at" in line:
                 answer["at"] = line["at"]  # a copy: the hash covers the line's own
             return answer
@@ -469,8 +482,50 @@ class RecordWriter:
         for event in events:
             self.append(event)
 
+    def replayed(self, line: dict[str, Any]) -> None:
+        """Take a stored line as the next one, as it is (a record rebuilt from storage)."""
+        if self.seq == 0:
+            self.game_id = line["game_id"]
+        self.lines.append(line)
+        self.head = line_hash(line)
+
+    def since(self, seq: int) -> list[dict[str, Any]]:
+        """The lines from number ``seq`` on (those an action added, to be stored).
+
+        >>> writer = RecordWriter(Signer.generate())
+        >>> writer.extend([{"type": "header", "game_id": "g1"}, {"type": "note"}, {"type": "note"}])
+        >>> [line["seq"] for line in writer.since(1)], writer.forget(), [line["seq"] for line in writer.since(2)]
+        ([1, 2], 2, [2])
+        """
+        if seq < self.forgotten:
+            raise RecordError(f"lines before {self.forgotten} are forgotten: read them from where they are stored")
+        return self.lines[seq - self.forgotten :]
+
+    def forget(self) -> int:
+        """Drop every line but the last (they are stored: the caller keeps the record, not this
+        writer); returns how many were dropped. The next lines are numbered, chained and timed
+        as before: they need only the last line's number, hash and time. :meth:`text` and
+        :meth:`since` an earlier line refuse from then on.
+
+        >>> writer = RecordWriter(Signer.generate())
+        >>> writer.extend([{"type": "header", "game_id": "g1"}, {"type": "note"}, {"type": "note"}])
+        >>> head = writer.head
+        >>> writer.forget(), writer.forgotten, writer.seq, len(writer.lines)
+        (2, 2, 3, 1)
+        >>> line = writer.append({"type": "note"})
+        >>> line["seq"], line["prev"] == head
+        (3, True)
+        """
+        dropped = max(0, len(self.lines) - 1)
+        if dropped:
+            del self.lines[:dropped]
+            self.forgotten += dropped
+        return dropped
+
     def text(self) -> str:
         """The record as JSON Lines, each line canonical, ending with a newline."""
+        if self.forgotten:
+            raise RecordError(f"lines before {self.forgotten} are forgotten: read the record from where it is stored")
         return "".join(canonical(line).decode() + "\n" for line in self.lines)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from fairdeal.fairness import Dealer, FairnessError, SeedError
-from fairdeal.record import FORMAT, Clock, RecordWriter, Signer, check_created, fixed_clock, format_at, line_hash
+from fairdeal.record import FORMAT, Clock, RecordWriter, Signer, check_created, fixed_clock, format_at
 
 __all__ = ["SeededRecord", "new_writer", "restored_clock"]
 
@@ -72,12 +72,45 @@ class SeededRecord:
 
     @property
     def lines(self) -> list[dict[str, Any]]:
+        """The record's lines: all of them, unless :meth:`forget_written` dropped those before the last."""
         return self.writer.lines
 
     @property
     def seq(self) -> int:
         """The sequence number the next line will get."""
-        return len(self.writer.lines)
+        return self.writer.seq
+
+    def lines_since(self, seq: int) -> list[dict[str, Any]]:
+        """The lines from number ``seq`` on: what the calls since the record was ``seq`` lines long added."""
+        return self.writer.since(seq)
+
+    def forget_written(self) -> int:
+        """Keep the state at the last line, not the lines: a server calls it once it has stored
+        them (the store keeps the record; a long game's lines would otherwise stay in memory
+        twice). Every call goes on as before, except :attr:`lines`, which then holds the last
+        line and those after it, and the record's whole text (read it from the store). Returns
+        how many lines were dropped. A caller that keeps the record here never calls it.
+
+        >>> from fairdeal.record import Signer
+        >>> from fairdeal.rules import DEFAULT, get
+        >>> from fairdeal.table import Seat, Table
+        >>> signer = Signer.generate()
+        >>> table = Table.new("t1", get(DEFAULT), [Seat("Bot 1", bot=True), Seat("Bot 2", bot=True)], signer,
+        ...                   created="2026-01-01T00:00:00Z", server_seed="00" * 32)
+        >>> stored = list(table.lines)                  # the server stores the lines...
+        >>> table.forget_written() == len(stored) - 1   # ...and keeps the last alone
+        True
+        >>> _ = table.move(table.match.turn, table.match.auto_move(), auto=True)
+        >>> stored += table.lines_since(len(stored))    # what the move added, to store
+        >>> table.forget_written() > 0, Table.restore(stored, "00" * 32, signer).lines == stored
+        (True, True)
+        """
+        return self.writer.forget()
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The server seed once the record reveals it (a line of it may be forgotten since); else ``None``."""
+        return self.dealer.reveal() if self.revealed else None
 
     # -- client seeds ------------------------------------------------------
     # The sequence itself is the dealer's SeedPhase (fairdeal.fairness), the same one the
@@ -157,8 +190,7 @@ class SeededRecord:
             self.revealed = True
         else:
             self._replay_other(line)
-        self.writer.lines.append(line)
-        self.writer.head = line_hash(line)
+        self.writer.replayed(line)
 
     def _replay_start(self, line: dict[str, Any]) -> None:
         """What a stored ``start`` line sets besides the key."""

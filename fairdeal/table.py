@@ -179,6 +179,13 @@ class Table(SeededRecord):
         for line in lines:
             self.replay(line)
 
+    def forget_written(self) -> int:
+        """:meth:`SeededRecord.forget_written <fairdeal.seeding.SeededRecord.forget_written>`, and
+        the finished hands' summaries too (:meth:`Match.forget_summaries
+        <fairdeal.match.Match.forget_summaries>`: the record has them)."""
+        self.match.forget_summaries()
+        return super().forget_written()
+
     @property
     def secret(self) -> str | None:
         """The secret a server must keep, sealed, to :meth:`restore` this table: the rule its
@@ -234,7 +241,9 @@ class Table(SeededRecord):
         return self.match.standings
 
     def record_text(self) -> str:
-        """The record so far as JSON Lines: what to store, serve and hand to :func:`fairdeal.verify`."""
+        """The record so far as JSON Lines: what to store, serve and hand to :func:`fairdeal.verify`
+        (a :class:`~fairdeal.record.RecordError` once :meth:`forget_written` dropped lines: the
+        store has them)."""
         return self.writer.text()
 
     def legal_moves(self, seat: int) -> list[Move]:
@@ -341,7 +350,7 @@ class Table(SeededRecord):
             raise TableError("no hand is waiting to be dealt")
         start = self.seq
         self.writer.extend(self._deal_next_hand())
-        return self.lines[start:]
+        return self.lines_since(start)
 
     def _deal_next_hand(self) -> list[dict[str, Any]]:
         self.readied = set()

@@ -76,10 +76,11 @@ def create_app(
         clock=clock or time.time,
         notifier=notifier,
         new_ids=new_ids,
+        cache_bytes=settings.cache_mb * 1024 * 1024,
     )
     games.max_games, games.max_games_per_client = settings.max_games, settings.max_games_per_client
     games.bot_game_idle_seconds, games.bot_game_max_seconds = settings.bot_game_idle_seconds, settings.bot_game_max_seconds
-    sessions = SessionService(store, signer, sealer, notifier, clock=games.clock)
+    sessions = SessionService(store, signer, sealer, notifier, clock=games.clock, cache_bytes=settings.cache_mb * 1024 * 1024)
     games.log = sessions.log = public_log = PublicLog(store, signer, sealer, settings.log_origin)
 
     @contextlib.asynccontextmanager

@@ -127,8 +127,9 @@ class GameService(LiveRecords[Table]):
         clock: Callable[[], float] = time.time,
         notifier: Notifier | None = None,
         new_ids: Callable[[], tuple[str, str]] | None = None,
+        cache_bytes: int | None = None,
     ) -> None:
-        super().__init__(store, signer, sealer, notifier)
+        super().__init__(store, signer, sealer, notifier, cache_bytes=cache_bytes)
         self.turn_seconds = turn_seconds
         self.bot_delay = bot_delay
         """A bot's wait at a table with people that does not say its own (a table of bots alone: 0)."""
@@ -724,7 +725,7 @@ class GameService(LiveRecords[Table]):
         if row.again_id is not None:
             out["again"] = self._again_for(row, seat)
         if table.revealed:
-            out["server_seed"] = next(line["server_seed"] for line in reversed(table.lines) if line["type"] == "reveal")
+            out["server_seed"] = table.revealed_seed
         if seat is not None:
             hand: Sequence[Card] = view.hand if view is not None else ()
             pending = getattr(view, "pending", None)  # a card drawn that must be played or kept (Crazy Eights)
@@ -867,14 +868,14 @@ def _turn_key(table: Table) -> tuple[int, int | None]:
 
 def _drew(table: Table, start: int) -> bool:
     """Whether the first line added since ``start`` is a draw: the one move after which a turn goes on."""
-    lines = table.lines
-    return len(lines) > start and lines[start].get("type") == "move" and lines[start].get("move") == "draw"
+    lines = table.lines_since(start)
+    return bool(lines) and lines[0].get("type") == "move" and lines[0].get("move") == "draw"
 
 
 def _last_move_drew(table: Table, start: int) -> bool:
     """Whether the last move added since ``start`` is a draw: the turn it was part of goes on
     (the timer's draws then a play that keeps the turn start a new turn, as the verifier reads it)."""
-    moves = [line for line in table.lines[start:] if line.get("type") == "move"]
+    moves = [line for line in table.lines_since(start) if line.get("type") == "move"]
     return bool(moves) and moves[-1].get("move") == "draw"
 
 

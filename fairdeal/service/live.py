@@ -11,6 +11,16 @@ went ahead of the truth) and the client gets 409. A move, which names the
 length it was chosen on, skips the read: it is tried on the cached record
 and, only if that was behind, again on the record read afresh.
 
+The cache keeps each record's state at its last line, not its lines (the
+store has them: :meth:`~fairdeal.seeding.SeededRecord.forget_written` once
+they are stored), and is bounded by memory, not a count: each entry's size
+is estimated (:func:`deep_size`) when it is stored and again every
+:attr:`LiveRecords.RESIZE_EVERY` appends, and the least recently used are
+dropped while the total is over :attr:`LiveRecords.cache_bytes`. A record
+that was dropped is read and replayed once when it is next touched;
+:attr:`LiveRecords.restores` counts those replays, :attr:`LiveRecords.catch_ups`
+the lines of other processes applied to a cached record.
+
 Each of these has an ``_async`` twin for the routes. On a store that reads
 and writes from the event loop (PostgreSQL) it runs there, awaiting its
 database calls; otherwise, or when the record is busy or the loop's
@@ -20,8 +30,12 @@ connection fails, it runs the plain method through :meth:`Store.call`.
 from __future__ import annotations
 
 import asyncio
+import enum
+import gc
 import json
+import sys
 import threading
+import types
 import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
@@ -29,12 +43,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
+from fairdeal.cards import ALL_CARDS
 from fairdeal.record import Signer, canonical
 from fairdeal.service.errors import NotFound, Stale, Unauthorized
 from fairdeal.service.keys import MAX_TOKEN_CHARS, Sealer, token_matches
 from fairdeal.service.store import KEEP, Conflict, Store
 
-__all__ = ["LiveRecords", "Notifier", "Cached", "Role", "HOST"]
+__all__ = ["LiveRecords", "Notifier", "Cached", "Role", "HOST", "deep_size", "DEFAULT_CACHE_BYTES"]
 
 R = TypeVar("R")  # the replayed object: Table or DealingSession
 T = TypeVar("T")
@@ -61,6 +76,10 @@ class Cached(Generic[R]):
     seat_hashes: dict[int, str]
     row: Any = None
     """The stored row as this process last read or appended it (it may be behind another process's)."""
+    size: int = 0
+    """The estimate of the bytes this entry holds (:func:`deep_size`), as the cache counts it."""
+    appends: int = 0
+    """Actions stored since :attr:`size` was estimated."""
 
 
 class Notifier:
@@ -144,16 +163,34 @@ class LiveRecords(Generic[R]):
 
     table_name = "games"
     what = "game"
-    CACHE_SIZE = 1024
     LOCK_STRIPES = 4096
+    RESIZE_EVERY = 32
+    """Actions stored on a cached record between two estimates of its size: a game's state
+    changes little in 32 of them (a hand's cards come and go; a finished hand adds a kilobyte),
+    and the estimate, a walk of the objects it holds (0.1 ms for a Crazy Eights table, a move
+    takes 0.6), then costs a few microseconds a move."""
 
-    def __init__(self, store: Store, signer: Signer, sealer: Sealer, notifier: Notifier | None = None) -> None:
+    def __init__(
+        self, store: Store, signer: Signer, sealer: Sealer, notifier: Notifier | None = None,
+        *, cache_bytes: int | None = None,
+    ) -> None:
         self.store = store
         self.signer = signer
         self.sealer = sealer
         self.notifier = notifier or Notifier()
+        self._cache_bytes = DEFAULT_CACHE_BYTES if cache_bytes is None else cache_bytes
+        self.cache_used = 0
+        """The cached records' estimated bytes in all."""
+        self.restores = 0
+        """Records this process read whole and replayed: the first touch of a record not cached (a
+        restart, another process's game, one the cache dropped). In steady state it stays put."""
+        self.catch_ups = 0
+        """Times a cached record was brought up to date with lines another process appended."""
+        self.evictions = 0
+        """Records the cache dropped for its budget."""
         self._cache: OrderedDict[str, Cached[R]] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._shared: set[int] | None = None  # see _size
         # A bounded set of locks: two records may share one, which costs a little waiting (and
         # sends a move off act_async's fast path), never correctness. 4,096: at 32 busy tables,
         # 64 stripes had a third of the moves find their lock taken by another table's.
@@ -178,6 +215,19 @@ class LiveRecords(Generic[R]):
 
     # -- the cache -------------------------------------------------------------
 
+    @property
+    def cache_bytes(self) -> int:
+        """The cache's budget: records replayed in memory, in bytes as :func:`deep_size` estimates
+        them; past it the least recently used are dropped (to be read and replayed when next
+        touched). The record in use stays, however large (0: it alone is kept)."""
+        return self._cache_bytes
+
+    @cache_bytes.setter
+    def cache_bytes(self, budget: int) -> None:
+        with self._cache_lock:
+            self._cache_bytes = budget
+            self._evict()
+
     def _lock(self, record_id: str) -> threading.Lock:
         return self._locks[zlib.crc32(record_id.encode()) % self.LOCK_STRIPES]
 
@@ -188,7 +238,9 @@ class LiveRecords(Generic[R]):
 
     def drop(self, record_id: str) -> None:
         with self._cache_lock:
-            self._cache.pop(record_id, None)
+            cached = self._cache.pop(record_id, None)
+            if cached is not None:
+                self.cache_used -= cached.size
 
     def load(self, record_id: str, *, trust_cache: bool = False) -> tuple[Cached[R], Any]:
         """The record replayed up to date, and its row; hold :meth:`locked` while using them.
@@ -206,7 +258,7 @@ class LiveRecords(Generic[R]):
             cached = self._keep(record_id, row, self.store.lines(record_id), self.store.seat_hashes(record_id))
         elif row.length > cached.live.seq:
             start = cached.live.seq
-            self._catch_up(cached, row, self._as_of(row, start, self.store.lines(record_id, start)))
+            self._caught_up(record_id, cached, row, self._as_of(row, start, self.store.lines(record_id, start)))
         cached.row = row
         return cached, row
 
@@ -229,7 +281,7 @@ class LiveRecords(Generic[R]):
             cached = self._keep(record_id, row, lines, hashes)
         elif row.length > cached.live.seq:
             start = cached.live.seq
-            self._catch_up(cached, row, self._as_of(row, start, await self.store.lines_async(record_id, start)))
+            self._caught_up(record_id, cached, row, self._as_of(row, start, await self.store.lines_async(record_id, start)))
         cached.row = row
         return cached, row
 
@@ -264,14 +316,57 @@ class LiveRecords(Generic[R]):
         """A record read whole, replayed and cached."""
         texts = self._as_of(row, 0, texts)
         live = self._restore([json.loads(text) for text in texts], self.sealer.open(record_id, row.sealed_seed), row)
+        with self._cache_lock:
+            self.restores += 1
         return self._keep_new(record_id, Cached(live, self._host_hash(row), seat_hashes))
 
     def _keep_new(self, record_id: str, cached: Cached[R]) -> Cached[R]:
+        """Cache ``cached``, whose lines are stored: its record keeps the state, not the lines."""
+        cached.live.forget_written()  # type: ignore[attr-defined]
+        cached.size, cached.appends = self._size(cached), 0
         with self._cache_lock:
+            old = self._cache.pop(record_id, None)
+            if old is not None:
+                self.cache_used -= old.size
             self._cache[record_id] = cached
-            while len(self._cache) > self.CACHE_SIZE:
-                self._cache.popitem(last=False)
+            self.cache_used += cached.size
+            self._evict()
         return cached
+
+    def _caught_up(self, record_id: str, cached: Cached[R], row: Any, texts: list[str]) -> None:
+        """:meth:`_catch_up`, counted, and the lines it applied forgotten (they are stored)."""
+        self._catch_up(cached, row, texts)
+        with self._cache_lock:
+            self.catch_ups += 1
+        self._stored(record_id, cached)
+
+    def _stored(self, record_id: str, cached: Cached[R]) -> None:
+        """The cached record's new lines are stored: forget them, and now and then estimate it again."""
+        cached.live.forget_written()  # type: ignore[attr-defined]
+        cached.appends += 1
+        if cached.appends < self.RESIZE_EVERY:
+            return
+        size = self._size(cached)
+        with self._cache_lock:
+            cached.appends = 0
+            if self._cache.get(record_id) is cached:
+                self.cache_used += size - cached.size
+                cached.size = size
+                self._evict()
+
+    def _size(self, cached: Cached[R]) -> int:
+        if self._shared is None:  # once the subclass has set its clock
+            # Objects every cached record refers to and none owns: not counted in its size.
+            self._shared = _shared_ids(self)
+        return deep_size(cached, self._shared)
+
+    def _evict(self) -> None:
+        """Drop the least recently used records while over budget (hold ``_cache_lock``); the
+        last one stays, however large: it is the one in use."""
+        while self.cache_used > self._cache_bytes and len(self._cache) > 1:
+            _, cached = self._cache.popitem(last=False)
+            self.cache_used -= cached.size
+            self.evictions += 1
 
     # -- who is asking ------------------------------------------------------------
 
@@ -353,7 +448,7 @@ class LiveRecords(Generic[R]):
                     if isinstance(exc, Conflict):
                         raise Stale("another action reached the record first: fetch the view and try again") from None
                     raise
-                answer = self._answer(cached, row, columns, result, then)
+                answer = self._answer(record_id, cached, row, columns, result, then)
                 break
         self.notifier.changed(record_id)
         return answer
@@ -409,7 +504,7 @@ class LiveRecords(Generic[R]):
                         raise Stale("another action reached the record first: fetch the view and try again") from None
                     raise
                 if made:
-                    answer = self._answer(cached, row, columns, result, then)
+                    answer = self._answer(record_id, cached, row, columns, result, then)
                 else:  # an append it cannot make here (no lines, or too many)
                     self._undo(record_id, live, start, Conflict(record_id, start, None))
                     answer = _THE_USUAL_WAY
@@ -463,18 +558,18 @@ class LiveRecords(Generic[R]):
             raise Stale(f"the record is at seq {start}, not {expected_seq}: fetch the view again")
         result = action(live, row)
         columns = after(live, row) if after is not None else {}
-        return result, columns, [canonical(line).decode() for line in live.lines[start:]]
+        return result, columns, [canonical(line).decode() for line in live.lines_since(start)]  # type: ignore[attr-defined]
 
     def _undo(self, record_id: str, live: R, start: int, exc: BaseException) -> None:
         """After an action or append that failed: drop the cached record if it went ahead of the stored one."""
         if live.seq != start or isinstance(exc, Conflict):
             self.drop(record_id)
 
-    @staticmethod
-    def _answer(cached: Cached[R], row: Any, columns: dict[str, Any], result: T,
+    def _answer(self, record_id: str, cached: Cached[R], row: Any, columns: dict[str, Any], result: T,
                 then: Callable[[R, Any, T], Any] | None) -> Any:
-        """After the append: the cached row as it left it, and the answer."""
+        """After the append: the cached row as it left it, the lines forgotten, and the answer."""
         cached.row = _appended(row, columns, cached.live.seq)
+        self._stored(record_id, cached)
         return result if then is None else then(cached.live, cached.row, result)
 
     def read(self, record_id: str, reader: Callable[[R, Any], T]) -> T:
@@ -510,3 +605,43 @@ def _appended(row: Any, columns: dict[str, Any], length: int) -> Any:
         if value is not KEEP and not (name == "status" and value is None):
             changes[name] = value
     return replace(row, **changes)
+
+
+DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
+"""The cache's budget unless the operator sets one (``FAIRDEAL_CACHE_MB``)."""
+
+# Objects that are never a record's own: classes, functions, modules, code, descriptors.
+_NOT_OWNED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType,
+              types.MethodDescriptorType, types.WrapperDescriptorType, types.GetSetDescriptorType)
+
+
+def _shared_ids(service: Any) -> set[int]:
+    """The ids of objects a cached record refers to that the whole process shares: the service's
+    signer, sealer and clock, the cards (interned), ``None`` and the booleans."""
+    shared: list[Any] = [None, True, False, service.signer, service.sealer, getattr(service, "clock", None), *ALL_CARDS]
+    return {id(obj) for obj in shared}
+
+
+def deep_size(root: Any, shared: set[int] = frozenset()) -> int:  # type: ignore[assignment]
+    """An estimate of the bytes ``root`` holds: ``sys.getsizeof`` of every object reachable from
+    it, once each, not counting classes, functions, modules, enum members, and the objects in
+    ``shared`` (ids) and what only they reach. It counts small shared objects (interned strings,
+    small ints) as the root's own, so it errs high, by little.
+
+    >>> deep_size([]) < deep_size([[1, 2, 3], "four"]) < deep_size([[1, 2, 3], "four" * 1000])
+    True
+    """
+    seen = set(shared)
+    stack = [root]
+    total = 0
+    getsizeof, referents = sys.getsizeof, gc.get_referents
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, _NOT_OWNED) or isinstance(obj, enum.Enum):
+            continue
+        total += getsizeof(obj)
+        stack.extend(referents(obj))
+    return total

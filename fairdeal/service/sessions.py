@@ -19,7 +19,7 @@ from fairdeal.record import Signer, canonical
 from fairdeal.service.dealing import DealingSession, SessionError
 from fairdeal.service.errors import NotFound, Rejected, Stale
 from fairdeal.service.keys import Sealer, hash_token, new_token
-from fairdeal.service.live import LiveRecords, Notifier
+from fairdeal.service.live import Cached, LiveRecords, Notifier
 from fairdeal.service.store import SessionRow, Store
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,9 +40,9 @@ class SessionService(LiveRecords[DealingSession]):
 
     def __init__(
         self, store: Store, signer: Signer, sealer: Sealer, notifier: Notifier | None = None,
-        *, clock: Callable[[], float] = time.time,
+        *, clock: Callable[[], float] = time.time, cache_bytes: int | None = None,
     ) -> None:
-        super().__init__(store, signer, sealer, notifier)
+        super().__init__(store, signer, sealer, notifier, cache_bytes=cache_bytes)
         self.clock = clock
         """The service's one clock (the games'): every line's ``at``."""
 
@@ -81,10 +81,9 @@ class SessionService(LiveRecords[DealingSession]):
             seats=seats,
             length=session.seq,
         )
-        index = self.store.create_session(
-            row, {seat: hash_token(t) for seat, t in tokens.items()}, [canonical(line).decode() for line in session.lines],
-            host=host,
-        )
+        seat_hashes = {seat: hash_token(t) for seat, t in tokens.items()}
+        index = self.store.create_session(row, seat_hashes, [canonical(line).decode() for line in session.lines], host=host)
+        self._keep_new(session_id, Cached(session, row.owner_hash, seat_hashes, row))  # as it is: no reading it back
         return {
             "session_id": session_id,
             "commitment": session.dealer.commitment,
@@ -163,7 +162,7 @@ class SessionService(LiveRecords[DealingSession]):
                 "shuffles": [{"label": label, "count": len(cards)} for label, cards in session.shuffles.items()],
             }
             if session.revealed:
-                out["server_seed"] = next(line["server_seed"] for line in session.lines if line["type"] == "reveal")
+                out["server_seed"] = session.revealed_seed
             return out
 
         return self.read(session_id, read)

@@ -88,6 +88,13 @@ class Settings:
     """A table of bots alone is abandoned this long after it was created, its seed revealed (0: never)."""
     max_streams_per_client: int = 20
     """Live-update streams one client address may have open per process (429 for the next; 0: no limit)."""
+    cache_mb: int = 512
+    """Megabytes of replayed records each process keeps in memory, for its games and as much again
+    for its dealing sessions (as :func:`fairdeal.service.live.deep_size` estimates them); past it
+    the least recently used are dropped, to be read and replayed once when next touched. A running
+    Crazy Eights table of four takes about 6 KB when it starts and 30 KB (40 at most) near the end
+    of a 1000-point match: 512 holds :attr:`max_games`'s 10,000 tables at their largest. 0: only
+    the record in use is kept (every other touch replays one)."""
     create_rate: str = "30/minute"
     """Games and sessions one client address may create (``N/second``, ``N/minute``, ``N/hour`` or ``off``; 429 beyond)."""
     move_rate: str = "600/minute"
@@ -159,6 +166,7 @@ class Settings:
             bot_game_idle_seconds=_number(env, "FAIRDEAL_BOT_GAME_IDLE_SECONDS", 600.0, 0, 366 * 86400),
             bot_game_max_seconds=_number(env, "FAIRDEAL_BOT_GAME_MAX_SECONDS", 3600.0, 0, 366 * 86400),
             max_streams_per_client=_count(env, "FAIRDEAL_MAX_STREAMS_PER_CLIENT", 20, 1_000_000),
+            cache_mb=_count(env, "FAIRDEAL_CACHE_MB", 512, 1_000_000),
             create_rate=env.get("FAIRDEAL_CREATE_RATE") or "30/minute",
             move_rate=env.get("FAIRDEAL_MOVE_RATE") or "600/minute",
             trusted_proxies=env.get("FAIRDEAL_TRUSTED_PROXIES", ""),
@@ -186,6 +194,7 @@ class Settings:
             "FAIRDEAL_BOT_GAME_IDLE_SECONDS": repr(self.bot_game_idle_seconds),
             "FAIRDEAL_BOT_GAME_MAX_SECONDS": repr(self.bot_game_max_seconds),
             "FAIRDEAL_MAX_STREAMS_PER_CLIENT": str(self.max_streams_per_client),
+            "FAIRDEAL_CACHE_MB": str(self.cache_mb),
             "FAIRDEAL_CREATE_RATE": self.create_rate,
             "FAIRDEAL_MOVE_RATE": self.move_rate,
             "FAIRDEAL_TRUSTED_PROXIES": self.trusted_proxies,
