@@ -26,6 +26,7 @@ from fairdeal.rules.base import (
     check_view_seat,
     Event,
     fast_replace,
+    fast_update,
     HandResult,
     has_turn,
     IllegalMove,
@@ -135,6 +136,9 @@ class CrazyEightsState:
 
 
 replace = fast_replace(CrazyEightsState)
+# The two moves of nearly every turn, each setting the same fields every time.
+_played = fast_update(CrazyEightsState, "hands", "pile", "named", "turn", "drawn", "pending", "passes")
+_drew = fast_update(CrazyEightsState, "hands", "stock", "drawn", "pending", "passes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,40 +535,37 @@ class CrazyEights(Rules):
     def apply(
         self, state: CrazyEightsState, seat: int, move: Move, shuffle: Shuffler
     ) -> tuple[CrazyEightsState, list[Event]]:
-        def illegal(reason: str) -> IllegalMove:
-            return IllegalMove(reason, move=move, seat=seat)
-
         if state.result is not None:
-            raise illegal("the hand is over")
+            raise IllegalMove("the hand is over", move=move, seat=seat)
         if seat != state.turn:
-            raise illegal("it is not your turn")
+            raise IllegalMove("it is not your turn", move=move, seat=seat)
         kind = move.kind
         if kind == "play":
             return self._play(state, seat, move), []
         if kind == "draw":
             if state.pending is not None:
-                raise illegal(f"you must play or keep the card you drew ({state.pending.display})")
+                raise IllegalMove(f"you must play or keep the card you drew ({state.pending.display})", move=move, seat=seat)
             if not state.stock and len(state.pile) < 2:  # (not state.can_draw, spelt out: this runs every draw)
-                raise illegal("there is nothing to draw: the stock is empty and the pile has only its top card")
+                raise IllegalMove("there is nothing to draw: the stock is empty and the pile has only its top card", move=move, seat=seat)
             return self._draw(state, seat, shuffle)
         if kind == "keep":
             if state.pending is None:
-                raise illegal("you can only keep a card you have just drawn that fits")
+                raise IllegalMove("you can only keep a card you have just drawn that fits", move=move, seat=seat)
             return self._next_turn(state, passes=0), []
         if kind == "pass":
             if state.pending is not None:
-                raise illegal(f"you must play or keep the card you drew ({state.pending.display})")
+                raise IllegalMove(f"you must play or keep the card you drew ({state.pending.display})", move=move, seat=seat)
             if state.can_draw:
-                raise illegal("you may pass only when there is nothing to draw")
+                raise IllegalMove("you may pass only when there is nothing to draw", move=move, seat=seat)
             top, named = state.top, state.named
             playable = [c for c in state.hands[seat] if fits(c, top, named)]
             if playable:
-                raise illegal(f"you may pass only when you cannot play, and {playable[0].display} fits")
+                raise IllegalMove(f"you may pass only when you cannot play, and {playable[0].display} fits", move=move, seat=seat)
             passes = state.passes + 1
             if passes == state.seats:
                 return self._blocked(replace(state, passes=passes), "everyone passed in turn"), []
             return self._next_turn(state, passes=passes), []
-        raise illegal(f"Crazy Eights has no move {kind!r}")
+        raise IllegalMove(f"Crazy Eights has no move {kind!r}", move=move, seat=seat)
 
     def _play(self, state: CrazyEightsState, seat: int, move: Move) -> CrazyEightsState:
         card = move.card
@@ -607,8 +608,7 @@ class CrazyEights(Rules):
             return replace(state, hands=hands, pile=pile, named=move.suit, turn=None, drawn=0, pending=None,
                            passes=0, result=result)
         # The play and the next turn in one new state (a verifier replays every move).
-        return replace(state, hands=hands, pile=pile, named=move.suit, turn=(seat + 1) % seats, drawn=0,
-                       pending=None, passes=0)
+        return _played(state, hands, pile, move.suit, (seat + 1) % seats, 0, None, 0)
 
     def _draw(self, state: CrazyEightsState, seat: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
         events: list[Event] = []
@@ -633,10 +633,7 @@ class CrazyEights(Rules):
         card = stock[0]
         hands = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1 :]
         fitting = fits(card, state.pile[-1], state.named)
-        new = replace(
-            state, hands=hands, stock=stock[1:], drawn=state.drawn + 1, pending=card if fitting else None, passes=0
-        )
-        return new, events
+        return _drew(state, hands, stock[1:], state.drawn + 1, card if fitting else None, 0), events
 
     def _next_turn(self, state: CrazyEightsState, passes: int) -> CrazyEightsState:
         return replace(state, turn=(state.turn + 1) % state.seats, drawn=0, pending=None, passes=passes)
