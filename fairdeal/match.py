@@ -144,30 +144,30 @@ class Match:
         An ``auto`` move must be exactly the rules' :meth:`~Rules.auto_move`.
         Raises :class:`IllegalMove` and changes nothing when the move is not allowed.
         """
-        if self.state is None:
+        state, rules = self.state, self.rules
+        if state is None:
             raise IllegalMove("the match has not started", move=move, seat=seat)
         if self.over:
             raise IllegalMove("the match is over", move=move, seat=seat)
         if self.between_hands:
             raise IllegalMove("the hand is over and the next one is not dealt yet", move=move, seat=seat)
-        unread = self.rules.unread(move)
+        unread = rules.unread(move)
         if unread:
             raise IllegalMove(unread, move=move, seat=seat)
         if auto:
-            expected = self.rules.auto_move(self.state)
-            if seat != self.state.turn:
+            expected = rules.auto_move(state)
+            if seat != state.turn:
                 raise IllegalMove("it is not your turn", move=move, seat=seat)
             if move != expected:
                 raise IllegalMove(f"the auto-move here is {expected}", move=move, seat=seat)
-        state, derived = self.rules.apply(self.state, seat, move, self._shuffle)
+        state, derived = rules.apply(state, seat, move, self._shuffle)
         event: Event = {"type": "move", "seat": seat, **move.to_json()}
         if auto:
             event["auto"] = True
-        events = [event, *derived]
         self.state = state
         if state.result is not None:
-            events.extend(self._end_hand())
-        return events
+            return [event, *derived, *self._end_hand()]
+        return [event, *derived] if derived else [event]
 
     def abandon_events(self) -> list[Event]:
         """What an abandon now must make public first (the rules' :meth:`~Rules.abandon_events`

@@ -54,6 +54,7 @@ __all__ = [
     "time_ms",
     "format_at",
     "check_at",
+    "at_ms",
     "RecordError",
     "ChainError",
     "Signer",
@@ -117,7 +118,6 @@ def check_created(created: Any) -> str:
 
 AT_FORM = "YYYY-MM-DDTHH:MM:SS.mmmZ"
 """How a format 2 line writes ``at`` (spec/record.md): UTC, to the millisecond, nothing else."""
-_AT = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{3})Z")
 _EPOCH = datetime(1970, 1, 1)
 
 Clock = Callable[[], float]
@@ -160,21 +160,53 @@ def check_at(at: Any) -> int:
     ...
     ValueError: at '2026-01-01T00:00:00.25Z' is not a UTC date and time written YYYY-MM-DDTHH:MM:SS.mmmZ
     """
-    match = _AT.fullmatch(at) if isinstance(at, str) else None
-    minute = None if match is None else _minute_ms(at[:16])
-    # (The pattern has made every field digits: only the ranges are left to check.)
-    if minute is None or at[17] > "5":
+    ms = at_ms(at)
+    if ms is None:
         raise ValueError(f"at {at!r} is not a UTC date and time written {AT_FORM}")
-    return minute + int(at[17:19]) * 1000 + int(at[20:23])
+    return ms
+
+
+def at_ms(at: Any) -> int | None:
+    """:func:`check_at` without the error: the instant in milliseconds, or ``None`` when ``at`` is
+    not written as spec/record.md gives it (a verifier reads every line's time with it).
+
+    >>> at_ms("2026-01-01T00:00:59.999Z"), at_ms("2026-01-01T00:00:60.000Z"), at_ms(None)
+    (1767225659999, None, None)
+    """
+    # Read as its three parts, each looked up among its spellings: the minute (checked once a
+    # minute), then ":SS" and ".mmmZ", whose every well-formed spelling is in a table. Only
+    # ASCII digits are digits, and 24 characters leave no room for anything else.
+    if not isinstance(at, str) or len(at) != 24:
+        return None
+    minute = _minute_ms(at[:16])
+    second = _SECOND_MS.get(at[16:19])
+    milli = _MILLI.get(at[19:])
+    if minute is None or second is None or milli is None:
+        return None
+    return minute + second + milli
+
+
+_SECOND_MS = {f":{s:02d}": s * 1000 for s in range(60)}
+"""``at``'s seconds, ``:00`` to ``:59`` (no leap second), in milliseconds."""
+_MILLI = {f".{ms:03d}Z": ms for ms in range(1000)}
+"""``at``'s milliseconds and the ``Z`` that ends it, ``.000Z`` to ``.999Z``."""
+_MINUTE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})")
 
 
 @functools.lru_cache(maxsize=1024)
 def _minute_ms(minute: str) -> int | None:
-    """The instant ``YYYY-MM-DDTHH:MM`` (digits, as :data:`_AT` matched them) names, in
-    milliseconds since the epoch; ``None`` when it is no real date and time. A record's lines
-    fall in few minutes, so :func:`check_at` asks ``datetime`` once a minute, not once a line."""
+    """The instant ``YYYY-MM-DDTHH:MM`` names, in milliseconds since the epoch; ``None`` when it
+    is not written so (ASCII digits) or is no real date and time. A record's lines fall in few
+    minutes, so :func:`at_ms` asks this once a minute, not once a line.
+
+    >>> _minute_ms("2026-01-01T00:01"), _minute_ms("2026-02-30T00:00"), _minute_ms("2026-01-01 00:00")
+    (1767225660000, None, None)
+    """
+    match = _MINUTE.fullmatch(minute)
+    if match is None:
+        return None
     try:
-        when = datetime(int(minute[:4]), int(minute[5:7]), int(minute[8:10]), int(minute[11:13]), int(minute[14:16]))
+        when = datetime(*map(int, match.groups()))
     except ValueError:
         return None
     return (when - _EPOCH) // timedelta(seconds=1) * 1000
@@ -254,13 +286,23 @@ def ed25519_check(public_key: bytes, message: bytes, signature: bytes) -> bool:
     False
     """
     from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+        # (Only bytes are kept: whatever else from_public_bytes takes or refuses, it is asked.)
+        key = _public_key(public_key) if type(public_key) is bytes else _public_key.__wrapped__(public_key)
+        key.verify(signature, message)
     except (InvalidSignature, ValueError, TypeError):
         return False
     return True
+
+
+@functools.lru_cache(maxsize=64)
+def _public_key(raw: bytes) -> Any:
+    """The key object of a raw Ed25519 public key, made once: a record's signatures are all
+    checked with its one server key. ValueError when it is no key (not kept)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(raw)
 
 
 _CHECK: ContextVar[SignatureCheck] = ContextVar("fairdeal_signature_check", default=ed25519_check)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -55,6 +56,7 @@ from fairdeal.record import (
     ChainError,
     RecordError,
     canonical,
+    at_ms,
     check_at,
     check_chain,
     check_created,
@@ -279,6 +281,23 @@ _scan = _decoder.scan_once
 
 _UNREAD = object()
 
+try:
+    from json.encoder import c_encode_basestring, c_make_encoder
+except ImportError:  # pragma: no cover - CPython and Pyodide have _json; a build without it reads slower
+    c_make_encoder = None
+if c_make_encoder is not None:
+    # canonical()'s encoding as text, from the C encoder itself: JSONEncoder.encode makes one on
+    # every call, with a table of the containers it is in (against cycles, which a parsed line
+    # cannot have). The same options as fairdeal.record's: keys sorted, no spaces, no ASCII
+    # escapes, no NaN (a parsed line holds no float at all).
+    _encode_parsed = c_make_encoder(None, json.JSONEncoder().default, c_encode_basestring, None, ":", ",", True, False, False)
+
+    def _canonical_text(obj: dict[str, Any]) -> str:
+        return "".join(_encode_parsed(obj, 0))
+else:  # pragma: no cover
+    def _canonical_text(obj: dict[str, Any]) -> str:
+        return canonical(obj).decode()
+
 
 def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     """One line's object and its hash, or ``None`` and why it cannot be read."""
@@ -319,6 +338,74 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     return obj, line_hash(obj) if "sig" in obj else hashlib.sha256(raw).hexdigest()
 
 
+# A move line as canonical JSON writes it, most of a record: its keys in sorted order, each once,
+# no spaces, whole numbers as Python writes them (up to 16 digits), and text of printable ASCII
+# other than the double quote and the backslash: the characters JSON writes as they are, no escape.
+_TEXT = r'"([ !#-\[\]-~]*)"'
+_WHOLE = r"(0|-?[1-9][0-9]{0,15})"
+_MOVE_LINE = re.compile(
+    rf'\{{(?:"at":{_TEXT},)?(?:"auto":(true),)?(?:"card":{_TEXT},)?"move":{_TEXT},"prev":{_TEXT},'
+    rf'"seat":{_WHOLE},"seq":{_WHOLE},(?:"suit":{_TEXT},)?"type":"move"\}}'
+).fullmatch
+
+
+def _move_line(text: str) -> dict[str, Any] | None:
+    """The object of a move line in the one form :data:`_MOVE_LINE` matches, or ``None``.
+
+    For such a line, ``json.loads`` gives this very object (the same keys in the same order,
+    the same values), and :func:`~fairdeal.record.canonical` of it is the line again: what
+    :func:`_parse` checks with a JSON decoder and encoder, the pattern checks at once.
+
+    >>> _move_line('{"card":"9C","move":"play","prev":"00","seat":1,"seq":9,"type":"move"}')
+    {'card': '9C', 'move': 'play', 'prev': '00', 'seat': 1, 'seq': 9, 'type': 'move'}
+    >>> _move_line('{"move":"play","card":"9C","prev":"00","seat":1,"seq":9,"type":"move"}') is None
+    True
+    """
+    match = _MOVE_LINE(text)
+    if match is None:
+        return None
+    at, auto, card, move, prev, seat, seq, suit = match.groups()
+    line: dict[str, Any] = {}
+    if at is not None:
+        line["at"] = at
+    if auto is not None:
+        line["auto"] = True
+    if card is not None:
+        line["card"] = card
+    line["move"] = move
+    line["prev"] = prev
+    line["seat"] = int(seat)
+    line["seq"] = int(seq)
+    if suit is not None:
+        line["suit"] = suit
+    line["type"] = "move"
+    return line
+
+
+def _read_unsigned(raw: bytes) -> dict[str, Any] | None:
+    """The object of a canonical line without ``sig`` (most lines), read the quick way; ``None``
+    for any other line, or one that fails on the way: :func:`_parse` reads it again, checks
+    the same, and says what is wrong with it.
+
+    (Text decoded from UTF-8 holds no lone surrogate, so its canonical text equal to the line's
+    text is its canonical encoding equal to the line's bytes.)
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    line = _move_line(text)
+    if line is not None:
+        return line
+    try:
+        obj, end = _scan(text, 0)
+        if end == len(text) and type(obj) is dict and "sig" not in obj and _canonical_text(obj) == text:
+            return obj
+    except (ValueError, StopIteration, RecursionError):  # (_NotInteger and JSONDecodeError are ValueErrors)
+        pass
+    return None
+
+
 def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Failure | None]:
     """The record's lines up to the first one that cannot be read, their hashes, and that failure.
 
@@ -342,8 +429,14 @@ def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Fail
         raise RecordError("not a fairdeal record: the file is empty")
     lines: list[dict[str, Any]] = []
     hashes: list[str] = []
+    sha256 = hashlib.sha256
     for number, raw in enumerate(raws, 1):
-        obj, why = _parse(raw)  # why: the reason it cannot be read, else its hash
+        obj = _read_unsigned(raw)
+        if obj is not None:
+            # The line hash is of the canonical encoding without "sig": here, the line's own bytes.
+            why = sha256(raw).hexdigest()
+        else:
+            obj, why = _parse(raw)  # why: the reason it cannot be read, else its hash
         if number == 1 and (obj is None or obj.get("type") != "header"):
             # The first line decides whether this is a record at all.
             try:
@@ -403,13 +496,13 @@ _MISSING = object()
 
 def _compare(index: int, line: dict[str, Any], expected: dict[str, Any]) -> None:
     """Raise :class:`_Fail` naming the first field where ``line`` differs from the engine's event."""
-    chain = {"seq": line.get("seq"), "prev": line.get("prev")}
-    if "at" in line:
-        chain["at"] = line["at"]
-    if "sig" not in line and {**expected, **chain} == line:
+    if "sig" not in line:
+        chained = {**expected, "seq": line.get("seq"), "prev": line.get("prev")}
+        if "at" in line:
+            chained["at"] = line["at"]
         # Equal as Python values. A move's fields were type-checked before it was
         # applied; elsewhere an integer could still be a JSON true or false.
-        if expected["type"] == "move" or all(map(_same, expected.values(), map(line.get, expected))):
+        if chained == line and (expected["type"] == "move" or all(map(_same, expected.values(), map(line.get, expected)))):
             return
     kind = expected["type"]
     got = line.get("type")
@@ -454,13 +547,7 @@ def _read_times(lines: Sequence[dict[str, Any]], report: Report) -> list[int | N
     formed: :func:`_check_times` says so); nothing for format 1."""
     if report.format != FORMAT:
         return []
-    times: list[int | None] = []
-    for line in lines:
-        try:
-            times.append(check_at(line.get("at")))
-        except ValueError:
-            times.append(None)
-    return times
+    return [at_ms(line.get("at")) for line in lines]
 
 
 def _check_times(
@@ -470,8 +557,13 @@ def _check_times(
     not well formed or before the line before's; in format 1 any ``at`` (its lines have none).
     It runs after the replay, so that a line the replay refuses first keeps the replay's reason.
     ``times`` are the lines' times as :func:`_read_times` read them, if it did."""
+    end = min(end, len(lines))
+    if report.format == FORMAT and times and len(times) >= end:
+        read = times[:end]
+        if None not in read and all(map(operator.le, read, read[1:])):
+            return  # every time well formed, none before the one before: the loop finds nothing
     last: int | None = None
-    for index in range(min(end, len(lines))):
+    for index in range(end):
         line = lines[index]
         if report.format != FORMAT:
             if "at" in line:
@@ -537,6 +629,8 @@ class _Replay:
         """Each line's ``at`` in milliseconds (format 2; ``None`` where it is not well formed)."""
         self.hand_times: dict[int, list[str | None]] = {}
         """Each hand's deal and end times (format 2), by hand number."""
+        self.types: list[Any] | None = None
+        """Each line's ``type`` (:meth:`line_types`)."""
 
     # -- the header --------------------------------------------------------
 
@@ -589,17 +683,26 @@ class _Replay:
 
     def server_seed(self) -> str | None:
         """The revealed seed, checked against the header's commitment (``None`` before the reveal)."""
-        for index, line in enumerate(self.lines):
-            if line.get("type") == "reveal":
-                _no_extra(index, line, ("type", "server_seed"))
-                seed = line.get("server_seed")
-                if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
-                    raise _Fail(index, "reveal server_seed is not 64 lowercase hex digits")
-                if commitment(seed) != self.report.commitment:
-                    raise _Fail(index, "the revealed server seed does not match the commitment in the header")
-                self.report.server_seed = seed
-                return seed
-        return None
+        types = self.line_types()
+        if "reveal" not in types:
+            return None
+        index = types.index("reveal")  # the first reveal line
+        line = self.lines[index]
+        _no_extra(index, line, ("type", "server_seed"))
+        seed = line.get("server_seed")
+        if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
+            raise _Fail(index, "reveal server_seed is not 64 lowercase hex digits")
+        if commitment(seed) != self.report.commitment:
+            raise _Fail(index, "the revealed server seed does not match the commitment in the header")
+        self.report.server_seed = seed
+        return seed
+
+    def line_types(self) -> list[Any]:
+        """Every line's ``type``, in order: what the passes over the whole record before the
+        replay look for (one list, searched in C, rather than a loop over the lines each)."""
+        if self.types is None:
+            self.types = [line.get("type") for line in self.lines]
+        return self.types
 
     # -- secret rules ------------------------------------------------------
 
@@ -609,6 +712,9 @@ class _Replay:
         replay must stop: before a round whose reveal fails, else ``end``. The rules are kept
         for the replay, which needs a dealer's rule before the round's plays can be judged.
         """
+        types = self.line_types()
+        if "rule-commitment" not in types and "rule-reveal" not in types:
+            return end  # no secret rule (every game but Eleusis): the loop below finds nothing
         committed: dict[int, tuple[int, Any]] = {}
         for index in range(end):
             line = self.lines[index]
@@ -681,11 +787,13 @@ class _Replay:
         report.first_dealer = match.first_dealer
         if self.watch:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
-        apply, from_json, watch = match.apply, _read_move, self.watch
+        apply, from_json, watch, known = match.apply, _read_move, self.watch, _MOVES
         # The turn's deadline (format 2): the time of the line after which the seat got the
         # turn (a move's last line, its events included) plus the turn times the rules' factor.
         # A draw that leaves the turn with its seat does not start it again (spec/record.md).
-        turn = self._turn_from(start + len(pending))
+        # Only an auto-move's line needs the deadline: ``began`` is where the turn began (its
+        # line, the state and whether the match was over then), read into one when it does.
+        began = (start + len(pending), match.state, match.over)
         moves = 0
         closed = False  # the round's secrets revealed for an abandon that must follow
         index = start + 1
@@ -717,29 +825,44 @@ class _Replay:
                     if auto is not True and "auto" in line:
                         raise _Fail(index, f"move auto {_show(auto)}: auto is true when present")
                     try:
-                        move = from_json(line)
+                        try:
+                            move = known[tuple(map(line.get, _MOVE_FIELDS))]  # _read_move's, at once
+                        except (KeyError, TypeError):
+                            move = from_json(line)
                     except MoveError as exc:
                         raise _Fail(index, str(exc)) from None
                     if "rule" in line:
                         raise _Fail(index, "move has a field 'rule': a dealer's rule is never written in its move (only its round's rule-reveal gives it)")
-                    move = self._secret_move(index, move, match.hand_no)
-                    if move is None:
-                        return end  # nothing from here on can be judged; the failure is reported
+                    if move.kind == "rule":  # (only Eleusis has them: no call for every other move)
+                        move = self._secret_move(index, move, match.hand_no)
+                        if move is None:
+                            return end  # nothing from here on can be judged; the failure is reported
                     # (A line without a well-formed time is _check_times's to report.)
-                    if auto and turn is not None and self.times[index] is not None and self.times[index] < turn[0]:
-                        due, began, factor = turn
-                        times = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
-                        raise _Fail(index, f"an auto-move at {line['at']}, before its turn's deadline {format_at(due)} "
-                                           f"(the turn began at line {began + 1}, {lines[began]['at']}, plus {times})")
-                    before, key_before = match.state, (match.hand_no, match.turn)
+                    if auto:
+                        turn = self._turn_from(*began)
+                        if turn is not None and self.times[index] is not None and self.times[index] < turn[0]:
+                            due, first, factor = turn
+                            times = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
+                            raise _Fail(index, f"an auto-move at {line['at']}, before its turn's deadline {format_at(due)} "
+                                               f"(the turn began at line {first + 1}, {lines[first]['at']}, plus {times})")
+                    before = match.state
+                    drawing = move.kind == "draw"  # (the kind is the line's "move", read above)
+                    if drawing:
+                        key_before = (match.hand_no, match.turn)
                     try:
                         events = apply(seat, move, auto=auto)
                     except IllegalMove as exc:
                         raise _Fail(index, str(exc)) from None
-                    if line.get("move") != "draw" or (match.hand_no, match.turn) != key_before:
-                        turn = self._turn_from(index + len(events) - 1)
-                    _compare(index, line, events[0])
-                    pending.extend(events[1:])
+                    if not drawing or (match.hand_no, match.turn) != key_before:
+                        began = (index + len(events) - 1, match.state, match.over)
+                    # _compare's first test, here (nearly every line passes it); it says why not.
+                    chained = {**events[0], "seq": line.get("seq"), "prev": line.get("prev")}
+                    if "at" in line:
+                        chained["at"] = line["at"]
+                    if chained != line or "sig" in line:
+                        _compare(index, line, events[0])
+                    if len(events) > 1:
+                        pending.extend(events[1:])
                     moves += 1
                     if watch:
                         watch(Step(index + 1, line, events, before, match, report))
@@ -764,15 +887,16 @@ class _Replay:
             report.moves = moves
         return index
 
-    def _turn_from(self, last: int) -> tuple[int, int, int] | None:
-        """The turn that starts after line ``last`` (0-based): its deadline in milliseconds, that
-        line, and the rules' factor; ``None`` when no time is checked (format 1, no turn)."""
-        match, timing = self.match, self.report.timing
+    def _turn_from(self, last: int, state: Any, over: bool) -> tuple[int, int, int] | None:
+        """The turn that starts after line ``last`` (0-based) in ``state`` (``over``: the match
+        was over then): its deadline in milliseconds, that line, and the rules' factor; ``None``
+        when no time is checked (format 1, no turn)."""
+        timing = self.report.timing
         if timing is None or last >= len(self.times) or self.times[last] is None:
             return None
-        if match is None or match.over or match.state is None:
+        if over or state is None:
             return None
-        factor = self.rules.turn_factor(match.state)
+        factor = self.rules.turn_factor(state)
         return self.times[last] + timing["turn_ms"] * factor, last, factor
 
     def abandon(self, index: int, line: dict[str, Any]) -> None:

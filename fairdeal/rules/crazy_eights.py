@@ -16,15 +16,17 @@ True
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack
+from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import (
     check_view_seat,
     Event,
     fast_replace,
+    fast_update,
     HandResult,
     has_turn,
     IllegalMove,
@@ -74,6 +76,21 @@ def auto_card_order(card: Card) -> tuple[int, int, int]:
     return (card_points(card), int(card.rank), int(card.suit))
 
 
+_card_index = operator.attrgetter("index")
+
+_AUTO_CARD_ORDER = tuple(auto_card_order(card) for card in ALL_CARDS)
+"""auto_card_order of every card, by its index (the table's timer asks it of every playable card)."""
+
+
+def _auto_card_order(card: Card) -> tuple[int, int, int]:
+    return _AUTO_CARD_ORDER[card.index]
+
+
+_PLAYS = tuple(Move.play(card) for card in ALL_CARDS)
+"""The play of every card naming no suit, by the card's index: the timer's move, made once
+(a move is a value; a verifier checks thousands of timed-out turns)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CrazyEightsState:
     """One hand of Crazy Eights, everything included (hidden cards too)."""
@@ -119,6 +136,9 @@ class CrazyEightsState:
 
 
 replace = fast_replace(CrazyEightsState)
+# The two moves of nearly every turn, each setting the same fields every time.
+_played = fast_update(CrazyEightsState, "hands", "pile", "named", "turn", "drawn", "pending", "passes")
+_drew = fast_update(CrazyEightsState, "hands", "stock", "drawn", "pending", "passes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,8 +361,28 @@ def _ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
+def _find(hand: tuple[Card, ...], card: Card) -> int:
+    """Where ``card`` is in ``hand``, or -1.
+
+    Cards are interned, so a card equals only itself: ``is`` answers what ``in``
+    and ``index`` do, without the comparison they make for every other card held
+    (through Card's ordering methods, written in Python, twice a card).
+
+    >>> from fairdeal.cards import parse_cards
+    >>> hand = tuple(parse_cards("9C 8H KD"))
+    >>> _find(hand, Card.parse("KD")), _find(hand, Card.parse("2S"))
+    (2, -1)
+    """
+    for i, held in enumerate(hand):
+        if held is card:
+            return i
+    return -1
+
+
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    i = hand.index(card)
+    i = _find(hand, card)
+    if i < 0:
+        raise ValueError(f"{card} is not in the hand")
     return hand[:i] + hand[i + 1 :]
 
 
@@ -495,73 +535,80 @@ class CrazyEights(Rules):
     def apply(
         self, state: CrazyEightsState, seat: int, move: Move, shuffle: Shuffler
     ) -> tuple[CrazyEightsState, list[Event]]:
-        def illegal(reason: str) -> IllegalMove:
-            return IllegalMove(reason, move=move, seat=seat)
-
         if state.result is not None:
-            raise illegal("the hand is over")
+            raise IllegalMove("the hand is over", move=move, seat=seat)
         if seat != state.turn:
-            raise illegal("it is not your turn")
+            raise IllegalMove("it is not your turn", move=move, seat=seat)
         kind = move.kind
         if kind == "play":
-            return self._play(state, seat, move, illegal)
+            return self._play(state, seat, move), []
         if kind == "draw":
             if state.pending is not None:
-                raise illegal(f"you must play or keep the card you drew ({state.pending.display})")
-            if not state.can_draw:
-                raise illegal("there is nothing to draw: the stock is empty and the pile has only its top card")
+                raise IllegalMove(f"you must play or keep the card you drew ({state.pending.display})", move=move, seat=seat)
+            if not state.stock and len(state.pile) < 2:  # (not state.can_draw, spelt out: this runs every draw)
+                raise IllegalMove("there is nothing to draw: the stock is empty and the pile has only its top card", move=move, seat=seat)
             return self._draw(state, seat, shuffle)
         if kind == "keep":
             if state.pending is None:
-                raise illegal("you can only keep a card you have just drawn that fits")
+                raise IllegalMove("you can only keep a card you have just drawn that fits", move=move, seat=seat)
             return self._next_turn(state, passes=0), []
         if kind == "pass":
             if state.pending is not None:
-                raise illegal(f"you must play or keep the card you drew ({state.pending.display})")
+                raise IllegalMove(f"you must play or keep the card you drew ({state.pending.display})", move=move, seat=seat)
             if state.can_draw:
-                raise illegal("you may pass only when there is nothing to draw")
+                raise IllegalMove("you may pass only when there is nothing to draw", move=move, seat=seat)
             top, named = state.top, state.named
             playable = [c for c in state.hands[seat] if fits(c, top, named)]
             if playable:
-                raise illegal(f"you may pass only when you cannot play, and {playable[0].display} fits")
+                raise IllegalMove(f"you may pass only when you cannot play, and {playable[0].display} fits", move=move, seat=seat)
             passes = state.passes + 1
             if passes == state.seats:
                 return self._blocked(replace(state, passes=passes), "everyone passed in turn"), []
             return self._next_turn(state, passes=passes), []
-        raise illegal(f"Crazy Eights has no move {kind!r}")
+        raise IllegalMove(f"Crazy Eights has no move {kind!r}", move=move, seat=seat)
 
-    def _play(self, state: CrazyEightsState, seat: int, move: Move, illegal: Any) -> tuple[CrazyEightsState, list[Event]]:
+    def _play(self, state: CrazyEightsState, seat: int, move: Move) -> CrazyEightsState:
         card = move.card
-        hand = state.hands[seat]
-        problem = _why_not(
-            card,
-            is_turn=True,
-            over=False,
-            hand=hand,
-            top=state.top,
-            named=state.named,
-            pending=state.pending,
-            drawn=state.drawn,
-            can_draw=state.can_draw,
-        )
-        if problem:
-            raise illegal(problem)
-        if card.rank == Rank.EIGHT and move.suit is None:
-            raise illegal(f"name a suit for {card.display}")
-        if card.rank != Rank.EIGHT and move.suit is not None:
-            raise illegal("only an eight names a suit")
-        new_hand = _remove(hand, card)
-        hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
-        pile = state.pile + (card,)
+        hands = state.hands
+        hand, pile, named, pending = hands[seat], state.pile, state.named, state.pending
+        top = pile[-1]
+        at = _find(hand, card)
+        # A legal play passes these four tests (a verifier replays every move, so they are
+        # spelt out here); _why_not, which makes them in the same order, says which one failed.
+        if (
+            at < 0
+            or (card is not pending if pending is not None else state.drawn and (state.stock or len(pile) > 1))
+            or not fits(card, top, named)
+        ):
+            problem = _why_not(
+                card,
+                is_turn=True,
+                over=False,
+                hand=hand,
+                top=top,
+                named=named,
+                pending=pending,
+                drawn=state.drawn,
+                can_draw=state.can_draw,
+            )
+            raise IllegalMove(problem, move=move, seat=seat)
+        if card.rank == Rank.EIGHT:
+            if move.suit is None:
+                raise IllegalMove(f"name a suit for {card.display}", move=move, seat=seat)
+        elif move.suit is not None:
+            raise IllegalMove("only an eight names a suit", move=move, seat=seat)
+        new_hand = hand[:at] + hand[at + 1 :]
+        hands = hands[:seat] + (new_hand,) + hands[seat + 1 :]
+        pile = pile + (card,)
+        seats = len(hands)
         if not new_hand:
             counts = tuple(sum(map(card_points, h)) for h in hands)
-            scores = tuple(sum(counts) if s == seat else 0 for s in range(state.seats))
+            scores = tuple(sum(counts) if s == seat else 0 for s in range(seats))
             result = HandResult("out", (seat,), counts, scores, f"seat {seat} went out")
             return replace(state, hands=hands, pile=pile, named=move.suit, turn=None, drawn=0, pending=None,
-                           passes=0, result=result), []
+                           passes=0, result=result)
         # The play and the next turn in one new state (a verifier replays every move).
-        return replace(state, hands=hands, pile=pile, named=move.suit, turn=(seat + 1) % state.seats, drawn=0,
-                       pending=None, passes=0), []
+        return _played(state, hands, pile, move.suit, (seat + 1) % seats, 0, None, 0)
 
     def _draw(self, state: CrazyEightsState, seat: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
         events: list[Event] = []
@@ -572,7 +619,7 @@ class CrazyEights(Rules):
                 reason = f"the stock ran out for the {_ordinal(state.restocks + 1)} time"
                 return self._blocked(state, reason), []
             r = state.restocks + 1
-            gathered = sorted(state.pile[:-1])
+            gathered = sorted(state.pile[:-1], key=_card_index)  # (card order: by index, without Card.__lt__)
             stock = tuple(shuffle(f"hand/{state.hand}/restock/{r}", gathered))
             state = replace(
                 state,
@@ -582,13 +629,11 @@ class CrazyEights(Rules):
                 restocked=state.restocked + (stock,),
             )
             events.append({"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)})
-        card, stock = state.stock[0], state.stock[1:]
-        hands = state.hands[:seat] + (state.hands[seat] + (card,),) + state.hands[seat + 1 :]
-        fitting = fits(card, state.top, state.named)
-        new = replace(
-            state, hands=hands, stock=stock, drawn=state.drawn + 1, pending=card if fitting else None, passes=0
-        )
-        return new, events
+        stock, hands = state.stock, state.hands
+        card = stock[0]
+        hands = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1 :]
+        fitting = fits(card, state.pile[-1], state.named)
+        return _drew(state, hands, stock[1:], state.drawn + 1, card if fitting else None, 0), events
 
     def _next_turn(self, state: CrazyEightsState, passes: int) -> CrazyEightsState:
         return replace(state, turn=(state.turn + 1) % state.seats, drawn=0, pending=None, passes=passes)
@@ -625,19 +670,21 @@ class CrazyEights(Rules):
         hand = state.hands[seat]
         if state.pending is not None:
             return self._auto_play(state.pending, hand)
-        if state.drawn and state.can_draw:
+        can_draw = bool(state.stock) or len(state.pile) > 1  # (state.can_draw: a timed-out turn asks every time)
+        if state.drawn and can_draw:
             return Move.draw()
-        playable = [c for c in hand if fits(c, state.top, state.named)]
+        top, named = state.pile[-1], state.named
+        playable = [c for c in hand if fits(c, top, named)]
         if playable:
-            return self._auto_play(min(playable, key=auto_card_order), hand)
-        if state.can_draw:
+            return self._auto_play(min(playable, key=_auto_card_order), hand)
+        if can_draw:
             return Move.draw()
         return Move.pass_()
 
     @staticmethod
     def _auto_play(card: Card, hand: tuple[Card, ...]) -> Move:
         if card.rank != Rank.EIGHT:
-            return Move.play(card)
+            return _PLAYS[card.index]
         return Move.play(card, most_held_suit(_remove(hand, card), card.suit))
 
     # -- reporting --------------------------------------------------------
