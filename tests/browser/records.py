@@ -12,10 +12,11 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from fairdeal.record import Signer, canonical, resign
 from fairdeal.simulate import simulate
+
+from .conftest import VerifyPage
 
 Lines = list[dict]
 
@@ -192,18 +193,11 @@ def with_cli_reports(named: list[tuple[str, str]], out: Path) -> list[dict]:
     return [{"name": name, "text": body, "path": path, "cli": reports[path.name]} for (name, body), path in zip(named, paths)]
 
 
-def page_reports(server: str, browser: Any, texts: list[str], *, context: Any = None) -> list[dict]:
+def page_reports(verify_page: VerifyPage, texts: list[str]) -> list[dict]:
     """What the verify page reports of each text: fairdeal-verify --json's object, computed by the
-    engine in the page's worker (Pyodide, loaded once for all the texts); no page error allowed.
-    A text that is no record at all gives ``{"unreadable": reason}``."""
-    own = context is None
-    context = context or browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + "/verify")
-    page.wait_for_selector("body[data-verdict='idle']")
-    reports = page.evaluate(
+    engine in the page's worker (Pyodide, loaded once for the module: conftest's ``verify_page``);
+    no page error allowed. A text that is no record at all gives ``{"unreadable": reason}``."""
+    reports = verify_page.page.evaluate(
         """async (texts) => {
           const out = [];
           for (const t of texts) {
@@ -214,8 +208,5 @@ def page_reports(server: str, browser: Any, texts: list[str], *, context: Any = 
         }""",
         texts,
     )
-    page.close()
-    if own:
-        context.close()
-    assert not errors
+    assert not verify_page.errors, verify_page.errors
     return reports

@@ -444,8 +444,8 @@ def stops_cases(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
     return with_cli_reports(named, out)
 
 
-def test_the_verify_page_agrees_with_fairdeal_verify_on_the_stops_games(stops_cases, server, browser):
-    reports = page_reports(server, browser, [c["text"] for c in stops_cases])
+def test_the_verify_page_agrees_with_fairdeal_verify_on_the_stops_games(stops_cases, verify_page):
+    reports = page_reports(verify_page, [c["text"] for c in stops_cases])
     honest = 0
     for case, js in zip(stops_cases, reports):
         cli, name = case["cli"], case["name"]
