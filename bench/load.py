@@ -29,7 +29,10 @@ turns too: each slice of /health (on the N workers) is followed by a slice
 of moves on each server, the two in alternate order from slice to slice, so
 that the machine's drift, and whatever an idle server costs, weighs on
 both. (One after the other, the two runs would be minutes apart on a
-machine whose load changes in seconds.)
+machine whose load changes in seconds.) A run then takes about 3 S seconds,
+and on PostgreSQL its three server processes hold about 80 connections at
+32 tables (PostgreSQL's default limit is 100, shared with whatever else
+uses that server).
 
 Every request must succeed (a 409 or 5xx stops the run: one client per
 table never races itself). Bounded: the run stops after S seconds of each
@@ -47,8 +50,12 @@ N workers these are the N workers' and the line adds ``workers``,
 moves_per_s / moves_per_s_1``. The lines before it give the submissions per
 second, the servers' CPU time per request, and where the CPU went in the
 slices of moves, in cores (CPU seconds per second): each server process,
-its PostgreSQL backends, and this client; and how the N workers' share of
-the tables' connections came out.
+its PostgreSQL backends, this client, and the whole machine (the rest is
+other work: when the machine is full the servers get a share, not what
+they ask for); how the N workers' share of the tables' connections came
+out; and the workers' ratio that the machine's cores would allow, were they
+this run's alone, from the CPU time a submission cost (server, backends,
+client: an estimate, blind to waits on locks and the disk).
 
 The client is a minimal HTTP/1.1 client over asyncio streams, not httpx: on
 a small machine the load generator shares the CPUs with the server, and a
@@ -252,6 +259,12 @@ def cpu_seconds(group: int) -> float:
     return sum(cpu_of(pid) for pid in group_pids(group))
 
 
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy (not idle, not waiting for a disk), all cores."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")  # idle and iowait out; steal in
+
+
 def tcp_sockets() -> dict[int, tuple[int, int]]:
     """(local port, remote port) of every established TCP socket of the machine, by inode."""
     sockets = {}
@@ -291,6 +304,7 @@ class Server:
         self.cpu: dict[int, float] = {}  # server process -> CPU seconds in the slices of moves
         self.db_cpu = 0.0  # its PostgreSQL backends' CPU seconds in them
         self.client_cpu = 0.0  # this process's, while it played this server's tables
+        self.machine_cpu = 0.0  # the machine's busy CPU seconds in them (everything else running too)
         self.made = 0
 
     def backends(self) -> list[int]:
@@ -312,13 +326,14 @@ class Server:
         loop = asyncio.get_running_loop()
         pids, backends = group_pids(self.group), self.backends()
         before = {pid: cpu_of(pid) for pid in pids}
-        db_before, client_before = [cpu_of(pid) for pid in backends], time.process_time()
+        db_before, client_before, machine_before = [cpu_of(pid) for pid in backends], time.process_time(), machine_busy()
         started = loop.time()
         await asyncio.gather(*(p.play(started + seconds) for p in self.players))
         if not count:
             return
         self.moves_s += loop.time() - started
         self.client_cpu += time.process_time() - client_before
+        self.machine_cpu += machine_busy() - machine_before
         for pid in pids:
             self.cpu[pid] = self.cpu.get(pid, 0.0) + cpu_of(pid) - before[pid]
         self.db_cpu += sum(max(0.0, cpu_of(pid) - was) for pid, was in zip(backends, db_before))
@@ -353,6 +368,9 @@ class Server:
             "server_cores": [cpu / self.moves_s for cpu in busy if cpu / self.moves_s >= 0.005],  # not the supervisor
             "db_cores": self.db_cpu / self.moves_s,
             "client_cores": self.client_cpu / self.moves_s,
+            "machine_cores": self.machine_cpu / self.moves_s,
+            "db_ms_per_submission": self.db_cpu / len(latencies) * 1000,
+            "client_ms_per_submission": self.client_cpu / len(latencies) * 1000,
         }
 
 
@@ -451,7 +469,27 @@ def cores(result: dict[str, Any], store: str) -> str:
     shown = "server " + "+".join(f"{c:.2f}" for c in result["server_cores"])
     if store == "postgres":
         shown += f", its PostgreSQL backends {result['db_cores']:.2f}"
-    return shown + f", this client {result['client_cores']:.2f}"
+    return shown + f", this client {result['client_cores']:.2f}; the machine {result['machine_cores']:.2f} busy in all"
+
+
+def cpu_ceiling(many: dict[str, Any], one: dict[str, Any], workers: int, cores: int) -> float:
+    """The workers' ratio that ``cores`` idle cores would allow, from the CPU time each submission cost.
+
+    A server of ``w`` workers makes at most ``w / server`` submissions a
+    millisecond (each worker one core), and the machine at most ``cores /
+    (server + its backends + client)``, the CPU milliseconds of a submission.
+    With 1 ms of the server's, 0.5 of PostgreSQL's and 0.1 of the client's, the
+    one worker is the limit, and for two the two cores are:
+
+    >>> cost = {"cpu_ms_per_submission": 1.0, "db_ms_per_submission": 0.5, "client_ms_per_submission": 0.1}
+    >>> cpu_ceiling(cost, cost, workers=2, cores=2)  # (2 / 1.6) / (1 / 1.0)
+    1.25
+    """
+    def most(result: dict[str, Any], w: int) -> float:
+        server = result["cpu_ms_per_submission"]
+        return min(w / server, cores / (server + result["db_ms_per_submission"] + result["client_ms_per_submission"]))
+
+    return most(many, workers) / most(one, 1)
 
 
 def main() -> None:
@@ -512,6 +550,8 @@ def main() -> None:
               f"{one['moves']} moves in {one['games']} games, p50_ms={one['p50_ms']:.1f} p99_ms={one['p99_ms']:.1f}; "
               f"server CPU {one['cpu_ms_per_submission']:.2f} ms per move submission; "
               f"CPU in its slices of moves: {cores(one, args.store)}")
+        print(f"if the {os.cpu_count()} cores were this run's alone, the CPU per submission measured here would allow "
+              f"workers_ratio up to {cpu_ceiling(result, one, args.workers, os.cpu_count() or 1):.2f} (waits on locks and disks not counted)")
         fields |= {"moves_per_s_1": f"{one['moves_per_s']:.1f}",
                    "workers_ratio": f"{result['moves_per_s'] / one['moves_per_s']:.3f}"}
     line = " ".join(f"{key}={value}" for key, value in fields.items())
