@@ -4,11 +4,19 @@ Options override the ``FAIRDEAL_*`` environment; the settings reach uvicorn's
 worker processes through that environment (each worker builds its own app
 with :func:`~fairdeal.service.app.create_app`). The keys and the database
 schema are made once here, before any worker starts.
+
+With several workers each listens on a socket of its own (``SO_REUSEPORT``),
+and the kernel spreads the connections over them. uvicorn's own workers
+share one listening socket, and whichever wakes first accepts every
+connection waiting: a client that opens its connections at once (a proxy's
+pool, or ``bench/load.py``'s 32 tables) had all of them on one worker while
+the other idled.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +41,74 @@ def log_config(level: str) -> dict[str, Any]:
         "fairdeal.access": {"handlers": ["fairdeal_access"], "level": "INFO", "propagate": False},
     }
     return config
+
+
+class ReusePortSocket:
+    """A listening address that becomes, in each worker process it is sent to, a socket of that worker's own.
+
+    uvicorn hands every worker the sockets it was given, pickled; this one
+    unpickles as a new socket bound to the same address with ``SO_REUSEPORT``
+    (not yet listening: uvicorn's ``create_server`` listens on it). The
+    parent's own socket, bound with ``SO_REUSEPORT`` but never listening,
+    holds the address for the workers (a connection goes only to a listening
+    socket) and lets nothing else bind it: only sockets with the option, of
+    the same user, may join, and :meth:`bind` first makes sure no one else is
+    there.
+
+    >>> held = ReusePortSocket.bind("127.0.0.1", 0)
+    >>> a, b = (ReusePortSocket.open(*held.reduced()) for _ in range(2))  # two workers' sockets
+    >>> a.listen(); b.listen(); a.getsockname() == b.getsockname() == held.address
+    True
+    >>> for s in (a, b, held.sock): s.close()
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.address = sock.getsockname()
+
+    @classmethod
+    def bind(cls, host: str, port: int) -> ReusePortSocket:
+        """The parent's socket for ``host:port`` (port 0: a free one); OSError if the address is taken."""
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        # Without SO_REUSEPORT first: a bind that succeeds means no one, not even another
+        # fairdeal serve with the option, listens there (else the two would share the port).
+        with socket.socket(family) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: TIME_WAIT does not count
+            probe.bind((host, port))
+            port = probe.getsockname()[1]
+        return cls(cls.open(family, (host, port)))
+
+    @staticmethod
+    def open(family: int, address: tuple[Any, ...]) -> socket.socket:
+        sock = socket.socket(family)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(address[:2])
+        except OSError:
+            sock.close()
+            raise
+        return sock
+
+    def reduced(self) -> tuple[int, tuple[Any, ...]]:
+        return self.sock.family, self.address
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return ReusePortSocket.open, self.reduced()
+
+
+def run_workers(config: Any, host: str, port: int) -> None:
+    """uvicorn's supervisor of ``config.workers`` worker processes, each listening on its own socket."""
+    from uvicorn.supervisors import Multiprocess
+
+    try:
+        held = ReusePortSocket.bind(host, port)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        Multiprocess(config, sockets=[held]).run()  # type: ignore[list-item]  # each worker unpickles a socket
+    finally:
+        held.sock.close()
 
 
 @click.command("serve")
@@ -94,8 +170,7 @@ def serve(host: str, port: int, data_dir: Path | None, database_url: str | None,
         # Each worker serves SQLite on its event loop; a worker that meets another's write lock
         # waits in SQLite's busy handler, steps of up to 100 ms, and every request of it waits too.
         click.echo("  note: SQLite takes one writer at a time; for several workers, PostgreSQL serves better", err=True)
-    uvicorn.run(
-        "fairdeal.service.app:create_app",
+    options = dict(
         factory=True,
         host=host,
         port=port,
@@ -105,3 +180,7 @@ def serve(host: str, port: int, data_dir: Path | None, database_url: str | None,
         access_log=False,  # ours is structured and never shows a query string (a token may be in one)
         **uvicorn_options(settings),  # the request head's size and time, idle connections, connections at once
     )
+    if workers == 1 or not hasattr(socket, "SO_REUSEPORT"):
+        uvicorn.run("fairdeal.service.app:create_app", **options)
+    else:
+        run_workers(uvicorn.Config("fairdeal.service.app:create_app", **options), host, port)

@@ -23,6 +23,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def listening_sockets(port: int) -> int:
+    """How many TCP sockets listen on ``port`` (a socket shared by several processes counts once)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            next(f)
+            count += sum(int(fields[1].rpartition(":")[2], 16) == port and fields[3] == "0A" for fields in map(str.split, f))
+    return count
+
+
 def test_serve_help_names_its_options():
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0
@@ -56,6 +66,12 @@ def test_serve_prints_its_address_and_serves(tmp_path, database_url):
                 assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
                 time.sleep(0.1)
         assert health.json() == {"status": "ok", "store": "sqlite" if database_url.startswith("sqlite") else "postgresql"}
+        # Each worker listens on a socket of its own (SO_REUSEPORT): the kernel spreads the connections.
+        # (The first worker up answered /health; the other may still be starting.)
+        while listening_sockets(port) < 2:
+            assert time.monotonic() < give_up and server.poll() is None, f"{listening_sockets(port)} socket(s) listen"
+            time.sleep(0.1)
+        assert listening_sockets(port) == 2
         game = httpx.post(f"http://127.0.0.1:{port}/games", json={"seats": [{"name": "A", "bot": True}, {"name": "B"}]})
         assert game.status_code == 201
         key = httpx.get(f"http://127.0.0.1:{port}/.well-known/fairdeal-key").json()["key"]
@@ -72,14 +88,30 @@ def test_serve_prints_its_address_and_serves(tmp_path, database_url):
 def test_serve_says_sqlite_serves_one_worker_best(tmp_path, monkeypatch):
     import uvicorn
 
+    from fairdeal.service import cli
+
     started = []
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: started.append(kwargs["workers"]))
+    monkeypatch.setattr(cli, "run_workers", lambda config, host, port: started.append(config.workers))
     db = f"sqlite:///{tmp_path / 'db.sqlite'}"
     many = CliRunner().invoke(main, ["serve", "--data-dir", str(tmp_path), "--database-url", db, "--workers", "2"])
     one = CliRunner().invoke(main, ["serve", "--data-dir", str(tmp_path), "--database-url", db])
     assert many.exit_code == one.exit_code == 0 and started == [2, 1]
     assert "for several workers, PostgreSQL serves better" in many.output
     assert "PostgreSQL" not in one.output
+
+
+def test_serve_with_workers_refuses_an_address_in_use(tmp_path):
+    # Their sockets take SO_REUSEPORT, which would let a second server share a port with the first
+    # (even another fairdeal serve): the address must be free of every other socket first.
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port), "--data-dir", str(tmp_path), "--workers", "2"])
+    assert result.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}: Address already in use" in result.output
 
 
 def _closed(sock: socket.socket) -> bytes:
