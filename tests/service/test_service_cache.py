@@ -12,6 +12,7 @@ import asyncio
 import gc
 import tracemalloc
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -57,7 +58,9 @@ def running_tables(games: Any, count: int, options: dict[str, int] | None = None
             ids += await asyncio.gather(*(one() for _ in range(start, min(count, start + 100))))
         return ids
 
-    return asyncio.run(all_of_them())
+    # In a thread of its own: a loop may be running in this one (Playwright's, in a full run).
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, all_of_them()).result()
 
 
 def timer_round(games: Any, clock: Any) -> int:
