@@ -49,6 +49,7 @@ from typing import Any
 from load import BenchError, Connection, cpu_seconds, database, server
 
 from fairdeal.fairness import client_commitment
+from fairdeal.record import check_at
 
 TURN_SECONDS = 20.0
 TURN_MS = int(TURN_SECONDS * 1000)
@@ -137,12 +138,6 @@ class Records:
         self.conn.close()
 
 
-def at_ms(line: dict[str, Any]) -> int:
-    from fairdeal.record import check_at
-
-    return check_at(line["at"])
-
-
 def window(records: Records, before: dict[str, int]) -> tuple[int, list[int]]:
     """The move lines written since ``before`` (each game's length then), and the lag in ms of
     every timed-out turn among them."""
@@ -155,7 +150,7 @@ def window(records: Records, before: dict[str, int]) -> tuple[int, list[int]]:
             moves += 1
             first_of_turn = not (previous["type"] == "move" and previous.get("auto") and previous["seat"] == line["seat"])
             if line.get("auto") and first_of_turn:
-                lags.append(at_ms(line) - (at_ms(previous) + TURN_MS))
+                lags.append(check_at(line["at"]) - (check_at(previous["at"]) + TURN_MS))
     return moves, lags
 
 

@@ -332,7 +332,6 @@ class GameService(LiveRecords[Table]):
             columns = self._follow_up(table, self._pace(row), row, same_turn)
             if table.secret != secret_before:
                 columns["sealed_secret"] = self._sealed_secret(table)
-            self._deadline_set(columns["deadline"])
             return columns
 
         return guarded, after
@@ -497,9 +496,15 @@ class GameService(LiveRecords[Table]):
 
     # -- what follows by itself --------------------------------------------------------
 
+    def _answer(self, record_id: str, cached: Cached[Table], row: GameRow, columns: dict[str, Any], result: Any,
+                then: Callable[[Table, GameRow, Any], Any] | None) -> Any:
+        # After the append, not before: a timer woken before the commit would look at the store,
+        # find no deadline yet, and sleep its whole tick.
+        self._deadline_set(columns.get("deadline"))
+        return super()._answer(record_id, cached, row, columns, result, then)
+
     def _deadline_set(self, deadline: float | None) -> None:
-        """A deadline this process is about to store (early, before the append: a wake for an
-        append that then failed costs the timer one look at the store)."""
+        """A deadline this process stored: the timer is told (see :attr:`on_deadline`)."""
         if self.on_deadline is not None and deadline is not None and deadline is not KEEP:
             self.on_deadline(deadline)
 

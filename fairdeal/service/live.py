@@ -38,7 +38,7 @@ import threading
 import types
 import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
@@ -622,7 +622,7 @@ def _shared_ids(service: Any) -> set[int]:
     return {id(obj) for obj in shared}
 
 
-def deep_size(root: Any, shared: set[int] = frozenset()) -> int:  # type: ignore[assignment]
+def deep_size(root: Any, shared: Iterable[int] = ()) -> int:
     """An estimate of the bytes ``root`` holds: ``sys.getsizeof`` of every object reachable from
     it, once each, not counting classes, functions, modules, enum members, and the objects in
     ``shared`` (ids) and what only they reach. It counts small shared objects (interned strings,

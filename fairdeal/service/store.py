@@ -16,8 +16,8 @@ its status and its turn deadline, which move with the appends.
 Traceback (most recent call last):
 ...
 fairdeal.service.store.Conflict: record g1 has 2 lines, not 1: another action came first
->>> store.lines("g1", 1), store.game("g1").deadline, store.due_games(now=200.0)
-(['{"seq":1}'], 123.0, ['g1'])
+>>> store.lines("g1", 1), store.game("g1").deadline, store.next_deadline(now=200.0)
+(['{"seq":1}'], 123.0, 123.0)
 """
 
 from __future__ import annotations
@@ -473,13 +473,6 @@ class Store(abc.ABC):
         """How many lines the record has (0 for an unknown id): cheap, for live updates."""
         rows = self._query("SELECT COALESCE(MAX(seq) + 1, 0) FROM lines WHERE game_id = ?", (record_id,))
         return int(rows[0][0])
-
-    def due_games(self, now: float, limit: int = 50) -> list[str]:
-        """Games whose seat to act is due to be played for, most overdue first (claimed or not)."""
-        rows = self._query(
-            "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ? ORDER BY deadline LIMIT ?", (now, limit)
-        )
-        return [game_id for (game_id,) in rows]
 
     CLAIM_SECONDS = 10.0
     """How long a claim on a due game holds (:meth:`claim_due`): a process that died holding

@@ -6,6 +6,7 @@ import pytest
 
 import fairdeal
 import fairdeal.service.app
+import fairdeal.service.cli
 import fairdeal.service.dealing
 import fairdeal.service.errors
 import fairdeal.service.keys
@@ -18,6 +19,7 @@ import fairdeal.service.timer
 MODULES = [
     fairdeal,
     fairdeal.service.app,
+    fairdeal.service.cli,
     fairdeal.service.dealing,
     fairdeal.service.errors,
     fairdeal.service.keys,
