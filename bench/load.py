@@ -425,11 +425,11 @@ def database(store: str, data_dir: Path) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def server(database_url: str, data_dir: Path, workers: int, log_path: Path) -> Iterator[tuple[int, int]]:
-    """``fairdeal serve`` on a free loopback port until the block ends; the port, and the server's
-    process group (its own: it is killed whole)."""
+def server(database_url: str, data_dir: Path, workers: int, log_path: Path, log_level: str = "warning") -> Iterator[tuple[int, int]]:
+    """``fairdeal serve`` on a free loopback port until the block ends, logging to ``log_path``; the
+    port, and the server's process group (its own: it is killed whole)."""
     port = free_port()
-    env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0", "FAIRDEAL_LOG_LEVEL": "warning",
+    env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0", "FAIRDEAL_LOG_LEVEL": log_level,
            # The operator's limits, high: every client here is one address.
            "FAIRDEAL_CREATE_RATE": "1000000/minute", "FAIRDEAL_MOVE_RATE": "1000000/minute",
            "FAIRDEAL_MAX_GAMES": "0", "FAIRDEAL_MAX_GAMES_PER_CLIENT": "0", "FAIRDEAL_MAX_STREAMS_PER_CLIENT": "0",

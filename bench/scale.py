@@ -24,7 +24,14 @@ Once they are all open and a few seconds more, it measures for ``--seconds``:
   whole milliseconds (a little more than the true lag, never less: the server
   sets the deadline from a clock read after the line before it was written);
 - ``mem_kb_per_game``: the server's resident memory at the end, less what it
-  had with one table open before the N were, over N.
+  had with one table open before the N were, over N;
+- ``gc_pause_ms``: the longest pause of the server's garbage collections, as
+  its log lines of the window tell (one a minute: the default window, 65 s,
+  holds at least one); ``full_gc_pause_ms``, of its full collections in the
+  whole run (made as its memory grows, while the tables open; none at all
+  when none was needed);
+- ``replays``: records the server read whole and replayed, from its start to
+  its last log line: 0 when no move replays.
 
 The baseline is the same at the first N (100 by default), in the same run:
 ``cpu_ratio`` is each N's CPU per move over the baseline's. Targets at 10,000
@@ -154,7 +161,15 @@ def window(records: Records, before: dict[str, int]) -> tuple[int, list[int]]:
     return moves, lags
 
 
-async def measure(url: str, port: int, group: int, tables: int, seconds: float) -> dict[str, float]:
+def collections(log_path: Path, start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
+    """The server's ``collected:`` log lines (see fairdeal.service.app) between two offsets of its log."""
+    with open(log_path, "rb") as log:
+        log.seek(start)
+        text = log.read(None if end is None else end - start).decode(errors="replace")
+    return [json.loads(line.partition("collected: ")[2]) for line in text.splitlines() if "collected: {" in line]
+
+
+async def measure(url: str, port: int, group: int, log_path: Path, tables: int, seconds: float) -> dict[str, float]:
     conn = Connection(port)
     await open_table(conn, -1)  # every code path warm, before the memory it starts from
     conn.close()
@@ -167,18 +182,21 @@ async def measure(url: str, port: int, group: int, tables: int, seconds: float) 
     records = Records(url)
     try:
         before = {game_id: length for game_id, length in records.lengths().items() if game_id in set(ids)}
-        cpu = cpu_seconds(group)
+        cpu, log_start = cpu_seconds(group), log_path.stat().st_size
         started = time.monotonic()
         await asyncio.sleep(seconds)
         cpu = cpu_seconds(group) - cpu
         elapsed = time.monotonic() - started
-        rss_kb = resident_kb(group)
+        rss_kb, log_end = resident_kb(group), log_path.stat().st_size
         moves, lags = window(records, before)
     finally:
         records.close()
     if moves == 0 or len(lags) < 2:
         raise BenchError(f"{tables} tables: {moves} moves, {len(lags)} timed-out turns in {seconds} s")
     lags.sort()
+    run, windowed = collections(log_path, 0, log_end), collections(log_path, log_start, log_end)
+    if not run:
+        raise BenchError(f"no collected: line in the server's log ({log_path}) in {seconds} s: is its level info?")
     return {
         "tables": tables,
         "moves": moves,
@@ -189,13 +207,16 @@ async def measure(url: str, port: int, group: int, tables: int, seconds: float) 
         "lag_p99_ms": statistics.quantiles(lags, n=100, method="inclusive")[98],
         "lag_max_ms": lags[-1],
         "mem_kb_per_game": (rss_kb - empty_kb) / tables,
+        "gc_pause_ms": max((line["pause_ms"] for line in windowed), default=math.nan),
+        "full_gc_pause_ms": max((line["pause_ms"] for line in run if line["full"]), default=math.nan),
+        "replays": run[-1]["games"]["restores"],
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default="100,1000,10000", help="table counts, the baseline first (default 100,1000,10000)")
-    parser.add_argument("--seconds", type=float, default=40.0, help="seconds measured at each count (default 40)")
+    parser.add_argument("--seconds", type=float, default=65.0, help="seconds measured at each count (default 65)")
     parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     args = parser.parse_args()
     try:
@@ -209,10 +230,10 @@ def main() -> None:
     for tables in counts:
         with tempfile.TemporaryDirectory(prefix="fairdeal-scale-") as tmp:
             data_dir, log_path = Path(tmp) / "data", Path(tmp) / "server.log"
-            with database(args.store, data_dir) as url, server(url, data_dir, 1, log_path) as (port, group):
+            with database(args.store, data_dir) as url, server(url, data_dir, 1, log_path, "info") as (port, group):
                 print(f"{tables} tables, store {args.store}:", flush=True)
                 try:
-                    result = asyncio.run(measure(url, port, group, tables, args.seconds))
+                    result = asyncio.run(measure(url, port, group, log_path, tables, args.seconds))
                 except BenchError:
                     print(log_path.read_text(errors="replace")[-3000:], file=sys.stderr)
                     raise
@@ -222,12 +243,15 @@ def main() -> None:
               f"CPU {result['cpu_ms_per_move']:.3f} ms/move ({result['cpu_share']:.0%} of a core, "
               f"x{result['cpu_ratio']:.2f} of {counts[0]} tables'); timer lag p50 {result['lag_p50_ms']:.0f} ms, "
               f"p99 {result['lag_p99_ms']:.0f} ms, max {result['lag_max_ms']:.0f} ms; "
-              f"{result['mem_kb_per_game']:.1f} KiB per game", flush=True)
+              f"{result['mem_kb_per_game']:.1f} KiB per game; collections' longest pause {result['gc_pause_ms']:.0f} ms "
+              f"(full: {result['full_gc_pause_ms']:.0f} ms); "
+              f"{result['replays']} records replayed", flush=True)
     last = results[-1]
     print(f"store={args.store} tables={last['tables']} baseline_tables={counts[0]} "
           f"cpu_ms_per_move={last['cpu_ms_per_move']:.3f} cpu_ratio={last['cpu_ratio']:.2f} "
           f"lag_p50_ms={last['lag_p50_ms']:.0f} lag_p99_ms={last['lag_p99_ms']:.0f} "
-          f"mem_kb_per_game={last['mem_kb_per_game']:.1f}")
+          f"mem_kb_per_game={last['mem_kb_per_game']:.1f} gc_pause_ms={last['gc_pause_ms']:.0f} "
+          f"full_gc_pause_ms={last['full_gc_pause_ms']:.0f} replays={last['replays']}")
 
 
 if __name__ == "__main__":

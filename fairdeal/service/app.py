@@ -16,6 +16,8 @@ import gc
 import json
 import logging
 import math
+import os
+import threading
 import time
 import traceback
 from collections.abc import AsyncIterator, Callable
@@ -33,7 +35,7 @@ from fairdeal.service.errors import LONG_HEX, ServiceError
 from fairdeal.service.games import GameService
 from fairdeal.service.keys import load_keys
 from fairdeal.service.limits import Limits
-from fairdeal.service.live import Notifier
+from fairdeal.service.live import LiveRecords, Notifier
 from fairdeal.service.routes import ROUTERS
 from fairdeal.service.schemas import errors
 from fairdeal.service.sessions import SessionService
@@ -85,11 +87,9 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        thresholds = gc.get_threshold()
-        gc.freeze()
-        gc.set_threshold(thresholds[0], thresholds[1], _NEVER)
+        _take_over_collection()
         await store.open_async()
-        tasks = [asyncio.create_task(_collect_now_and_then(FULL_COLLECTION_SECONDS))]
+        tasks = [asyncio.create_task(_collect_now_and_then({"games": games, "sessions": sessions}))]
         if store.announces and settings.live_updates == "notify":
             # One listening connection for the process: every stream waits on the notifier it feeds.
             tasks.append(asyncio.create_task(store.listen(notifier.notify, notifier.set_shared)))
@@ -102,8 +102,7 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            gc.set_threshold(*thresholds)
-            gc.unfreeze()
+            _give_back_collection()
             await store.close_async()
             store.close()
 
@@ -179,26 +178,108 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-FULL_COLLECTION_SECONDS = 60.0
-"""How often the app makes Python's full garbage collection itself (see :func:`_collect_now_and_then`)."""
+COLLECTION_SECONDS = 1.0
+"""How often the app collects what it made since the last time (see :func:`_collect_now_and_then`)."""
+
+FULL_COLLECTION_GROWTH = 1.5
+"""How much the process's memory grows between two full collections (see :func:`_collect_now_and_then`)."""
+
+COLLECTION_LOG_SECONDS = 60.0
+"""How often the collections' log line is written."""
 
 _NEVER = 1_000_000_000
 
+_running = 0  # apps running in this process (tests and embedders may run several at once)
+_running_lock = threading.Lock()
+_thresholds = gc.get_threshold()
 
-async def _collect_now_and_then(seconds: float) -> None:
-    """Python's full collection (generation 2), every ``seconds``, instead of when Python decides.
 
-    A full collection walks every object the process holds, and the cache of
-    replayed games holds millions: measured at 30 ms, it stopped the loop,
-    and every request in flight with it, every few seconds under
-    bench/load.py, and made the slowest 3% of moves twice as slow. Reference
-    counting frees nearly all of this service's garbage at once; cycles wait
-    for this collection. (The app's lifespan also freezes what startup made,
-    the modules and the app itself, out of every collection.)
+def _take_over_collection() -> None:
+    """The first app to start in a process takes Python's full collections over (see
+    :func:`_collect_now_and_then`): what startup made is frozen, Python's own are off."""
+    global _running, _thresholds
+    with _running_lock:
+        if _running == 0:
+            _thresholds = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(_thresholds[0], _thresholds[1], _NEVER)
+        _running += 1
+
+
+def _give_back_collection() -> None:
+    """The last app to stop gives them back as they were (an app that stopped while another ran
+    would have had the other's every frozen object walked again, once a second)."""
+    global _running
+    with _running_lock:
+        _running -= 1
+        if _running == 0:
+            gc.set_threshold(*_thresholds)
+            gc.unfreeze()
+
+
+def _resident_bytes() -> int | None:
+    """The process's resident memory, where /proc tells it (Linux); else ``None``."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+async def _collect_now_and_then(caches: dict[str, LiveRecords[Any]]) -> None:
+    """Python's garbage collection on the app's schedule, in short pauses, instead of when Python decides.
+
+    A full collection walks every object the process holds and stops the
+    loop, and every request in flight, meanwhile: 30 ms under bench/load.py,
+    0.3-0.4 s with 10,000 running tables (about 35 objects each, at most a
+    microsecond each), long enough to make hundreds of due turns late. So the
+    app's lifespan freezes what startup made (``gc.freeze``: no collection
+    walks it again) and keeps Python's own full collections off; then every
+    :data:`COLLECTION_SECONDS` this collects what was made since the last
+    time and freezes what is still alive (a few milliseconds: at 10,000 tables
+    about 500 turns' new objects). A frozen object is still freed when its
+    last reference goes (reference counting: a game's objects make no cycle,
+    tests/service/test_reliability_hot_path.py); only a cycle of frozen
+    objects waits for a full collection, made when the process's memory has
+    grown :data:`FULL_COLLECTION_GROWTH` times since the last one (as the
+    tables grow; in a steady state, never), or once an hour where the memory
+    is not known.
+
+    Logs (level info) a line for each full collection and one every
+    :data:`COLLECTION_LOG_SECONDS` with the longest pause since the last line:
+    ``collected: {"full":false,"pause_ms":..,"collections":..,"games":{..},"sessions":{..}}``
+    (a full one: ``"full":true`` and the cyclic garbage it found, ``"unreachable"``), with the
+    ``caches``' counts (:meth:`LiveRecords.counts`): an operator sees the pauses, and whether
+    any record was replayed (bench/scale.py reads them).
     """
+    loop = asyncio.get_running_loop()
+    memory_at_full = _resident_bytes()
+    full_at = logged_at = loop.time()
+    longest, collections = 0.0, 0
     while True:
-        await asyncio.sleep(seconds)
-        gc.collect()
+        await asyncio.sleep(COLLECTION_SECONDS)
+        memory = _resident_bytes()
+        if memory is not None and memory_at_full is not None:
+            full = memory > FULL_COLLECTION_GROWTH * memory_at_full
+        else:
+            full = loop.time() - full_at >= 3600
+        started = time.perf_counter()
+        if full:
+            gc.unfreeze()
+        found = gc.collect()
+        gc.freeze()
+        pause_ms = (time.perf_counter() - started) * 1000
+        longest, collections = max(longest, pause_ms), collections + 1
+        if full:
+            memory_at_full, full_at = _resident_bytes(), loop.time()
+        if full or loop.time() - logged_at >= COLLECTION_LOG_SECONDS:
+            if log.isEnabledFor(logging.INFO):
+                line: dict[str, Any] = {"full": True, "pause_ms": round(pause_ms, 1), "unreachable": found} if full else {
+                    "full": False, "pause_ms": round(longest, 1), "collections": collections}
+                line.update((name, cache.counts()) for name, cache in caches.items())
+                log.info("collected: %s", json.dumps(line, separators=(",", ":")))
+            if not full:
+                longest, collections, logged_at = 0.0, 0, loop.time()
 
 
 class BodyLimit:

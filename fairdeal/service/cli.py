@@ -80,7 +80,10 @@ class ReusePortSocket:
 
     @staticmethod
     def open(family: int, address: tuple[Any, ...]) -> socket.socket:
-        sock = socket.socket(family)
+        # IPPROTO_TCP named, not 0: the connections it accepts inherit the number, and asyncio
+        # turns Nagle's algorithm off (TCP_NODELAY) only on a socket whose proto says TCP; with
+        # it on, a reply written in two parts waits for the client's delayed ACK (~40 ms).
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)

@@ -36,6 +36,7 @@ one process does it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -204,7 +205,13 @@ class GameService(LiveRecords[Table]):
         await self.check_caps_async(creator)
         index = None
         if self.store.async_ready():
-            index = await self.store.create_game_async(new.row, new.seat_hashes, new.lines, host=host)
+            try:
+                index = await self.store.create_game_async(new.row, new.seat_hashes, new.lines, host=host)
+            except self.store.loop_errors:
+                # The loop's connection failed, before or after its commit: the game is made
+                # if its start entry is in the log (the id is new: no one else's), else made now.
+                entries = await self.store.call(self.store.log_of, new.row.id)
+                index = entries[0][0] if entries else None
         if index is None:
             index = await self.store.call(self.store.create_game, new.row, new.seat_hashes, new.lines, host=host)
         self._deadline_set(new.row.deadline)
@@ -601,57 +608,43 @@ class GameService(LiveRecords[Table]):
         clock_now = self.clock()
         due_by = clock_now if now is None else now
         claimed = self.store.claim_due(clock_now, self.TIMER_BATCH, due_by=due_by)
-        moved = 0
-        for game_id, _ in claimed:
-            try:
-                if self._play_due(game_id, due_by):
-                    moved += 1
-            except Stale:
-                pass  # another action reached the record first
-            except Exception:
-                log.exception("timer: could not play the due turn of game %s", game_id)
-        return len(claimed), moved
+        return len(claimed), sum(self._play_due(game_id, due_by) for game_id, _ in claimed)
+
+    async def play_due_async(self, now: float | None = None) -> tuple[int, int]:
+        """:meth:`play_due`, awaited. Where the store talks to its database from the event loop
+        (PostgreSQL), the claimed games are played there side by side: each awaits its own
+        append, so one game's commit does not wait for the last one's (played one after
+        another in a thread, 10,000 tables' 500 due turns a second were more than it could
+        play). Otherwise :meth:`play_due` through :meth:`Store.call`."""
+        if not self.store.async_ready():
+            return await self.store.call(self.play_due, now)
+        clock_now = self.clock()
+        due_by = clock_now if now is None else now
+        claimed = await self.store.call(self.store.claim_due, clock_now, self.TIMER_BATCH, due_by=due_by)
+        played = await asyncio.gather(*(self._play_due_async(game_id, due_by) for game_id, _ in claimed))
+        return len(claimed), sum(played)
 
     def _play_due(self, game_id: str, now: float) -> bool:
-        played = False
-        floored: list[Table] = []
-
-        def due(table: Table, row: GameRow) -> None:
-            nonlocal played
-            if row.deadline is None or row.deadline > now or not table.started or table.finished:
-                return  # not due (any more); the follow-up puts the right deadline back
-            # The lines are written at the deadline at the earliest, even when the caller's
-            # ``now`` is ahead of the clock: an auto-move's time is never before its deadline
-            # (nor the deal after a pause before the pause's end).
-            table.writer.not_before_ms = time_ms(row.deadline)
-            floored.append(table)
-            if table.between_hands:
-                log.info("timer: the pause of game %s is over: the next hand is dealt", game_id)
-                table.next_hand()  # the countdown ran out: no seat is played for
-                played = True
-                return
-            seat = table.match.turn
-            bot = seat in table.bots
-            if not bot:
-                log.info("timer: seat %s of game %s timed out", seat, game_id)
-            # A whole turn: a bot's, or the table's auto-moves for a seat out of time (draws, then a play).
-            turn = _turn_key(table)
-            for _ in range(MAX_FOLLOW_UP_MOVES):
-                before = table.seq
-                if bot:
-                    self._bot_move(table)
-                else:
-                    table.move(seat, table.match.auto_move(), auto=True, receipt=False)
-                if table.finished or _turn_key(table) != turn or not _drew(table, before):
-                    break
-            played = True
-
+        """The due turn of a claimed game, if it is still due by ``now``; whether it moved."""
+        turn = _DueTurn(self, game_id, now)
         try:
-            self._act(game_id, due)
+            self._act(game_id, turn)
+        except Exception as exc:
+            turn.failed(exc)
         finally:
-            for table in floored:
-                table.writer.not_before_ms = 0  # the floor is this action's, not the cached table's
-        return played
+            turn.unfloor()
+        return turn.played
+
+    async def _play_due_async(self, game_id: str, now: float) -> bool:
+        """:meth:`_play_due`, awaited."""
+        turn = _DueTurn(self, game_id, now)
+        try:
+            await self._act_async(game_id, turn)
+        except Exception as exc:
+            turn.failed(exc)
+        finally:
+            turn.unfloor()
+        return turn.played
 
     # -- what clients see -------------------------------------------------------------------
 
@@ -865,6 +858,57 @@ def _revealing(seat: int, seed: str) -> Callable[[Table, GameRow], dict[str, Any
 def _fresh_ids() -> tuple[str, str]:
     """A new game's id and server seed, both from the OS CSPRNG."""
     return secrets.token_urlsafe(12), new_server_seed()
+
+
+class _DueTurn:
+    """The timer's action on one claimed game (see :meth:`GameService.play_due`): its due turn,
+    if it is still due by ``now``: the next deal after a pause, a bot's turn, or a seat out
+    of time played for (draws, then a play). :attr:`played` says whether it moved."""
+
+    def __init__(self, games: GameService, game_id: str, now: float) -> None:
+        self.games, self.game_id, self.now = games, game_id, now
+        self.played = False
+        self._floored: list[Table] = []
+
+    def __call__(self, table: Table, row: GameRow) -> None:
+        self.played = False  # (run again when its first try met another process's append)
+        if row.deadline is None or row.deadline > self.now or not table.started or table.finished:
+            return  # not due (any more); the follow-up puts the right deadline back
+        # The lines are written at the deadline at the earliest, even when the caller's
+        # ``now`` is ahead of the clock: an auto-move's time is never before its deadline
+        # (nor the deal after a pause before the pause's end).
+        table.writer.not_before_ms = time_ms(row.deadline)
+        self._floored.append(table)
+        if table.between_hands:
+            log.info("timer: the pause of game %s is over: the next hand is dealt", self.game_id)
+            table.next_hand()  # the countdown ran out: no seat is played for
+            self.played = True
+            return
+        seat = table.match.turn
+        bot = seat in table.bots
+        if not bot:
+            log.info("timer: seat %s of game %s timed out", seat, self.game_id)
+        # A whole turn: a bot's, or the table's auto-moves for a seat out of time (draws, then a play).
+        turn = _turn_key(table)
+        for _ in range(MAX_FOLLOW_UP_MOVES):
+            before = table.seq
+            if bot:
+                self.games._bot_move(table)
+            else:
+                table.move(seat, table.match.auto_move(), auto=True, receipt=False)
+            if table.finished or _turn_key(table) != turn or not _drew(table, before):
+                break
+        self.played = True
+
+    def failed(self, exc: Exception) -> None:
+        self.played = False
+        if not isinstance(exc, Stale):  # Stale: another action reached the record first
+            log.error("timer: could not play the due turn of game %s", self.game_id, exc_info=exc)
+
+    def unfloor(self) -> None:
+        """The floor on the lines' times is this action's, not the cached table's."""
+        for table in self._floored:
+            table.writer.not_before_ms = 0
 
 
 def _turn_key(table: Table) -> tuple[int, int | None]:

@@ -228,6 +228,15 @@ class LiveRecords(Generic[R]):
             self._cache_bytes = budget
             self._evict()
 
+    def counts(self) -> dict[str, int]:
+        """What the cache holds and has done, for a log line: records cached, their estimated
+        bytes, and since the process started the :attr:`restores`, :attr:`catch_ups` and
+        :attr:`evictions`."""
+        with self._cache_lock:
+            cached = len(self._cache)
+        return {"cached": cached, "bytes": self.cache_used, "restores": self.restores,
+                "catch_ups": self.catch_ups, "evictions": self.evictions}
+
     def _lock(self, record_id: str) -> threading.Lock:
         return self._locks[zlib.crc32(record_id.encode()) % self.LOCK_STRIPES]
 

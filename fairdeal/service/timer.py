@@ -3,7 +3,7 @@
 Deadlines live in the store (``games.deadline``, indexed). The timer claims
 the games that are due (:meth:`Store.claim_due`: on PostgreSQL with ``FOR
 UPDATE SKIP LOCKED``, so that processes claiming at once take different
-games), plays them (:meth:`GameService.play_due`), and, when none is left,
+games), plays them (:meth:`GameService.play_due_async`), and, when none is left,
 sleeps until the earliest deadline no process holds, or until this process
 sets an earlier one (:attr:`GameService.on_deadline`), or for ``tick`` seconds
 at most: the longest a deadline set by another process that stopped, or a
@@ -41,6 +41,13 @@ class TurnTimer:
     alone past their time are expired once a ``tick`` at most.
     """
 
+    GATHER_SECONDS = 0.01
+    """After a round that played due turns, the least time until the next round: the turns that
+    fall due meanwhile are claimed and played together. At 10,000 tables' 500 due turns a
+    second, a round for each turn (its claim, and a look for the next deadline) cost more
+    than the turn and fell behind; now a turn waits this much longer at most. A round that
+    finds nothing to play (the first after a quiet spell) waits for nothing."""
+
     def __init__(self, games: GameService, tick: float) -> None:
         self.games = games
         self.tick = tick
@@ -70,7 +77,8 @@ class TurnTimer:
                 if now - self._expired_at >= self.tick:
                     self._expired_at = now
                     await store.call(games.expire_bot_games)
-                claimed, _ = await store.call(games.play_due)
+                started = games.clock()
+                claimed, _ = await games.play_due_async()
                 if claimed == games.TIMER_BATCH:
                     await asyncio.sleep(0)  # more may be due: let requests in between batches
                     continue
@@ -81,6 +89,8 @@ class TurnTimer:
                 until = games.clock() + self.tick
                 if next_deadline is not None:
                     until = min(until, next_deadline)
+                if claimed:
+                    until = max(until, started + self.GATHER_SECONDS)
                 self._sleeping_until = until
                 wait = until - games.clock()
                 if wait > 0:

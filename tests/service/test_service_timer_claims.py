@@ -7,6 +7,7 @@ import dataclasses
 import threading
 import time
 
+import pytest
 from fastapi.testclient import TestClient
 from service_helpers import Api
 
@@ -21,17 +22,34 @@ def ann_and_a_bot(api: Api, **body) -> tuple[str, str]:
 def attempts(app) -> list[str]:
     """The games this app's timer tried to play, in order (each try, whether it moved or not)."""
     games, tried = app.state.games, []
-    play = games._play_due
+    play, play_async = games._play_due, games._play_due_async
 
     def counting(game_id: str, now: float) -> bool:
         tried.append(game_id)
         return play(game_id, now)
 
-    games._play_due = counting
+    async def counting_async(game_id: str, now: float) -> bool:
+        tried.append(game_id)
+        return await play_async(game_id, now)
+
+    games._play_due, games._play_due_async = counting, counting_async
     return tried
 
 
-def test_two_processes_playing_due_turns_at_once_never_both_try_one(settings, clock, new_ids):
+async def run_due_async(games) -> int:
+    """What the background timer does, from its loop: claimed batches, each played side by side."""
+    moved = 0
+    while True:
+        claimed, played = await games.play_due_async()
+        moved += played
+        if claimed < games.TIMER_BATCH:
+            return moved
+
+
+@pytest.mark.parametrize("way", ["threads", "loop"])
+def test_two_processes_playing_due_turns_at_once_never_both_try_one(settings, clock, new_ids, way):
+    # "threads": run_due, as the tests and a thread would; "loop": play_due_async, the timer's way
+    # (on PostgreSQL the batch's games are played side by side on the loop).
     first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(first) as one, TestClient(second) as two:
         api = Api(one)
@@ -42,11 +60,14 @@ def test_two_processes_playing_due_turns_at_once_never_both_try_one(settings, cl
         moved: dict[str, int] = {}
         start = threading.Barrier(2)
 
-        def run(name: str, app) -> None:
+        def run(name: str, app, client) -> None:
             start.wait()
-            moved[name] = app.state.games.run_due()
+            if way == "threads":
+                moved[name] = app.state.games.run_due()
+            else:
+                moved[name] = client.portal.call(run_due_async, app.state.games)
 
-        threads = [threading.Thread(target=run, args=pair) for pair in (("first", first), ("second", second))]
+        threads = [threading.Thread(target=run, args=trio) for trio in (("first", first, one), ("second", second, two))]
         for thread in threads:
             thread.start()
         for thread in threads:
