@@ -239,12 +239,13 @@ def main() -> None:
                     raise
         result["cpu_ratio"] = result["cpu_ms_per_move"] / (results[0]["cpu_ms_per_move"] if results else result["cpu_ms_per_move"])
         results.append(result)
+        full = "none" if math.isnan(result["full_gc_pause_ms"]) else f"{result['full_gc_pause_ms']:.0f} ms"
         print(f"  {result['moves']} moves, {result['turns_per_s']:.0f} timed-out turns/s; "
               f"CPU {result['cpu_ms_per_move']:.3f} ms/move ({result['cpu_share']:.0%} of a core, "
               f"x{result['cpu_ratio']:.2f} of {counts[0]} tables'); timer lag p50 {result['lag_p50_ms']:.0f} ms, "
               f"p99 {result['lag_p99_ms']:.0f} ms, max {result['lag_max_ms']:.0f} ms; "
               f"{result['mem_kb_per_game']:.1f} KiB per game; collections' longest pause {result['gc_pause_ms']:.0f} ms "
-              f"(full: {result['full_gc_pause_ms']:.0f} ms); "
+              f"(full: {full}); "
               f"{result['replays']} records replayed", flush=True)
     last = results[-1]
     print(f"store={args.store} tables={last['tables']} baseline_tables={counts[0]} "
