@@ -44,9 +44,9 @@ class TurnTimer:
     GATHER_SECONDS = 0.01
     """After a round that played due turns, the least time until the next round: the turns that
     fall due meanwhile are claimed and played together. At 10,000 tables' 500 due turns a
-    second, a round for each turn (its claim, and a look for the next deadline) cost more
-    than the turn and fell behind; now a turn waits this much longer at most. A round that
-    finds nothing to play (the first after a quiet spell) waits for nothing."""
+    second, a round for each turn paid a claim and a look for the next deadline of its own
+    (with the turns played one by one, on PostgreSQL it fell seconds behind); now a turn waits
+    this much longer at most. A round after a quiet spell waits for nothing."""
 
     def __init__(self, games: GameService, tick: float) -> None:
         self.games = games
