@@ -273,6 +273,16 @@ class Knot:
         self.me = self
 
 
+def after_collections(client, count: int) -> None:
+    """Wait (up to 10 s) until the app has made ``count`` more collections."""
+    start = gc.get_stats()[2]["collections"]
+    for _ in range(200):
+        if gc.get_stats()[2]["collections"] >= start + count:
+            return
+        client.portal.call(asyncio.sleep, 0.05)
+    raise AssertionError(f"the app made fewer than {count} collections in 10 s")
+
+
 def collected_lines(caplog) -> list[dict]:
     return [json.loads(r.getMessage().removeprefix("collected: ")) for r in caplog.records
             if r.getMessage().startswith("collected: ")]
@@ -303,9 +313,9 @@ def test_garbage_is_collected_on_the_apps_schedule_in_short_pauses(settings, mon
         # waits for a full collection (the memory has not grown half as much again).
         kept = Knot()
         old = weakref.ref(kept)
-        client.portal.call(asyncio.sleep, 0.2)
+        after_collections(client, 2)  # it lived through one: frozen
         del kept
-        client.portal.call(asyncio.sleep, 0.2)
+        after_collections(client, 2)
         assert old() is not None
         assert not any(line["full"] for line in collected_lines(caplog))
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
@@ -326,7 +336,7 @@ def test_a_full_collection_frees_frozen_cycles_once_the_memory_has_grown(setting
     with TestClient(create_app(settings)) as client:
         kept = Knot()
         old = weakref.ref(kept)
-        client.portal.call(asyncio.sleep, 0.2)  # frozen by now
+        after_collections(client, 2)  # it lived through one: frozen
         del kept
         monkeypatch.setattr(app_module, "FULL_COLLECTION_GROWTH", 0.0)  # as if the memory had grown
         for _ in range(200):
