@@ -626,24 +626,14 @@ class GameService(LiveRecords[Table]):
 
     def _play_due(self, game_id: str, now: float) -> bool:
         """The due turn of a claimed game, if it is still due by ``now``; whether it moved."""
-        turn = _DueTurn(self, game_id, now)
-        try:
+        with _DueTurn(self, game_id, now) as turn:
             self._act(game_id, turn)
-        except Exception as exc:
-            turn.failed(exc)
-        finally:
-            turn.unfloor()
         return turn.played
 
     async def _play_due_async(self, game_id: str, now: float) -> bool:
         """:meth:`_play_due`, awaited."""
-        turn = _DueTurn(self, game_id, now)
-        try:
+        with _DueTurn(self, game_id, now) as turn:
             await self._act_async(game_id, turn)
-        except Exception as exc:
-            turn.failed(exc)
-        finally:
-            turn.unfloor()
         return turn.played
 
     # -- what clients see -------------------------------------------------------------------
@@ -900,15 +890,21 @@ class _DueTurn:
                 break
         self.played = True
 
-    def failed(self, exc: Exception) -> None:
-        self.played = False
-        if not isinstance(exc, Stale):  # Stale: another action reached the record first
-            log.error("timer: could not play the due turn of game %s", self.game_id, exc_info=exc)
+    def __enter__(self) -> _DueTurn:
+        return self
 
-    def unfloor(self) -> None:
-        """The floor on the lines' times is this action's, not the cached table's."""
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, trace: Any) -> bool:
+        """The floor on the lines' times is this action's, not the cached table's; a turn that
+        failed did not move, and is logged unless another action reached the record first.
+        An error goes no further: the claim stays until it runs out, and the game is tried again."""
         for table in self._floored:
             table.writer.not_before_ms = 0
+        if not isinstance(exc, Exception):
+            return False  # none, or a cancellation
+        self.played = False
+        if not isinstance(exc, Stale):
+            log.error("timer: could not play the due turn of game %s", self.game_id, exc_info=exc)
+        return True
 
 
 def _turn_key(table: Table) -> tuple[int, int | None]:

@@ -15,14 +15,15 @@ answers to what they were before.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import json
 import logging
 import os
+import sys
 import threading
 import time
 import weakref
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -34,6 +35,9 @@ from fairdeal.service import create_app
 from fairdeal.service.errors import Unauthorized
 from fairdeal.service.live import HOST, Role
 from fairdeal.service.store import PostgresStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from load import sockets_of, tcp_sockets  # noqa: E402  (bench/load.py's reading of /proc)
 
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -125,19 +129,8 @@ def test_postgresql_games_are_played_on_the_event_loop(api, monkeypatch):
 
 
 def own_ports() -> list[int]:
-    """The local ports of this process's TCP connections (from /proc: its sockets' inodes)."""
-    inodes = set()
-    for fd in os.listdir("/proc/self/fd"):
-        with contextlib.suppress(OSError):
-            target = os.readlink(f"/proc/self/fd/{fd}")
-            if target.startswith("socket:["):
-                inodes.add(target[8:-1])
-    ports = []
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with open(table) as f:
-            next(f)
-            ports += [int(fields[1].rpartition(":")[2], 16) for fields in map(str.split, f) if fields[9] in inodes]
-    return ports
+    """The local ports of this process's TCP connections (bench/load.py reads them from /proc)."""
+    return [local for local, _ in sockets_of(os.getpid(), tcp_sockets())]
 
 
 def close_loop_connections() -> None:

@@ -135,3 +135,26 @@ def test_the_background_timer_wakes_for_a_deadline_nearer_than_its_tick(settings
                 assert time.monotonic() < give_up, "the timer did not play the next deadline"
                 time.sleep(0.05)
     app.state.store.close()
+
+
+def test_a_due_turn_that_fails_is_logged_and_tried_again_when_its_claim_runs_out(settings, clock, new_ids, monkeypatch, caplog):
+    app = create_app(settings, clock=clock, new_ids=new_ids)
+    with TestClient(app) as client:
+        api = Api(client)
+        game_id, token = ann_and_a_bot(api)
+        games, store = app.state.games, app.state.store
+        clock.advance(21)
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("the disk is full")
+
+        monkeypatch.setattr(games, "_act", broken)
+        assert games.run_due() == 0  # not moved, and the timer goes on
+        assert "could not play the due turn of game " + game_id in caplog.text
+        assert store.game(game_id).claimed is not None  # held: not tried again at once, in a loop
+        monkeypatch.undo()
+        assert games.run_due() == 0
+        clock.advance(store.CLAIM_SECONDS)
+        assert games.run_due() == 1
+        assert api.view(game_id, 0, token)["seconds_left"] == 20.0
+    store.close()
