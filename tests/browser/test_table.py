@@ -44,6 +44,15 @@ def control_at_its_centre(page, selector: str) -> bool:
     )
 
 
+# For ``ms`` milliseconds, how many times the turn timer changed the page (a task's changes count
+# once) and the text it showed after each.
+TIMER_CHANGES = """(ms) => new Promise((resolve) => {
+  const timer = document.getElementById("timer"), shown = [];
+  const observer = new MutationObserver(() => shown.push(parseInt(document.getElementById("timer-text").textContent)));
+  observer.observe(timer, { subtree: true, childList: true, characterData: true, attributes: true });
+  setTimeout(() => { observer.disconnect(); resolve([shown.length, shown]); }, ms);
+})"""
+
 DECK = "/vendor/playing-cards/"
 
 # Every picture on the page that is done loading, by its URL: [url, naturalWidth].
@@ -118,6 +127,10 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     assert page.locator("#fair-log-origin").inner_text().startswith("fairdeal.invalid/log/")
     page.click("#tab-scores")
     assert page.locator("#timer").is_visible() and re.fullmatch(r"\d+ s", page.locator("#timer-text").inner_text())
+    # The timer counts whole seconds down and touches the page once a second, no more often
+    # (each change repaints the table): over 2.1 s, two or three changes.
+    changes, shown = page.evaluate(TIMER_CHANGES, 2100)
+    assert 2 <= changes <= 3 and len(shown) == changes and shown == sorted(shown, reverse=True), (changes, shown)
     assert page.locator(".opp .badge.bot").count() == 3  # bots are always marked as bots
     opened.shot("table-laptop-your-turn")
 
