@@ -25,6 +25,11 @@ The last line is ``key=value`` pairs, for comparing runs:
 ``cpus`` says how many this machine has), and ``cpu_j2_vs_j1``, the CPU time
 ``-j 2`` takes in all over ``-j 1``'s: what the processes cost, whatever the
 load (on two idle cores the speed-up is at most about 2 / ``cpu_j2_vs_j1``).
+``ceiling_j2`` is the baseline for the speed-up, measured in the same run, interleaved with it:
+the speed-up of two processes over one on a pure-Python loop that shares nothing (the same
+amount of work as ``-j 1``'s, split in two for a pool of two). On two idle cores it is about 2;
+on a shared machine whose two cores slow each other it is what any two processes could get,
+and ``speedup_vs_ceiling = speedup_j2 / ceiling_j2`` is the part that is the verifier's own.
 ``--profile`` prints the verifier's top functions under cProfile instead.
 """
 
@@ -111,6 +116,28 @@ def run_command(paths: list[Path], jobs: int) -> tuple[float, float]:
     return elapsed, cpu
 
 
+def spin(iterations: int) -> int:
+    """Pure-Python work that touches no shared memory: the ceiling's unit."""
+    total = 0
+    for i in range(iterations):
+        total += i * i % 7
+    return total
+
+
+def run_spin(iterations: int, jobs: int) -> float:
+    """Wall-clock seconds of ``iterations`` of :func:`spin`: in this process (``jobs`` 1), or
+    split between a new pool of ``jobs`` worker processes, as ``fairdeal-verify -j`` splits records."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    start = time.perf_counter()
+    if jobs == 1:
+        spin(iterations)
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            list(pool.map(spin, [iterations // jobs] * jobs))
+    return time.perf_counter() - start
+
+
 def cpu_time(fn, *args) -> float:
     start = time.process_time()
     fn(*args)
@@ -146,20 +173,28 @@ def main() -> None:
             verify_times.append(cpu_time(verify_all, paths))
             parse_times.append(cpu_time(parse_all, paths))
         verify_s, parse_s = statistics.median(verify_times), statistics.median(parse_times)
-        j1_runs, j2_runs = [], []
-        for _ in range(args.repeat):
+        # The ceiling's loop, sized from a short probe to take about as long as -j 1.
+        probe = 200_000
+        iterations = int(probe * verify_s / max(run_spin(probe, 1), 1e-6))
+        j1_runs, j2_runs, spin1, spin2 = [], [], [], []
+        for _ in range(args.repeat):  # interleaved: a noisy moment hits the ceiling as well
             j1_runs.append(run_command(paths, 1))
             j2_runs.append(run_command(paths, 2))
+            spin1.append(run_spin(iterations, 1))
+            spin2.append(run_spin(iterations, 2))
         (j1_s, j1_cpu), (j2_s, j2_cpu) = (map(statistics.median, zip(*runs)) for runs in (j1_runs, j2_runs))
+        ceiling = statistics.median(spin1) / statistics.median(spin2)
 
     print(f"verify: {verify_s:.3f} s CPU for all ({1e6 * verify_s / lines:.1f} us a line), median of {args.repeat}")
     print(f"parse:  {parse_s:.3f} s CPU for all ({1e6 * parse_s / lines:.1f} us a line), median of {args.repeat}")
     print(f"fairdeal-verify -j 1: {j1_s:.3f} s wall-clock, {j1_cpu:.3f} s CPU; "
           f"-j 2: {j2_s:.3f} s wall-clock, {j2_cpu:.3f} s CPU in all; medians of {args.repeat}")
+    print(f"ceiling: a loop that shares nothing runs {ceiling:.2f}x as fast in two processes as in one here")
     moves_per_s = moves / verify_s
     parse_moves_per_s = moves / parse_s
     print(
         f"ratio_vs_parse={moves_per_s / parse_moves_per_s:.3f} speedup_j2={j1_s / j2_s:.2f} "
+        f"ceiling_j2={ceiling:.2f} speedup_vs_ceiling={j1_s / j2_s / ceiling:.2f} "
         f"records_per_s={len(paths) / verify_s:.1f} moves_per_s={moves_per_s:.0f} "
         f"parse_moves_per_s={parse_moves_per_s:.0f} cpu_j2_vs_j1={j2_cpu / j1_cpu:.2f} cpus={os.cpu_count()}"
     )
