@@ -1011,7 +1011,8 @@ function tick() {
   // (every write lays out and repaints the table: at 5 writes a second an idle table took a
   // quarter of a core in Chromium's software rendering, once a second a twentieth; measured).
   const seconds = Math.ceil(Math.max(0, (ui.deadlineAt - performance.now()) / 1000));
-  const fraction = String(Math.max(0, Math.min(1, seconds / (ui.deadlineTotal || 20))));
+  // Four decimals: CSS gives a transform back with six digits at most, so the comparison below holds.
+  const fraction = String(Math.round(1e4 * Math.max(0, Math.min(1, seconds / (ui.deadlineTotal || 20)))) / 1e4);
   const text = `${seconds} s`;
   const fill = $("timer-fill");
   const scale = `scaleX(${fraction})`;
