@@ -106,6 +106,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[service,test]'
 	@touch $(STAMP)
 
+# The example game plugin (examples/switch/), installed into the venv for the tests, which play
+# it through every driver: a package outside fairdeal that registers a game (fairdeal.games).
+PLUGIN_STAMP := $(VENV)/.plugin-switch
+$(PLUGIN_STAMP): $(STAMP) examples/switch/pyproject.toml
+	$(BIN)/python -m pip install --quiet --no-deps -e examples/switch
+	@touch $(PLUGIN_STAMP)
+
 # The service on SQLite in ./data (the demo of the protocol alone: `fairdeal demo`).
 run: $(STAMP) $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/fairdeal serve
@@ -116,7 +123,7 @@ chromium:
 
 # Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
 # process): the browser files wait on Chromium while the other core replays records.
-test: $(STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
+test: $(STAMP) $(PLUGIN_STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # The README's picture of the table (spec/screenshots/table.jpg): the test server, a Crazy Eights

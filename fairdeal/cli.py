@@ -129,9 +129,11 @@ def client_commitment_command(seed: str) -> None:
 
 
 @main.command("catalogue")
-def catalogue_command() -> None:
-    """Print every game's declaration as JSON: what GET /rules serves and spec/games.json holds."""
-    click.echo(catalogue_json(), nl=False)
+@click.option("--own", is_flag=True, help="fairdeal's own games only, as spec/games.json holds them (no plugin's).")
+def catalogue_command(own: bool) -> None:
+    """Print every installed game's declaration as JSON: what GET /rules serves (plugins
+    included); with --own, fairdeal's own games, which spec/games.json holds."""
+    click.echo(catalogue_json(own_only=own), nl=False)
 
 
 @main.command("export-verifier")

@@ -95,7 +95,7 @@ class Table(SeededRecord):
         self.bots: set[int] = {i for i, s in enumerate(self.seats) if s.bot}
         self.abandoned = False
         self._secret: str | None = None
-        self._revealed: dict[int, str] = {}  # restore: each finished round's rule, by hand
+        self._revealed: dict[int, str] = {}  # restore: each finished hand's secret, by hand
 
     @classmethod
     def new(
@@ -155,8 +155,8 @@ class Table(SeededRecord):
     ) -> Table:
         """Rebuild a table from its stored record and sealed seed by applying every line again.
 
-        ``secret`` is what :attr:`secret` was after the last line: the rule a dealer typed for
-        the round in play, which no line holds yet (a finished round's is in its reveal).
+        ``secret`` is what :attr:`secret` was after the last line: the secret a seat gave in the
+        hand in play, which no line holds yet (a finished hand's is in its reveal).
         ``hold_deals`` as the table was made: a record that ends on a ``hand-end`` (and no
         ``match-end``) is then a table between hands. ``clock`` stamps the lines to come (the
         stored ones keep their times); a format 1 record goes on without times, as it began.
@@ -174,7 +174,9 @@ class Table(SeededRecord):
     def catch_up(self, lines: Sequence[dict[str, Any]], *, secret: str | None = None) -> None:
         """Apply ``lines`` that follow this table's last one (another process appended them);
         ``secret`` is :attr:`secret` as of their last line (see :meth:`restore`)."""
-        self._revealed.update((line["hand"], line["rule"]) for line in lines if line.get("type") == "rule-reveal")
+        declared = self.rules.secret
+        if declared is not None:
+            self._revealed.update((line["hand"], line[declared.noun]) for line in lines if line.get("type") == declared.reveal)
         self._secret = secret
         for line in lines:
             self.replay(line)
@@ -188,9 +190,10 @@ class Table(SeededRecord):
 
     @property
     def secret(self) -> str | None:
-        """The secret a server must keep, sealed, to :meth:`restore` this table: the rule its
-        dealer typed for the round in play, until the round's reveal; else ``None``. It is never
-        a record line's, and never shown to another seat."""
+        """The secret a server must keep, sealed, to :meth:`restore` this table: what a seat gave
+        in the hand in play of a game that declares a :class:`~fairdeal.rules.base.Secret` (an
+        Eleusis dealer's rule), until the hand's reveal; else ``None``. It is never a record
+        line's, and never shown to another seat."""
         return self._secret
 
     def _replay_start(self, line: dict[str, Any]) -> None:
@@ -203,12 +206,13 @@ class Table(SeededRecord):
             self._deal_next_hand()
         if line["type"] == "move":
             move = Move.from_json(line)
-            if move.kind == "rule":
-                # The record keeps a dealer's rule secret: its round's reveal, or the sealed secret.
+            declared = self.rules.secret
+            if declared is not None and move.kind == declared.move:
+                # The record keeps the secret out of the move: its hand's reveal has it, or the sealed secret.
                 text = self._revealed.get(self.match.hand_no, self._secret)
                 if text is None:
-                    raise TableError(f"line {line['seq']}: the dealer's rule is neither revealed nor given as the secret")
-                move = Move.rule(text)
+                    raise TableError(f"line {line['seq']}: the {declared.noun} is neither revealed nor given as the secret")
+                move = declared.restored(move, text)
             self._apply(line["seat"], move, auto=line.get("auto", False))
         elif line["type"] == "abandon":
             self.abandoned = True
@@ -297,14 +301,17 @@ class Table(SeededRecord):
     def _apply(self, seat: int, move: Move, *, auto: bool) -> list[dict[str, Any]]:
         """The match's events for ``move``, keeping :attr:`secret` in step with them."""
         events = self.match.apply(seat, move, auto=auto)
-        if move.kind == "rule":
-            self._secret = move.text
-        if any(event["type"] == "rule-reveal" for event in events):
-            self._secret = None
+        declared = self.rules.secret
+        if declared is not None:
+            given = declared.carried(move)
+            if given is not None:
+                self._secret = given
+            if any(event["type"] == declared.reveal for event in events):
+                self._secret = None
         return events
 
     def abandon(self, reason: str = "abandoned by the host") -> dict[str, Any]:
-        """End the game now: the round's secrets are revealed first (so the record still
+        """End the game now: the hand's secrets are revealed first (so the record still
         verifies), then the ``abandon`` line, which is returned."""
         if self.finished:
             raise TableError("the game is already over")

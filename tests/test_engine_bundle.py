@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import json
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 import fairdeal
 import verifier
 from fairdeal.record import ed25519_check
+from fairdeal.rules import RULES, own
 from fairdeal.web.engine import build_bundle, engine_bundle, engine_files
 from verifier.browser import signature_requests, verify_json
 
@@ -28,12 +30,21 @@ def test_building_twice_gives_the_same_bytes_and_hash():
 
 def test_the_zip_holds_exactly_the_packages_python_files_with_their_bytes():
     expected = {}
-    for package in (fairdeal, verifier):
+    plugins = sorted({cls.__module__.split(".")[0] for cls in RULES.values() if not own(cls)})
+    for package in (fairdeal, verifier, *map(importlib.import_module, plugins)):
         root = Path(package.__file__).resolve().parent
         for path in root.rglob("*.py"):
             name = f"{root.name}/{path.relative_to(root).as_posix()}"
             if "__pycache__" not in path.parts and not name.startswith(("fairdeal/service/", "fairdeal/web/")):
                 expected[name] = path.read_bytes()
+    # Each distribution that registers games, with its name, version and games alone.
+    games = f"[fairdeal.games]\n" + "".join(f"{name} = {cls.__module__}:{cls.__qualname__}\n" for name, cls in sorted(RULES.items()) if own(cls))
+    expected["fairdeal-0.1.0.dist-info/METADATA"] = b"Metadata-Version: 2.1\nName: fairdeal\nVersion: 0.1.0\n"
+    expected["fairdeal-0.1.0.dist-info/entry_points.txt"] = games.encode()
+    # The example plugin, which the suite installs (examples/switch): its package and its game.
+    assert plugins == ["fairdeal_switch"] and "fairdeal_switch/__init__.py" in expected
+    expected["fairdeal_switch-0.1.0.dist-info/METADATA"] = b"Metadata-Version: 2.1\nName: fairdeal-switch\nVersion: 0.1.0\n"
+    expected["fairdeal_switch-0.1.0.dist-info/entry_points.txt"] = b"[fairdeal.games]\nswitch = fairdeal_switch:Switch\n"
     with zipfile.ZipFile(io.BytesIO(engine_bundle().data)) as archive:
         infos = archive.infolist()
         assert [info.filename for info in infos] == sorted(expected)

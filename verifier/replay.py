@@ -623,8 +623,8 @@ class _Replay:
         self.rules: Rules | None = None
         self.match: Match | None = None
         self.phase: SeedPhase | None = None
-        self.revealed_rules: dict[int, str] = {}
-        """Each round's secret rule, by hand number, as its ``rule-reveal`` line gives it."""
+        self.revealed: dict[int, str] = {}
+        """Each hand's secret (a game's :class:`~fairdeal.rules.base.Secret`), by hand number, as its reveal line gives it."""
         self.times: list[int | None] = []
         """Each line's ``at`` in milliseconds (format 2; ``None`` where it is not well formed)."""
         self.hand_times: dict[int, list[str | None]] = {}
@@ -704,54 +704,64 @@ class _Replay:
             self.types = [line.get("type") for line in self.lines]
         return self.types
 
-    # -- secret rules ------------------------------------------------------
+    # -- a game's committed secrets -------------------------------------------
 
-    def secret_rules(self, end: int) -> int:
-        """Check every round's revealed rule against its commitment (spec/fairness.md, "Secret
-        rules"), as a player can at the round's end without the server seed. Returns where the
-        replay must stop: before a round whose reveal fails, else ``end``. The rules are kept
-        for the replay, which needs a dealer's rule before the round's plays can be judged.
+    def secrets(self, end: int) -> int:
+        """Check every hand's revealed secret against its commitment, for a game that declares
+        one (:class:`fairdeal.rules.base.Secret`; spec/fairness.md, "Secret rules"), as a player
+        can at the hand's end without the server seed. Returns where the replay must stop:
+        before a hand whose reveal fails, else ``end``. The secrets are kept for the replay,
+        which needs a seat's secret before the hand's moves can be judged.
         """
+        declared = self.rules.secret if self.rules is not None else None
+        if declared is None:
+            return end  # a game with no secret: its record's lines are its events', compared in the replay
         types = self.line_types()
-        if "rule-commitment" not in types and "rule-reveal" not in types:
-            return end  # no secret rule (every game but Eleusis): the loop below finds nothing
+        if declared.commitment not in types and declared.reveal not in types:
+            return end
+        noun = declared.noun
         committed: dict[int, tuple[int, Any]] = {}
         for index in range(end):
             line = self.lines[index]
             kind = line.get("type")
-            if kind == "rule-commitment":
+            if kind == declared.commitment:
                 committed.setdefault(line.get("hand"), (index, line.get("commitment")))
-            elif kind == "rule-reveal":
-                hand, rule, nonce = line.get("hand"), line.get("rule"), line.get("nonce")
-                if type(hand) is not int or hand in self.revealed_rules:
-                    self.report.fail(index + 1, f"rule-reveal hand {_show(hand)} is not a round whose rule is still secret")
+            elif kind == declared.reveal:
+                hand, secret, nonce = line.get("hand"), line.get(noun), line.get("nonce")
+                if type(hand) is not int or hand in self.revealed:
+                    self.report.fail(index + 1, f"{kind} hand {_show(hand)} is not a round whose {noun} is still secret")
                     return index
-                if not isinstance(rule, str) or not isinstance(nonce, str) or not _HEX64.fullmatch(nonce):
-                    self.report.fail(index + 1, "rule-reveal gives the rule as text and its nonce as 64 lowercase hex digits")
+                if not isinstance(secret, str) or not isinstance(nonce, str) or not _HEX64.fullmatch(nonce):
+                    self.report.fail(index + 1, f"{kind} gives the {noun} as text and its nonce as 64 lowercase hex digits")
                     return committed.get(hand, (index,))[0]
                 if hand not in committed:
-                    self.report.fail(index + 1, f"the rule of round {hand} is revealed, but no line before commits to it")
+                    self.report.fail(index + 1, f"the {noun} of round {hand} is revealed, but no line before commits to it")
                     return index
                 at, expected = committed[hand]
-                if rule_commitment(rule, nonce) != expected:
-                    self.report.fail(index + 1, f"the rule and nonce revealed for round {hand} do not match the commitment on line {at + 1}")
-                    # Replay no play of that round (here and above): judged by a rule it was
+                if declared.digest(secret, nonce) != expected:
+                    self.report.fail(index + 1, f"the {noun} and nonce revealed for round {hand} do not match the commitment on line {at + 1}")
+                    # Replay no move of that round (here and above): judged by a secret it was
                     # not committed to, they would fail first and hide which line is false.
                     return at
-                self.revealed_rules[hand] = rule
+                self.revealed[hand] = secret
         return end
 
-    def _secret_move(self, index: int, move: Move, hand: int) -> Move | None:
-        """A dealer's rule move as the record has it (no text) with the rule its round revealed;
-        ``None`` when that reveal is false (already reported, on its later line): the round
-        cannot be judged, and the replay stops here."""
-        if move.kind != "rule" or move.text is not None:
+    def _secret_move(self, index: int, line: dict[str, Any], move: Move, hand: int) -> Move | None:
+        """A move that gives the game's secret, as the record has it (without the secret), with
+        the secret its hand revealed; ``None`` when that reveal is false (already reported, on
+        its later line): the hand cannot be judged, and the replay stops here."""
+        declared = self.rules.secret if self.rules is not None else None
+        if declared is None or move.kind != declared.move:
             return move
-        if hand in self.revealed_rules:
-            return Move.rule(self.revealed_rules[hand])
+        noun = declared.noun
+        if noun in line:
+            raise _Fail(index, f"move has a field {noun!r}: a secret {noun} is never written in its move "
+                               f"(only its round's {declared.reveal} gives it)")
+        if hand in self.revealed:
+            return declared.restored(move, self.revealed[hand])
         if self.report.error is not None:
             return None
-        raise _Fail(index, f"the rule committed to here is never revealed (round {hand} has no rule-reveal line)")
+        raise _Fail(index, f"the {noun} committed to here is never revealed (round {hand} has no {declared.reveal} line)")
 
     # -- client seeds and the start ----------------------------------------
 
@@ -788,6 +798,7 @@ class _Replay:
         if self.watch:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
         apply, from_json, watch, known = match.apply, _read_move, self.watch, _MOVES
+        secret_move = None if rules.secret is None else rules.secret.move
         # The turn's deadline (format 2): the time of the line after which the seat got the
         # turn (a move's last line, its events included) plus the turn times the rules' factor.
         # A draw that leaves the turn with its seat does not start it again (spec/record.md).
@@ -831,10 +842,8 @@ class _Replay:
                             move = from_json(line)
                     except MoveError as exc:
                         raise _Fail(index, str(exc)) from None
-                    if "rule" in line:
-                        raise _Fail(index, "move has a field 'rule': a dealer's rule is never written in its move (only its round's rule-reveal gives it)")
-                    if move.kind == "rule":  # (only Eleusis has them: no call for every other move)
-                        move = self._secret_move(index, move, match.hand_no)
+                    if move.kind == secret_move:  # (a game with a secret: no call for every other move)
+                        move = self._secret_move(index, line, move, match.hand_no)
                         if move is None:
                             return end  # nothing from here on can be judged; the failure is reported
                     # (A line without a well-formed time is _check_times's to report.)
@@ -983,7 +992,7 @@ def verify(
         report.fail(exc.line, exc.reason)
     end = len(lines) if report.error is None else report.error.line - 1
     replay.times = _read_times(lines, report)
-    end = replay.secret_rules(end)
+    end = replay.secrets(end)
     try:
         seed = replay.server_seed()
         start = replay.seeds(end)

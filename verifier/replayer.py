@@ -194,6 +194,7 @@ def hand_steps(text: str | bytes | Sequence[dict[str, Any]]) -> dict[str, Any]:
         "rules": report.rules,
         "title": declaration.get("title"),
         "module": declaration.get("module"),
+        "renderer": declaration.get("renderer"),
         "unit": declaration.get("unit"),
         "options": report.options,
         "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(report.seats)],

@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from importlib import resources
+from collections.abc import Iterator, Mapping
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from fairdeal.rules.base import (
@@ -38,7 +39,11 @@ from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem
 from fairdeal.rules.sequence import Sequence
 
 __all__ = [
+    "GROUP",
     "RULES",
+    "PluginError",
+    "discover",
+    "own",
     "DEFAULT",
     "catalogue",
     "catalogue_json",
@@ -80,34 +85,116 @@ __all__ = [
     "Spin",
 ]
 
-RULES: dict[str, type[Rules]] = {
-    cls.name: cls
-    for cls in (
-        # The catalogue's order: the lobby's, family by family.
-        CrazyEights,
-        BookCrazyEights,
-        Eights,
-        HollywoodEights,
-        GoBoom,
-        HollywoodGoBoom,
-        FanTan,
-        Sjueren,
-        FiveOrNine,
-        PlayOrPay,
-        LibertyFanTan,
-        Sequence,
-        Michigan,
-        DoubleStops,
-        Spin,
-        Commit,
-        SnipSnapSnorem,
-        EarlOfCoventry,
-        Jig,
-        RollingStone,
-        Eleusis,
-    )
-}
-"""Every game fairdeal knows, by rules name."""
+GROUP = "fairdeal.games"
+"""The entry-point group a game registers in, fairdeal's own included (pyproject.toml's
+``[project.entry-points."fairdeal.games"]``): the entry's name is the game's rules name, its
+value the :class:`Rules` subclass, ``"package.module:Class"``."""
+
+
+class PluginError(ValueError):
+    """A registered game that cannot be loaded: its entry point, and what is wrong with it.
+
+    >>> str(PluginError("poker = house_games:Poker", "its class's name is 'stud'"))
+    "game plugin 'poker = house_games:Poker': its class's name is 'stud'"
+    """
+
+    def __init__(self, entry: str, reason: str) -> None:
+        self.entry = entry
+        self.reason = reason
+        super().__init__(f"game plugin {entry!r}: {reason}")
+
+
+def _source_tree_entry_points() -> list[metadata.EntryPoint]:
+    # fairdeal run from a checkout on PYTHONPATH (the verifier's bare environment) is not an
+    # installed distribution and has no entry points: its own games are the ones its
+    # pyproject.toml registers, read from there.
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    try:
+        import tomllib
+
+        table = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["entry-points"][GROUP]
+    except (OSError, ImportError, KeyError, ValueError):
+        return []
+    return [metadata.EntryPoint(name, value, GROUP) for name, value in table.items()]
+
+
+def discover() -> dict[str, type[Rules]]:
+    """Every registered game, by rules name, in the catalogue's order (:attr:`Rules.lobby_order`,
+    then name): the entry points of :data:`GROUP` of every installed distribution.
+    :class:`PluginError` for an entry that does not load, is not a :class:`Rules` subclass, or
+    whose name is not its class's or another's.
+
+    >>> list(discover())[:3]
+    ['crazy-eights', 'crazy-eights-book', 'eights']
+    """
+    entries = list(metadata.entry_points(group=GROUP))
+    if not any(entry.value.startswith("fairdeal.") for entry in entries):
+        entries += _source_tree_entry_points()
+    found: dict[str, type[Rules]] = {}
+    for entry in entries:
+        said = f"{entry.name} = {entry.value}"
+        try:
+            cls = entry.load()
+        except Exception as exc:  # whatever a broken plugin raises, named with its entry
+            raise PluginError(said, f"does not load: {type(exc).__name__}: {exc}") from exc
+        if not (isinstance(cls, type) and issubclass(cls, Rules)):
+            raise PluginError(said, "is not a subclass of fairdeal.rules.Rules")
+        if getattr(cls, "name", None) != entry.name:
+            raise PluginError(said, f"its class's name is {getattr(cls, 'name', None)!r}, not the entry's")
+        if found.get(entry.name, cls) is not cls:
+            raise PluginError(said, f"another game is already registered as {entry.name!r}")
+        found[entry.name] = cls
+    return {cls.name: cls for cls in sorted(found.values(), key=lambda cls: (cls.lobby_order, cls.name))}
+
+
+class _Registry(Mapping[str, type[Rules]]):
+    """The games by rules name, found by :func:`discover` when first asked for, not when
+    ``fairdeal.rules`` is imported: a plugin imports fairdeal, so discovering during that import
+    would load the plugin while the package it builds on is half made."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, type[Rules]] | None = None
+        self._loading = False
+
+    def _found(self) -> dict[str, type[Rules]]:
+        if self._games is None:
+            if self._loading:
+                raise PluginError(GROUP, "a game plugin asked for the games while they were being loaded")
+            self._loading = True
+            try:
+                self._games = discover()
+            finally:
+                self._loading = False
+        return self._games
+
+    def __getitem__(self, name: str) -> type[Rules]:
+        return self._found()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._found())
+
+    def __len__(self) -> int:
+        return len(self._found())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._found()
+
+    def __repr__(self) -> str:
+        return f"RULES({list(self._found())})"
+
+
+RULES: Mapping[str, type[Rules]] = _Registry()
+"""Every game fairdeal knows, by rules name, in the catalogue's order: its own and every installed
+plugin's (:func:`discover`, on first use)."""
+
+
+def own(cls: type[Rules]) -> bool:
+    """Whether a game is one of fairdeal's own (not a plugin's).
+
+    >>> own(RULES["crazy-eights"])
+    True
+    """
+    return cls.__module__.startswith("fairdeal.")
 
 
 DEFAULT = "crazy-eights"
@@ -117,25 +204,26 @@ CATALOGUE_VERSION = 1
 """The version of the catalogue's format (``GET /rules``, spec/games.json)."""
 
 
-def catalogue() -> dict[str, Any]:
-    """Every game's declaration, in the lobby's order: what ``GET /rules`` serves and
-    spec/games.json holds.
+def catalogue(*, own_only: bool = False) -> dict[str, Any]:
+    """Every game's declaration, in the lobby's order: what ``GET /rules`` serves, plugins
+    included; ``own_only``: fairdeal's own games alone, as spec/games.json holds them.
 
-    >>> entries = catalogue()["games"]
+    >>> entries = catalogue(own_only=True)["games"]
     >>> len(entries), entries[0]["name"], catalogue()["default"]
     (21, 'crazy-eights', 'crazy-eights')
     """
+    games = [cls for cls in RULES.values() if own(cls) or not own_only]
     return {
         "version": CATALOGUE_VERSION,
         "default": DEFAULT,
-        "families": list(dict.fromkeys(cls.family for cls in RULES.values())),
-        "games": [cls.declaration() for cls in RULES.values()],
+        "families": list(dict.fromkeys(cls.family for cls in games)),
+        "games": [cls.declaration() for cls in games],
     }
 
 
-def catalogue_json() -> str:
+def catalogue_json(*, own_only: bool = False) -> str:
     """:func:`catalogue` as spec/games.json writes it: two-space indents, a newline at the end."""
-    return json.dumps(catalogue(), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(catalogue(own_only=own_only), indent=2, ensure_ascii=False) + "\n"
 
 
 def get(name: str, options: Mapping[str, Any] | None = None) -> Rules:
@@ -148,14 +236,13 @@ def get(name: str, options: Mapping[str, Any] | None = None) -> Rules:
 
 
 def how_to_play(name: str) -> str:
-    """The "How to play" text of the game called ``name``, for players: a small markdown
-    (paragraphs, ``- `` bullet lists, ``**bold**``), kept in ``fairdeal/rules/help/<name>.md`` so
-    the package carries it; spec/games/<page>.md points there. :class:`OptionsError` for an
-    unknown game.
+    """The "How to play" text of the game called ``name``, for players (:meth:`Rules.help_text`:
+    fairdeal's own keep theirs in ``fairdeal/rules/help/<name>.md``, and spec/games/<page>.md
+    points there). :class:`OptionsError` for an unknown game.
 
     >>> how_to_play("michigan").startswith("**Goal.**")
     True
     """
     if name not in RULES:
         raise OptionsError(f"unknown rules {name!r}; known: {', '.join(sorted(RULES))}")
-    return resources.files(__package__).joinpath("help", f"{name}.md").read_text(encoding="utf-8")
+    return RULES[name].help_text()

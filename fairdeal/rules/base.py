@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import abc
 import json
+import sys
+from importlib import resources
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
@@ -31,6 +33,7 @@ __all__ = [
     "OptionsError",
     "Rules",
     "ScoreSheet",
+    "Secret",
     "Shuffler",
     "standings",
 ]
@@ -537,6 +540,49 @@ _SIMPLE = {"draw": _DRAW, "keep": _KEEP, "pass": _PASS, "exchange": _EXCHANGE, "
 
 
 @dataclass(frozen=True, slots=True)
+class Secret:
+    """What a game commits to in a hand and reveals at its end, declared by the game
+    (:attr:`Rules.secret`); the drivers (the table, the service, the verifier) read this and
+    know nothing else of it. Eleusis's dealer's rule is the first:
+    ``Secret("rule", move="rule", commitment="rule-commitment", reveal="rule-reveal", digest=rule_commitment)``.
+
+    A seat's move of kind :attr:`move` carries the secret as its text; the move's record line
+    never does (:meth:`Move.to_json`). The game's own events commit to it, a line of type
+    :attr:`commitment` ``{"hand", "commitment"}``, and reveal it, a line of type :attr:`reveal`
+    ``{"hand", <noun>: secret, "nonce"}``, whose ``digest(secret, nonce)`` must be the
+    commitment. Until the reveal a server keeps the secret sealed beside the record
+    (:attr:`fairdeal.table.Table.secret`), and the verifier reads each hand's secret from its
+    reveal before it replays the hand's moves.
+
+    >>> from fairdeal.fairness import rule_commitment
+    >>> secret = Secret("rule", move="rule", commitment="rule-commitment", reveal="rule-reveal", digest=rule_commitment)
+    >>> secret.carried(Move.rule("x != y")), secret.carried(Move.draw())
+    ('x != y', None)
+    >>> secret.restored(Move.rule(), "x != y")
+    Move.rule('x != y')
+    """
+
+    noun: str
+    """What the game calls it (``"rule"``): the reveal line's field, and the verifier's word for it."""
+    move: str
+    """The kind of move that gives it."""
+    commitment: str
+    """The type of the line that commits to it."""
+    reveal: str
+    """The type of the line that reveals it."""
+    digest: Callable[[str, str], str]
+    """``digest(secret, nonce)``: the commitment to a secret with its nonce (64 hex digits)."""
+
+    def carried(self, move: Move) -> str | None:
+        """The secret ``move`` gives (its text), or ``None`` for a move that gives none."""
+        return move.text if move.kind == self.move else None
+
+    def restored(self, move: Move, secret: str) -> Move:
+        """``move`` as made, from its record form (without the secret) and the secret."""
+        return Move(move.kind, text=secret)
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended and what each seat scored in it.
 
@@ -730,6 +776,15 @@ class Rules(abc.ABC):
     title: ClassVar[str]
     family: ClassVar[str]
     """The group of games it belongs to, as the lobby lists them ("Draw-pile games")."""
+    renderer: ClassVar[str] = "generic"
+    """The browser's renderer of the game, ``web/js/games/<renderer>.js`` (the catalogue's
+    ``renderer``): fairdeal's own families each have one; a game without (a plugin's) is drawn
+    by ``generic.js`` from its view: hands, stock, pile, rows, chips and the score sheet."""
+    lobby_order: ClassVar[int] = 1000
+    secret: ClassVar[Secret | None] = None
+    """What the game commits to in a hand and reveals at its end (:class:`Secret`), if anything."""
+    """Where the catalogue lists the game: games sort by this, then by name. fairdeal's own
+    games take 10, 20, ... 210 (family by family); a plugin's default puts it after them."""
     summary_line: ClassVar[str] = ""
     """One sentence for the lobby: what the game is about."""
     min_seats: ClassVar[int]
@@ -782,6 +837,7 @@ class Rules(abc.ABC):
             "title": cls.title,
             "family": cls.family,
             "module": cls.module(),
+            "renderer": cls.renderer,
             "summary": cls.summary_line,
             "seats": {"min": cls.min_seats, "max": cls.max_seats},
             "options": [option.to_json() for option in cls.OPTIONS],
@@ -815,6 +871,21 @@ class Rules(abc.ABC):
         """The rules module the game lives in (``fan_tan``): its family's renderer in the
         browser is ``web/js/games/<module>.js``."""
         return cls.__module__.rsplit(".", 1)[-1]
+
+    @classmethod
+    def help_text(cls) -> str:
+        """The game's "How to play" for players: ``help/<name>.md`` in the package its rules
+        module is in (fairdeal's own: ``fairdeal/rules/help/``; a plugin's: its own package), a
+        small markdown of paragraphs, ``- `` bullet lists and ``**bold**``.
+
+        >>> from fairdeal.rules import get
+        >>> type(get("michigan")).help_text().startswith("**Goal.**")
+        True
+        """
+        module = sys.modules[cls.__module__]
+        spec = module.__spec__
+        package = module.__name__ if spec is not None and spec.submodule_search_locations else module.__package__
+        return resources.files(package or module.__name__).joinpath("help", f"{cls.name}.md").read_text(encoding="utf-8")
 
     def state_to_json(self, state: Any) -> dict[str, Any]:
         """``state`` as a JSON object: one member per field, cards as codes, suits and ranks as

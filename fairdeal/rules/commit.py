@@ -74,7 +74,10 @@ class Commit(RunGame):
     (2, [Move.play(Card.parse('TD')), Move.play(Card.parse('5S'))])
     """
 
+    renderer = "commit"
+
     name = "commit"
+    lobby_order = 160
     title = "Commit"
     min_seats = 4
     max_seats = 10

@@ -393,7 +393,10 @@ class CrazyEights(Rules):
     ``restock_limit`` (run-outs of the stock a hand survives, default 20).
     """
 
+    renderer = "crazy_eights"
+
     name = "crazy-eights"
+    lobby_order = 10
     title = "Crazy Eights"
     min_seats = 2
     max_seats = 6

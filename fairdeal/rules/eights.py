@@ -254,6 +254,8 @@ class EightsFamily(Rules):
     when a side goes out (:meth:`settle_out`) or the hand is blocked (:meth:`settle_block`).
     """
 
+    renderer = "eights"
+
     min_seats = 2
     max_seats = 8
     first_dealer_rank = Rank.ACE
@@ -602,6 +604,7 @@ class BookCrazyEights(EightsFamily):
     """
 
     name = "crazy-eights-book"
+    lobby_order = 20
     title = "Crazy Eights (book)"
     summary_line = "Hoyle's Crazy Eights: draw until you can play, partners at four, settle in points."
     OPTIONS = (DEALS, PARTNERS)
@@ -648,6 +651,7 @@ class Eights(EightsFamily):
     """
 
     name = "eights"
+    lobby_order = 30
     title = "Eights"
     summary_line = "Crazy Eights for hands won: out first, or fewest cards when blocked."
     blocked_to_fewest = True
@@ -682,6 +686,7 @@ class HollywoodEights(HollywoodScoring, EightsFamily):
     """
 
     name = "hollywood-eights"
+    lobby_order = 40
     title = "Hollywood Eights"
     summary_line = "Eights where the winner takes the losers' points, three games scored at once."
     blocked_to_fewest = True

@@ -46,6 +46,7 @@ from fairdeal.rules.base import (
     Option,
     Rules,
     ScoreSheet,
+    Secret,
     Shuffler,
     stream_bytes,
 )
@@ -454,7 +455,10 @@ class Eleusis(Rules):
     deal in turn, the dealer sitting the round out) and ``rounds`` (0: as many as seats).
     """
 
+    renderer = "eleusis"
+
     name = "eleusis"
+    lobby_order = 210
     title = "Eleusis"
     family = "Secret-rule games"
     summary_line = "Find the dealer's secret rule from the cards it accepts; get rid of your cards, or forecast."
@@ -470,6 +474,8 @@ class Eleusis(Rules):
     layout = Layout(hands="14 each (not the dealer)", packs=2, stock=True, starter=True)
     move_kinds = ("play", "pass", "string", "no-play", "forecast", "call", "rule")
     extra_moves = frozenset({"string", "no-play", "forecast", "call", "rule"})
+    secret = Secret("rule", move="rule", commitment="rule-commitment", reveal="rule-reveal", digest=rule_commitment)
+    """The dealer's rule: committed to when it is given, revealed at the round's end (spec/fairness.md)."""
     state_type = EleusisState
 
     @property

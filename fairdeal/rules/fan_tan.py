@@ -236,6 +236,8 @@ class FanTanFamily(Rules):
     lies on the table (:meth:`place`); the rest is common.
     """
 
+    renderer = "fan_tan"
+
     min_seats = 3
     max_seats = 8
     first_dealer_rank = Rank.JACK
@@ -718,6 +720,7 @@ class FanTan(SevensGame):
     """
 
     name = "fan-tan"
+    lobby_order = 70
     title = "Fan Tan"
     summary_line = "Build the suits out from the sevens; pay a chip for every pass."
     OPTIONS = (DEALS, stack("chips"), Option("passing", 0, 0, 1, help="whether a seat that can play may pass",
@@ -743,6 +746,7 @@ class FiveOrNine(SevensGame):
     """
 
     name = "five-or-nine"
+    lobby_order = 90
     title = "Five or Nine"
     summary_line = "Fan Tan opened by a five or a nine, built up and down from it."
     antes = True
@@ -762,6 +766,7 @@ class Sjueren(SevensGame):
     """
 
     name = "sjueren"
+    lobby_order = 80
     title = "Sjueren"
     summary_line = "The Norwegian sevens: rows built from the sevens, aces high; rounds won, no chips."
     max_seats = 6
@@ -874,6 +879,7 @@ class PlayOrPay(SequenceGame):
     """
 
     name = "play-or-pay"
+    lobby_order = 100
     title = "Play or Pay"
     summary_line = "Lead any card; each suit goes on in sequence. Pay a chip when you cannot play."
 
@@ -885,6 +891,7 @@ class LibertyFanTan(SequenceGame):
     """
 
     name = "liberty-fan-tan"
+    lobby_order = 110
     title = "Liberty Fan-Tan"
     summary_line = "Play or Pay's runs round the suit, with the skill of the lead."
     pays_cards_left = False

@@ -193,7 +193,10 @@ class GoBoom(Rules):
     Options: ``target`` (100: the match ends after a hand in which some total reaches it).
     """
 
+    renderer = "go_boom"
+
     name = "go-boom"
+    lobby_order = 50
     title = "Go Boom"
     min_seats = 2
     max_seats = 7
@@ -464,6 +467,7 @@ class HollywoodGoBoom(HollywoodScoring, GoBoom):
     """
 
     name = "hollywood-go-boom"
+    lobby_order = 60
     title = "Hollywood Go Boom"
     summary_line = "Go Boom scored Hollywood style: three games at once."
 

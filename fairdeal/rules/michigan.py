@@ -105,7 +105,10 @@ class Michigan(RunGame):
     (0, <Suit.SPADES: 3>, [Move.play(Card.parse('3D'))])
     """
 
+    renderer = "michigan"
+
     name = "michigan"
+    lobby_order = 130
     title = "Michigan"
     min_seats = 3
     max_seats = 8
@@ -352,6 +355,7 @@ class DoubleStops(Michigan):
     """
 
     name = "double-stops"
+    lobby_order = 140
     title = "Double Stops"
     summary_line = "Michigan with the 10♥ and 9♥ as a pair on the layout."
     pay_cards = PAY_CARDS + PAIR
@@ -391,6 +395,7 @@ class Spin(Michigan):
     """
 
     name = "spin"
+    lobby_order = 150
     title = "Spin"
     summary_line = "Michigan where the A♦ may go down with any play: Spin!"
     extra_moves = Michigan.extra_moves | {"then"}

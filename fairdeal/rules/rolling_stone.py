@@ -208,7 +208,10 @@ class RollingStone(Rules):
     ([{'type': 'pick-up', 'hand': 1, 'seat': 2, 'cards': ['AS', '9S']}], 2, ['KD', 'QD', 'AS', '9S'])
     """
 
+    renderer = "rolling_stone"
+
     name = "rolling-stone"
+    lobby_order = 200
     title = "Rolling Stone"
     min_seats = 4
     max_seats = 6

@@ -230,6 +230,8 @@ class RunGame(Rules):
     cards, counters, the session. A game says how a suit's cards follow each other
     (:attr:`order`), what a lead may be (:meth:`leads`), and what its cards pay."""
 
+    renderer = "sequence"
+
     min_seats = 2
     max_seats = 10
     first_dealer_rank = Rank.JACK
@@ -718,6 +720,7 @@ class Sequence(RunGame):
     """
 
     name = "sequence"
+    lobby_order = 120
     title = "Sequence"
     summary_line = "Play the next card of the run whoever holds it; a point lost for every card left."
 

@@ -216,6 +216,8 @@ class SnipSnapFamily(Rules):
     ``stack`` (each player's chips at the start, default 50).
     """
 
+    renderer = "snip_snap"
+
     min_seats = 3
     max_seats = 10
     first_dealer_rank = Rank.JACK
@@ -594,6 +596,7 @@ class SnipSnapSnorem(SnipSnapFamily):
     """
 
     name = "snip-snap-snorem"
+    lobby_order = 170
     title = "Snip Snap Snorem"
     summary_line = "Match the rank led: Snip, Snap, Snorem, and pay the chips."
     words: ClassVar[tuple[str | None, ...]] = SNIP_SNAP_CALLS
@@ -618,6 +621,7 @@ class EarlOfCoventry(SnipSnapSnorem):
     """
 
     name = "earl-of-coventry"
+    lobby_order = 180
     title = "The Earl of Coventry"
     summary_line = "Snip Snap Snorem with rhymes: the fourth of a rank is the Earl of Coventry."
 
@@ -646,6 +650,7 @@ class Jig(SnipSnapFamily):
     """
 
     name = "jig"
+    lobby_order = 190
     title = "Jig"
     summary_line = "Series in suit, one rank up each time: four cards and the series ends."
     group_word = "series"

@@ -173,8 +173,8 @@ class GameService(LiveRecords[Table]):
     def _catch_up(self, cached: Cached[Table], row: GameRow, texts: list[str]) -> None:
         cached.live.catch_up([json.loads(text) for text in texts], secret=self._secret(row))
 
-    # A round's secret (a dealer's typed rule) is sealed like the seed, under its own
-    # associated data so that neither opens as the other.
+    # A hand's secret (Table.secret: what a game that declares one keeps until its reveal) is
+    # sealed like the seed, under its own associated data so that neither opens as the other.
     def _secret(self, row: GameRow) -> str | None:
         return None if row.sealed_secret is None else self.sealer.open(f"{row.id}/secret", row.sealed_secret)
 
@@ -824,8 +824,9 @@ def _seats_of(mask: int) -> set[int]:
 
 
 def _legal_json(table: Table, view: Any) -> list[dict[str, Any]]:
-    """The seat's legal moves as the API takes them; once each (a dealer's many possible rules are
-    one ``{"move": "rule"}``: a rule's text is the dealer's to type, not the API's to list)."""
+    """The seat's legal moves as the API takes them, once each: a move that gives the game's
+    secret is listed by its record form, without the secret (the seat's to type, not the API's
+    to list)."""
     if view is None or table.finished:
         return []
     seen: dict[bytes, dict[str, Any]] = {}

@@ -192,7 +192,8 @@ class Declaration(_Closed):
     name: str = Field(examples=[DEFAULT])
     title: str = Field(examples=["Crazy Eights"])
     family: str
-    module: str = Field(description="The rules module; its renderer in the browser is web/js/games/<module>.js.")
+    module: str = Field(description="The rules module's last name (a plugin's: its own).")
+    renderer: str = Field(description="The browser's renderer, web/js/games/<renderer>.js; generic for a game without one of its own.")
     summary: str
     seats: SeatRange
     options: list[OptionDeclaration]

@@ -31,7 +31,7 @@ the table shows that depends on the rules comes in the seat's view.
 >>> all((WEB_DIR / name).is_file() for name in PAGES.values())
 True
 >>> from fairdeal.rules import RULES
->>> all((WEB_DIR / "js" / "games" / f"{cls.module()}.js").is_file() for cls in RULES.values())
+>>> all((WEB_DIR / "js" / "games" / f"{cls.renderer}.js").is_file() for cls in RULES.values())
 True
 """
 

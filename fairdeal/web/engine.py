@@ -8,8 +8,11 @@ is built: names sorted, every entry stored (not deflated: zlib's output differs 
 versions), dated 1980-01-01 00:00:00, mode 0644, made on Unix, no comment, no extra fields.
 
 What it holds: every ``.py`` file of ``fairdeal/`` except ``fairdeal/service/`` and
-``fairdeal/web/`` (the server and the pages, which the verifier never imports), and every
-``.py`` file of ``verifier/``; names as they are imported (``fairdeal/rules/base.py``).
+``fairdeal/web/`` (the server and the pages, which the verifier never imports), every
+``.py`` file of ``verifier/`` and of each installed game plugin's package, names as they are
+imported (``fairdeal/rules/base.py``); and for each distribution that registers games, a
+``dist-info`` folder with its name, version and games, so that the page finds the games
+through their entry points as fairdeal does everywhere.
 spec/verify-page.md is the contract.
 
 >>> bundle = engine_bundle()
@@ -39,23 +42,64 @@ _DATE = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip can hold: no clock in t
 _MODE = 0o100644  # a regular file, rw-r--r--
 
 
-def engine_files() -> dict[str, Path]:
-    """The bundle's entries, by name, and the installed file each comes from, sorted by name."""
+def engine_files() -> dict[str, Path | bytes]:
+    """The bundle's entries, by name, sorted: the installed file each comes from, or the bytes
+    of a generated one (a plugin's distribution metadata)."""
     import fairdeal
     import verifier
 
-    files: dict[str, Path] = {}
+    files: dict[str, Path | bytes] = {}
     for package in (fairdeal, verifier):
-        root = Path(package.__file__).resolve().parent
-        for path in root.rglob("*.py"):
-            name = f"{root.name}/{path.relative_to(root).as_posix()}"
-            if "__pycache__" in path.parts or name.startswith(EXCLUDED):
-                continue
-            files[name] = path
+        files.update(_python_files(Path(package.__file__).resolve()))
+    files.update(_plugin_files())
     return dict(sorted(files.items()))
 
 
-def build_bundle(files: dict[str, Path] | None = None) -> bytes:
+def _python_files(init: Path) -> dict[str, Path]:
+    """The ``.py`` files of the package whose ``__init__.py`` (or single module) is ``init``, by
+    their import name, less :data:`EXCLUDED`."""
+    if init.name != "__init__.py":
+        return {init.name: init}
+    root = init.parent
+    files = {}
+    for path in root.rglob("*.py"):
+        name = f"{root.name}/{path.relative_to(root).as_posix()}"
+        if "__pycache__" not in path.parts and not name.startswith(EXCLUDED):
+            files[name] = path
+    return files
+
+
+def _plugin_files() -> dict[str, Path | bytes]:
+    """What the page needs to find the installed games as fairdeal does (through the entry
+    points of :data:`fairdeal.rules.GROUP`): each plugin's package, and for every distribution
+    that registers games, fairdeal's own included, a ``<name>-<version>.dist-info`` of two files:
+    ``METADATA`` with its name and version, ``entry_points.txt`` with its games alone."""
+    import importlib.util
+    from importlib import metadata
+
+    from fairdeal.rules import GROUP
+
+    files: dict[str, Path | bytes] = {}
+    by_dist: dict[tuple[str, str], list[metadata.EntryPoint]] = {}
+    for entry in metadata.entry_points(group=GROUP):
+        dist = entry.dist
+        if dist is None:  # pragma: no cover - entry points always come from a distribution
+            continue
+        by_dist.setdefault((dist.metadata["Name"], dist.version), []).append(entry)
+        top = entry.module.split(".", 1)[0]
+        if top not in ("fairdeal", "verifier"):
+            spec = importlib.util.find_spec(top)
+            if spec is not None and spec.origin is not None:
+                files.update(_python_files(Path(spec.origin).resolve()))
+    for (name, version), entries in by_dist.items():
+        folder = f"{name.replace('-', '_')}-{version}.dist-info"
+        files[f"{folder}/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
+        games = "".join(f"{e.name} = {e.value}\n" for e in sorted(entries, key=lambda e: e.name))
+        files[f"{folder}/entry_points.txt"] = f"[{GROUP}]\n{games}".encode()
+    return files
+
+
+def build_bundle(files: dict[str, Path | bytes] | None = None) -> bytes:
     """The zip of ``files`` (default :func:`engine_files`), byte for byte the same every time."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
@@ -64,7 +108,7 @@ def build_bundle(files: dict[str, Path] | None = None) -> bytes:
             info.compress_type = zipfile.ZIP_STORED
             info.create_system = 3  # Unix, wherever it is built (Windows would write 0)
             info.external_attr = _MODE << 16
-            archive.writestr(info, path.read_bytes())
+            archive.writestr(info, path if isinstance(path, bytes) else path.read_bytes())
     return buffer.getvalue()
 
 

@@ -1,7 +1,7 @@
 """The pages name no game (issue 13): outside fairdeal/web/js/games/, no file of fairdeal/web holds a
 rules name or a game's title as a string, an object key or an attribute; the lobby, the table and the
 verify page read the catalogue (GET /rules) and the game's module in js/games/ instead. And every
-game of the catalogue has its module there."""
+game of the catalogue has its renderer there (js/games/<renderer>.js)."""
 
 from __future__ import annotations
 
@@ -63,9 +63,10 @@ def test_the_search_passes_words_that_are_no_game_name():
     assert not _naming("client-commit commitment sequence of moves; commit(seed)", "commit")
 
 
-def test_every_game_has_its_module_in_js_games():
-    modules = {game["module"] for game in catalogue()["games"]}
-    for module in modules:
-        assert (GAMES_DIR / f"{module}.js").is_file(), module
-        text = (GAMES_DIR / f"{module}.js").read_text(encoding="utf-8")
-        assert "export default" in text, f"{module}.js draws no table"
+def test_every_game_has_its_renderer_in_js_games():
+    # A plugin's game without a renderer of its own names "generic" (generic.js: drawn from its view).
+    renderers = {game["renderer"] for game in catalogue()["games"]} | {"generic"}
+    for renderer in renderers:
+        assert (GAMES_DIR / f"{renderer}.js").is_file(), renderer
+        text = (GAMES_DIR / f"{renderer}.js").read_text(encoding="utf-8")
+        assert "export default" in text, f"{renderer}.js draws no table"

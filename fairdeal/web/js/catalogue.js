@@ -1,12 +1,13 @@
 // The games this server deals, as each rules module declares itself (GET /rules;
 // spec/games.json holds the same). The pages name no game: they read this
 // catalogue, and what a game draws and says lives in its renderer module,
-// js/games/<module>.js, picked by the entry's `module`.
+// js/games/<renderer>.js, picked by the entry's `renderer` (generic.js: a game that has
+// none of its own, drawn from its view).
 //
 //   const games = await catalogue();
 //   games.default                      // the game the lobby offers first
 //   entryOf(games, name).seats.max     // how many it seats at most
-//   const game = await rendererOf(entry)  // js/games/<entry.module>.js
+//   const game = await rendererOf(entry)  // js/games/<entry.renderer>.js
 
 let loading = null;
 
@@ -25,10 +26,10 @@ export function entryOf(games, name) {
   return games.games.find((g) => g.name === name) ?? null;
 }
 
-/** The renderer module of a catalogue entry: js/games/<module>.js (its stem is the rules module's). */
+/** The renderer module of a catalogue entry: js/games/<renderer>.js, as the game declares it. */
 export async function rendererOf(entry) {
-  if (!/^[a-z][a-z0-9_]*$/.test(entry?.module ?? "")) throw new Error(`no renderer for ${entry?.name ?? "this game"}`);
-  return import(`./games/${entry.module}.js`);
+  if (!/^[a-z][a-z0-9_]*$/.test(entry?.renderer ?? "")) throw new Error(`no renderer for ${entry?.name ?? "this game"}`);
+  return import(`./games/${entry.renderer}.js`);
 }
 
 /** "point"/"points", "chip"/"chips", "counter"/"counters", "deal won"/"deals won": what a game's standings count. */

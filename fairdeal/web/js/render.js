@@ -13,6 +13,7 @@
 // (who wears the dealer's chip, a seat's other marks). For the live table's motion (motion.js),
 // landing(line, T) is the element a played card flies to (a row, the mainline's end; else the
 // pile or the middle), and playedCards(line, T) the cards a move of the game's own puts down.
+// What renderers share is here too: stockButton(T), the stock (`table.stock_size`) a tap draws from.
 //
 //   const T = rendererKit({ view: () => ui.view, entry: () => game.entry, hooks: () => game.hooks, me, ui });
 //   game.hooks.drawTable(T);
@@ -24,6 +25,7 @@
 
 import { display, suitName } from "./cards.js";
 import { holdsStake, unitWord } from "./catalogue.js";
+import { cardBack, el } from "./ui.js";
 
 /** "6", "10", "queen": a rank as the status line says it. */
 export function rankWord(rank) {
@@ -43,6 +45,30 @@ export function aRank(rank) {
 /** "played 8♥ and named spades", "played 5♦ then A♦": a play as the log says it. */
 export function playWords(line) {
   return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}${line.then ? ` then ${display(line.then)}` : ""}`;
+}
+
+/**
+ * The stock (the view's `table.stock_size`) as a button: a tap draws, when the legal moves allow
+ * it; pointing at it says the renderer's stockText(T). Any game with a stock to draw from.
+ */
+export function stockButton(T) {
+  const t = T.view.table;
+  const drawable = T.legal("draw");
+  const stock = el(
+    "button",
+    {
+      type: "button",
+      class: `stock${drawable ? " live" : ""}${t.stock_size === 0 ? " empty" : ""}`,
+      id: "stock",
+      "aria-label": `Stock, ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}${drawable ? ", draw a card" : ""}`,
+      "aria-disabled": drawable ? null : "true",
+      onclick: T.tapped(T.draw),
+    },
+    el("span", { class: "stack", "aria-hidden": "true" }, t.stock_size ? [cardBack(), cardBack(), cardBack()].slice(0, Math.min(3, t.stock_size)) : el("span", { class: "card ghost" })),
+    el("span", { class: "count", "aria-hidden": "true" }, String(t.stock_size)),
+  );
+  T.explainOn(stock, () => T.game.stockText?.(T));
+  return stock;
 }
 
 /**

@@ -79,9 +79,9 @@ async function replay(text) {
   try {
     entry = entryOf(await catalogue(), data.rules);
   } catch {
-    /* a copy of the page without this server: the replay names the game's module itself */
+    /* a copy of the page without this server: the replay names the game's renderer itself */
   }
-  ui.entry = entry ?? { name: data.rules, title: data.title, module: data.module, unit: data.unit };
+  ui.entry = entry ?? { name: data.rules, title: data.title, module: data.module, renderer: data.renderer, unit: data.unit };
   ui.hooks = (await rendererOf(ui.entry)).default;
   ui.data = data;
   if (!data.hands.length) {

@@ -5,8 +5,8 @@
 // decides what is legal; it asks, and says what the engine said.
 //
 // The page names no game: the catalogue (GET /rules) gives the game's title and
-// unit, and its renderer module (js/games/<module>.js, picked by the catalogue's
-// `module`) draws the table and says the game's words. What a renderer shows that
+// unit, and its renderer module (js/games/<renderer>.js, picked by the catalogue's
+// `renderer`) draws the table and says the game's words. What a renderer shows that
 // depends on the rules (a run's next cards, a row's open ends, what fits the pile)
 // comes in the view from the engine.
 //
@@ -1695,7 +1695,7 @@ async function loadRecord() {
   ui.heard = ui.record.length;
 }
 
-/** The game's catalogue entry and its renderer module, picked by the entry's `module`. */
+/** The game's catalogue entry and its renderer module, picked by the entry's `renderer`. */
 async function loadGame(name) {
   const entry = entryOf(await catalogue(), name);
   if (!entry) throw new Error(`this server's list of games has no ${name}`);

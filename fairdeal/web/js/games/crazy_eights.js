@@ -4,7 +4,7 @@
 // suit, the rank and the wild rank, as the rules say); the legal moves say the rest.
 
 import { cardName, display, isRed, suitName, suitSymbol } from "../cards.js";
-import { aRank } from "../render.js";
+import { aRank, stockButton } from "../render.js";
 import { cardBack, cardFace, el, fill } from "../ui.js";
 
 /** "a heart": one card of a suit, as the status line says it ("a 10", "an ace": render.js's aRank). */
@@ -18,27 +18,6 @@ export function wantsText(next, { named = false } = {}) {
   if (next.rank && next.rank !== next.wild) parts.push(aRank(next.rank));
   if (next.wild) parts.push(next.wild === "8" ? "an eight" : aRank(next.wild));
   return parts.length > 2 ? `${parts.slice(0, -1).join(", ")} or ${parts.at(-1)}` : parts.join(" or ");
-}
-
-/** The stock as a button: a tap draws, when the legal moves allow it. */
-export function stockButton(T) {
-  const t = T.view.table;
-  const drawable = T.legal("draw");
-  const stock = el(
-    "button",
-    {
-      type: "button",
-      class: `stock${drawable ? " live" : ""}${t.stock_size === 0 ? " empty" : ""}`,
-      id: "stock",
-      "aria-label": `Stock, ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}${drawable ? ", draw a card" : ""}`,
-      "aria-disabled": drawable ? null : "true",
-      onclick: T.tapped(T.draw),
-    },
-    el("span", { class: "stack", "aria-hidden": "true" }, t.stock_size ? [cardBack(), cardBack(), cardBack()].slice(0, Math.min(3, t.stock_size)) : el("span", { class: "card ghost" })),
-    el("span", { class: "count", "aria-hidden": "true" }, String(t.stock_size)),
-  );
-  T.explainOn(stock, () => T.game.stockText(T));
-  return stock;
 }
 
 /** What pointing at the stock says: how many, and whether (and how) a draw goes. */

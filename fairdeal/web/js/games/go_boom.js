@@ -2,8 +2,9 @@
 // each with who played it; the last is the one to match (the view's `previous`).
 
 import { cardName, display } from "../cards.js";
+import { stockButton } from "../render.js";
 import { cardFace, el, fill } from "../ui.js";
-import { stockButton, stockText } from "./crazy_eights.js";
+import { stockText } from "./crazy_eights.js";
 import { hollywoodGames, hollywoodHint } from "./hollywood.js";
 
 function drawRound(T) {

@@ -1,0 +1,755 @@
+"""Switch: Crazy Eights with power cards, as a fairdeal game plugin.
+
+A card goes on the pile when it matches the top card's suit or rank, as in Crazy
+Eights; four ranks have powers:
+
+- a **2** makes the next player draw two cards, unless he answers with a 2 of his
+  own, which passes the penalty on, two cards larger (2s stack);
+- an **8** skips the next player;
+- a **jack** reverses the direction of play (with two players: the same player
+  plays again);
+- an **ace** is wild and names the suit to follow (``play AS naming H``).
+
+Only fairdeal's four basic moves are used: a seat facing a 2's penalty plays a 2
+or ``draw``\\ s, taking every penalty card at once; otherwise a ``draw`` takes one
+card, which the seat plays or ``keep``\\ s if it fits, and the turn ends if it
+does not. spec/switch.md (beside this package) says every rule exactly;
+help/switch.md is the "How to play" for players. fairdeal finds the game
+through the entry point ``fairdeal.games`` (``switch = "fairdeal_switch:Switch"``).
+
+>>> from fairdeal.fairness import game_key, shuffle
+>>> key = game_key("00" * 32, "doc", ["", "", ""])
+>>> rules = Switch()
+>>> state, events = rules.deal(3, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
+>>> [len(h) for h in state.hands], len(state.stock), state.turn, state.direction
+([7, 7, 7], 30, 1, 1)
+>>> view = rules.view(state, 1)
+>>> all(rules.explain(view, m.card) is None for m in rules.legal_moves(view) if m.kind == "play")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from fairdeal.cards import Card, Rank, Suit, pack
+from fairdeal.rules.base import TARGET, Event, HandResult, IllegalMove, Layout, Move, Option, Rules, Shuffler
+from fairdeal.rules.base import check_view_seat, fast_replace, has_turn
+from fairdeal.rules.crazy_eights import CrazyEightsSummary, deal_hands, describe_pile, describe_starter, most_held_suit
+from fairdeal.rules.position import Places, PositionError, hand_places
+from fairdeal.rules.summary import SeatNames, display
+
+__all__ = [
+    "Switch",
+    "SwitchState",
+    "SwitchView",
+    "card_points",
+    "fits",
+    "switch_choice",
+    "wanted_json",
+]
+
+POWER_RANKS = frozenset({Rank.ACE, Rank.TWO, Rank.EIGHT, Rank.JACK})
+"""The ranks with a power; each counts 20 in a hand left at the end."""
+
+PENALTY_PER_TWO = 2
+"""Cards a 2 adds to the penalty the next seat faces."""
+
+RESTOCK_LIMIT = Option("restock_limit", 20, 0, 1000, help="run-outs of the stock a hand survives")
+
+CLOSE_TO_OUT = 2
+"""The heuristic bot turns its 2s, 8s and jacks on a next player holding this many cards or fewer."""
+
+
+def card_points(card: Card) -> int:
+    """What a card left in hand counts: ace, 2, 8 and jack (the power cards) 20; king, queen
+    and 10: 10; the others their number.
+
+    >>> [card_points(Card.parse(c)) for c in ("AS", "2H", "8D", "JC", "KH", "TD", "7C")]
+    [20, 20, 20, 20, 10, 10, 7]
+    """
+    if card.rank in POWER_RANKS:
+        return 20
+    return min(int(card.rank), 10)
+
+
+def auto_order(card: Card) -> tuple[int, int, int]:
+    """The order in which a timed-out turn picks "the lowest card": by points, then rank
+    (ace 1 ... king 13), then suit (clubs first). The power cards, worth 20, come last.
+
+    >>> sorted(map(Card.parse, ["JC", "2S", "KH", "AD", "3C"]), key=auto_order)
+    [Card.parse('3C'), Card.parse('KH'), Card.parse('AD'), Card.parse('2S'), Card.parse('JC')]
+    """
+    return (card_points(card), int(card.rank), int(card.suit))
+
+
+def fits(card: Card, top: Card, named: Suit | None, penalty: int = 0) -> bool:
+    """Whether ``card`` may go on ``top``: facing a 2's ``penalty``, only a 2; else an ace
+    always; after an ace, the suit it named; else the top card's suit or rank.
+
+    >>> nine, two = Card.parse("9H"), Card.parse("2C")
+    >>> [fits(Card.parse(c), nine, None) for c in ("AS", "9C", "4H", "5C")]
+    [True, True, True, False]
+    >>> fits(Card.parse("2H"), two, None, penalty=2), fits(Card.parse("AC"), two, None, penalty=2)
+    (True, False)
+    >>> fits(Card.parse("9H"), Card.parse("AH"), Suit.SPADES)
+    False
+    """
+    if penalty:
+        return card.rank == Rank.TWO
+    if card.rank == Rank.ACE:
+        return True
+    if named is not None:
+        return card.suit == named
+    return card.suit == top.suit or card.rank == top.rank
+
+
+def wanted_json(top: Card, named: Suit | None, penalty: int) -> dict[str, str | None]:
+    """What may go on the pile now, in the shape Crazy Eights' view gives it: a card of
+    ``suit``, or of ``rank``, or the ``wild`` rank; ``None`` where nothing of that kind fits.
+
+    >>> wanted_json(Card.parse("9H"), None, 0), wanted_json(Card.parse("AH"), Suit.CLUBS, 0)
+    ({'suit': 'H', 'rank': '9', 'wild': 'A'}, {'suit': 'C', 'rank': None, 'wild': 'A'})
+    >>> wanted_json(Card.parse("2D"), None, 4)   # only a 2 answers a 2's penalty
+    {'suit': None, 'rank': '2', 'wild': None}
+    """
+    if penalty:
+        return {"suit": None, "rank": Rank.TWO.letter, "wild": None}
+    return {
+        "suit": (top.suit if named is None else named).letter,
+        "rank": None if named is not None else top.rank.letter,
+        "wild": Rank.ACE.letter,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchState:
+    """One hand of Switch, everything included (hidden cards too)."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    """Top first."""
+    pile: tuple[Card, ...]
+    """Bottom first; the last card is the top of the pile."""
+    named: Suit | None
+    """The suit named by the ace on top of the pile (``None`` under any other card, and under
+    an ace turned as the starter)."""
+    turn: int | None
+    """The seat to act; ``None`` once the hand is over."""
+    direction: int = 1
+    """1: play goes to the left (seat + 1); -1: to the right, after an odd number of jacks."""
+    penalty: int = 0
+    """Cards the seat to act must draw unless it plays a 2: 2 for each 2 on top of the pile."""
+    pending: Card | None = None
+    """The card just drawn that fits: the seat must play it or keep it."""
+    passes: int = 0
+    """Passes in a row; as many as there are seats block the hand."""
+    restocks: int = 0
+    result: HandResult | None = None
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    """The hands as dealt, for the report."""
+    turned: tuple[Card, ...] = ()
+    """The starter (Switch turns exactly one card), for the report."""
+    restocked: tuple[tuple[Card, ...], ...] = ()
+    """Each restock's new stock, top first, for the report."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def top(self) -> Card:
+        return self.pile[-1]
+
+    @property
+    def can_draw(self) -> bool:
+        """A card can be drawn: from the stock, or from a restock of the pile under its top card."""
+        return bool(self.stock) or len(self.pile) > 1
+
+    def seat_after(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` seats on from ``seat`` in the direction of play."""
+        return (seat + steps * self.direction) % len(self.hands)
+
+
+replace = fast_replace(SwitchState)
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchView:
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand): its own
+    hand, every hand's size, and the public table."""
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    top: Card
+    named: Suit | None
+    penalty: int
+    direction: int
+    stock_size: int
+    pile_size: int
+    turn: int | None
+    pending: Card | None
+    """The card the seat to act drew and must play or keep: only in that seat's own view."""
+    passes: int
+    restocks: int
+    restock_limit: int
+    result: HandResult | None
+
+    @property
+    def can_draw(self) -> bool:
+        return self.stock_size > 0 or self.pile_size > 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the HTTP API shows it: one member per field but the result (the match
+        reports that), cards as codes, suits as letters, the direction in words, and ``next``,
+        what may go on the pile. A table page without a renderer of Switch's own shows each
+        member by its name and value (fairdeal's generic renderer).
+
+        >>> view = Switch().view(Switch().deal(2, 0, 1, lambda label, cards: list(cards))[0], 1)
+        >>> data = view.to_json()
+        >>> data["hand"][:3], data["top"], data["direction"], data["penalty"], data["next"]
+        (['AC', '3C', '5C'], '2D', 'clockwise', 0, {'suit': 'D', 'rank': '2', 'wild': 'A'})
+        """
+        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "result"}
+        # Said as a person reads it: seats are numbered clockwise, and 1 is to the next seat.
+        out["direction"] = "clockwise" if self.direction == 1 else "counterclockwise"
+        # What the table page shows, as the rules say it: what may go on the pile.
+        out["next"] = wanted_json(self.top, self.named, self.penalty)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    """A view's field as JSON: cards as codes, suits as letters, tuples as arrays."""
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, Suit):
+        return value.letter
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _replaced(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    return hands[:seat] + (hand,) + hands[seat + 1 :]
+
+
+def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    at = hand.index(card)
+    return hand[:at] + hand[at + 1 :]
+
+
+def _plays(card: Card) -> list[Move]:
+    """The ways to play ``card``: an ace once for each suit it may name, C, D, H, S."""
+    if card.rank == Rank.ACE:
+        return [Move.play(card, suit) for suit in Suit]
+    return [Move.play(card)]
+
+
+def _why_not(card: Card, *, hand: Sequence[Card], top: Card, named: Suit | None, penalty: int, pending: Card | None) -> str | None:
+    """Why the seat to act cannot play ``card``, or ``None``; the engine and :meth:`Switch.explain` share it."""
+    if card not in hand:
+        return f"you do not hold {card.display}"
+    if pending is not None and card is not pending:
+        return f"you must play or keep the card you drew ({pending.display})"
+    if fits(card, top, named, penalty):
+        return None
+    if penalty:
+        return f"only a 2 answers the 2 on the pile: play a 2 or draw {penalty}"
+    if named is not None:
+        return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
+    return f"{card.display} does not match {top.display} in suit or rank"
+
+
+def _fit_words(card: Card, suit: Suit | None, top: Card, named: Suit | None, penalty: int) -> str:
+    """Why a legal play of ``card`` fits, for the hand replayer."""
+    if penalty:
+        return f"{card.display} answers {top.display}: the penalty grows to {penalty + PENALTY_PER_TWO}"
+    if card.rank == Rank.ACE:
+        return "an ace is wild: names " + (suit.plural if suit is not None else "a suit")
+    if named is not None:
+        return f"{card.display} on {top.display}: {named.plural} were named"
+    return f"{card.display} on {top.display}: same {'suit' if card.suit == top.suit else 'rank'}"
+
+
+def _power_words(card: Card, seats: int, penalty: int) -> str | None:
+    """What a played card's power does, for the hand replayer (``None``: it has none here)."""
+    if card.rank == Rank.TWO:
+        return None if penalty else f"the next player draws {PENALTY_PER_TWO} unless he plays a 2"
+    if card.rank == Rank.EIGHT:
+        return "the other player is skipped: plays again" if seats == 2 else "skips the next player"
+    if card.rank == Rank.JACK:
+        return "a jack is a skip at two players: plays again" if seats == 2 else "reverses the direction of play"
+    return None
+
+
+class Switch(Rules):
+    """Switch: 2 to 7 players, one pack, to 100 points. 2s make the next player draw two
+    (and stack), 8s skip the next player, jacks reverse the play, aces are wild.
+
+    Options: ``target`` (points that end the match, default 100) and ``restock_limit``
+    (run-outs of the stock a hand survives, default 20).
+
+    >>> from fairdeal.cards import parse_cards
+    >>> rules = Switch()
+    >>> state = SwitchState(hand=1, dealer=2, hands=tuple(tuple(parse_cards(h)) for h in ("2H 9C", "KD 3S", "5H")),
+    ...                     stock=tuple(parse_cards("4C 6C 7C")), pile=tuple(parse_cards("TH")), named=None, turn=0,
+    ...                     turned=tuple(parse_cards("TH")))
+    >>> state, _ = rules.apply(state, 0, Move.play(Card.parse("2H")), None)
+    >>> state.turn, state.penalty, [str(m) for m in rules.legal_moves(rules.view(state, 1))]
+    (1, 2, ['draw'])
+    >>> state, _ = rules.apply(state, 1, Move.draw(), None)
+    >>> state.hands[1], state.turn, state.penalty
+    ((Card.parse('KD'), Card.parse('3S'), Card.parse('4C'), Card.parse('6C')), 2, 0)
+    """
+
+    name = "switch"
+    title = "Switch"
+    family = "Draw-pile games"
+    summary_line = "Crazy Eights with power cards: 2s make the next player draw, 8s skip, jacks reverse, aces are wild."
+    min_seats = 2
+    max_seats = 7
+    first_dealer_rank = Rank.ACE
+    unit = "points"
+    OPTIONS = (TARGET, RESTOCK_LIMIT)
+    layout = Layout(hands="7 cards each with two to four players, else 5", stock=True, starter=True)
+
+    @staticmethod
+    def hand_size(seats: int) -> int:
+        """7 cards each with two to four players; 5 from five on, so that seven leave a stock of 16."""
+        return 7 if seats <= 4 else 5
+
+    # -- the position (state JSON, spec/state.md) ----------------------------
+
+    state_type = SwitchState
+
+    def card_places(self, state: SwitchState) -> Places:
+        """Where the cards are: the hands, the stock, the pile (a drawn card that fits is in its
+        drawer's hand; ``dealt``, ``turned`` and ``restocked`` are history)."""
+        return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
+
+    def check_position(self, state: SwitchState) -> None:
+        """What a Switch position holds true besides its cards (spec/switch.md, "What a position holds").
+
+        >>> from fairdeal.cards import parse_cards
+        >>> data = Switch().state_to_json(Switch().deal(2, 0, 1, lambda label, cards: list(cards))[0])
+        >>> data["penalty"] = 4   # the starter 2D is one 2: a penalty of 2 at most
+        >>> Switch().state_from_json(data)
+        Traceback (most recent call last):
+        ...
+        fairdeal.rules.position.PositionError: penalty: a penalty of 4 is 2 for each of the 2s on top of the pile, which are played, not turned
+        """
+        pile, seats = state.pile, state.seats
+        if not pile:
+            raise PositionError("the pile is empty: it holds at least the starter", field="pile")
+        if len(state.turned) != 1:
+            raise PositionError("Switch turns exactly one card, the starter", field="turned")
+        top = pile[-1]
+        if state.named is not None and top.rank != Rank.ACE:
+            raise PositionError(f"{state.named.letter} is named, but the top of the pile, {top}, is not an ace", field="named")
+        if state.named is None and top.rank == Rank.ACE and pile != state.turned:
+            raise PositionError(f"the ace on top of the pile, {top}, names no suit (only an ace turned as the starter names none)", field="named")
+        if state.direction not in (1, -1):
+            raise PositionError(f"{state.direction!r} is not 1 (to the left) or -1 (to the right)", field="direction")
+        twos = state.penalty // PENALTY_PER_TWO
+        # The 2s that made a penalty are still on the pile: only a draw rebuilds the stock, and the
+        # one draw allowed against a penalty takes it (the starter's power does not apply).
+        if (state.penalty < 0 or state.penalty % PENALTY_PER_TWO or len(pile) - 1 < twos
+                or any(card.rank != Rank.TWO for card in pile[len(pile) - twos :])):
+            raise PositionError(f"a penalty of {state.penalty} is 2 for each of the 2s on top of the pile, "
+                                "which are played, not turned", field="penalty")
+        if state.pending is not None:
+            hand = () if state.turn is None else state.hands[state.turn]
+            if not hand or hand[-1] is not state.pending:
+                raise PositionError(f"{state.pending} is not the card the seat to act has just drawn (the last of its hand)", field="pending")
+            if not fits(state.pending, top, state.named, state.penalty):
+                raise PositionError(f"{state.pending}, the card just drawn, does not fit the pile: it is no pending card", field="pending")
+        if not 0 <= state.passes < seats + (state.result is not None):
+            raise PositionError(f"{state.passes} passes in a row at {seats} seats (as many block the hand)", field="passes")
+        if state.restocks != len(state.restocked):
+            raise PositionError(f"{state.restocks} restocks, but restocked lists {len(state.restocked)}", field="restocks")
+        if state.restocks > self.options["restock_limit"]:
+            raise PositionError(f"{state.restocks} restocks, more than the restock_limit {self.options['restock_limit']}", field="restocks")
+
+    # -- dealing ---------------------------------------------------------
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
+        self.check_seats(seats)
+        hands, rest = deal_hands(shuffle(f"hand/{hand}/deal", pack()), seats, dealer, self.hand_size(seats))
+        # The starter is whatever card tops the stock: its power does not apply (spec/switch.md, Decisions).
+        starter = rest[0]
+        state = SwitchState(
+            hand=hand,
+            dealer=dealer,
+            hands=hands,
+            stock=tuple(rest[1:]),
+            pile=(starter,),
+            named=None,
+            turn=(dealer + 1) % seats,
+            dealt=hands,
+            turned=(starter,),
+        )
+        return state, [{"type": "deal", "hand": hand, "dealer": dealer, "turned": [starter.code]}]
+
+    # -- seeing ----------------------------------------------------------
+
+    def view(self, state: SwitchState, seat: int | None) -> SwitchView:
+        check_view_seat(seat, state.seats)
+        return SwitchView(
+            seat=seat,
+            hand_no=state.hand,
+            dealer=state.dealer,
+            hand=() if seat is None else state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            top=state.top,
+            named=state.named,
+            penalty=state.penalty,
+            direction=state.direction,
+            stock_size=len(state.stock),
+            pile_size=len(state.pile),
+            turn=state.turn,
+            pending=state.pending if seat is not None and seat == state.turn else None,
+            passes=state.passes,
+            restocks=state.restocks,
+            restock_limit=self.options["restock_limit"],
+            result=state.result,
+        )
+
+    def legal_moves(self, view: SwitchView) -> list[Move]:
+        """The moves :meth:`apply` accepts now: with a card drawn that fits, its plays and
+        ``keep``; else the plays of the fitting cards in card order, then ``draw`` (always
+        against a penalty), or ``pass`` when nothing fits and nothing can be drawn."""
+        if view.result is not None or not has_turn(view):
+            return []
+        if view.pending is not None:
+            return [*_plays(view.pending), Move.keep()]
+        moves = [move for card in sorted(view.hand) if fits(card, view.top, view.named, view.penalty) for move in _plays(card)]
+        if view.penalty or view.can_draw:
+            moves.append(Move.draw())
+        elif not moves:
+            moves.append(Move.pass_())
+        return moves
+
+    def explain(self, view: SwitchView, card: Card) -> str | None:
+        if view.result is not None:
+            return "the hand is over"
+        if not has_turn(view):
+            return "it is not your turn"
+        return _why_not(card, hand=view.hand, top=view.top, named=view.named, penalty=view.penalty, pending=view.pending)
+
+    def why_legal(self, view: SwitchView, move: Move) -> str:
+        """The rule that allowed ``move``, for the hand replayer.
+
+        >>> rules = Switch()
+        >>> view = rules.view(rules.deal(3, 2, 1, lambda label, cards: list(cards))[0], 0)   # 9D on the pile
+        >>> rules.why_legal(view, Move.play(Card.parse("JD"))), rules.why_legal(view, Move.play(Card.parse("AC"), Suit.HEARTS))
+        ('J♦ on 9♦: same suit; reverses the direction of play', 'an ace is wild: names hearts')
+        """
+        kind = move.kind
+        if kind == "keep":
+            return f"keeps the card drawn, {view.pending.display}, though it fits"
+        if kind == "play":
+            text = _fit_words(move.card, move.suit, view.top, view.named, view.penalty)
+            power = _power_words(move.card, len(view.hand_sizes), view.penalty)
+            if power is not None and len(view.hand) > 1:  # (a last card's power does not apply)
+                text += "; " + power
+            return ("plays the card just drawn: " if view.pending is not None else "") + text
+        if kind == "draw":
+            # An empty stock: the draw shuffles the pile under its top card into a new one.
+            restock = "" if view.stock_size else " from a new stock (the pile under its top card, shuffled)"
+            if view.penalty:
+                return f"takes the penalty: draws {view.penalty}{restock}"
+            fitting = any(fits(c, view.top, view.named) for c in view.hand)
+            return ("a card fits, but drawing is allowed: draws one" if fitting else "no card fits: draws one") + restock
+        if kind == "pass":
+            return "no card fits and there is nothing to draw: passes"
+        return super().why_legal(view, move)
+
+    # -- playing ---------------------------------------------------------
+
+    def apply(self, state: SwitchState, seat: int, move: Move, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
+        if state.result is not None:
+            raise IllegalMove("the hand is over", move=move, seat=seat)
+        if seat != state.turn:
+            raise IllegalMove("it is not your turn", move=move, seat=seat)
+        kind = move.kind
+        if kind == "play":
+            return self._play(state, seat, move), []
+        refused = self._refusal(state, seat, kind)
+        if refused is not None:
+            raise IllegalMove(refused, move=move, seat=seat)
+        if kind == "draw":
+            return self._take_penalty(state, seat, shuffle) if state.penalty else self._draw(state, seat, shuffle)
+        if kind == "keep":
+            return replace(state, turn=state.seat_after(seat), pending=None, passes=0), []
+        passes = state.passes + 1  # a pass: the only kind left
+        if passes == state.seats:
+            return self._end(replace(state, passes=passes), None, "everyone passed in turn"), []
+        return replace(state, turn=state.seat_after(seat), passes=passes), []
+
+    def _refusal(self, state: SwitchState, seat: int, kind: str) -> str | None:
+        """Why a ``draw``, ``keep`` or ``pass`` is refused now (or another kind at all), or ``None``."""
+        pending, penalty = state.pending, state.penalty
+        must = None if pending is None else f"you must play or keep the card you drew ({pending.display})"
+        if kind == "draw":
+            if must:
+                return must
+            # Against a penalty the draw is always allowed: it takes what there is.
+            if penalty or state.can_draw:
+                return None
+            return "there is nothing to draw: the stock is empty and the pile has only its top card"
+        if kind == "keep":
+            return None if pending is not None else "you can only keep a card you have just drawn that fits"
+        if kind == "pass":
+            if must:
+                return must
+            if penalty:
+                return f"a 2's penalty cannot be passed: play a 2 or draw {penalty}"
+            if state.can_draw:
+                return "you may pass only when there is nothing to draw"
+            playable = [c for c in state.hands[seat] if fits(c, state.top, state.named)]
+            return f"you may pass only when you cannot play, and {playable[0].display} fits" if playable else None
+        return f"Switch has no move {kind!r}"
+
+    def _play(self, state: SwitchState, seat: int, move: Move) -> SwitchState:
+        card, hand = move.card, state.hands[seat]
+        problem = _why_not(card, hand=hand, top=state.top, named=state.named, penalty=state.penalty, pending=state.pending)
+        if problem is None and (card.rank == Rank.ACE) != (move.suit is not None):
+            problem = f"name a suit for {card.display}" if move.suit is None else "only an ace names a suit"
+        if problem is not None:
+            raise IllegalMove(problem, move=move, seat=seat)
+        hands = _replaced(state.hands, seat, _without(hand, card))
+        played = replace(state, hands=hands, pile=state.pile + (card,), named=move.suit, pending=None, passes=0)
+        if not hands[seat]:
+            # Going out ends the hand at once: a last card's power does not apply.
+            return self._end(played, seat, f"seat {seat} went out")
+        direction, steps = state.direction, 1
+        if card.rank == Rank.JACK:
+            direction = -direction
+            # Reversed, two seats would hand the turn over as usual: there a jack is a skip.
+            steps = 0 if state.seats == 2 else 1
+        elif card.rank == Rank.EIGHT:
+            steps = 2
+        penalty = state.penalty + PENALTY_PER_TWO if card.rank == Rank.TWO else 0
+        return replace(played, direction=direction, turn=(seat + steps * direction) % state.seats, penalty=penalty)
+
+    def _draw(self, state: SwitchState, seat: int, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
+        """One card: it becomes the pending card if it fits, else the turn ends."""
+        events: list[Event] = []
+        if not state.stock:
+            state, events = self._restock(state, shuffle)
+            if state.result is not None:
+                return state, events
+        card = state.stock[0]
+        state = replace(state, hands=_replaced(state.hands, seat, state.hands[seat] + (card,)), stock=state.stock[1:], passes=0)
+        if fits(card, state.top, state.named):
+            return replace(state, pending=card), events
+        return replace(state, turn=state.seat_after(seat)), events
+
+    def _take_penalty(self, state: SwitchState, seat: int, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
+        """Every penalty card at once, restocking as often as needed; the turn ends."""
+        events: list[Event] = []
+        for _ in range(state.penalty):
+            if not state.stock:
+                if len(state.pile) < 2:
+                    break  # nothing is left to draw anywhere: the rest of the penalty lapses
+                state, restocked = self._restock(state, shuffle)
+                events += restocked
+                if state.result is not None:
+                    return state, events  # blocked: the cards drawn so far count in the hand
+            hands = _replaced(state.hands, seat, state.hands[seat] + state.stock[:1])
+            state = replace(state, hands=hands, stock=state.stock[1:])
+        return replace(state, turn=state.seat_after(seat), penalty=0, passes=0), events
+
+    def _restock(self, state: SwitchState, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
+        """The stock rebuilt from the pile under its top card (sorted into card order, then
+        shuffled: protocol v1, step 10), or the hand blocked once it has run out
+        ``restock_limit`` times already."""
+        limit = self.options["restock_limit"]
+        if state.restocks >= limit:
+            return self._end(state, None, f"the stock ran out again after {limit} restock{'s' * (limit != 1)}"), []
+        r = state.restocks + 1
+        stock = tuple(shuffle(f"hand/{state.hand}/restock/{r}", sorted(state.pile[:-1])))
+        state = replace(state, stock=stock, pile=state.pile[-1:], restocks=r, restocked=state.restocked + (stock,))
+        return state, [{"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)}]
+
+    @staticmethod
+    def _end(state: SwitchState, out: int | None, reason: str) -> SwitchState:
+        """The hand over: ``out`` went out and scores every other hand's count; or (``None``) it
+        is blocked, and each seat on the lowest count scores what every count is above it."""
+        counts = tuple(sum(map(card_points, h)) for h in state.hands)
+        winners: tuple[int, ...]
+        if out is not None:
+            how, winners, won = "out", (out,), sum(counts)
+        else:
+            low = min(counts)
+            how, winners, won = "blocked", tuple(s for s, c in enumerate(counts) if c == low), sum(counts) - low * len(counts)
+        scores = tuple(won if s in winners else 0 for s in range(len(counts)))
+        result = HandResult(how, winners, counts, scores, reason)
+        return replace(state, turn=None, pending=None, penalty=0, result=result)
+
+    # -- the bots and the timer ------------------------------------------
+
+    def heuristic_move(self, view: SwitchView, moves: Sequence[Move]) -> Move:
+        """The heuristic bot's move: see :func:`switch_choice`."""
+        return switch_choice(view, moves)
+
+    def auto_move(self, state: SwitchState) -> Move:
+        """What the table plays for a seat whose timer ran out (spec/switch.md): the card it
+        drew and must play or keep is played; a penalty is taken (drawn); otherwise its lowest
+        fitting card by (points, rank, suit), so the power cards last; else a draw; else a pass.
+        A timed-out ace names the suit the seat then holds most of (clubs first on ties), or
+        its own suit when it was the last card.
+
+        >>> from fairdeal.cards import parse_cards
+        >>> state = SwitchState(hand=1, dealer=1, hands=(tuple(parse_cards("2H 9C AS")), tuple(parse_cards("KD"))),
+        ...                     stock=tuple(parse_cards("4C")), pile=tuple(parse_cards("9H")), named=None, turn=0,
+        ...                     turned=tuple(parse_cards("9H")))
+        >>> Switch().auto_move(state)
+        Move.play(Card.parse('9C'))
+        """
+        if state.result is not None or state.turn is None:
+            raise IllegalMove("the hand is over")
+        hand = state.hands[state.turn]
+        if state.pending is not None:
+            return _auto_play(state.pending, hand)
+        if state.penalty:
+            return Move.draw()
+        playable = [c for c in hand if fits(c, state.top, state.named)]
+        if playable:
+            return _auto_play(min(playable, key=auto_order), hand)
+        return Move.draw() if state.can_draw else Move.pass_()
+
+    # -- reporting --------------------------------------------------------
+
+    def summary(self, state: SwitchState) -> CrazyEightsSummary:
+        """The deal, the starter and every restock's new stock: what a Crazy Eights hand reports."""
+        return CrazyEightsSummary(deal=state.dealt, turned=state.turned, restocks=state.restocked)
+
+    def describe_deal(self, state: SwitchState, names: SeatNames) -> list[str]:
+        return describe_starter(state, super().describe_deal(state, names))
+
+    def move_words(self, before: SwitchState, seat: int, move: Move, after: SwitchState | None) -> str:
+        """The replay's words for a move; a penalty draw names every card it took.
+
+        >>> from fairdeal.cards import parse_cards
+        >>> rules = Switch()
+        >>> before = SwitchState(hand=1, dealer=1, hands=(tuple(parse_cards("KD")), tuple(parse_cards("3S"))),
+        ...     stock=tuple(parse_cards("4C 6C 7C")), pile=tuple(parse_cards("TH 2H")), named=None, turn=0, penalty=2,
+        ...     turned=tuple(parse_cards("TH")))
+        >>> after, _ = rules.apply(before, 0, Move.draw(), None)
+        >>> rules.move_words(before, 0, Move.draw(), after)
+        'draw 2 (penalty) -> 4♣ 6♣'
+        """
+        if move.kind != "draw" or not before.penalty or after is None:
+            return super().move_words(before, seat, move, after)
+        # The penalty's cards go to the end of the hand, as any draw's.
+        taken = after.hands[seat][len(before.hands[seat]) :]
+        return f"draw {before.penalty} (penalty) -> " + (display(taken) if taken else "no card")
+
+    def describe_table(self, before: SwitchState, after: SwitchState, names: SeatNames) -> str:
+        text = describe_pile(after)
+        if after.penalty:
+            text += f", {after.penalty} to draw"
+        if after.direction != before.direction:
+            text += "; play now goes " + ("left" if after.direction == 1 else "right")
+        return text
+
+    def describe_event(self, event: Event, names: SeatNames) -> str:
+        if event.get("type") == "restock":
+            return f"the stock ran out: restock {event['restock']}, {event['cards']} cards"
+        return super().describe_event(event, names)
+
+
+def _auto_play(card: Card, hand: tuple[Card, ...]) -> Move:
+    if card.rank != Rank.ACE:
+        return Move.play(card)
+    return Move.play(card, most_held_suit(_without(hand, card), card.suit))
+
+
+# -- the heuristic bot ----------------------------------------------------------
+
+
+def _suit_tally(cards: Sequence[Card]) -> tuple[list[int], list[int]]:
+    """How many cards of each suit, and their points, aces left out: an ace is wild, it belongs to no suit."""
+    counts, points = [0, 0, 0, 0], [0, 0, 0, 0]
+    for card in cards:
+        if card.rank != Rank.ACE:
+            counts[card.suit] += 1
+            points[card.suit] += card_points(card)
+    return counts, points
+
+
+def _ace(hand: Sequence[Card], ace: Card) -> Move:
+    """The bot's play of ``ace``: it names the suit it then holds most of (aces aside), then the
+    suit worth most points, then clubs first."""
+    counts, points = _suit_tally(_without(tuple(hand), ace))
+    return Move.play(ace, max(Suit, key=lambda s: (counts[s], points[s], -s)))
+
+
+def switch_choice(view: SwitchView, moves: Sequence[Move]) -> Move:
+    """The heuristic bot's move in Switch: it plays like a careful person.
+
+    - Facing a 2's penalty it answers with a 2 when it holds one (the penalty moves on, two
+      cards larger), else it takes the penalty.
+    - It plays a card other than an ace when one fits. First a card that stops the next
+      player when he is close to going out (two cards or fewer): a 2 (he draws), an 8 (he is
+      skipped), or with three or more players a jack (play turns away from him, unless the
+      player on the other side is as close); with two players an 8 or a jack first whenever it
+      holds another card, since the same player then plays again. Then the card of the suit it
+      holds most of, then the one worth most points (power cards count 20 against it), then the
+      lowest in card order.
+    - It saves its aces: it plays an ace only when nothing else fits, naming the suit it then
+      holds most of (aces aside), then the suit worth most points.
+    - A card it drew that fits it plays, except an ace, which it keeps unless some opponent
+      is close to going out (then the ace's 20 points are about to count against it).
+    - Otherwise it draws, and passes only when that is its only move.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> def view(hand, top, sizes, penalty=0):
+    ...     return SwitchView(0, 1, 1, tuple(parse_cards(hand)), sizes, Card.parse(top), None, penalty, 1, 20, 3,
+    ...                       0, None, 0, 0, 20, None)
+    >>> rules = Switch()
+    >>> v = view("AS 9H 8H KH 3C", "9C", (5, 6, 6))
+    >>> switch_choice(v, rules.legal_moves(v))   # 9H: of its long suit, hearts; the ace waits
+    Move.play(Card.parse('9H'))
+    >>> v = view("AS 9H 8C KH 3C", "9C", (5, 2, 6))
+    >>> switch_choice(v, rules.legal_moves(v))   # seat 1 holds two cards: skip him
+    Move.play(Card.parse('8C'))
+    >>> v = view("AS 2H KC", "2C", (3, 6), penalty=2)
+    >>> switch_choice(v, rules.legal_moves(v))   # pass the penalty on
+    Move.play(Card.parse('2H'))
+    """
+    plays = [m for m in moves if m.kind == "play"]
+    seats = len(view.hand_sizes)
+    opponents = [n for seat, n in enumerate(view.hand_sizes) if seat != view.seat]
+    if view.pending is not None:
+        card = view.pending
+        if card.rank != Rank.ACE:
+            return Move.play(card)
+        return _ace(view.hand, card) if min(opponents) <= CLOSE_TO_OUT else Move.keep()
+    naturals = [m.card for m in plays if m.card.rank != Rank.ACE]
+    if naturals:
+        counts, _ = _suit_tally(view.hand)
+        me = view.seat if view.seat is not None else 0
+        after = view.hand_sizes[(me + view.direction) % seats]
+        before = view.hand_sizes[(me - view.direction) % seats]
+
+        def stops(card: Card) -> bool:
+            if seats == 2:
+                # The same player plays again: a free card, if it has another to play.
+                return card.rank in (Rank.EIGHT, Rank.JACK) and len(view.hand) > 1
+            if after > CLOSE_TO_OUT:
+                return False
+            return card.rank in (Rank.TWO, Rank.EIGHT) or (card.rank == Rank.JACK and before > CLOSE_TO_OUT)
+
+        return Move.play(max(naturals, key=lambda c: (stops(c), counts[c.suit], card_points(c), -c.index)))
+    if plays:
+        return _ace(view.hand, min(m.card for m in plays))
+    return moves[0]  # nothing to play: the one move left is a draw, or a pass
