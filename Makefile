@@ -113,6 +113,14 @@ $(PLUGIN_STAMP): $(STAMP) examples/switch/pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/switch
 	@touch $(PLUGIN_STAMP)
 
+# The TypeScript client test's npm packages (tests/ts-client: openapi-typescript writes its types from
+# /openapi.json, typescript checks and builds it), as its package-lock.json pins them.
+TS_CLIENT_STAMP := tests/ts-client/node_modules/.installed
+$(TS_CLIENT_STAMP): tests/ts-client/package-lock.json
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
+	cd tests/ts-client && npm ci --no-audit --no-fund --silent
+	@touch $(TS_CLIENT_STAMP)
+
 # The service on SQLite in ./data (the demo of the protocol alone: `fairdeal demo`).
 run: $(STAMP) $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/fairdeal serve
@@ -123,7 +131,7 @@ chromium:
 
 # Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
 # process): the browser files wait on Chromium while the other core replays records.
-test: $(STAMP) $(PLUGIN_STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
+test: $(STAMP) $(PLUGIN_STAMP) $(TS_CLIENT_STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # The README's picture of the table (spec/screenshots/table.jpg): the test server, a Crazy Eights
@@ -135,4 +143,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/derive.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache $(PYODIDE_DIR) fairdeal/web/vendor .cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache $(PYODIDE_DIR) fairdeal/web/vendor .cache tests/ts-client/node_modules

@@ -28,9 +28,10 @@ from typing import Any
 import click
 
 from fairdeal import __version__
-from fairdeal.cards import Card, Rank, codes, pack, parse_cards
+from fairdeal.cards import codes, pack, parse_cards
 from fairdeal.fairness import Dealer, client_commitment, commitment, game_key, shuffle
-from fairdeal.rules import catalogue_json
+from fairdeal.rules import DEFAULT, SeatNames, catalogue_json
+from fairdeal.rules import get as get_rules
 
 __all__ = ["main", "InputError", "user_input"]
 
@@ -208,19 +209,15 @@ def derive_command(
         click.echo(" ".join(order))
 
 
-def _hand(cards: Sequence[Card]) -> str:
-    return " ".join(card.display for card in cards)
-
-
 @main.command("demo")
 def demo_command() -> None:
-    """Deal one 4-player Crazy Eights hand fairly, then show how to check it."""
-    seats, hand_size, label = 4, 5, "hand/1/deal"
+    """Deal one 4-player hand of the default game fairly, then show how to check it."""
+    rules, seats, label = get_rules(DEFAULT), 4, "hand/1/deal"
     game_id = f"demo-{secrets.token_hex(4)}"
     dealer = Dealer.new(game_id, seats)
     echo = click.echo
 
-    echo(f"fairdeal demo: game {game_id}, {seats} seats, dealer seat 0.\n")
+    echo(f"fairdeal demo: {rules.title}, game {game_id}, {seats} seats, dealer seat 0.\n")
     echo("1. The server picks a secret seed and publishes its commitment first:")
     echo(f"   {dealer.commitment}\n")
 
@@ -233,26 +230,13 @@ def demo_command() -> None:
         echo(f"   seat {seat}: commits {dealer.client_commitments[seat][:16]}..., reveals {seed!r}")
     echo("   Every seed matches its commitment; the game key is now fixed.\n")
 
-    # Protocol step 11: one card at a time, starting left of the dealer.
-    order = dealer.shuffle(label, pack())
-    hands: list[list[Card]] = [[] for _ in range(seats)]
-    for k in range(seats * hand_size):
-        hands[(1 + k) % seats].append(order[k])
-    stock = order[seats * hand_size :]
-    starter = stock.pop(0)
-    buried = []
-    while starter.rank is Rank.EIGHT:
-        # An eight goes back into the middle of the stock; turn the next card.
-        stock.insert(len(stock) // 2, starter)
-        buried.append(starter)
-        starter = stock.pop(0)
-
-    echo(f"3. Hand 1 (label {label}), {hand_size} cards each, one at a time from seat 1:")
-    for seat, hand in enumerate(hands):
-        echo(f"   seat {seat}: {_hand(hand)}")
-    if buried:
-        echo(f"   {_hand(buried)} turned up and went back into the stock.")
-    echo(f"   starter: {starter.display}   stock: {len(stock)} cards\n")
+    # The game deals as its rules say, from the shuffle of label hand/1/deal (protocol step 11).
+    state, _ = rules.deal(seats, 0, 1, dealer.shuffler)
+    names = SeatNames(tuple(f"P{seat}" for seat in range(seats)))
+    echo(f"3. Hand 1 (label {label}), dealt by the rules of {rules.title}, one card at a time from seat 1:")
+    for line in rules.describe_deal(state, names):
+        echo(f"   {line.strip()}")
+    echo("")
 
     server_seed = dealer.reveal()
     echo("4. After the game the server reveals its seed; its SHA-256 is the commitment:")
@@ -265,7 +249,7 @@ def demo_command() -> None:
         args += ["--client-seed", seed]
     args += ["--label", label]
     echo("Check it yourself: this prints the shuffled pack, top first. Seat 1 got the")
-    echo(f"1st card, seat 2 the 2nd, and so on round the table; card {seats * hand_size + 1} is the starter.")
+    echo(f"1st card, seat 2 the 2nd, and so on round the table (spec/games/ says the rest of {rules.title}'s deal).")
     echo(f"   {shlex.join(args)}")
 
 

@@ -207,9 +207,9 @@ def test_demo_prints_a_derive_command_that_reproduces_its_deal():
     for k in range(20):
         hands[(1 + k) % 4].append(order[k])  # one at a time, starting left of the dealer (seat 0)
     for seat, hand in enumerate(hands):
-        assert f"seat {seat}: {' '.join(card.display for card in hand)}\n" in out
+        assert f"seat {seat} (P{seat}): {' '.join(card.display for card in hand)}\n" in out
     starter, stock = _starter(order[20:])
-    assert f"starter: {starter.display}   stock: {len(stock)} cards" in out
+    assert f"hand 1, dealer seat 0 (P0), starter {starter.display}\n" in out
 
 
 def test_demo_is_fresh_each_time():

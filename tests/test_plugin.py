@@ -40,10 +40,14 @@ def test_the_installed_plugin_is_found_through_its_entry_point():
     assert cls.__module__ == "fairdeal_switch" and not own(cls) and issubclass(cls, Rules)
     entry = next(e for e in metadata.entry_points(group=GROUP) if e.name == "switch")
     assert entry.value == "fairdeal_switch:Switch" and entry.dist.metadata["Name"] == "fairdeal-switch"
-    # After fairdeal's own games in the catalogue, which GET /rules serves; not in spec/games.json.
-    names = [game["name"] for game in catalogue()["games"]]
-    assert names[-1] == "switch" and "switch" not in [g["name"] for g in catalogue(own_only=True)["games"]]
-    assert catalogue()["games"][-1]["renderer"] == "generic"
+    # In the catalogue GET /rules serves, after fairdeal's own games of its family (the lobby's
+    # group); not in spec/games.json, which holds fairdeal's own.
+    games = catalogue()["games"]
+    names = [game["name"] for game in games]
+    family = [game["name"] for game in games if game["family"] == cls.family]
+    assert family[-1] == "switch" and names.index("switch") == len(family) - 1
+    assert "switch" not in [g["name"] for g in catalogue(own_only=True)["games"]]
+    assert games[names.index("switch")]["renderer"] == "generic"
     # Its "How to play" comes from its own package.
     assert how_to_play("switch") == (PLUGIN / "fairdeal_switch" / "help" / "switch.md").read_text(encoding="utf-8")
 

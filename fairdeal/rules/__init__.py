@@ -120,7 +120,7 @@ def _source_tree_entry_points() -> list[metadata.EntryPoint]:
 
 def discover() -> dict[str, type[Rules]]:
     """Every registered game, by rules name, in the catalogue's order (:attr:`Rules.lobby_order`,
-    then name): the entry points of :data:`GROUP` of every installed distribution.
+    then name, family by family): the entry points of :data:`GROUP` of every installed distribution.
     :class:`PluginError` for an entry that does not load, is not a :class:`Rules` subclass, or
     whose name is not its class's or another's.
 
@@ -144,7 +144,10 @@ def discover() -> dict[str, type[Rules]]:
         if found.get(entry.name, cls) is not cls:
             raise PluginError(said, f"another game is already registered as {entry.name!r}")
         found[entry.name] = cls
-    return {cls.name: cls for cls in sorted(found.values(), key=lambda cls: (cls.lobby_order, cls.name))}
+    ordered = sorted(found.values(), key=lambda cls: (cls.lobby_order, cls.name))
+    # Family by family, as the lobby groups them: a plugin's game joins its family's group.
+    families = list(dict.fromkeys(cls.family for cls in ordered))
+    return {cls.name: cls for cls in sorted(ordered, key=lambda cls: families.index(cls.family))}
 
 
 class _Registry(Mapping[str, type[Rules]]):

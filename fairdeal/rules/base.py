@@ -9,22 +9,35 @@ happen), or raises :class:`IllegalMove`. Randomness enters only through the
 from __future__ import annotations
 
 import abc
+import functools
 import json
 import sys
 from importlib import resources
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypedDict, TypeVar
 
 T = TypeVar("T")
 
-from fairdeal.cards import Card, CardError, Rank, Suit, parse_cards
-from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, safe
+from fairdeal.cards import Card, CardError, Rank, Suit, codes, parse_cards
+from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, drawn_words, safe
 
 __all__ = [
     "Event",
     "stream_bytes",
     "HandResult",
+    "HandState",
+    "SeatView",
+    "WHOLE_PACK",
+    "check_turn",
+    "refuser",
+    "deal_hands",
+    "lowest_count_wins",
+    "seat_fields",
+    "seat_to_act",
+    "suit_counts",
+    "turn_problem",
+    "went_out",
     "IllegalMove",
     "Layout",
     "Option",
@@ -34,6 +47,7 @@ __all__ = [
     "Rules",
     "ScoreSheet",
     "Secret",
+    "TableJSON",
     "Shuffler",
     "standings",
 ]
@@ -52,6 +66,40 @@ def a(word: str) -> str:
     ['a play', 'an auction', 'an exchange', 'an 8', 'an ace', 'a 10', 'a jack']
     """
     return ("an " if word[:1].lower() in "aeiou8" or word in ("11", "18") else "a ") + word
+
+
+def suit_counts(cards: Iterable[Card]) -> list[int]:
+    """How many of ``cards`` are of each suit, clubs first (a hand's long suit, for a bot or the timer).
+
+    >>> suit_counts([Card.parse(c) for c in ("2H", "5H", "KS")])
+    [0, 0, 2, 1]
+    """
+    counts = [0, 0, 0, 0]
+    for card in cards:
+        counts[card.suit] += 1
+    return counts
+
+
+def deal_hands(
+    order: Sequence[Card], seats: int, dealer: int, size: int | None = None
+) -> tuple[tuple[tuple[Card, ...], ...], list[Card]]:
+    """Deal ``size`` cards to each seat from the top of ``order``, one at a time, clockwise
+    from the dealer's left (protocol v1, step 11); the hands in seat order and the rest.
+    Without a ``size`` every card is dealt (the seats first dealt to may get one card more).
+
+    >>> from fairdeal.cards import pack
+    >>> hands, rest = deal_hands(pack()[:7], 3, dealer=2, size=2)
+    >>> [" ".join(c.code for c in h) for h in hands], rest
+    (['AC 4C', '2C 5C', '3C 6C'], [Card.parse('7C')])
+    >>> [len(h) for h in deal_hands(pack(), 5, dealer=0)[0]]
+    [10, 11, 11, 10, 10]
+    """
+    if size is None:
+        size = -(-len(order) // seats)
+    first = (dealer + 1) % seats
+    # Card i goes to seat first + i.
+    hands = tuple(tuple(order[(seat - first) % seats : size * seats : seats]) for seat in range(seats))
+    return hands, list(order[size * seats :])
 
 
 def stream_bytes(shuffle: Shuffler, label: str, n: int) -> bytes:
@@ -211,6 +259,11 @@ class Layout:
             "stock": self.stock,
             "starter": self.starter,
         }
+
+
+WHOLE_PACK = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
+"""The layout of the games that deal every card, a seat at a time (:func:`deal_hands` with no
+size): the Fan Tan games, the Snip Snap games, Sequence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -598,6 +651,93 @@ class HandResult:
     reason: str = ""
 
 
+def went_out(seat: int, counts: Sequence[int], scores: Sequence[int] | None = None) -> HandResult:
+    """The result of a hand that ``seat`` ended by playing its last card, ``counts`` being what
+    each hand holds then: ``seat`` scores ``scores``' share, by default all the points left in
+    the other hands (and the others nothing).
+
+    >>> went_out(1, (7, 0, 12))
+    HandResult(how='out', winners=(1,), counts=(7, 0, 12), scores=(0, 19, 0), reason='seat 1 went out')
+    """
+    if scores is None:
+        scores = tuple(sum(counts) if s == seat else 0 for s in range(len(counts)))
+    return HandResult("out", (seat,), tuple(counts), tuple(scores), f"seat {seat} went out")
+
+
+def lowest_count_wins(counts: Sequence[int], reason: str) -> HandResult:
+    """The result of a blocked hand that the seats tied on the lowest count win, each scoring
+    what all the counts are above that lowest one.
+
+    >>> lowest_count_wins((7, 3, 3, 10), "everyone passed in turn")
+    HandResult(how='blocked', winners=(1, 2), counts=(7, 3, 3, 10), scores=(0, 11, 11, 0), reason='everyone passed in turn')
+    """
+    low = min(counts)
+    won = sum(c - low for c in counts)
+    winners = tuple(s for s, c in enumerate(counts) if c == low)
+    return HandResult("blocked", winners, tuple(counts), tuple(won if c == low else 0 for c in counts), reason)
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """What a game's state of one hand begins with (the first members of its JSON, spec/state.md):
+    the hand's number in the match, its dealer, and every seat's cards, hidden ones too. A game's
+    state is a frozen, slotted dataclass that adds its own fields to these.
+
+    >>> HandState(hand=1, dealer=0, hands=((), (), ())).seats
+    3
+    """
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What a game's view of a hand begins with: whose view it is (``seat``; ``None`` for a
+    spectator, who sees no hand), the hand's number and dealer, the seat's own cards and how
+    many each seat holds. A game's view adds what it shows of the table to these.
+
+    >>> state = HandState(hand=2, dealer=1, hands=((Card.parse("9C"),), ()))
+    >>> SeatView(**seat_fields(state, 0)).seat_json()
+    {'seat': 0, 'hand_no': 2, 'dealer': 1, 'hand': ['9C'], 'hand_sizes': [1, 0]}
+    """
+
+    seat: int | None
+    hand_no: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+
+    def seat_json(self) -> dict[str, Any]:
+        """The members a view's JSON begins with, cards as codes."""
+        return {
+            "seat": self.seat,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "hand": codes(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+        }
+
+
+def seat_fields(state: Any, seat: int | None) -> dict[str, Any]:
+    """The :class:`SeatView` fields of ``seat``'s view of ``state`` (``None``: a spectator's), for
+    a rules' ``view``; ``ValueError`` for a seat the table does not have (:func:`check_view_seat`)."""
+    hands = state.hands
+    check_view_seat(seat, len(hands))
+    return {
+        "seat": seat,
+        "hand_no": state.hand,
+        "dealer": state.dealer,
+        "hand": () if seat is None else hands[seat],
+        "hand_sizes": tuple(len(h) for h in hands),
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
     """A match's running score: what the hands so far have added up to.
@@ -635,6 +775,7 @@ class ScoreSheet:
         return []
 
 
+@functools.cache
 def fast_replace(cls: type[T]) -> Callable[..., T]:
     """``dataclasses.replace`` for one frozen, slotted state class, about four times as fast.
 
@@ -642,6 +783,7 @@ def fast_replace(cls: type[T]) -> Callable[..., T]:
     went to ``dataclasses.replace``; the state classes share this one helper.
     Like the ``__init__`` that :mod:`dataclasses` writes, it is Python source made
     for the class: one keyword per field and a line per field (see :func:`_copier`).
+    Made once per class: code shared by several games' states asks for it by the state's type.
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True, slots=True)
@@ -691,8 +833,8 @@ def _copier(cls: type[T], maker: str, header: list[str], values: dict[str, str])
     """The function whose source is ``header`` and then a copy of ``_fr_state`` with each field
     set to its expression in ``values``.
 
-    The copy is filled in as an instance of a plain class with the same slots (a frozen class
-    refuses assignment, and setting a slot through its descriptor is a call per field), then
+    The copy is filled in as an instance of a plain class with the same slots and bases (a frozen
+    class refuses assignment, and setting a slot through its descriptor is a call per field), then
     made an instance of ``cls``: CPython allows that between classes whose instances are laid
     out alike, and it is checked once here.
     """
@@ -700,14 +842,18 @@ def _copier(cls: type[T], maker: str, header: list[str], values: dict[str, str])
     if any(name.startswith("_fr_") for name in values):  # pragma: no cover
         raise TypeError(f"{cls.__name__} has a field named _fr_...: {maker} cannot build its copier")
     scope: dict[str, Any] = {"_fr_new": object.__new__, "_fr_cls": cls, "_fr_keep": _KEEP_FIELD}
-    blank = type(f"_Blank{cls.__name__}", (), {"__slots__": cls.__dict__.get("__slots__", ())})
+    # On the class's own bases, so that a state adding fields to a base state's (HandState's) is
+    # laid out alike; with object's setting and deleting of attributes, which a frozen base refuses
+    # (both: a class that overrides either one sets every attribute through a Python call).
+    own = {"__slots__": cls.__dict__.get("__slots__", ()), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}
+    blank = type(f"_Blank{cls.__name__}", cls.__bases__, own)
     try:
         probe = object.__new__(blank)
         for name in values:
             object.__setattr__(probe, name, None)
         probe.__class__ = cls
         laid_out_alike = all(getattr(probe, name) is None for name in values)
-    except (TypeError, AttributeError):  # pragma: no cover - another layout (a base with slots)
+    except (TypeError, AttributeError):  # pragma: no cover - another layout
         laid_out_alike = False
     if laid_out_alike:
         scope["_fr_blank"] = blank
@@ -732,6 +878,23 @@ _KEEP_FIELD = object()
 """The default of every keyword of a :func:`fast_replace` function: that field is kept."""
 
 
+class TableJSON(TypedDict):
+    """What every game's public table shows (a view's JSON less :data:`SEAT_OWN`); each game's
+    own declaration (:attr:`Rules.table_json`) adds its members to these."""
+
+    hand_no: int
+    dealer: int
+    hand_sizes: list[int]
+    turn: int | None
+
+
+SEAT_OWN = ("seat", "hand", "pending")
+"""The members of a view's JSON (``view.to_json()``) that are its seat's own, where a game has
+them: ``seat``, ``hand`` (its cards) and ``pending`` (a card it drew and must play or keep, as
+a code, or ``null``); the rest is the public table, which a spectator sees too. A game's own
+state of the table goes under other names (Eleusis's play awaiting a call is ``awaiting``)."""
+
+
 def check_view_seat(seat: int | None, seats: int) -> None:
     """For a rules' ``view``: ``seat`` must be a spectator's (``None``) or one of the ``seats``
     (a negative seat would index another seat's hand from the end).
@@ -748,6 +911,62 @@ def check_view_seat(seat: int | None, seats: int) -> None:
 def has_turn(view: Any) -> bool:
     """Whether a view's seat is the seat to act (a spectator's view never is)."""
     return view.seat is not None and view.seat == view.turn
+
+
+def turn_problem(view: Any) -> str | None:
+    """Why the seat whose ``view`` this is may make no move now, whatever it holds: the hand is
+    over, or it is not its turn; ``None`` when it is its turn (a rules' ``explain`` asks first).
+
+    >>> from types import SimpleNamespace
+    >>> turn_problem(SimpleNamespace(seat=0, turn=1, result=None)), turn_problem(SimpleNamespace(seat=1, turn=1, result=None))
+    ('it is not your turn', None)
+    """
+    if view.result is not None:
+        return "the hand is over"
+    if not has_turn(view):
+        return "it is not your turn"
+    return None
+
+
+def check_turn(state: Any, seat: int, move: Move) -> None:
+    """For a rules' ``apply``: refuse ``move`` when the hand is over or it is not ``seat``'s turn.
+
+    >>> from types import SimpleNamespace
+    >>> check_turn(SimpleNamespace(result=None, turn=2), 0, Move.draw())
+    Traceback (most recent call last):
+    ...
+    fairdeal.rules.base.IllegalMove: illegal move draw by seat 0: it is not your turn
+    """
+    if state.result is not None:
+        raise IllegalMove("the hand is over", move=move, seat=seat)
+    if seat != state.turn:
+        raise IllegalMove("it is not your turn", move=move, seat=seat)
+
+
+def refuser(move: Move, seat: int) -> Callable[[str], IllegalMove]:
+    """The function that makes ``seat``'s :class:`IllegalMove` of ``move`` for a reason (a
+    closure: cheaper to make than a ``functools.partial``, and a verifier makes one a move).
+
+    >>> str(refuser(Move.draw(), 2)("the stock is empty"))
+    'illegal move draw by seat 2: the stock is empty'
+    """
+
+    def illegal(reason: str) -> IllegalMove:
+        return IllegalMove(reason, move=move, seat=seat)
+
+    return illegal
+
+
+def seat_to_act(state: Any) -> int:
+    """The seat whose turn it is, for a rules' ``auto_move``; :class:`IllegalMove` once the hand is over.
+
+    >>> from types import SimpleNamespace
+    >>> seat_to_act(SimpleNamespace(result=None, turn=3))
+    3
+    """
+    if state.result is not None or state.turn is None:
+        raise IllegalMove("the hand is over")
+    return state.turn
 
 
 def standings(totals: Sequence[int]) -> list[dict[str, int]]:
@@ -782,6 +1001,10 @@ class Rules(abc.ABC):
     by ``generic.js`` from its view: hands, stock, pile, rows, chips and the score sheet."""
     lobby_order: ClassVar[int] = 1000
     secret: ClassVar[Secret | None] = None
+    table_json: ClassVar[type] = TableJSON
+    """What a seat's view shows of the public table, as a :class:`TypedDict` (a view's JSON less
+    :data:`SEAT_OWN`): its JSON Schema (:meth:`table_schema`) types the game's views in the
+    service's OpenAPI document. The default, :class:`TableJSON`, lists only what every game has."""
     """What the game commits to in a hand and reveals at its end (:class:`Secret`), if anything."""
     """Where the catalogue lists the game: games sort by this, then by name. fairdeal's own
     games take 10, 20, ... 210 (family by family); a plugin's default puts it after them."""
@@ -871,6 +1094,24 @@ class Rules(abc.ABC):
         """The rules module the game lives in (``fan_tan``): its family's renderer in the
         browser is ``web/js/games/<module>.js``."""
         return cls.__module__.rsplit(".", 1)[-1]
+
+    @classmethod
+    def table_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of the public table a seat's view shows, from :attr:`table_json`:
+        closed (a member it does not declare is an error) for a game that declares its own,
+        open for one that keeps the default.
+
+        >>> from fairdeal.rules import get
+        >>> schema = type(get("go-boom")).table_schema()
+        >>> schema["title"], schema["additionalProperties"], "previous" in schema["required"]
+        ('GoBoomTable', False, True)
+        """
+        from fairdeal.rules.schema import schema_of
+
+        schema = schema_of(cls.table_json)
+        if cls.table_json is TableJSON:
+            schema["additionalProperties"] = True
+        return schema
 
     @classmethod
     def help_text(cls) -> str:
@@ -988,6 +1229,33 @@ class Rules(abc.ABC):
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:
         """Shuffle and deal hand number ``hand``; the new state and its public events."""
 
+    @staticmethod
+    def hand_size(seats: int) -> int | None:
+        """The cards each seat is dealt at ``seats`` seats (:meth:`deal_cards`); ``None``: every
+        card of the pack, round the table (some seats may get one card more)."""
+        return None
+
+    def deal_cards(
+        self, seats: int, dealer: int, hand: int, shuffle: Shuffler, *, evenly: bool = False
+    ) -> tuple[tuple[tuple[Card, ...], ...], list[Card]]:
+        """The hands of deal number ``hand`` and the cards left, for a :meth:`deal`: the game's pack
+        at ``seats`` seats, as its :attr:`layout` says (:func:`~fairdeal.rules.position.game_pack`,
+        the pack its positions are checked against), shuffled with the label ``hand/{hand}/deal``,
+        then :meth:`hand_size` cards each (``evenly``: as far as they go evenly) dealt one at a time
+        from the dealer's left (protocol v1, steps 9 to 11: :func:`deal_hands`).
+        :class:`OptionsError` first for a number of seats the game is not for.
+
+        >>> from fairdeal.rules import get
+        >>> hands, rest = get("go-boom").deal_cards(2, 1, 1, lambda label, cards: list(cards))
+        >>> [[c.code for c in h][:3] for h in hands], len(rest)
+        ([['AC', '3C', '5C'], ['2C', '4C', '6C']], 38)
+        """
+        from fairdeal.rules.position import game_pack
+
+        self.check_seats(seats)
+        order = shuffle(f"hand/{hand}/deal", game_pack(self, seats))
+        return deal_hands(order, seats, dealer, len(order) // seats if evenly else self.hand_size(seats))
+
     @abc.abstractmethod
     def apply(self, state: Any, seat: int, move: Move, shuffle: Shuffler) -> tuple[Any, list[Event]]:
         """The state after ``seat`` makes ``move``, and what the table saw happen besides the move.
@@ -1058,12 +1326,8 @@ class Rules(abc.ABC):
             text += " then " + move.then.display
         if move.amount is not None:
             text += f" {move.amount}"
-        if move.kind == "draw" and after is not None:
-            grew = len(after.hands[seat]) - len(before.hands[seat])
-            if grew == 1:
-                text += " -> " + after.hands[seat][-1].display
-            elif grew == 0:
-                text += " -> no card"
+        if move.kind == "draw" and after is not None and len(after.hands[seat]) - len(before.hands[seat]) in (0, 1):
+            text += " -> " + drawn_words(before.hands[seat], after.hands[seat])
         return text
 
     def why_legal(self, view: Any, move: Move) -> str:
@@ -1118,8 +1382,9 @@ class Rules(abc.ABC):
     # -- the match's score: the rules own the sheet --------------------------------
 
     def initial_totals(self, seats: int) -> tuple[int, ...]:
-        """Each seat's total before the first hand (points games start at 0; chip games at a stack)."""
-        return (0,) * seats
+        """Each seat's total before the first hand: a chip game's ``stack`` option (:func:`stack`),
+        else 0 (points games, and chip games played without chips, such as Sjueren)."""
+        return (self.options.get("stack", 0),) * seats
 
     def new_sheet(self, seats: int) -> ScoreSheet:
         """The score sheet before the first hand; a plain sheet of :meth:`initial_totals`."""
@@ -1133,8 +1398,11 @@ class Rules(abc.ABC):
     def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
         """Whether the match ends after ``hands_played`` hands that left this sheet.
 
-        Points games end when a total reaches the ``target`` option.
+        A game with a ``deals`` option is a session of that many deals (:meth:`deals_in_session`);
+        points games end when a total reaches the ``target`` option.
         """
+        if "deals" in self.options:
+            return hands_played >= self.deals_in_session(len(sheet.totals))
         return max(sheet.totals) >= self.options["target"]
 
     def turn_factor(self, state: Any) -> int:

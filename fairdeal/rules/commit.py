@@ -33,12 +33,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence as Seq
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired
 
-from fairdeal.cards import Card, Rank, codes, pack
+from fairdeal.cards import Card, Rank, codes
 from fairdeal.rules.base import DEALS, Event, Layout, Move, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
-from fairdeal.rules.sequence import ACE_LOW, RunGame, RunState, RunSummary, deal_round
+from fairdeal.rules.sequence import ACE_LOW, RunGame, RunState, RunSummary, RunTable
 from fairdeal.rules.summary import SeatNames, display
 
 __all__ = ["Commit", "NINE", "REMOVED"]
@@ -49,6 +49,13 @@ NINE = Card.parse("9D")
 """The nine of diamonds: a lead, or a second card with a play, that pays two counters from each."""
 NINE_PAYS = 2
 """What the 9♦'s player collects from, or its holder at the end pays to, every other player."""
+
+
+class CommitTable(RunTable):
+    """Commit's table: a run game's, and the fork (the 9♦ a seat may play with another card) when
+    there is one."""
+
+    fork: NotRequired[Card]
 
 
 class Commit(RunGame):
@@ -77,6 +84,7 @@ class Commit(RunGame):
     renderer = "commit"
 
     name = "commit"
+    table_json = CommitTable
     lobby_order = 160
     title = "Commit"
     min_seats = 4
@@ -93,15 +101,11 @@ class Commit(RunGame):
     special = NINE
 
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[RunState, list[Event]]:
-        self.check_seats(seats)
-        order = shuffle(f"hand/{hand}/deal", [c for c in pack() if c is not REMOVED])
-        first = (dealer + 1) % seats
-        each = len(order) // seats
-        # As far as the cards go evenly; the rest are the stops, face down.
-        places = deal_round(order[: each * seats], seats)
-        hands = tuple(places[(seat - first) % seats] for seat in range(seats))
+        # The 8♦ out (the layout's removed card), as far as the cards go evenly; the rest are the
+        # stops, face down.
+        hands, stops = self.deal_cards(seats, dealer, hand, shuffle, evenly=True)
         state = RunState(
-            hand=hand, dealer=dealer, hands=hands, turn=first, dead=tuple(order[each * seats :]), net=(0,) * seats, dealt=hands
+            hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, dead=tuple(stops), net=(0,) * seats, dealt=hands
         )
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
 

@@ -1,7 +1,13 @@
-"""Crazy Eights as played at fairdeal's online table.
+"""Crazy Eights as played at fairdeal's online table, and the base of the games played like it.
 
 The rules are ../shared/rules/crazy-eights-online-table.txt; where that text
 leaves a case open, spec/games/crazy-eights.md says what this module does.
+
+The games played onto a pile from a stock build on what this module shares: the
+Eights games (fairdeal/rules/eights.py) and a plugin's variants, such as Switch
+(examples/switch/), take :class:`PileGame`, :class:`PileState` and :class:`PileView`
+(the deal and the starter, the pile, the restock, the replay's words), and its
+helpers take the wild rank as a parameter: an eight here, Switch's ace.
 
 >>> from fairdeal.fairness import game_key, shuffle
 >>> key = game_key("00" * 32, "doc", ["", ""])
@@ -17,42 +23,60 @@ True
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, TypedDict
 
 from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    check_view_seat,
-    Event,
-    fast_replace,
-    fast_update,
-    HandResult,
-    has_turn,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    Rules,
-    Shuffler,
-    TARGET,
-)
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import Event, HandResult, HandState, IllegalMove, Layout, Move, Option, Rules, SeatView, Shuffler, TARGET
+from fairdeal.rules.base import a, check_turn, deal_hands, fast_replace, fast_update, has_turn, lowest_count_wins, seat_fields, seat_to_act
+from fairdeal.rules.base import turn_problem, went_out
 from fairdeal.rules.position import Places, PositionError, hand_places
 from fairdeal.rules.summary import HandSummary, SeatNames, display
 
 __all__ = [
     "CrazyEights",
     "CrazyEightsState",
+    "CrazyEightsSummary",
     "CrazyEightsView",
+    "PileGame",
+    "PileState",
+    "PileView",
+    "StockTable",
+    "StockView",
+    "RESTOCK_LIMIT",
+    "StarterSummary",
     "auto_card_order",
+    "auto_play",
     "card_points",
+    "check_named",
     "check_pile",
     "deal_hands",
+    "describe_pile",
+    "describe_starter",
+    "draw_from_stock",
+    "fit_words",
     "fits",
+    "keep_or_play",
+    "moves_on_pile",
     "most_held_suit",
+    "natural_suit_counts",
+    "natural_suit_points",
+    "pile_problem",
+    "pile_top",
+    "play_wild",
+    "play_or_keep",
+    "plays_of",
     "turn_starter",
     "wanted_json",
+    "why_on_pile",
+    "CrazyEightsTable",
+    "Wanted",
 ]
+
+RESTOCK_LIMIT = Option("restock_limit", 20, 0, 1000, help="run-outs of the stock a hand survives")
+"""How often the stock of a game that restocks may run out in a hand (Crazy Eights, Switch)."""
 
 
 def card_points(card: Card) -> int:
@@ -92,20 +116,35 @@ _PLAYS = tuple(Move.play(card) for card in ALL_CARDS)
 
 
 @dataclass(frozen=True, slots=True)
-class CrazyEightsState:
-    """One hand of Crazy Eights, everything included (hidden cards too)."""
+class PileState(HandState):
+    """What the state of a hand played onto a pile from a stock begins with (after the hand, the
+    dealer and the hands): the stock, the pile, the suit a wild card on top of it named, and the
+    seat to act. A game's state adds its own fields to these."""
 
-    hand: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]
     """Top first."""
     pile: tuple[Card, ...]
     """Bottom first; the last card is the top of the pile."""
     named: Suit | None
-    """The suit named by the eight on top of the pile, if it is an eight."""
+    """The suit named by the wild card (Crazy Eights' eight) on top of the pile, if it is one."""
     turn: int | None
     """The seat to act; ``None`` once the hand is over."""
+
+    @property
+    def top(self) -> Card:
+        return self.pile[-1]
+
+    @property
+    def can_draw(self) -> bool:
+        """A card can be drawn: from the stock, or (a game that restocks) from a restock of the
+        pile under its top card."""
+        return bool(self.stock) or len(self.pile) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class CrazyEightsState(PileState):
+    """One hand of Crazy Eights, everything included (hidden cards too)."""
+
     drawn: int = 0
     """Cards the seat to act has drawn this turn."""
     pending: Card | None = None
@@ -121,19 +160,6 @@ class CrazyEightsState:
     restocked: tuple[tuple[Card, ...], ...] = ()
     """Each restock's new stock, top first, for the report."""
 
-    @property
-    def seats(self) -> int:
-        return len(self.hands)
-
-    @property
-    def top(self) -> Card:
-        return self.pile[-1]
-
-    @property
-    def can_draw(self) -> bool:
-        """A card can be drawn: from the stock, or from a restock of the pile under its top card."""
-        return bool(self.stock) or len(self.pile) > 1
-
 
 replace = fast_replace(CrazyEightsState)
 # The two moves of nearly every turn, each setting the same fields every time.
@@ -142,20 +168,45 @@ _drew = fast_update(CrazyEightsState, "hands", "stock", "drawn", "pending", "pas
 
 
 @dataclass(frozen=True, slots=True)
-class CrazyEightsView:
-    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand)."""
+class PileView(SeatView):
+    """What a seat's view of a hand played onto a pile begins with: the seat's own (a
+    :class:`~fairdeal.rules.base.SeatView`), then the pile's top card and the suit a wild
+    card there named. A game's view adds its own fields, ``stock_size`` and ``pile_size`` among them."""
 
-    seat: int | None
-    hand_no: int
-    dealer: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
     top: Card
     named: Suit | None
+
+    @property
+    def can_draw(self) -> bool:
+        """A card can be drawn: the stock holds one, or the pile more than its top card."""
+        # stock_size and pile_size are the game's view's fields, declared after its other ones.
+        return self.stock_size > 0 or self.pile_size > 1  # type: ignore[attr-defined]
+
+    def pile_json(self) -> dict[str, Any]:
+        """The members a pile game's view JSON begins with: the seat's, then the pile's top card
+        and the suit named (cards as codes, suits as letters)."""
+        return {**self.seat_json(), "top": self.top.code, "named": None if self.named is None else self.named.letter}
+
+
+@dataclass(frozen=True, slots=True)
+class StockView(PileView):
+    """A pile game's view that goes on with the stock and the pile's sizes, the seat to act and
+    the cards it has drawn this turn (Crazy Eights', the Eights games')."""
+
     stock_size: int
     pile_size: int
     turn: int | None
     drawn: int
+
+    def stock_json(self) -> dict[str, Any]:
+        """The members such a view's JSON begins with: :meth:`pile_json`'s, then these four."""
+        return {**self.pile_json(), "stock_size": self.stock_size, "pile_size": self.pile_size, "turn": self.turn, "drawn": self.drawn}
+
+
+@dataclass(frozen=True, slots=True)
+class CrazyEightsView(StockView):
+    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand)."""
+
     pending: Card | None
     """The fitting card the seat drew, only in its own view."""
     passes: int
@@ -163,23 +214,9 @@ class CrazyEightsView:
     restock_limit: int
     result: HandResult | None
 
-    @property
-    def can_draw(self) -> bool:
-        return self.stock_size > 0 or self.pile_size > 1
-
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "hand": codes(self.hand),
-            "hand_sizes": list(self.hand_sizes),
-            "top": self.top.code,
-            "named": None if self.named is None else self.named.letter,
-            "stock_size": self.stock_size,
-            "pile_size": self.pile_size,
-            "turn": self.turn,
-            "drawn": self.drawn,
+            **self.stock_json(),
             "pending": None if self.pending is None else self.pending.code,
             "passes": self.passes,
             "restocks": self.restocks,
@@ -189,63 +226,88 @@ class CrazyEightsView:
         }
 
 
-def fits(card: Card, top: Card, named: Suit | None) -> bool:
-    """Whether ``card`` may go on ``top``: an eight always; after an eight, the suit it
-    named; else the top card's suit or rank. The Eights games share it.
+def fits(card: Card, top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> bool:
+    """Whether ``card`` may go on ``top``: a card of the ``wild`` rank (an eight) always; after
+    a wild card, the suit it named; else the top card's suit or rank. The Eights games share it.
 
     >>> fits(Card.parse("9C"), Card.parse("9H"), None), fits(Card.parse("9C"), Card.parse("8H"), Suit.SPADES)
     (True, False)
+    >>> fits(Card.parse("AC"), Card.parse("9H"), None, wild=Rank.ACE)
+    True
     """
-    if card.rank == Rank.EIGHT:
+    if card.rank == wild:
         return True
     if named is not None:
         return card.suit == named
     return card.suit == top.suit or card.rank == top.rank
 
 
-def check_pile(pile: Sequence[Card], named: Suit | None, turned: Sequence[Card]) -> None:
+def pile_top(pile: Sequence[Card]) -> Card:
+    """A position's pile's top card; :class:`PositionError` for an empty pile."""
+    if not pile:
+        raise PositionError("the pile is empty: it holds at least the starter", field="pile")
+    return pile[-1]
+
+
+def check_named(top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> None:
+    """A position's named suit: only a card of the ``wild`` rank on top of the pile names one.
+
+    >>> check_named(Card.parse("9C"), Suit.SPADES, wild=Rank.ACE)
+    Traceback (most recent call last):
+    ...
+    fairdeal.rules.position.PositionError: named: S is named, but the top of the pile, 9C, is not an ace
+    """
+    if named is not None and top.rank != wild:
+        raise PositionError(f"{named.letter} is named, but the top of the pile, {top}, is not {a(wild.word)}", field="named")
+
+
+def check_pile(pile: Sequence[Card], named: Suit | None, turned: Sequence[Card], wild: Rank = Rank.EIGHT) -> None:
     """A position's pile (the Eights games share it): a top card, a suit named exactly when that
-    top card is an eight, and the starter's turn-up on record (``turned``).
+    top card is of the ``wild`` rank, and the starter's turn-up on record (``turned``: a wild
+    card turned goes back into the stock).
 
     >>> check_pile((Card.parse("9C"),), Suit.SPADES, (Card.parse("9C"),))
     Traceback (most recent call last):
     ...
     fairdeal.rules.position.PositionError: named: S is named, but the top of the pile, 9C, is not an eight
     """
-    if not pile:
-        raise PositionError("the pile is empty: it holds at least the starter", field="pile")
-    top = pile[-1]
-    if named is not None and top.rank != Rank.EIGHT:
-        raise PositionError(f"{named.letter} is named, but the top of the pile, {top}, is not an eight", field="named")
-    if named is None and top.rank == Rank.EIGHT:
-        raise PositionError(f"the eight on top of the pile, {top}, names no suit", field="named")
-    if not turned or turned[-1].rank == Rank.EIGHT:
-        raise PositionError("the cards turned for the starter end with the starter, which is no eight", field="turned")
+    top = pile_top(pile)
+    check_named(top, named, wild)
+    if named is None and top.rank == wild:
+        raise PositionError(f"the {wild.word} on top of the pile, {top}, names no suit", field="named")
+    if not turned or turned[-1].rank == wild:
+        raise PositionError(f"the cards turned for the starter end with the starter, which is no {wild.word}", field="turned")
 
 
-def why_on_pile(move: Move, top: Card, named: Suit | None, hand: Sequence[Card]) -> str | None:
-    """Why a play fits the pile, or why a draw or a pass was the move, for the hand replayer
-    (:meth:`Rules.why_legal`); ``None`` for a move the pile games leave to their own words.
-    The Eights games share it.
+def fit_words(card: Card, suit: Suit | None, top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> str:
+    """Why a legal play of ``card`` (naming ``suit``) fits the pile, for the hand replayer.
+
+    >>> fit_words(Card.parse("AH"), Suit.SPADES, Card.parse("9C"), None, wild=Rank.ACE)
+    'an ace is wild: names spades'
+    >>> fit_words(Card.parse("9H"), None, Card.parse("9C"), None), fit_words(Card.parse("4C"), None, Card.parse("9C"), None)
+    ('9♥ on 9♣: same rank', '4♣ on 9♣: same suit')
+    """
+    if card.rank == wild:
+        return f"{a(wild.word)} is wild" + ("" if suit is None else f": names {suit.plural}")
+    if named is not None:
+        return f"{card.display} on {top.display}: {named.plural} were named"
+    return f"{card.display} on {top.display}: same {'suit' if card.suit == top.suit else 'rank'}"
+
+
+def why_on_pile(move: Move, top: Card, named: Suit | None, hand: Sequence[Card], wild: Rank = Rank.EIGHT) -> str | None:
+    """Why a play fits the pile (:func:`fit_words`), or why a draw or a pass was the move, for the
+    hand replayer (:meth:`Rules.why_legal`); ``None`` for a move the pile games leave to their
+    own words. The Eights games share it.
 
     >>> eight, nine = Card.parse("8H"), Card.parse("9C")
     >>> why_on_pile(Move.play(eight, Suit.SPADES), nine, None, [eight])
     'an eight is wild: names spades'
-    >>> why_on_pile(Move.play(Card.parse("9H")), nine, None, []), why_on_pile(Move.play(Card.parse("4C")), nine, None, [])
-    ('9♥ on 9♣: same rank', '4♣ on 9♣: same suit')
     >>> why_on_pile(Move.draw(), nine, None, [Card.parse("KD")])
     'no card fits: draws'
     """
     if move.kind == "play":
-        card = move.card
-        if card.rank == Rank.EIGHT:
-            return f"an eight is wild: names {move.suit.plural}" if move.suit is not None else "an eight is wild"
-        if named is not None:
-            return f"{card.display} on {top.display}: {named.plural} were named"
-        if card.suit == top.suit:
-            return f"{card.display} on {top.display}: same suit"
-        return f"{card.display} on {top.display}: same rank"
-    fitting = any(fits(c, top, named) for c in hand)
+        return fit_words(move.card, move.suit, top, named, wild)
+    fitting = any(fits(c, top, named, wild) for c in hand)
     if move.kind == "draw":
         return "a card fits, but drawing is allowed: draws" if fitting else "no card fits: draws"
     if move.kind == "pass":
@@ -253,10 +315,10 @@ def why_on_pile(move: Move, top: Card, named: Suit | None, hand: Sequence[Card])
     return None
 
 
-def wanted_json(top: Card, named: Suit | None) -> dict[str, str | None]:
+def wanted_json(top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> dict[str, str | None]:
     """What may go on ``top`` now, as the table page says it: a card of ``suit``, or of
-    ``rank`` (``None`` after an eight names a suit), or any ``wild`` card. It says what
-    :func:`fits` decides, card for card.
+    ``rank`` (``None`` after a wild card names a suit), or any card of the ``wild`` rank. It
+    says what :func:`fits` decides, card for card.
 
     >>> wanted_json(Card.parse("9H"), None), wanted_json(Card.parse("8H"), Suit.CLUBS)
     ({'suit': 'H', 'rank': '9', 'wild': '8'}, {'suit': 'C', 'rank': None, 'wild': '8'})
@@ -267,15 +329,35 @@ def wanted_json(top: Card, named: Suit | None) -> dict[str, str | None]:
     return {
         "suit": (top.suit if named is None else named).letter,
         "rank": None if named is not None else top.rank.letter,
-        "wild": Rank.EIGHT.letter,
+        "wild": wild.letter,
     }
+
+
+def pile_problem(card: Card, top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> str | None:
+    """Why ``card`` may not go on ``top`` (:func:`fits`), or ``None`` when it may.
+
+    >>> pile_problem(Card.parse("9C"), Card.parse("8H"), Suit.SPADES)
+    '9♣ does not match ♠, the suit named with 8♥'
+    """
+    if fits(card, top, named, wild):
+        return None
+    if named is not None:
+        return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
+    return f"{card.display} does not match {top.display} in suit or rank"
+
+
+def play_or_keep(pending: Card) -> str:
+    """Why a seat that drew ``pending``, a card that fits, may do nothing else first.
+
+    >>> play_or_keep(Card.parse("8H"))
+    'you must play or keep the card you drew (8♥)'
+    """
+    return f"you must play or keep the card you drew ({pending.display})"
 
 
 def _why_not(
     card: Card,
     *,
-    is_turn: bool,
-    over: bool,
     hand: Sequence[Card],
     top: Card,
     named: Suit | None,
@@ -283,22 +365,26 @@ def _why_not(
     drawn: int,
     can_draw: bool,
 ) -> str | None:
-    """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
-    if over:
-        return "the hand is over"
-    if not is_turn:
-        return "it is not your turn"
+    """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
         return f"you do not hold {card.display}"
     if pending is not None and card is not pending:
-        return f"you must play or keep the card you drew ({pending.display})"
+        return play_or_keep(pending)
     if pending is None and drawn and can_draw:
         return "you have started drawing: draw until a card fits"
-    if fits(card, top, named):
-        return None
-    if named is not None:
-        return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
-    return f"{card.display} does not match {top.display} in suit or rank"
+    return pile_problem(card, top, named)
+
+
+def plays_of(card: Card, wild: Rank = Rank.EIGHT) -> list[Move]:
+    """The ways to play ``card``: a card of the ``wild`` rank once for each suit it may name,
+    clubs first; any other card once.
+
+    >>> plays_of(Card.parse("9C")), len(plays_of(Card.parse("8C")))
+    ([Move.play(Card.parse('9C'))], 4)
+    """
+    if card.rank == wild:
+        return [Move.play(card, suit) for suit in Suit]
+    return [Move.play(card)]
 
 
 def most_held_suit(hand: Sequence[Card], fallback: Suit) -> Suit:
@@ -315,37 +401,24 @@ def most_held_suit(hand: Sequence[Card], fallback: Suit) -> Suit:
     return Suit(counts.index(max(counts)))
 
 
-def deal_hands(
-    order: Sequence[Card], seats: int, dealer: int, size: int
-) -> tuple[tuple[tuple[Card, ...], ...], list[Card]]:
-    """Deal ``size`` cards to each seat from the top of ``order``, one at a time, clockwise
-    from the dealer's left (protocol v1, step 11); the hands in seat order and the rest.
-
-    >>> hands, rest = deal_hands(pack()[:7], 3, dealer=2, size=2)
-    >>> [" ".join(c.code for c in h) for h in hands], rest
-    (['AC 4C', '2C 5C', '3C 6C'], [Card.parse('7C')])
-    """
-    first = (dealer + 1) % seats
-    # Card i goes to seat first + i.
-    hands = tuple(tuple(order[(seat - first) % seats : size * seats : seats]) for seat in range(seats))
-    return hands, list(order[size * seats :])
-
-
-def turn_starter(stock: list[Card]) -> tuple[Card, list[Card], list[Card]]:
-    """Turn the starter from the top of ``stock``: an eight goes back into the middle of the
-    stock (protocol v1, step 11) and the next card is turned. The starter, every card turned
-    (the eights, then the starter), and the stock left.
+def turn_starter(stock: list[Card], back: Rank | None = Rank.EIGHT) -> tuple[Card, list[Card], list[Card]]:
+    """Turn the starter from the top of ``stock``: a card of rank ``back`` (an eight) goes back
+    into the middle of the stock (protocol v1, step 11) and the next card is turned; with
+    ``back`` ``None`` the first card is the starter. The starter, every card turned (the eights,
+    then the starter), and the stock left.
 
     >>> starter, turned, stock = turn_starter([Card.parse(c) for c in ("8H", "2C", "3C", "4C", "5C")])
     >>> starter, [c.code for c in turned], [c.code for c in stock]
     (Card.parse('2C'), ['8H', '2C'], ['3C', '8H', '4C', '5C'])
+    >>> turn_starter([Card.parse(c) for c in ("8H", "2C")], back=None)[0]
+    Card.parse('8H')
     """
     stock = list(stock)
     turned = []
     while True:
         starter = stock.pop(0)
         turned.append(starter)
-        if starter.rank != Rank.EIGHT:
+        if starter.rank != back:
             return starter, turned, stock
         stock.insert(len(stock) // 2, starter)
 
@@ -386,7 +459,251 @@ def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-class CrazyEights(Rules):
+def auto_play(card: Card, hand: tuple[Card, ...], wild: Rank = Rank.EIGHT) -> Move:
+    """The timer's play of ``card`` from ``hand``: a card of the ``wild`` rank names the suit the
+    hand then holds most of (clubs first on ties), or its own suit when it was the last card.
+
+    >>> auto_play(Card.parse("8C"), (Card.parse("8C"), Card.parse("2H"))), auto_play(Card.parse("2H"), ())
+    (Move.play(Card.parse('8C'), Suit.HEARTS), Move.play(Card.parse('2H')))
+    """
+    if card.rank != wild:
+        return _PLAYS[card.index]
+    return Move.play(card, most_held_suit(_remove(hand, card), card.suit))
+
+
+def draw_from_stock(state: Any, seat: int) -> dict[str, Any]:
+    """The fields that ``seat``'s draw of the stock's top card changes, in a game that counts a
+    turn's draws (``drawn``) and keeps every draw for the report (``draws``: the Eights games,
+    Go Boom): the seat's hand, the stock, ``drawn`` and ``draws``."""
+    card, hands = state.stock[0], state.hands
+    return {
+        "hands": hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1 :],
+        "stock": state.stock[1:],
+        "drawn": state.drawn + 1,
+        "draws": state.draws + ((seat, card),),
+    }
+
+
+def moves_on_pile(cards: Sequence[Card], may_draw: bool, wild: Rank = Rank.EIGHT) -> list[Move]:
+    """The moves of a seat whose ``cards`` fit the pile (in card order): each way to play them
+    (:func:`plays_of`), then a draw if it ``may_draw``, else a pass if nothing fits.
+
+    >>> moves_on_pile([], may_draw=False), moves_on_pile([Card.parse("9C")], may_draw=True)
+    ([Move.pass_()], [Move.play(Card.parse('9C')), Move.draw()])
+    """
+    moves = [move for card in cards for move in plays_of(card, wild)]
+    if may_draw:
+        moves.append(Move.draw())
+    elif not moves:
+        moves.append(Move.pass_())
+    return moves
+
+
+class PileGame(Rules):
+    """What the games played onto a pile from a stock share (Crazy Eights, the Eights games, a
+    plugin's Switch): the deal and the starter turned from the stock, where the cards are, the
+    pile's part of a view, the stock rebuilt from the pile, the timer's move, the replay's words.
+
+    A game says which rank is :attr:`wild`, how many cards a seat gets (:meth:`hand_size`), what
+    its state adds at the deal (:meth:`deal_fields`), and how its moves play and score. Its state
+    is a :class:`PileState`; a game that restocks has ``pending``, ``passes``, ``restocks`` and
+    ``restocked`` fields too (see :meth:`restock`).
+    """
+
+    family = "Draw-pile games"
+    first_dealer_rank = Rank.ACE
+
+    wild: ClassVar[Rank] = Rank.EIGHT
+    """The rank that goes on any card and names the suit to follow."""
+    turned_back: ClassVar[Rank | None] = Rank.EIGHT
+    """A starter of this rank goes back into the stock and the next card is turned (``None``:
+    the first card turned is the starter, whatever it is)."""
+
+    @staticmethod
+    def hand_size(seats: int) -> int:
+        """The cards each seat is dealt: 7 each with two players, else 5."""
+        return 7 if seats == 2 else 5
+
+    # -- the position (state JSON, spec/state.md) ----------------------------
+
+    def card_places(self, state: Any) -> Places:
+        """Where the cards are: the hands, the stock, the pile (a drawn card that fits is in its
+        drawer's hand; ``dealt``, ``turned`` and the records of draws and restocks are history)."""
+        return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
+
+    def fits_pile(self, card: Card, state: Any) -> bool:
+        """Whether ``card`` may go on the pile of ``state`` now (:func:`fits` with the :attr:`wild` rank)."""
+        return fits(card, state.top, state.named, self.wild)
+
+    def check_passes(self, state: Any) -> None:
+        """A position's passes in a row: fewer than the seats, as many only once they blocked the hand."""
+        seats = state.seats
+        if not 0 <= state.passes < seats + (state.result is not None):
+            raise PositionError(f"{state.passes} passes in a row at {seats} seats (as many block the hand)", field="passes")
+
+    def check_restocks(self, state: Any) -> None:
+        """A position's restocks: one new stock on record for each, and no more than ``restock_limit``."""
+        if state.restocks != len(state.restocked):
+            raise PositionError(f"{state.restocks} restocks, but restocked lists {len(state.restocked)}", field="restocks")
+        if state.restocks > self.options["restock_limit"]:
+            raise PositionError(f"{state.restocks} restocks, more than the restock_limit {self.options['restock_limit']}", field="restocks")
+
+    def check_pending(self, state: Any, drew: bool = True) -> None:
+        """A position's pending card: the last card of the hand of the seat to act, which has just
+        drawn it (``drew``), and a card that fits the pile."""
+        pending = state.pending
+        if pending is not None:
+            hand = () if state.turn is None else state.hands[state.turn]
+            if not hand or hand[-1] is not pending or not drew:
+                raise PositionError(f"{pending} is not the card the seat to act has just drawn (the last of its hand)", field="pending")
+            if not self.fits_pile(pending, state):
+                raise PositionError(f"{pending}, the card just drawn, does not fit the pile: it is no pending card", field="pending")
+
+    # -- dealing ---------------------------------------------------------
+
+    def deal_fields(self, seats: int) -> dict[str, Any]:
+        """The fields of the game's own state at the deal, besides a pile game's (Eights: the sides)."""
+        return {}
+
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+        hands, stock = self.deal_cards(seats, dealer, hand, shuffle)
+        starter, turned, stock = turn_starter(stock, self.turned_back)
+        state = self.state_type(
+            hand=hand,
+            dealer=dealer,
+            hands=hands,
+            stock=tuple(stock),
+            pile=(starter,),
+            named=None,
+            turn=(dealer + 1) % seats,
+            dealt=hands,
+            turned=tuple(turned),
+            **self.deal_fields(seats),
+        )
+        return state, [{"type": "deal", "hand": hand, "dealer": dealer, "turned": codes(turned)}]
+
+    # -- seeing ----------------------------------------------------------
+
+    def pile_fields(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The :class:`PileView` fields of ``seat``'s view of ``state``."""
+        return {**seat_fields(state, seat), "top": state.top, "named": state.named}
+
+    def stock_fields(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The :class:`StockView` fields of ``seat``'s view of ``state``."""
+        return {**self.pile_fields(state, seat), "stock_size": len(state.stock), "pile_size": len(state.pile),
+                "turn": state.turn, "drawn": state.drawn}
+
+    def restock_fields(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The fields a restocking game's view ends with (Crazy Eights', Switch's): the card the
+        seat to act drew and must play or keep (in its own view only), the passes in a row, the
+        restocks so far and their limit, and the hand's result."""
+        own = seat is not None and seat == state.turn
+        return {"pending": state.pending if own else None, "passes": state.passes, "restocks": state.restocks,
+                "restock_limit": self.options["restock_limit"], "result": state.result}
+
+    # -- playing ---------------------------------------------------------
+
+    def restock(self, state: Any, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+        """The stock has run out: it is rebuilt from the pile under its top card, gathered in card
+        order and shuffled with the label ``hand/{h}/restock/{r}`` (protocol v1, steps 9 and 10; r
+        counts the hand's restocks); or, once it has run out ``restock_limit`` times, the hand is
+        over (:meth:`out_of_stock`). The state and its events."""
+        if state.restocks >= self.options["restock_limit"]:
+            return self.out_of_stock(state), []
+        r = state.restocks + 1
+        gathered = sorted(state.pile[:-1], key=_card_index)  # (card order: by index, without Card.__lt__)
+        stock = tuple(shuffle(f"hand/{state.hand}/restock/{r}", gathered))
+        state = fast_replace(type(state))(state, stock=stock, pile=state.pile[-1:], restocks=r, restocked=state.restocked + (stock,))
+        return state, [{"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)}]
+
+    def out_of_stock(self, state: Any) -> Any:
+        """The hand when its stock runs out once more than ``restock_limit`` allows (blocked)."""
+        raise NotImplementedError(f"{self.title} does not restock")
+
+    def ready_to_draw(self, state: Any, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+        """``state`` with a card to draw, and its events: as it is while the stock holds one,
+        else after a :meth:`restock`, which may end the hand instead (its ``result`` says so)."""
+        return (state, []) if state.stock else self.restock(state, shuffle)
+
+    # -- the table's timer -------------------------------------------------
+
+    auto_order = staticmethod(_auto_card_order)
+    """The order in which a timed-out turn picks its lowest fitting card (:func:`auto_card_order`)."""
+
+    def forced_move(self, state: Any) -> Move | None:
+        """The timer's move when the seat to act has but one kind of move (Crazy Eights: play the
+        card it drew, or draw on), or ``None``."""
+        return None
+
+    def may_draw(self, state: Any) -> bool:
+        """Whether the seat to act may draw now (from the stock, or a restock of the pile)."""
+        return state.can_draw
+
+    def auto_move(self, state: Any) -> Move:
+        """What the table plays for a seat whose timer ran out: its :meth:`forced_move`, if any;
+        else its lowest fitting card by :attr:`auto_order` (points, rank, suit: wild cards last),
+        a wild card naming the suit the seat then holds most of (clubs first on ties), or its own
+        suit when it was the last card; else a draw; else a pass."""
+        hand = state.hands[seat_to_act(state)]
+        forced = self.forced_move(state)
+        if forced is not None:
+            return forced
+        top, named, wild = state.pile[-1], state.named, self.wild
+        playable = [c for c in hand if fits(c, top, named, wild)]
+        if playable:
+            return auto_play(min(playable, key=self.auto_order), hand, wild)
+        return Move.draw() if self.may_draw(state) else Move.pass_()
+
+    # -- reporting --------------------------------------------------------
+
+    def summary(self, state: Any) -> CrazyEightsSummary:
+        """A restocking game's hand: the deal, the starter and every restock's new stock
+        (:class:`CrazyEightsSummary`)."""
+        return CrazyEightsSummary(deal=state.dealt, turned=state.turned, restocks=state.restocked)
+
+    def describe_deal(self, state: Any, names: SeatNames) -> list[str]:
+        return describe_starter(state, super().describe_deal(state, names))
+
+    def describe_table(self, before: Any, after: Any, names: SeatNames) -> str:
+        return describe_pile(after)
+
+    def describe_event(self, event: Event, names: SeatNames) -> str:
+        if event.get("type") == "restock":
+            return f"the stock ran out: restock {event['restock']}, {event['cards']} cards"
+        return super().describe_event(event, names)
+
+
+class Wanted(TypedDict):
+    """What may go on the pile next, as the rules say it: the suit, the rank (``null`` after a
+    named suit) and the wild rank."""
+
+    suit: Suit | None
+    rank: Rank | None
+    wild: Rank | None
+
+
+class StockTable(TableJSON):
+    """The public table of a game played onto a pile from a stock, as a :class:`StockView`
+    shows it (Crazy Eights', the Eights games'): the pile's top and the suit a wild card named,
+    the stock's and the pile's sizes, the cards drawn this turn and the passes in a row."""
+
+    top: Card
+    named: Suit | None
+    stock_size: int
+    pile_size: int
+    drawn: int
+    passes: int
+
+
+class CrazyEightsTable(StockTable):
+    """The public table of a Crazy Eights hand: the pile's top, the suit an eight named, the stock."""
+
+    restocks: int
+    restock_limit: int
+    next: Wanted
+
+
+class CrazyEights(PileGame):
     """Crazy Eights at the online table: 2 to 6 players, one pack, to 100 points.
 
     Options: ``target`` (points that end the match, default 100) and
@@ -394,100 +711,37 @@ class CrazyEights(Rules):
     """
 
     renderer = "crazy_eights"
+    table_json = CrazyEightsTable
 
     name = "crazy-eights"
     lobby_order = 10
     title = "Crazy Eights"
     min_seats = 2
     max_seats = 6
-    first_dealer_rank = Rank.ACE
-    family = "Draw-pile games"
     summary_line = "Match the top card by suit or rank; eights are wild. First out scores the others' cards."
-    OPTIONS = (TARGET, Option("restock_limit", 20, 0, 1000, help="run-outs of the stock a hand survives"))
+    OPTIONS = (TARGET, RESTOCK_LIMIT)
     layout = Layout(hands="7 cards each with two players, else 5", stock=True, starter=True)
-
-    @staticmethod
-    def hand_size(seats: int) -> int:
-        return 7 if seats == 2 else 5
 
     # -- the position (state JSON, spec/state.md) ----------------------------
 
     state_type = CrazyEightsState
 
-    def card_places(self, state: CrazyEightsState) -> Places:
-        """Where the cards are: the hands, the stock, the pile (the drawn card that fits is in its
-        drawer's hand; ``dealt``, ``turned`` and ``restocked`` are history)."""
-        return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
-
     def check_position(self, state: CrazyEightsState) -> None:
         check_pile(state.pile, state.named, state.turned)
-        seats = state.seats
-        if not 0 <= state.passes < seats + (state.result is not None):
-            raise PositionError(f"{state.passes} passes in a row at {seats} seats (as many block the hand)", field="passes")
+        self.check_passes(state)
         if state.drawn < 0:
             raise PositionError(f"{state.drawn} cards drawn", field="drawn")
-        if state.restocks != len(state.restocked):
-            raise PositionError(f"{state.restocks} restocks, but restocked lists {len(state.restocked)}", field="restocks")
-        if state.restocks > self.options["restock_limit"]:
-            raise PositionError(f"{state.restocks} restocks, more than the restock_limit {self.options['restock_limit']}", field="restocks")
-        if state.pending is not None:
-            hand = () if state.turn is None else state.hands[state.turn]
-            if not hand or hand[-1] is not state.pending or not state.drawn:
-                raise PositionError(f"{state.pending} is not the card the seat to act has just drawn (the last of its hand)", field="pending")
-            if not fits(state.pending, state.top, state.named):
-                raise PositionError(f"{state.pending}, the card just drawn, does not fit the pile: it is no pending card", field="pending")
-
-    # -- dealing ---------------------------------------------------------
-
-    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
-        self.check_seats(seats)
-        order = shuffle(f"hand/{hand}/deal", pack())
-        first = (dealer + 1) % seats
-        hands, stock = deal_hands(order, seats, dealer, self.hand_size(seats))
-        starter, turned, stock = turn_starter(stock)
-        state = CrazyEightsState(
-            hand=hand,
-            dealer=dealer,
-            hands=hands,
-            stock=tuple(stock),
-            pile=(starter,),
-            named=None,
-            turn=first,
-            dealt=hands,
-            turned=tuple(turned),
-        )
-        event = {"type": "deal", "hand": hand, "dealer": dealer, "turned": codes(turned)}
-        return state, [event]
+        self.check_restocks(state)
+        self.check_pending(state, drew=bool(state.drawn))
 
     # -- seeing ----------------------------------------------------------
 
     def view(self, state: CrazyEightsState, seat: int | None) -> CrazyEightsView:
-        check_view_seat(seat, state.seats)
-        own = seat is not None and seat == state.turn
-        return CrazyEightsView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
-            top=state.top,
-            named=state.named,
-            stock_size=len(state.stock),
-            pile_size=len(state.pile),
-            turn=state.turn,
-            drawn=state.drawn,
-            pending=state.pending if own else None,
-            passes=state.passes,
-            restocks=state.restocks,
-            restock_limit=self.options["restock_limit"],
-            result=state.result,
-        )
+        return CrazyEightsView(**self.stock_fields(state, seat), **self.restock_fields(state, seat))
 
     def explain(self, view: CrazyEightsView, card: Card) -> str | None:
-        return _why_not(
+        return turn_problem(view) or _why_not(
             card,
-            is_turn=has_turn(view),
-            over=view.result is not None,
             hand=view.hand,
             top=view.top,
             named=view.named,
@@ -514,40 +768,23 @@ class CrazyEights(Rules):
         if view.result is not None or not has_turn(view):
             return []
         if view.pending is not None:
-            return [*self._plays(view.pending), Move.keep()]
+            return [*plays_of(view.pending), Move.keep()]
         if view.drawn and view.can_draw:
             return [Move.draw()]
-        moves = []
-        for card in sorted(set(view.hand)):
-            if fits(card, view.top, view.named):
-                moves.extend(self._plays(card))
-        if view.can_draw:
-            moves.append(Move.draw())
-        elif not moves:
-            moves.append(Move.pass_())
-        return moves
-
-    @staticmethod
-    def _plays(card: Card) -> list[Move]:
-        if card.rank == Rank.EIGHT:
-            return [Move.play(card, suit) for suit in Suit]
-        return [Move.play(card)]
+        return moves_on_pile([c for c in sorted(set(view.hand)) if fits(c, view.top, view.named)], view.can_draw)
 
     # -- playing ---------------------------------------------------------
 
     def apply(
         self, state: CrazyEightsState, seat: int, move: Move, shuffle: Shuffler
     ) -> tuple[CrazyEightsState, list[Event]]:
-        if state.result is not None:
-            raise IllegalMove("the hand is over", move=move, seat=seat)
-        if seat != state.turn:
-            raise IllegalMove("it is not your turn", move=move, seat=seat)
+        check_turn(state, seat, move)
         kind = move.kind
         if kind == "play":
             return self._play(state, seat, move), []
         if kind == "draw":
             if state.pending is not None:
-                raise IllegalMove(f"you must play or keep the card you drew ({state.pending.display})", move=move, seat=seat)
+                raise IllegalMove(play_or_keep(state.pending), move=move, seat=seat)
             if not state.stock and len(state.pile) < 2:  # (not state.can_draw, spelt out: this runs every draw)
                 raise IllegalMove("there is nothing to draw: the stock is empty and the pile has only its top card", move=move, seat=seat)
             return self._draw(state, seat, shuffle)
@@ -557,7 +794,7 @@ class CrazyEights(Rules):
             return self._next_turn(state, passes=0), []
         if kind == "pass":
             if state.pending is not None:
-                raise IllegalMove(f"you must play or keep the card you drew ({state.pending.display})", move=move, seat=seat)
+                raise IllegalMove(play_or_keep(state.pending), move=move, seat=seat)
             if state.can_draw:
                 raise IllegalMove("you may pass only when there is nothing to draw", move=move, seat=seat)
             top, named = state.top, state.named
@@ -585,8 +822,6 @@ class CrazyEights(Rules):
         ):
             problem = _why_not(
                 card,
-                is_turn=True,
-                over=False,
                 hand=hand,
                 top=top,
                 named=named,
@@ -603,51 +838,31 @@ class CrazyEights(Rules):
         new_hand = hand[:at] + hand[at + 1 :]
         hands = hands[:seat] + (new_hand,) + hands[seat + 1 :]
         pile = pile + (card,)
-        seats = len(hands)
         if not new_hand:
-            counts = tuple(sum(map(card_points, h)) for h in hands)
-            scores = tuple(sum(counts) if s == seat else 0 for s in range(seats))
-            result = HandResult("out", (seat,), counts, scores, f"seat {seat} went out")
+            result = went_out(seat, tuple(sum(map(card_points, h)) for h in hands))
             return replace(state, hands=hands, pile=pile, named=move.suit, turn=None, drawn=0, pending=None,
                            passes=0, result=result)
         # The play and the next turn in one new state (a verifier replays every move).
-        return _played(state, hands, pile, move.suit, (seat + 1) % seats, 0, None, 0)
+        return _played(state, hands, pile, move.suit, (seat + 1) % len(hands), 0, None, 0)
 
     def _draw(self, state: CrazyEightsState, seat: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
-        events: list[Event] = []
-        if not state.stock:
-            # The stock ran out: rebuild it from the pile under its top card, unless
-            # it already has run out as often as the table allows.
-            if state.restocks >= self.options["restock_limit"]:
-                reason = f"the stock ran out for the {_ordinal(state.restocks + 1)} time"
-                return self._blocked(state, reason), []
-            r = state.restocks + 1
-            gathered = sorted(state.pile[:-1], key=_card_index)  # (card order: by index, without Card.__lt__)
-            stock = tuple(shuffle(f"hand/{state.hand}/restock/{r}", gathered))
-            state = replace(
-                state,
-                stock=stock,
-                pile=state.pile[-1:],
-                restocks=r,
-                restocked=state.restocked + (stock,),
-            )
-            events.append({"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)})
+        state, events = self.ready_to_draw(state, shuffle)
+        if state.result is not None:
+            return state, events
         stock, hands = state.stock, state.hands
         card = stock[0]
         hands = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1 :]
         fitting = fits(card, state.pile[-1], state.named)
         return _drew(state, hands, stock[1:], state.drawn + 1, card if fitting else None, 0), events
 
+    def out_of_stock(self, state: CrazyEightsState) -> CrazyEightsState:
+        return self._blocked(state, f"the stock ran out for the {_ordinal(state.restocks + 1)} time")
+
     def _next_turn(self, state: CrazyEightsState, passes: int) -> CrazyEightsState:
         return replace(state, turn=(state.turn + 1) % state.seats, drawn=0, pending=None, passes=passes)
 
     def _blocked(self, state: CrazyEightsState, reason: str) -> CrazyEightsState:
-        counts = tuple(sum(map(card_points, h)) for h in state.hands)
-        low = min(counts)
-        winners = tuple(s for s, c in enumerate(counts) if c == low)
-        won = sum(c - low for c in counts)
-        scores = tuple(won if c == low else 0 for c in counts)
-        result = HandResult("blocked", winners, counts, scores, reason)
+        result = lowest_count_wins(tuple(sum(map(card_points, h)) for h in state.hands), reason)
         return replace(state, turn=None, drawn=0, pending=None, result=result)
 
     # -- the heuristic bot ------------------------------------------------------
@@ -658,53 +873,14 @@ class CrazyEights(Rules):
 
     # -- the table's timer -------------------------------------------------
 
-    def auto_move(self, state: CrazyEightsState) -> Move:
-        """What the table plays for a seat whose timer ran out (spec/games/crazy-eights.md):
-
-        the card it drew and must play or keep is played; while drawing it
-        draws on; otherwise it plays its lowest playable card (by points, rank,
-        suit; so eights last), else draws, else passes. A timed-out eight names
-        the suit the seat then holds most of (clubs first on ties), or its own
-        suit when it was the last card.
-        """
-        if state.result is not None or state.turn is None:
-            raise IllegalMove("the hand is over")
-        seat = state.turn
-        hand = state.hands[seat]
+    def forced_move(self, state: CrazyEightsState) -> Move | None:
+        """The card the seat drew and must play or keep is played; while drawing it draws on
+        (spec/games/crazy-eights.md); then :meth:`PileGame.auto_move` plays its lowest card."""
         if state.pending is not None:
-            return self._auto_play(state.pending, hand)
-        can_draw = bool(state.stock) or len(state.pile) > 1  # (state.can_draw: a timed-out turn asks every time)
-        if state.drawn and can_draw:
+            return auto_play(state.pending, state.hands[state.turn])
+        if state.drawn and (state.stock or len(state.pile) > 1):  # (state.can_draw: a timed-out turn asks every time)
             return Move.draw()
-        top, named = state.pile[-1], state.named
-        playable = [c for c in hand if fits(c, top, named)]
-        if playable:
-            return self._auto_play(min(playable, key=_auto_card_order), hand)
-        if can_draw:
-            return Move.draw()
-        return Move.pass_()
-
-    @staticmethod
-    def _auto_play(card: Card, hand: tuple[Card, ...]) -> Move:
-        if card.rank != Rank.EIGHT:
-            return _PLAYS[card.index]
-        return Move.play(card, most_held_suit(_remove(hand, card), card.suit))
-
-    # -- reporting --------------------------------------------------------
-
-    def summary(self, state: CrazyEightsState) -> CrazyEightsSummary:
-        return CrazyEightsSummary(deal=state.dealt, turned=state.turned, restocks=state.restocked)
-
-    def describe_deal(self, state: CrazyEightsState, names: SeatNames) -> list[str]:
-        return describe_starter(state, super().describe_deal(state, names))
-
-    def describe_table(self, before: CrazyEightsState, after: CrazyEightsState, names: SeatNames) -> str:
-        return describe_pile(after)
-
-    def describe_event(self, event: Event, names: SeatNames) -> str:
-        if event.get("type") == "restock":
-            return f"the stock ran out: restock {event['restock']}, {event['cards']} cards"
-        return super().describe_event(event, names)
+        return None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -773,39 +949,63 @@ KEEP_EIGHT_UNLESS_OPPONENT_HOLDS = 2
 """A drawn eight is kept unless some opponent holds this many cards or fewer."""
 
 
-def natural_suit_counts(cards: Sequence[Card]) -> list[int]:
-    """How many cards of each suit, eights left out: an eight is wild, it belongs to no suit.
+def natural_suit_counts(cards: Sequence[Card], wild: Rank = Rank.EIGHT) -> list[int]:
+    """How many cards of each suit, the ``wild`` rank's left out: an eight is wild, it belongs to no suit.
 
     >>> natural_suit_counts([Card.parse(c) for c in ("8H", "2H", "KS")])
     [0, 0, 1, 1]
     """
     counts = [0, 0, 0, 0]
     for card in cards:
-        if card.rank != Rank.EIGHT:
+        if card.rank != wild:
             counts[card.suit] += 1
     return counts
 
 
-def _natural_suit_points(cards: Sequence[Card]) -> list[int]:
-    points = [0, 0, 0, 0]
+def natural_suit_points(cards: Sequence[Card], points: Callable[[Card], int] = card_points, wild: Rank = Rank.EIGHT) -> list[int]:
+    """What the cards of each suit count (``points``), the ``wild`` rank's left out.
+
+    >>> natural_suit_points([Card.parse(c) for c in ("8H", "2H", "KS")])
+    [0, 0, 2, 10]
+    """
+    counted = [0, 0, 0, 0]
     for card in cards:
-        if card.rank != Rank.EIGHT:
-            points[card.suit] += card_points(card)
-    return points
+        if card.rank != wild:
+            counted[card.suit] += points(card)
+    return counted
 
 
-def play_eight(hand: Sequence[Card], eight: Card) -> Move:
-    """The heuristic bot's play of ``eight`` from ``hand``: it names the suit it then holds most
-    of (eights aside), then the suit worth most points, then clubs first.
+def play_wild(hand: Sequence[Card], card: Card, wild: Rank = Rank.EIGHT, points: Callable[[Card], int] = card_points) -> Move:
+    """The heuristic bot's play of ``card``, of the ``wild`` rank, from ``hand``: it names the
+    suit it then holds most of (wild cards aside), then the suit worth most ``points``, then clubs first.
 
-    >>> play_eight([Card.parse(c) for c in ("8C", "2H", "KS")], Card.parse("8C"))
+    >>> play_wild([Card.parse(c) for c in ("8C", "2H", "KS")], Card.parse("8C"))
     Move.play(Card.parse('8C'), Suit.SPADES)
     """
     rest = list(hand)
-    rest.remove(eight)
-    counts, points = natural_suit_counts(rest), _natural_suit_points(rest)
-    suit = max(Suit, key=lambda s: (counts[s], points[s], -s))
-    return Move.play(eight, suit)
+    rest.remove(card)
+    counts, counted = natural_suit_counts(rest, wild), natural_suit_points(rest, points, wild)
+    suit = max(Suit, key=lambda s: (counts[s], counted[s], -s))
+    return Move.play(card, suit)
+
+
+def keep_or_play(
+    view: Any,
+    wild: Rank = Rank.EIGHT,
+    points: Callable[[Card], int] = card_points,
+    close: int = KEEP_EIGHT_UNLESS_OPPONENT_HOLDS,
+) -> Move:
+    """The heuristic bot's move with a card it drew that fits (``view.pending``): it plays it,
+    except a card of the ``wild`` rank, which it keeps for a turn unless an opponent holds
+    ``close`` cards or fewer (then its ``points`` are about to count against it, and it plays
+    it: :func:`play_wild`)."""
+    card = view.pending
+    if card.rank != wild:
+        return Move.play(card)
+    opponents = [n for seat, n in enumerate(view.hand_sizes) if seat != view.seat]
+    if min(opponents, default=99) <= close:
+        return play_wild(view.hand, card, wild, points)
+    return Move.keep()
 
 
 def crazy_eights_choice(view: CrazyEightsView, moves: Sequence[Move]) -> Move:
@@ -839,7 +1039,7 @@ def crazy_eights_choice(view: CrazyEightsView, moves: Sequence[Move]) -> Move:
     """
     plays = [m for m in moves if m.kind == "play"]
     if view.pending is not None:
-        return _drawn(view, plays) if plays else Move.keep()
+        return keep_or_play(view) if plays else Move.keep()
     if plays:
         return _best_play(view.hand, plays)
     # No card fits: draw if the stock (or a restock) allows, else the rules leave only a pass.
@@ -850,16 +1050,6 @@ def crazy_eights_choice(view: CrazyEightsView, moves: Sequence[Move]) -> Move:
     return moves[0]  # pragma: no cover - Crazy Eights always offers one of the above
 
 
-def _drawn(view: CrazyEightsView, plays: list[Move]) -> Move:
-    card = view.pending
-    if card.rank != Rank.EIGHT:
-        return plays[0]
-    opponents = [n for seat, n in enumerate(view.hand_sizes) if seat != view.seat]
-    if min(opponents, default=99) <= KEEP_EIGHT_UNLESS_OPPONENT_HOLDS:
-        return play_eight(view.hand, card)
-    return Move.keep()
-
-
 def _best_play(hand: Sequence[Card], plays: list[Move]) -> Move:
     naturals = [m.card for m in plays if m.card.rank != Rank.EIGHT]
     if naturals:
@@ -867,4 +1057,4 @@ def _best_play(hand: Sequence[Card], plays: list[Move]) -> Move:
         best = max(naturals, key=lambda c: (counts[c.suit], card_points(c), -c.index))
         return Move.play(best)
     eight = min(m.card for m in plays)
-    return play_eight(hand, eight)
+    return play_wild(hand, eight)

@@ -36,53 +36,21 @@ the texts were read one way rather than another.
 >>> state, events = rules.deal(6, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
 >>> [len(h) for h in state.hands], len(state.stock) + len(state.pile)   # two packs for six players
 ([5, 5, 5, 5, 5, 5], 74)
->>> view = rules.view(state, 1)
->>> all(rules.explain(view, m.card) is None for m in rules.legal_moves(view) if m.kind == "play")
-True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    check_view_seat,
-    DEALS,
-    Event,
-    fast_replace,
-    HandResult,
-    has_turn,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    OptionsError,
-    PARTNERS,
-    Rules,
-    ScoreSheet,
-    Shuffler,
-    TARGET,
-)
-from fairdeal.rules.crazy_eights import (
-    StarterSummary,
-    auto_card_order,
-    card_points,
-    check_pile,
-    deal_hands,
-    describe_pile,
-    describe_starter,
-    fits,
-    most_held_suit,
-    natural_suit_counts,
-    play_eight,
-    turn_starter,
-    wanted_json,
-    why_on_pile,
-)
-from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, hand_places
+from fairdeal.cards import Card, Rank, Suit
+from fairdeal.rules.base import DEALS, Event, HandResult, Layout, Move, Option, PARTNERS, Shuffler, TARGET
+from fairdeal.rules.base import check_turn, fast_replace, has_turn, refuser, turn_problem
+from fairdeal.rules.crazy_eights import PileGame, PileState, StarterSummary, StockTable, StockView, Wanted, card_points, check_pile
+from fairdeal.rules.crazy_eights import draw_from_stock, fits, moves_on_pile, natural_suit_counts, pile_problem, play_wild
+from fairdeal.rules.crazy_eights import wanted_json, why_on_pile
+from fairdeal.rules.position import PositionError, check_seat, check_seat_list, check_to_act
 from fairdeal.rules.summary import SeatNames, describe_draws, plays_json
 from fairdeal.rules.hollywood import HollywoodScoring
 
@@ -130,20 +98,9 @@ def sides_of(seats: int, partners: bool) -> tuple[tuple[int, ...], ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class EightsState:
+class EightsState(PileState):
     """One hand of an Eights game, everything included (hidden cards too)."""
 
-    hand: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
-    stock: tuple[Card, ...]
-    """Top first."""
-    pile: tuple[Card, ...]
-    """Bottom first; the last card is the top of the pile."""
-    named: Suit | None
-    """The suit named by the eight on top of the pile, if it is an eight."""
-    turn: int | None
-    """The seat to act; ``None`` once the hand is over."""
     sides: tuple[tuple[int, ...], ...]
     """Partners (``((0, 2), (1, 3))``), or each seat alone."""
     drawn: int = 0
@@ -161,14 +118,6 @@ class EightsState:
     """Every draw of the hand, (seat, card), for the report."""
 
     @property
-    def seats(self) -> int:
-        return len(self.hands)
-
-    @property
-    def top(self) -> Card:
-        return self.pile[-1]
-
-    @property
     def partnership(self) -> bool:
         return len(self.sides[0]) > 1
 
@@ -177,20 +126,9 @@ _replace = fast_replace(EightsState)
 
 
 @dataclass(frozen=True, slots=True)
-class EightsView:
+class EightsView(StockView):
     """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand)."""
 
-    seat: int | None
-    hand_no: int
-    dealer: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    top: Card
-    named: Suit | None
-    stock_size: int
-    pile_size: int
-    turn: int | None
-    drawn: int
     passes: int
     sides: tuple[tuple[int, ...], ...]
     out: tuple[int, ...]
@@ -202,17 +140,7 @@ class EightsView:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "hand": codes(self.hand),
-            "hand_sizes": list(self.hand_sizes),
-            "top": self.top.code,
-            "named": None if self.named is None else self.named.letter,
-            "stock_size": self.stock_size,
-            "pile_size": self.pile_size,
-            "turn": self.turn,
-            "drawn": self.drawn,
+            **self.stock_json(),
             "passes": self.passes,
             "partners": None if self.partners is None else [list(side) for side in self.partners],
             "out": list(self.out),
@@ -221,19 +149,11 @@ class EightsView:
         }
 
 
-def _why_not(card: Card, *, is_turn: bool, over: bool, hand: Sequence[Card], top: Card, named: Suit | None) -> str | None:
-    """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
-    if over:
-        return "the hand is over"
-    if not is_turn:
-        return "it is not your turn"
+def _why_not(card: Card, *, hand: Sequence[Card], top: Card, named: Suit | None) -> str | None:
+    """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
         return f"you do not hold {card.display}"
-    if fits(card, top, named):
-        return None
-    if named is not None:
-        return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
-    return f"{card.display} does not match {top.display} in suit or rank"
+    return pile_problem(card, top, named)
 
 
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -247,7 +167,15 @@ def _seats_text(seats: Sequence[int]) -> str:
     return "seats " + " and ".join(map(str, seats))
 
 
-class EightsFamily(Rules):
+class EightsTable(StockTable):
+    """The public table of an Eights hand: the pile, the stock, the partnerships and who is out."""
+
+    partners: list[list[int]] | None
+    out: list[int]
+    next: Wanted
+
+
+class EightsFamily(PileGame):
     """What the three games share: the deal, the stock, drawing, passing, partnerships.
 
     A game says what a hand left counts (:meth:`count`) and who wins and scores what
@@ -255,30 +183,15 @@ class EightsFamily(Rules):
     """
 
     renderer = "eights"
+    table_json = EightsTable
 
     min_seats = 2
     max_seats = 8
-    first_dealer_rank = Rank.ACE
-    family = "Draw-pile games"
     move_kinds = ("play", "draw", "pass")
     layout = Layout(hands="7 cards each with two players, else 5", two_packs_from=6, stock=True, starter=True)
 
-    @staticmethod
-    def hand_size(seats: int) -> int:
-        return 7 if seats == 2 else 5
-
-    @staticmethod
-    def packs(seats: int) -> int:
-        """Two packs shuffled together for six or more players."""
-        return 2 if seats >= 6 else 1
-
     def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:
         return sides_of(seats, bool(self.options.get("partners", 0)))
-
-    # -- the session: a number of deals (Hollywood Eights overrides) -----------
-
-    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
-        return hands_played >= self.deals_in_session(len(sheet.totals))
 
     # -- what a hand counts, and who wins ----------------------------------------
 
@@ -298,11 +211,6 @@ class EightsFamily(Rules):
 
     state_type = EightsState
 
-    def card_places(self, state: EightsState) -> Places:
-        """Where the cards are: the hands, the stock, the pile (``dealt``, ``turned`` and
-        ``draws`` are history)."""
-        return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
-
     def check_position(self, state: EightsState) -> None:
         check_pile(state.pile, state.named, state.turned)
         seats = state.seats
@@ -314,8 +222,7 @@ class EightsFamily(Rules):
         emptied = [seat for seat, hand in enumerate(state.hands) if not hand]
         if sorted(state.out) != emptied:
             raise PositionError(f"the seats out are those that hold no card: {emptied}", field="out")
-        if state.turn is not None and not state.hands[state.turn]:
-            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+        check_to_act(state)
         if not 0 <= state.passes < seats - len(state.out) + (state.result is not None):
             raise PositionError(f"{state.passes} passes in a row with {seats - len(state.out)} seats in the hand", field="passes")
         if state.drawn < 0:
@@ -325,41 +232,14 @@ class EightsFamily(Rules):
 
     # -- dealing ---------------------------------------------------------------
 
-    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[EightsState, list[Event]]:
-        self.check_seats(seats)
-        order = shuffle(f"hand/{hand}/deal", pack(self.packs(seats)))
-        hands, stock = deal_hands(order, seats, dealer, self.hand_size(seats))
-        starter, turned, stock = turn_starter(stock)
-        state = EightsState(
-            hand=hand,
-            dealer=dealer,
-            hands=hands,
-            stock=tuple(stock),
-            pile=(starter,),
-            named=None,
-            turn=(dealer + 1) % seats,
-            sides=self.sides(seats),
-            dealt=hands,
-            turned=tuple(turned),
-        )
-        return state, [{"type": "deal", "hand": hand, "dealer": dealer, "turned": codes(turned)}]
+    def deal_fields(self, seats: int) -> dict[str, Any]:
+        return {"sides": self.sides(seats)}
 
     # -- seeing ----------------------------------------------------------------
 
     def view(self, state: EightsState, seat: int | None) -> EightsView:
-        check_view_seat(seat, state.seats)
         return EightsView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
-            top=state.top,
-            named=state.named,
-            stock_size=len(state.stock),
-            pile_size=len(state.pile),
-            turn=state.turn,
-            drawn=state.drawn,
+            **self.stock_fields(state, seat),
             passes=state.passes,
             sides=state.sides,
             out=state.out,
@@ -367,14 +247,7 @@ class EightsFamily(Rules):
         )
 
     def explain(self, view: EightsView, card: Card) -> str | None:
-        return _why_not(
-            card,
-            is_turn=has_turn(view),
-            over=view.result is not None,
-            hand=view.hand,
-            top=view.top,
-            named=view.named,
-        )
+        return turn_problem(view) or _why_not(card, hand=view.hand, top=view.top, named=view.named)
 
     def why_legal(self, view: EightsView, move: Move) -> str:
         return why_on_pile(move, view.top, view.named, view.hand) or super().why_legal(view, move)
@@ -382,38 +255,20 @@ class EightsFamily(Rules):
     def legal_moves(self, view: EightsView) -> list[Move]:
         if view.result is not None or not has_turn(view):
             return []
-        moves = []
-        for card in sorted(set(view.hand)):
-            if fits(card, view.top, view.named):
-                moves.extend(_plays(card))
-        if view.stock_size:
-            moves.append(Move.draw())
-        elif not moves:
-            moves.append(Move.pass_())
-        return moves
+        return moves_on_pile([c for c in sorted(set(view.hand)) if fits(c, view.top, view.named)], view.stock_size > 0)
 
     # -- playing ---------------------------------------------------------------
 
     def apply(self, state: EightsState, seat: int, move: Move, shuffle: Shuffler) -> tuple[EightsState, list[Event]]:
-        def illegal(reason: str) -> IllegalMove:
-            return IllegalMove(reason, move=move, seat=seat)
-
-        if state.result is not None:
-            raise illegal("the hand is over")
-        if seat != state.turn:
-            raise illegal("it is not your turn")
+        check_turn(state, seat, move)
+        illegal = refuser(move, seat)
         kind = move.kind
         if kind == "play":
             return self._play(state, seat, move, illegal), []
         if kind == "draw":
             if not state.stock:
                 raise illegal("the stock is empty: there is nothing to draw")
-            card = state.stock[0]
-            hands = state.hands[:seat] + (state.hands[seat] + (card,),) + state.hands[seat + 1 :]
-            return _replace(
-                state, hands=hands, stock=state.stock[1:], drawn=state.drawn + 1, passes=0,
-                draws=state.draws + ((seat, card),),
-            ), []
+            return _replace(state, passes=0, **draw_from_stock(state, seat)), []
         if kind == "pass":
             if state.stock:
                 raise illegal("you may pass only when the stock is empty: draw until a card fits")
@@ -429,7 +284,7 @@ class EightsFamily(Rules):
     def _play(self, state: EightsState, seat: int, move: Move, illegal: Any) -> EightsState:
         card = move.card
         hand = state.hands[seat]
-        problem = _why_not(card, is_turn=True, over=False, hand=hand, top=state.top, named=state.named)
+        problem = _why_not(card, hand=hand, top=state.top, named=state.named)
         if problem:
             raise illegal(problem)
         if card.rank == Rank.EIGHT and move.suit is None:
@@ -468,23 +323,9 @@ class EightsFamily(Rules):
 
     # -- the table's timer -------------------------------------------------------
 
-    def auto_move(self, state: EightsState) -> Move:
-        """What the table plays for a seat whose timer ran out: its lowest fitting card by
-        (points, rank, suit), so eights last; else a draw; else a pass. A timed-out eight
-        names the suit the seat then holds most of (clubs first on ties), or its own suit
-        when it was the last card."""
-        if state.result is not None or state.turn is None:
-            raise IllegalMove("the hand is over")
-        hand = state.hands[state.turn]
-        playable = [c for c in hand if fits(c, state.top, state.named)]
-        if playable:
-            card = min(playable, key=auto_card_order)
-            if card.rank != Rank.EIGHT:
-                return Move.play(card)
-            return Move.play(card, most_held_suit(_remove(hand, card), card.suit))
-        if state.stock:
-            return Move.draw()
-        return Move.pass_()
+    def may_draw(self, state: EightsState) -> bool:
+        """The timer draws while the stock lasts (there is no restock)."""
+        return bool(state.stock)
 
     # -- reporting -----------------------------------------------------------------
 
@@ -500,12 +341,6 @@ class EightsFamily(Rules):
             out=state.out,
             blocked_to_fewest=self.blocked_to_fewest,
         )
-
-    def describe_deal(self, state: EightsState, names: SeatNames) -> list[str]:
-        return describe_starter(state, super().describe_deal(state, names))
-
-    def describe_table(self, before: EightsState, after: EightsState, names: SeatNames) -> str:
-        return describe_pile(after)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -558,12 +393,6 @@ def _next_seat(hands: Sequence[Sequence[Card]], seat: int) -> int:
         if hands[following]:
             return following
     raise AssertionError("a hand in play has a seat with cards")  # pragma: no cover
-
-
-def _plays(card: Card) -> list[Move]:
-    if card.rank == Rank.EIGHT:
-        return [Move.play(card, suit) for suit in Suit]
-    return [Move.play(card)]
 
 
 def _side_totals(sides: Sequence[Sequence[int]], values: Sequence[int]) -> list[int]:
@@ -744,5 +573,5 @@ def eights_choice(view: EightsView, moves: Sequence[Move]) -> Move:
     if plays:
         if can_draw and len(view.hand) > 2 and view.drawn < EIGHTS_DRAWS_BEFORE_AN_EIGHT:
             return Move.draw()
-        return play_eight(view.hand, min(m.card for m in plays))
+        return play_wild(view.hand, min(m.card for m in plays))
     return Move.draw() if can_draw else moves[0]

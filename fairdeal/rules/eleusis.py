@@ -30,10 +30,11 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from fairdeal.cards import Card, Rank, codes, pack
 from fairdeal.fairness import rule_commitment
+from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import (
     check_view_seat,
     Event,
@@ -448,6 +449,68 @@ class _Cards:
 # -- the rules ------------------------------------------------------------------------------
 
 
+class AwaitingCall(TypedDict):
+    """The play the Forecaster has still to call: who made it, what kind, its cards."""
+
+    seat: int
+    play: str
+    cards: list[Card]
+
+
+class JudgementJSON(TypedDict):
+    """How the last play was judged, as its record line has it: what every play has, then what
+    only some have."""
+
+    seat: int
+    play: str
+    cards: list[Card]
+    right: bool
+    mainline_size: int
+    rejected: int
+    penalty: int
+    dealer_card: NotRequired[Card]
+    returned: NotRequired[int]
+    fresh: NotRequired[int]
+    forecaster: NotRequired[int]
+    call: NotRequired[str]
+    call_card: NotRequired[Card]
+    overthrown: NotRequired[bool]
+    forecaster_penalty: NotRequired[int]
+    expelled: NotRequired[bool]
+
+
+class EleusisTable(TableJSON):
+    """The public table of an Eleusis round: the mainline and its sidelines (one column per
+    mainline card, each a list of the plays rejected under it), the marker, the Forecaster, the
+    play awaiting a call, the last judgement and the rule's commitment (its text and nonce once
+    revealed); the dealer writing a rule also sees the library and the syntax help."""
+
+    server_deals: bool
+    players: list[int]
+    mainline: list[Card]
+    sidelines: list[list[list[Card]]]
+    marker: int | None
+    layout_size: int
+    phase: str
+    forecaster: int | None
+    expelled: list[int]
+    was_forecaster: list[int]
+    awaiting: AwaitingCall | None
+    stock_size: int
+    restocks: int
+    last: JudgementJSON | None
+    judgements: int
+    commitment: str | None
+    rule: str | None
+    nonce: str | None
+    dealer_score: int | None
+    forecaster_bonus: int
+    library: NotRequired[list[str]]
+    examples: NotRequired[list[str]]
+    syntax_help: NotRequired[str]
+    suggested: NotRequired[str]
+
+
 class Eleusis(Rules):
     """Eleusis: 4 to 8 seats, two packs and more, a secret rule per round.
 
@@ -456,6 +519,7 @@ class Eleusis(Rules):
     """
 
     renderer = "eleusis"
+    table_json = EleusisTable
 
     name = "eleusis"
     lobby_order = 210

@@ -26,9 +26,6 @@ the rule texts (../shared/rules/) were read one way rather than another.
 ([17, 18, 17], 1, 5)
 >>> [(e["reason"], e["from"], e["amount"]) for e in events if e["type"] == "chips"]
 [('ante', 1, 1), ('ante', 2, 1), ('ante', 0, 1), ('short-hand', 2, 1), ('short-hand', 0, 1)]
->>> view = rules.view(state, 1)
->>> all(rules.explain(view, m.card) is None for m in rules.legal_moves(view) if m.kind == "play")
-True
 """
 
 from __future__ import annotations
@@ -36,26 +33,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    check_view_seat,
-    DEALS,
-    Event,
-    HandResult,
-    has_turn,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    OptionsError,
-    Rules,
-    ScoreSheet,
-    Shuffler,
-    stack,
-)
-from fairdeal.rules.position import Places, PositionError, check_chip_tally, hand_places
+from fairdeal.cards import Card, Rank, Suit, codes
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import DEALS, WHOLE_PACK, Event, HandResult, HandState, Move, Option, Rules, SeatView, Shuffler, stack
+from fairdeal.rules.base import check_turn, has_turn, refuser, seat_fields, seat_to_act, turn_problem, went_out
+from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_to_act, hand_places
 from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, safe
 
 __all__ = [
@@ -71,6 +55,7 @@ __all__ = [
     "SevensGame",
     "Sjueren",
     "hand_sizes",
+    "paid",
 ]
 
 ACE_LOW: tuple[Rank, ...] = tuple(Rank)
@@ -137,12 +122,9 @@ in the suit's order; sequence games (first card, last card), which may wrap past
 
 
 @dataclass(frozen=True, slots=True)
-class FanTanState:
+class FanTanState(HandState):
     """One deal of a Fan Tan game, everything included (hidden cards too)."""
 
-    hand: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
     rows: tuple[Row | None, ...]
     """One per suit, clubs first; ``None`` while no card of the suit is down."""
     opening: Rank | None
@@ -161,23 +143,14 @@ class FanTanState:
     dealt: tuple[tuple[Card, ...], ...] = ()
     """The hands as dealt, for the report."""
 
-    @property
-    def seats(self) -> int:
-        return len(self.hands)
-
 
 @dataclass(frozen=True, slots=True)
-class FanTanView:
+class FanTanView(SeatView):
     """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
 
     The chips a seat holds are its match total plus ``net[seat]``.
     """
 
-    seat: int | None
-    hand_no: int
-    dealer: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
     rows: tuple[Row | None, ...]
     opening: Rank | None
     turn: int | None
@@ -204,11 +177,7 @@ class FanTanView:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "hand": codes(self.hand),
-            "hand_sizes": list(self.hand_sizes),
+            **self.seat_json(),
             "rows": _rows_json(self.rows),
             "opening": None if self.opening is None else self.opening.label,
             "turn": self.turn,
@@ -229,6 +198,18 @@ def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
+class FanTanTable(TableJSON):
+    """The public table of a Fan Tan hand: each suit's row (its low and high card, by suit letter),
+    the pot, the chips won or lost, and the cards that may be played next."""
+
+    rows: dict[str, list[Card] | None]
+    opening: Rank | None
+    pot: int
+    net: list[int]
+    row_cards: dict[str, list[Card]]
+    next: list[Card] | None
+
+
 class FanTanFamily(Rules):
     """What the family shares: the deal of the whole pack, turns, passes, chips, the session.
 
@@ -237,6 +218,7 @@ class FanTanFamily(Rules):
     """
 
     renderer = "fan_tan"
+    table_json = FanTanTable
 
     min_seats = 3
     max_seats = 8
@@ -245,21 +227,13 @@ class FanTanFamily(Rules):
     move_kinds = ("play", "pass")
     OPTIONS = (DEALS, stack("chips"))
     unit = "chips"
-    layout = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
+    layout = WHOLE_PACK
 
     uses_chips: ClassVar[bool] = True
     antes: ClassVar[bool] = False
     """Each seat antes one chip per deal, and one more if dealt fewer cards (Fan Tan's chips)."""
     pays_cards_left: ClassVar[bool] = True
     """When a seat goes out, every other seat pays the pot one chip per card it holds."""
-
-    # -- the session ---------------------------------------------------------
-
-    def initial_totals(self, seats: int) -> tuple[int, ...]:
-        return (self.options["stack"] if self.uses_chips else 0,) * seats
-
-    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
-        return hands_played >= self.deals_in_session(len(sheet.totals))
 
     # -- the position (state JSON, spec/state.md) ----------------------------
 
@@ -288,8 +262,7 @@ class FanTanFamily(Rules):
         check_chip_tally(state)
         if state.pot < 0:
             raise PositionError(f"{state.pot} chips", field="pot")
-        if state.turn is not None and not state.hands[state.turn]:
-            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+        check_to_act(state)
 
     # -- dealing -------------------------------------------------------------
 
@@ -297,11 +270,9 @@ class FanTanFamily(Rules):
         return None
 
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[FanTanState, list[Event]]:
-        self.check_seats(seats)
-        order = shuffle(f"hand/{hand}/deal", pack())
-        first = (dealer + 1) % seats
         # One card at a time, clockwise from the dealer's left, until the pack is gone.
-        hands = tuple(tuple(order[(seat - first) % seats :: seats]) for seat in range(seats))
+        hands, _ = self.deal_cards(seats, dealer, hand, shuffle)
+        first = (dealer + 1) % seats
         state = FanTanState(
             hand=hand,
             dealer=dealer,
@@ -319,7 +290,7 @@ class FanTanFamily(Rules):
             most = max(map(len, hands))
             moves += [ChipMove("ante", seat, None, 1) for seat in around]
             moves += [ChipMove("short-hand", seat, None, 1) for seat in around if len(hands[seat]) < most]
-        state = replace(state, **_paid(state, moves))
+        state = replace(state, **paid(state, moves))
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}, *(m.to_event(hand) for m in moves)]
 
     # -- what may be played ----------------------------------------------------
@@ -332,21 +303,8 @@ class FanTanFamily(Rules):
         """Why ``card``, held and not in :meth:`playable`, cannot be played."""
         raise NotImplementedError
 
-    def _why_not(
-        self,
-        card: Card,
-        *,
-        is_turn: bool,
-        over: bool,
-        hand: Sequence[Card],
-        rows: Sequence[Row | None],
-        opening: Rank | None,
-    ) -> str | None:
-        """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
-        if over:
-            return "the hand is over"
-        if not is_turn:
-            return "it is not your turn"
+    def _why_not(self, card: Card, *, hand: Sequence[Card], rows: Sequence[Row | None], opening: Rank | None) -> str | None:
+        """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
         if card not in hand:
             on_table = self.on_table(card, rows)
             return on_table or f"you do not hold {card.display}"
@@ -366,13 +324,8 @@ class FanTanFamily(Rules):
     # -- seeing ----------------------------------------------------------------
 
     def view(self, state: FanTanState, seat: int | None) -> FanTanView:
-        check_view_seat(seat, state.seats)
         return FanTanView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
+            **seat_fields(state, seat),
             rows=state.rows,
             opening=state.opening,
             turn=state.turn,
@@ -392,14 +345,7 @@ class FanTanFamily(Rules):
         return None if allowed is None else tuple(sorted(allowed))
 
     def explain(self, view: FanTanView, card: Card) -> str | None:
-        return self._why_not(
-            card,
-            is_turn=has_turn(view),
-            over=view.result is not None,
-            hand=view.hand,
-            rows=view.rows,
-            opening=view.opening,
-        )
+        return turn_problem(view) or self._why_not(card, hand=view.hand, rows=view.rows, opening=view.opening)
 
     def why_legal(self, view: FanTanView, move: Move) -> str:
         if move.kind == "play":
@@ -434,18 +380,11 @@ class FanTanFamily(Rules):
     # -- playing -----------------------------------------------------------------
 
     def apply(self, state: FanTanState, seat: int, move: Move, shuffle: Shuffler) -> tuple[FanTanState, list[Event]]:
-        def illegal(reason: str) -> IllegalMove:
-            return IllegalMove(reason, move=move, seat=seat)
-
-        if state.result is not None:
-            raise illegal("the hand is over")
-        if seat != state.turn:
-            raise illegal("it is not your turn")
+        check_turn(state, seat, move)
+        illegal = refuser(move, seat)
         hand = state.hands[seat]
         if move.kind == "play":
-            problem = self._why_not(
-                move.card, is_turn=True, over=False, hand=hand, rows=state.rows, opening=state.opening
-            )
+            problem = self._why_not(move.card, hand=hand, rows=state.rows, opening=state.opening)
             if problem:
                 raise illegal(problem)
             if move.suit is not None:
@@ -458,7 +397,7 @@ class FanTanFamily(Rules):
             moves = [ChipMove("pass", seat, None, 1)] if self.uses_chips else []
             if able:
                 moves += self.pass_penalties(state, seat)
-            state = replace(state, turn=(seat + 1) % state.seats, **_paid(state, moves))
+            state = replace(state, turn=(seat + 1) % state.seats, **paid(state, moves))
             return state, [m.to_event(state.hand) for m in moves]
         raise illegal(f"{self.title} has no move {move.kind!r}: play a card or pass")
 
@@ -489,10 +428,9 @@ class FanTanFamily(Rules):
             pot = state.pot + sum(m.amount for m in moves)
             if pot:
                 moves.append(ChipMove("pot", None, winner, pot))
-        paid = _paid(state, moves)
-        scores = paid.get("net", state.net) if self.uses_chips else tuple(int(s == winner) for s in range(state.seats))
-        result = HandResult("out", (winner,), counts, scores, f"seat {winner} went out")
-        return replace(state, turn=None, result=result, **paid), [m.to_event(state.hand) for m in moves]
+        changes = paid(state, moves)
+        scores = changes.get("net", state.net) if self.uses_chips else tuple(int(s == winner) for s in range(state.seats))
+        return replace(state, turn=None, result=went_out(winner, counts, scores), **changes), [m.to_event(state.hand) for m in moves]
 
     # -- the heuristic bot ------------------------------------------------------
 
@@ -506,9 +444,7 @@ class FanTanFamily(Rules):
         """What the table plays for a seat whose timer ran out: its lowest playable card
         in card order (clubs A to K, then diamonds, hearts, spades), else a pass.
         A timed-out seat never passes when it could play."""
-        if state.result is not None or state.turn is None:
-            raise IllegalMove("the hand is over")
-        able = self._playable_in(state.hands[state.turn], state.rows, state.opening)
+        able = self._playable_in(state.hands[seat_to_act(state)], state.rows, state.opening)
         return Move.play(able[0]) if able else Move.pass_()
 
     # -- reporting -----------------------------------------------------------------
@@ -571,8 +507,14 @@ class FanTanSummary(HandSummary):
         return out
 
 
-def _paid(state: FanTanState, moves: Sequence[ChipMove]) -> dict[str, Any]:
-    """The state's fields that the chip movements ``moves`` change: seats' net, the pot, the list."""
+def paid(state: Any, moves: Sequence[ChipMove]) -> dict[str, Any]:
+    """The fields of a state with a pot (the Fan Tan and Snip Snap games') that the chip
+    movements ``moves`` change: the seats' ``net``, the ``pot``, the list of ``chips``.
+
+    >>> state = FanTanState(1, 0, ((), ()), (None,) * 4, None, 0, net=(0, 0))
+    >>> paid(state, [ChipMove("ante", 0, None, 1), ChipMove("pot", None, 1, 1)])["net"]
+    (-1, 1)
+    """
     if not moves:
         return {}
     net, pot = list(state.net), state.pot

@@ -29,27 +29,18 @@ way rather than another.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    check_view_seat,
-    Event,
-    fast_replace,
-    HandResult,
-    has_turn,
-    IllegalMove,
-    Layout,
-    Move,
-    Rules,
-    Shuffler,
-    TARGET,
-)
+from fairdeal.cards import Card, Rank
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import Event, HandResult, HandState, IllegalMove, Layout, Move, SeatView, Shuffler, TARGET
+from fairdeal.rules.base import fast_replace, seat_fields, seat_to_act, suit_counts, turn_problem, went_out
 from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, check_shape, hand_places
-from fairdeal.rules.crazy_eights import deal_hands
-from fairdeal.rules.summary import HandSummary, SeatNames, describe_draws, plays_from_json, plays_json
+from fairdeal.rules.crazy_eights import draw_from_stock
+from fairdeal.rules.rounds import RoundGame, lead_longest_suit
+from fairdeal.rules.summary import HandSummary, SeatNames, describe_draws, describe_plays, plays_from_json, plays_json
 from fairdeal.rules.hollywood import HollywoodScoring
 
 __all__ = ["GoBoom", "GoBoomState", "GoBoomView", "HollywoodGoBoom", "go_boom_points", "round_winner", "strength"]
@@ -92,12 +83,9 @@ def _matches(card: Card, previous: Card | None) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class GoBoomState:
+class GoBoomState(HandState):
     """One hand of Go Boom, everything included (hidden cards too)."""
 
-    hand: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]
     """Top first."""
     leader: int
@@ -119,10 +107,6 @@ class GoBoomState:
     """Every draw of the hand, (seat, card), for the report."""
 
     @property
-    def seats(self) -> int:
-        return len(self.hands)
-
-    @property
     def previous(self) -> Card | None:
         """The card to match: the last card played in this round (``None``: the leader's turn)."""
         return self.plays[-1][1] if self.plays else None
@@ -132,14 +116,9 @@ _replace = fast_replace(GoBoomState)
 
 
 @dataclass(frozen=True, slots=True)
-class GoBoomView:
+class GoBoomView(SeatView):
     """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand)."""
 
-    seat: int | None
-    hand_no: int
-    dealer: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
     stock_size: int
     leader: int
     turn: int | None
@@ -154,27 +133,19 @@ class GoBoomView:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "hand": codes(self.hand),
-            "hand_sizes": list(self.hand_sizes),
+            **self.seat_json(),
             "stock_size": self.stock_size,
             "leader": self.leader,
             "turn": self.turn,
-            "round": [{"seat": seat, "card": card.code} for seat, card in self.plays],
+            "round": plays_json(self.plays),
             "passed": list(self.passed),
             "previous": None if self.previous is None else self.previous.code,
             "drawn": self.drawn,
         }
 
 
-def _why_not(card: Card, *, is_turn: bool, over: bool, hand: Sequence[Card], previous: Card | None) -> str | None:
-    """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
-    if over:
-        return "the hand is over"
-    if not is_turn:
-        return "it is not your turn"
+def _why_not(card: Card, *, hand: Sequence[Card], previous: Card | None) -> str | None:
+    """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
         return f"you do not hold {card.display}"
     if _matches(card, previous):
@@ -187,13 +158,32 @@ def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-class GoBoom(Rules):
+class PlayedBy(TypedDict):
+    """A card on the table and the seat that played it."""
+
+    seat: int
+    card: Card
+
+
+class GoBoomTable(TableJSON):
+    """The public table of a Go Boom hand: the round's cards, who leads, who passed, the stock."""
+
+    stock_size: int
+    leader: int
+    round: list[PlayedBy]
+    passed: list[int]
+    previous: Card | None
+    drawn: int
+
+
+class GoBoom(RoundGame):
     """Go Boom: 2 to 7 players, 7 cards each, rounds led by the highest card, first out wins.
 
     Options: ``target`` (100: the match ends after a hand in which some total reaches it).
     """
 
     renderer = "go_boom"
+    table_json = GoBoomTable
 
     name = "go-boom"
     lobby_order = 50
@@ -206,6 +196,10 @@ class GoBoom(Rules):
     summary_line = "Follow the lead by suit or rank, or draw; the highest card leads the next round."
     OPTIONS = (TARGET,)
     layout = Layout(hands="7 cards each", stock=True)
+
+    @staticmethod
+    def hand_size(seats: int) -> int:
+        return HAND_SIZE
 
     # -- the position (state JSON, spec/state.md) ------------------------------
 
@@ -249,9 +243,7 @@ class GoBoom(Rules):
     # -- dealing ---------------------------------------------------------------
 
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[GoBoomState, list[Event]]:
-        self.check_seats(seats)
-        order = shuffle(f"hand/{hand}/deal", pack())
-        hands, stock = deal_hands(order, seats, dealer, HAND_SIZE)
+        hands, stock = self.deal_cards(seats, dealer, hand, shuffle)
         first = (dealer + 1) % seats
         state = GoBoomState(hand=hand, dealer=dealer, hands=hands, stock=tuple(stock), leader=first, turn=first, dealt=hands)
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
@@ -259,13 +251,8 @@ class GoBoom(Rules):
     # -- seeing ----------------------------------------------------------------
 
     def view(self, state: GoBoomState, seat: int | None) -> GoBoomView:
-        check_view_seat(seat, state.seats)
         return GoBoomView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
+            **seat_fields(state, seat),
             stock_size=len(state.stock),
             leader=state.leader,
             turn=state.turn,
@@ -276,85 +263,58 @@ class GoBoom(Rules):
         )
 
     def explain(self, view: GoBoomView, card: Card) -> str | None:
-        return _why_not(
-            card,
-            is_turn=has_turn(view),
-            over=view.result is not None,
-            hand=view.hand,
-            previous=view.previous,
-        )
+        return turn_problem(view) or _why_not(card, hand=view.hand, previous=view.previous)
 
-    def why_legal(self, view: GoBoomView, move: Move) -> str:
-        previous = view.previous
-        if move.kind == "play":
-            card = move.card
-            if previous is None:
-                return f"{card.display} leads the round: any card may lead"
-            same = "same suit" if card.suit == previous.suit else "same rank"
-            return f"{card.display} on {previous.display}: {same}"
-        if move.kind == "draw":
-            return "no card matches: draws"
-        if move.kind == "pass":
-            return "no card matches and the stock is empty: passes"
-        return super().why_legal(view, move)
+    # -- a round: follow the previous card by suit or rank, or draw ---------------
 
-    def legal_moves(self, view: GoBoomView) -> list[Move]:
-        if view.result is not None or not has_turn(view):
-            return []
-        moves = [Move.play(c) for c in sorted(set(view.hand)) if _matches(c, view.previous)]
-        if moves:
-            return moves
-        return [Move.draw() if view.stock_size else Move.pass_()]
+    lead_due = "you lead this round: put down any card"
+    moves_hint = "play a card, draw, or pass"
+
+    def wanted_by(self, table: GoBoomState | GoBoomView) -> Card | None:
+        return table.previous
+
+    def answers(self, card: Card, wanted: Card) -> bool:
+        return _matches(card, wanted)
+
+    def stuck_move(self, view: GoBoomView) -> Move:
+        return Move.draw() if view.stock_size else Move.pass_()
+
+    def lead_words(self, card: Card) -> str:
+        return f"{card.display} leads the round: any card may lead"
+
+    def answer_words(self, card: Card, wanted: Card) -> str:
+        same = "same suit" if card.suit == wanted.suit else "same rank"
+        return f"{card.display} on {wanted.display}: {same}"
+
+    def stuck_words(self, kind: str, wanted: Card | None) -> str | None:
+        return {"draw": "no card matches: draws", "pass": "no card matches and the stock is empty: passes"}.get(kind)
 
     # -- playing ---------------------------------------------------------------
 
-    def apply(self, state: GoBoomState, seat: int, move: Move, shuffle: Shuffler) -> tuple[GoBoomState, list[Event]]:
-        def illegal(reason: str) -> IllegalMove:
-            return IllegalMove(reason, move=move, seat=seat)
+    def play_problem(self, state: GoBoomState, seat: int, move: Move) -> str | None:
+        problem = _why_not(move.card, hand=state.hands[seat], previous=state.previous)
+        return problem or (f"{self.title} names no suit" if move.suit is not None else None)
 
-        if state.result is not None:
-            raise illegal("the hand is over")
-        if seat != state.turn:
-            raise illegal("it is not your turn")
-        hand = state.hands[seat]
-        previous = state.previous
-        if move.kind == "play":
-            problem = _why_not(move.card, is_turn=True, over=False, hand=hand, previous=previous)
-            if problem:
-                raise illegal(problem)
-            if move.suit is not None:
-                raise illegal(f"{self.title} names no suit")
-            return self._play(state, seat, move.card), []
-        if move.kind in ("draw", "pass"):
-            if previous is None:
-                raise illegal("you lead this round: put down any card")
-            able = [c for c in hand if _matches(c, previous)]
-            if able:
-                raise illegal(f"you must play when you can, and {able[0].display} matches {previous.display}")
-            if move.kind == "draw":
-                if not state.stock:
-                    raise illegal("the stock is empty: there is nothing to draw")
-                card = state.stock[0]
-                hands = state.hands[:seat] + (hand + (card,),) + state.hands[seat + 1 :]
-                return _replace(
-                    state, hands=hands, stock=state.stock[1:], drawn=state.drawn + 1,
-                    draws=state.draws + ((seat, card),),
-                ), []
-            if state.stock:
-                raise illegal("you may pass only when the stock is empty: draw until a card matches")
-            return self._acted(_replace(state, passed=state.passed + (seat,))), []
-        raise illegal(f"{self.title} has no move {move.kind!r}: play a card, draw, or pass")
+    def must_answer(self, able: Sequence[Card], wanted: Card) -> str:
+        return f"you must play when you can, and {able[0].display} matches {wanted.display}"
 
-    def _play(self, state: GoBoomState, seat: int, card: Card) -> GoBoomState:
+    def stuck(self, state: GoBoomState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]) -> tuple[GoBoomState, list[Event]]:
+        if kind == "draw":
+            if not state.stock:
+                raise illegal("the stock is empty: there is nothing to draw")
+            return _replace(state, **draw_from_stock(state, seat)), []
+        if state.stock:
+            raise illegal("you may pass only when the stock is empty: draw until a card matches")
+        return self._acted(_replace(state, passed=state.passed + (seat,))), []
+
+    def play(self, state: GoBoomState, seat: int, card: Card) -> tuple[GoBoomState, list[Event]]:
         new_hand = _remove(state.hands[seat], card)
         hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
         played = _replace(state, hands=hands, plays=state.plays + ((seat, card),))
         if new_hand:
-            return self._acted(played)
-        counts = tuple(sum(map(go_boom_points, h)) for h in hands)
-        scores = tuple(sum(counts) if s == seat else 0 for s in range(state.seats))
-        result = HandResult("out", (seat,), counts, scores, f"seat {seat} went out")
-        return _replace(played, turn=None, drawn=0, result=result, rounds=state.rounds + (_round(played, None),))
+            return self._acted(played), []
+        result = went_out(seat, tuple(sum(map(go_boom_points, h)) for h in hands))
+        return _replace(played, turn=None, drawn=0, result=result, rounds=state.rounds + (_round(played, None),)), []
 
     def _acted(self, state: GoBoomState) -> GoBoomState:
         """The seat to act has played or passed: the next seat acts, or the round is over."""
@@ -377,10 +337,7 @@ class GoBoom(Rules):
     def auto_move(self, state: GoBoomState) -> Move:
         """What the table plays for a seat whose timer ran out: its lowest playable card by
         (points, rank, suit) (a leader: its lowest card); else a draw; else a pass."""
-        if state.result is not None or state.turn is None:
-            raise IllegalMove("the hand is over")
-        hand = state.hands[state.turn]
-        able = [c for c in hand if _matches(c, state.previous)]
+        able = self.answering(state.hands[seat_to_act(state)], state.previous)
         if able:
             return Move.play(min(able, key=lambda c: (go_boom_points(c), int(c.rank), int(c.suit))))
         return Move.draw() if state.stock else Move.pass_()
@@ -418,7 +375,7 @@ class GoBoomRound:
 
     def describe(self, names: SeatNames) -> str:
         """``seat 0 (Ann) 9♣, seat 1 (Bob) K♣; highest card: seat 1 (Bob) leads next``."""
-        shown = ", ".join(f"{names.seat(seat)} {card.display}" for seat, card in self.plays)
+        shown = describe_plays(self.plays, names)
         if self.passed:
             shown += f"; passed: {names.seats(self.passed)}"
         if self.won_by is not None:
@@ -453,7 +410,7 @@ def _round(state: GoBoomState, won_by: int | None) -> dict[str, Any]:
     won it (``None``: the hand ended in it)."""
     return {
         "leader": state.plays[0][0],
-        "plays": [{"seat": seat, "card": card.code} for seat, card in state.plays],
+        "plays": plays_json(state.plays),
         "passed": list(state.passed),
         "won_by": won_by,
     }
@@ -492,10 +449,7 @@ def go_boom_choice(view: GoBoomView, moves: Sequence[Move]) -> Move:
     plays = [m.card for m in moves if m.kind == "play"]
     if not plays:
         return moves[0]
-    counts = [0, 0, 0, 0]
-    for card in view.hand:
-        counts[card.suit] += 1
     if view.previous is None:
-        suit = max(Suit, key=lambda s: (counts[s], -s))
-        return Move.play(max((c for c in plays if c.suit == suit), key=strength))
+        return lead_longest_suit(view.hand, plays, strength)
+    counts = suit_counts(view.hand)
     return Move.play(max(plays, key=lambda c: (strength(c), counts[c.suit], go_boom_points(c), -c.index)))

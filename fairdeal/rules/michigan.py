@@ -43,12 +43,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence as Seq
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from fairdeal.cards import Card, codes, pack
 from fairdeal.rules.base import DEALS, Event, IllegalMove, Layout, Move, Option, ScoreSheet, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
-from fairdeal.rules.sequence import RunGame, RunState, RunSummary, RunView, deal_round, replace_state
+from fairdeal.rules.sequence import RunGame, RunTable, RunState, RunSummary, RunView, deal_round, replace_state
 from fairdeal.rules.summary import SeatNames, display
 
 __all__ = ["DoubleStops", "Michigan", "MichiganSheet", "PAY_CARDS", "Spin"]
@@ -85,6 +85,35 @@ class MichiganSheet(ScoreSheet):
         return [f"  counters left on the layout: {shown}"]
 
 
+class Bid(TypedDict):
+    """A seat's say in the auction of Michigan's extra hand: its bid, or ``null`` for a pass."""
+
+    seat: int
+    bid: int | None
+
+
+class MichiganTable(RunTable):
+    """Michigan's table: a run game's, with the phase, the auction's bids, the counters on the
+    layout's pay cards and the cards the dealer put aside (to him only)."""
+
+    phase: str
+    bids: list[Bid]
+    layout: dict[str, int]
+    discarded: NotRequired[list[Card]]
+
+
+class DoubleStopsTable(MichiganTable):
+    """Double Stops' table: Michigan's, and the pair of the layout that pays double."""
+
+    pair: list[Card]
+
+
+class SpinTable(MichiganTable):
+    """Spin's table: Michigan's, and whether the seat to act may spin (A♦) now."""
+
+    privilege: NotRequired[bool]
+
+
 class Michigan(RunGame):
     """Michigan: 3 to 8 players, a dead extra hand the dealer may take or sell, pay cards
     A♥ K♣ Q♦ J♠ with counters on them, runs up to the ace or to a dead card.
@@ -108,6 +137,7 @@ class Michigan(RunGame):
     renderer = "michigan"
 
     name = "michigan"
+    table_json = MichiganTable
     lobby_order = 130
     title = "Michigan"
     min_seats = 3
@@ -355,6 +385,7 @@ class DoubleStops(Michigan):
     """
 
     name = "double-stops"
+    table_json = DoubleStopsTable
     lobby_order = 140
     title = "Double Stops"
     summary_line = "Michigan with the 10♥ and 9♥ as a pair on the layout."
@@ -395,6 +426,7 @@ class Spin(Michigan):
     """
 
     name = "spin"
+    table_json = SpinTable
     lobby_order = 150
     title = "Spin"
     summary_line = "Michigan where the A♦ may go down with any play: Spin!"

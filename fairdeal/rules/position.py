@@ -57,6 +57,7 @@ __all__ = [
     "check_seat",
     "check_seat_list",
     "check_shape",
+    "check_to_act",
     "game_pack",
     "hand_places",
     "state_from_json",
@@ -343,6 +344,19 @@ def check_seat_list(values: Sequence[Any], seats: int, field: str, *, length: bo
         check_seat(value, seats, f"{field}[{i}]")
     if distinct and len(set(values)) != len(values):
         raise PositionError("a seat is listed twice", field=field)
+
+
+def check_to_act(state: Any) -> None:
+    """The seat to act (``turn``, if any) must hold cards: a seat out of cards takes no turn.
+
+    >>> from types import SimpleNamespace
+    >>> check_to_act(SimpleNamespace(turn=1, hands=((), ())))
+    Traceback (most recent call last):
+    ...
+    fairdeal.rules.position.PositionError: turn: seat 1 is out of cards and cannot be the seat to act
+    """
+    if state.turn is not None and not state.hands[state.turn]:
+        raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
 
 
 def check_chip_tally(state: Any, *, boxes: Sequence[str] = (), pot: bool = True) -> None:

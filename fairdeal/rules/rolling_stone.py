@@ -19,29 +19,18 @@ text was read one way rather than another.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    check_view_seat,
-    DEALS,
-    Event,
-    fast_replace,
-    HandResult,
-    has_turn,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    Rules,
-    Shuffler,
-)
-from fairdeal.rules.position import Places, PositionError, check_seat, check_shape, hand_places
-from fairdeal.rules.crazy_eights import deal_hands
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import DEALS, Event, HandResult, HandState, IllegalMove, Layout, Move, Option, SeatView, Shuffler
+from fairdeal.rules.base import fast_replace, seat_fields, seat_to_act, suit_counts, turn_problem, went_out
+from fairdeal.rules.position import Places, PositionError, check_seat, check_shape, check_to_act, hand_places
+from fairdeal.rules.rounds import RoundGame, lead_longest_suit
 from fairdeal.rules.snip_snap import strength as rank_strength
-from fairdeal.rules.summary import HandSummary, SeatNames, display, plays_from_json, plays_json, safe
+from fairdeal.rules.summary import HandSummary, SeatNames, describe_plays, display, plays_from_json, plays_json, safe
 
 __all__ = [
     "RollingStone",
@@ -100,12 +89,9 @@ def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class RollingStoneState:
+class RollingStoneState(HandState):
     """One deal of Rolling Stone, everything included (hidden cards too)."""
 
-    hand: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
     turn: int | None
     """The seat to act; ``None`` once the deal is over."""
     trick: tuple[tuple[int, Card], ...] = ()
@@ -121,10 +107,6 @@ class RollingStoneState:
     """The hands as dealt, for the report."""
 
     @property
-    def seats(self) -> int:
-        return len(self.hands)
-
-    @property
     def led(self) -> Card | None:
         return self.trick[0][1] if self.trick else None
 
@@ -133,17 +115,12 @@ _replace = fast_replace(RollingStoneState)
 
 
 @dataclass(frozen=True, slots=True)
-class RollingStoneView:
+class RollingStoneView(SeatView):
     """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
 
     ``tricks`` is how many tricks the deal has had; ``last`` the one before the trick in
     play, as the report shows it (``None`` before the first ends)."""
 
-    seat: int | None
-    hand_no: int
-    dealer: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
     turn: int | None
     trick: tuple[tuple[int, Card], ...]
     aside: int
@@ -157,13 +134,9 @@ class RollingStoneView:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "hand": codes(self.hand),
-            "hand_sizes": list(self.hand_sizes),
+            **self.seat_json(),
             "turn": self.turn,
-            "trick": [{"seat": seat, "card": card.code} for seat, card in self.trick],
+            "trick": plays_json(self.trick),
             "led": None if self.led is None else self.led.suit.letter,
             "aside": self.aside,
             "tricks": self.tricks,
@@ -171,12 +144,8 @@ class RollingStoneView:
         }
 
 
-def _why_not(card: Card, *, is_turn: bool, over: bool, hand: Sequence[Card], led: Card | None) -> str | None:
-    """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
-    if over:
-        return "the hand is over"
-    if not is_turn:
-        return "it is not your turn"
+def _why_not(card: Card, *, hand: Sequence[Card], led: Card | None) -> str | None:
+    """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
         return f"you do not hold {card.display}"
     if led is None or card.suit == led.suit:
@@ -187,7 +156,32 @@ def _why_not(card: Card, *, is_turn: bool, over: bool, hand: Sequence[Card], led
     return f"you hold no {led.suit.plural}: you cannot follow, so you pick up the trick (pass)"
 
 
-class RollingStone(Rules):
+class Played(TypedDict):
+    """A card of a trick and the seat that played it."""
+
+    seat: int
+    card: Card
+
+
+class LastTrick(TypedDict):
+    """The trick before this one: its cards, how it ended and by whom."""
+
+    plays: list[Played]
+    end: str
+    by: int
+
+
+class RollingStoneTable(TableJSON):
+    """The public table of a Rolling Stone hand: the trick in play, the suit led, the tricks."""
+
+    trick: list[Played]
+    led: Suit | None
+    aside: int
+    tricks: int
+    last: LastTrick | None
+
+
+class RollingStone(RoundGame):
     """Rolling Stone: 4 to 6 players, 8 cards each; follow suit or pick up the trick; first out wins.
 
     Options: ``deals`` (deals in the session; 0, the default: each player deals once; a
@@ -209,6 +203,7 @@ class RollingStone(Rules):
     """
 
     renderer = "rolling_stone"
+    table_json = RollingStoneTable
 
     name = "rolling-stone"
     lobby_order = 200
@@ -217,14 +212,14 @@ class RollingStone(Rules):
     max_seats = 6
     first_dealer_rank = Rank.ACE
     family = "Groups and tricks"
-    move_kinds = ("play", "pass")
     summary_line = "Follow suit or pick up the trick; the first out wins the deal."
     OPTIONS = (DEALS, Option("trick_limit", 500, 1, 10_000, "tricks", help="tricks after which a deal is blocked"))
     unit = "deals"
     layout = Layout(hands="8 cards each", cut_down="ace and the high cards: 8 a player (from the 7s at four, the 6s at five, the 5s at six)")
 
-    def match_over(self, sheet: Any, hands_played: int) -> bool:
-        return hands_played >= self.deals_in_session(len(sheet.totals))
+    @staticmethod
+    def hand_size(seats: int) -> int:
+        return HAND_SIZE
 
     # -- the position (state JSON, spec/state.md) --------------------------------------
 
@@ -255,8 +250,7 @@ class RollingStone(Rules):
             raise PositionError(f"a trick that all {seats} seats followed is put aside", field="trick")
         if state.trick and state.result is None and state.turn != (state.trick[-1][0] + 1) % seats:
             raise PositionError(f"seat {(state.trick[-1][0] + 1) % seats} plays next, not seat {state.turn}", field="turn")
-        if state.turn is not None and not state.hands[state.turn]:
-            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+        check_to_act(state)
         shape = {"plays": [{"seat": "seat", "card": "card"}], "end": ("aside", "picked-up", "out"), "by": "seat"}
         aside = 0
         for i, trick in enumerate(state.tricks):
@@ -273,9 +267,7 @@ class RollingStone(Rules):
     # -- dealing -----------------------------------------------------------------------
 
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[RollingStoneState, list[Event]]:
-        self.check_seats(seats)
-        order = shuffle(f"hand/{hand}/deal", rolling_stone_pack(seats))
-        hands, _ = deal_hands(order, seats, dealer, HAND_SIZE)
+        hands, _ = self.deal_cards(seats, dealer, hand, shuffle)
         first = (dealer + 1) % seats
         state = RollingStoneState(
             hand=hand, dealer=dealer, hands=hands, turn=first, seen=frozenset((position(first, hands),)), dealt=hands
@@ -285,13 +277,8 @@ class RollingStone(Rules):
     # -- seeing ----------------------------------------------------------------------------
 
     def view(self, state: RollingStoneState, seat: int | None) -> RollingStoneView:
-        check_view_seat(seat, state.seats)
         return RollingStoneView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
+            **seat_fields(state, seat),
             turn=state.turn,
             trick=state.trick,
             aside=state.aside,
@@ -301,57 +288,48 @@ class RollingStone(Rules):
         )
 
     def explain(self, view: RollingStoneView, card: Card) -> str | None:
-        return _why_not(
-            card,
-            is_turn=has_turn(view),
-            over=view.result is not None,
-            hand=view.hand,
-            led=view.led,
-        )
+        return turn_problem(view) or _why_not(card, hand=view.hand, led=view.led)
 
-    def why_legal(self, view: RollingStoneView, move: Move) -> str:
-        led = view.led
-        if move.kind == "play":
-            if led is None:
-                return f"{move.card.display} leads the trick: any card may lead"
-            return f"{move.card.display} follows suit: {led.suit.plural} were led"
-        if move.kind == "pass" and led is not None:
-            return f"holds no {led.suit.plural}: cannot follow, picks up the trick"
-        return super().why_legal(view, move)
+    # -- a trick: follow suit, or pick it up -----------------------------------------------
 
-    def legal_moves(self, view: RollingStoneView) -> list[Move]:
-        if view.result is not None or not has_turn(view):
-            return []
-        led = view.led
-        plays = sorted(c for c in view.hand if led is None or c.suit == led.suit)
-        return [Move.play(c) for c in plays] if plays else [Move.pass_()]
+    moves_hint = "play a card, or pass to pick up the trick"
+    table_word = "trick"
+
+    def wanted_by(self, table: RollingStoneState | RollingStoneView) -> Card | None:
+        return table.led
+
+    def answers(self, card: Card, wanted: Card) -> bool:
+        return card.suit == wanted.suit
+
+    def lead_words(self, card: Card) -> str:
+        return f"{card.display} leads the trick: any card may lead"
+
+    def answer_words(self, card: Card, wanted: Card) -> str:
+        return f"{card.display} follows suit: {wanted.suit.plural} were led"
+
+    def stuck_words(self, kind: str, wanted: Card | None) -> str | None:
+        if kind == "pass" and wanted is not None:
+            return f"holds no {wanted.suit.plural}: cannot follow, picks up the trick"
+        return None
+
+    def in_play(self, state: RollingStoneState) -> list[Card]:
+        return [c for _, c in state.trick]
 
     # -- playing ---------------------------------------------------------------------------
 
-    def apply(self, state: RollingStoneState, seat: int, move: Move, shuffle: Shuffler) -> tuple[RollingStoneState, list[Event]]:
-        def illegal(reason: str) -> IllegalMove:
-            return IllegalMove(reason, move=move, seat=seat)
+    def play_problem(self, state: RollingStoneState, seat: int, move: Move) -> str | None:
+        if move.suit is not None:
+            return f"{self.title} names no suit"
+        return _why_not(move.card, hand=state.hands[seat], led=state.led)
 
-        if state.result is not None:
-            raise illegal("the hand is over")
-        if seat != state.turn:
-            raise illegal("it is not your turn")
-        hand = state.hands[seat]
-        if move.kind == "play":
-            if move.suit is not None:
-                raise illegal(f"{self.title} names no suit")
-            problem = _why_not(move.card, is_turn=True, over=False, hand=hand, led=state.led)
-            if problem:
-                raise illegal(problem)
-            return self._play(state, seat, move.card), []
-        if move.kind == "pass":
-            if state.led is None:
-                raise illegal("you lead: put down any card")
-            follow = sorted(c for c in hand if c.suit == state.led.suit)
-            if follow:
-                raise illegal(f"you must follow suit when you can, and {follow[0].display} follows")
-            return self._pick_up(state, seat)
-        raise illegal(f"{self.title} has no move {move.kind!r}: play a card, or pass to pick up the trick")
+    def must_answer(self, able: Sequence[Card], wanted: Card) -> str:
+        return f"you must follow suit when you can, and {min(able).display} follows"
+
+    def stuck(self, state: RollingStoneState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]) -> tuple[RollingStoneState, list[Event]]:
+        return self._pick_up(state, seat)
+
+    def play(self, state: RollingStoneState, seat: int, card: Card) -> tuple[RollingStoneState, list[Event]]:
+        return self._play(state, seat, card), []
 
     def _play(self, state: RollingStoneState, seat: int, card: Card) -> RollingStoneState:
         i = state.hands[seat].index(card)
@@ -359,8 +337,7 @@ class RollingStone(Rules):
         hands = state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
         trick = state.trick + ((seat, card),)
         if not hand:
-            counts = tuple(len(h) for h in hands)
-            result = HandResult("out", (seat,), counts, tuple(int(s == seat) for s in range(state.seats)), f"seat {seat} went out")
+            result = went_out(seat, tuple(len(h) for h in hands), tuple(int(s == seat) for s in range(state.seats)))
             done = _trick(trick, "out", seat)
             return _replace(state, hands=hands, trick=(), turn=None, tricks=state.tricks + (done,), result=result)
         if len(trick) < state.seats:
@@ -413,14 +390,10 @@ class RollingStone(Rules):
         suit led (ace high); leading, its lowest card of the suit it holds fewest of (the others
         are likeliest to follow it, so the trick is put aside; ties: clubs, diamonds, hearts,
         spades); unable to follow, a pass (it picks up the trick)."""
-        if state.result is not None or state.turn is None:
-            raise IllegalMove("the hand is over")
-        hand = state.hands[state.turn]
+        hand = state.hands[seat_to_act(state)]
         led = state.led
         if led is None:
-            counts = [0, 0, 0, 0]
-            for card in hand:
-                counts[card.suit] += 1
+            counts = suit_counts(hand)
             suit = counts.index(min(n for n in counts if n))
             return Move.play(min((c for c in hand if c.suit == suit), key=strength))
         follow = [c for c in hand if c.suit == led.suit]
@@ -430,10 +403,6 @@ class RollingStone(Rules):
 
     def summary(self, state: RollingStoneState) -> RollingStoneSummary:
         return RollingStoneSummary(deal=state.dealt, tricks=tuple(Trick.from_json(t) for t in state.tricks))
-
-    def describe_table(self, before: RollingStoneState, after: RollingStoneState, names: SeatNames) -> str:
-        # The trick in play.
-        return f"; trick {display([c for _, c in after.trick])}" if after.trick else "; trick over"
 
     def describe_event(self, event: Event, names: SeatNames) -> str:
         if event.get("type") == "pick-up":
@@ -459,7 +428,7 @@ class Trick:
 
     def describe(self, names: SeatNames) -> str:
         """``seat 0 (Ann) 9♣, seat 1 (Bob) K♣; all followed: put aside, seat 1 (Bob) leads``."""
-        shown = ", ".join(f"{names.seat(seat)} {card.display}" for seat, card in self.plays)
+        shown = describe_plays(self.plays, names)
         who = names.who(self.by)
         if self.end == "aside":
             return f"{shown}; all followed: put aside, {who} leads"
@@ -496,7 +465,7 @@ def _trick(trick: Sequence[tuple[int, Card]], end: str, seat: int) -> dict[str, 
     """A finished trick for the report: its cards in order, how it ended (``aside``: everyone
     followed; ``picked-up``; ``out``: the deal ended in it) and the seat that ended it (the
     highest card, the seat that picked it up, the seat that went out)."""
-    return {"plays": [{"seat": s, "card": c.code} for s, c in trick], "end": end, "by": seat}
+    return {"plays": plays_json(trick), "end": end, "by": seat}
 
 
 # -- the heuristic bot ----------------------------------------------------------
@@ -524,8 +493,4 @@ def rolling_stone_choice(view: RollingStoneView, moves: Sequence[Move]) -> Move:
         return moves[0]
     if view.trick:
         return Move.play(max(plays, key=strength))
-    counts = [0, 0, 0, 0]
-    for card in view.hand:
-        counts[card.suit] += 1
-    suit = max(Suit, key=lambda s: (counts[s], -s))
-    return Move.play(max((c for c in plays if c.suit == suit), key=strength))
+    return lead_longest_suit(view.hand, plays, strength)

@@ -706,6 +706,20 @@ def _read(text: str) -> _Node:
     return tree
 
 
+def _last_three(mainline: Sequence[Card], count: int) -> tuple[Card, Card, Card]:
+    """What a rule calls ``last``, ``last2`` and ``last3`` on a mainline of ``count`` cards (the
+    starter stands in where it is shorter); ``ValueError`` for an empty mainline.
+
+    >>> from fairdeal.cards import parse_cards
+    >>> [c.code for c in _last_three(parse_cards("2C 5H"), 2)]
+    ['5H', '2C', '2C']
+    """
+    if count == 0:
+        raise ValueError("the mainline holds at least the starter card")
+    first = mainline[0]
+    return mainline[-1], mainline[-2] if count >= 2 else first, mainline[-3] if count >= 3 else first
+
+
 class Play:
     """A card or string as a rule judges it: each card with the three mainline cards before it
     and the layout's counts then (:meth:`SecretRule.accepts_play`)."""
@@ -721,10 +735,7 @@ class Play:
         rejected so far. ``count``, when given, is the mainline's length and only its last three
         cards (and its first) need be in ``mainline``."""
         count = len(mainline) if count is None else count
-        if count == 0:
-            raise ValueError("the mainline holds at least the starter card")
-        first = mainline[0]
-        last, last2, last3 = mainline[-1], mainline[-2] if count >= 2 else first, mainline[-3] if count >= 3 else first
+        last, last2, last3 = _last_three(mainline, count)
         envs = []
         for card in cards:
             envs.append((card, last, last2, last3, count, sidelines, count + sidelines))
@@ -790,15 +801,7 @@ class SecretRule:
         >>> rule.accepts(parse_cards("3H 4C"), Card.parse("9S"), 0)
         True
         """
-        count = len(mainline)
-        if count == 0:
-            raise ValueError("the mainline holds at least the starter card")
-        if sidelines < 0:
-            raise ValueError(f"sidelines counts cards, so it is never negative: {sidelines}")
-        first = mainline[0]
-        env = (card, mainline[-1], mainline[-2] if count >= 2 else first, mainline[-3] if count >= 3 else first,
-               count, sidelines, count + sidelines)
-        return bool(self._judge(env))
+        return self.accepts_all(mainline, (card,), sidelines)
 
     def accepts_play(self, play: Play) -> bool:
         """Whether the rule accepts a :class:`Play` (one card or a string, judged where it was
@@ -827,12 +830,9 @@ class SecretRule:
         False
         """
         count = len(mainline)
-        if count == 0:
-            raise ValueError("the mainline holds at least the starter card")
+        last, last2, last3 = _last_three(mainline, count)
         if sidelines < 0:
             raise ValueError(f"sidelines counts cards, so it is never negative: {sidelines}")
-        first = mainline[0]
-        last, last2, last3 = mainline[-1], mainline[-2] if count >= 2 else first, mainline[-3] if count >= 3 else first
         judge = self._judge
         for card in cards:
             if not judge((card, last, last2, last3, count, sidelines, count + sidelines)):

@@ -37,26 +37,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence as Seq
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    check_view_seat,
-    DEALS,
-    Event,
-    fast_replace,
-    HandResult,
-    has_turn,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    Rules,
-    ScoreSheet,
-    Shuffler,
-)
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import DEALS, WHOLE_PACK, Event, HandResult, HandState, Layout, Move, Option, Rules, SeatView, Shuffler
+from fairdeal.rules.base import check_turn, fast_replace, has_turn, refuser, seat_fields, seat_to_act, went_out
 from fairdeal.rules.fan_tan import ChipMove, chip_lines
-from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, hand_places
+from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_to_act, hand_places
 from fairdeal.rules.summary import HandSummary, SeatNames, display
 
 __all__ = ["ACE_HIGH", "ACE_LOW", "RunGame", "RunState", "RunView", "Sequence", "deal_round", "replace_state"]
@@ -77,7 +65,7 @@ def deal_round(cards: Seq[Card], places: int) -> list[tuple[Card, ...]]:
 
 
 @dataclass(frozen=True, slots=True)
-class RunState:
+class RunState(HandState):
     """One deal of a run game, everything included (hidden cards too).
 
     The cards on the table are ``plays``, in the order played; ``runs`` are the
@@ -85,9 +73,6 @@ class RunState:
     ``None``.
     """
 
-    hand: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
     turn: int | None
     """The seat to act; ``None`` once the deal is over."""
     plays: tuple[tuple[int, Card], ...] = ()
@@ -125,10 +110,6 @@ class RunState:
     dealt: tuple[tuple[Card, ...], ...] = ()
     """The hands as dealt, for the report."""
 
-    @property
-    def seats(self) -> int:
-        return len(self.hands)
-
     def holder(self, card: Card) -> int | None:
         """The seat holding ``card``, or ``None`` (dead, a stop, or on the table)."""
         for seat, hand in enumerate(self.hands):
@@ -146,7 +127,7 @@ class RunState:
 
 
 @dataclass(frozen=True, slots=True)
-class RunView:
+class RunView(SeatView):
     """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
 
     ``runs`` are the cards on the table, run by run; ``turn`` is the seat that acts
@@ -155,11 +136,6 @@ class RunView:
     hand sees the hand it put aside (``discarded``): it knows those cards are dead.
     """
 
-    seat: int | None
-    hand_no: int
-    dealer: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
     runs: tuple[tuple[Card, ...], ...]
     current: Card | None
     stopped: Suit | None
@@ -186,11 +162,7 @@ class RunView:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "seat": self.seat,
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "hand": codes(self.hand),
-            "hand_sizes": list(self.hand_sizes),
+            **self.seat_json(),
             "runs": [codes(run) for run in self.runs],
             "current": None if self.current is None else self.current.code,
             "stopped": None if self.stopped is None else self.stopped.letter,
@@ -225,12 +197,25 @@ def _without(hand: tuple[Card, ...], *cards: Card) -> tuple[Card, ...]:
     return tuple(c for c in hand if c not in cards)
 
 
+class RunTable(TableJSON):
+    """The public table of a run game's hand (Sequence's): the runs played, the card to follow,
+    why the run stopped, the dead hand's size, the points won or lost, the cards wanted next."""
+
+    runs: list[list[Card]]
+    current: Card | None
+    stopped: str | None
+    dead_size: int
+    net: list[int]
+    next: list[Card]
+
+
 class RunGame(Rules):
     """What the run games share: the deal, leads, runs that stop, the turn that follows the
     cards, counters, the session. A game says how a suit's cards follow each other
     (:attr:`order`), what a lead may be (:meth:`leads`), and what its cards pay."""
 
     renderer = "sequence"
+    table_json = RunTable
 
     min_seats = 2
     max_seats = 10
@@ -238,7 +223,7 @@ class RunGame(Rules):
     family = "Sequence games"
     move_kinds: ClassVar[tuple[str, ...]] = ("play",)
     OPTIONS: ClassVar[tuple[Option, ...]] = (DEALS,)
-    layout: ClassVar[Layout] = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
+    layout: ClassVar[Layout] = WHOLE_PACK
 
     order: ClassVar[tuple[Rank, ...]] = ACE_HIGH
     """A suit's cards from the lowest to the highest; a run stops after the last."""
@@ -249,14 +234,6 @@ class RunGame(Rules):
     uses_chips: ClassVar[bool] = False
     special: ClassVar[Card | None] = None
     """A card that may go down with a play, as its ``then`` (Spin's A♦, Commit's 9♦)."""
-
-    # -- the session -----------------------------------------------------------
-
-    def initial_totals(self, seats: int) -> tuple[int, ...]:
-        return (self.options.get("stack", 0),) * seats
-
-    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
-        return hands_played >= self.deals_in_session(len(sheet.totals))
 
     # -- the order of a suit -----------------------------------------------------
 
@@ -304,8 +281,7 @@ class RunGame(Rules):
         if (state.last is None) != (not state.plays):
             raise PositionError("the seat that played the last card, and none before the first", field="last")
         if state.turn is not None and state.phase == "play":
-            if not state.hands[state.turn]:
-                raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+            check_to_act(state)
             wanted = self.wanted(state.current, state.fork)
             if wanted and not any(card in state.hands[state.turn] for card in wanted):
                 raise PositionError(f"seat {state.turn} holds no card that goes on with the run ({' or '.join(map(str, wanted))})", field="turn")
@@ -338,13 +314,9 @@ class RunGame(Rules):
     # -- dealing -------------------------------------------------------------------
 
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[RunState, list[Event]]:
-        self.check_seats(seats)
-        order = shuffle(f"hand/{hand}/deal", pack())
-        first = (dealer + 1) % seats
         # One card at a time, clockwise from the dealer's left, until the pack is gone.
-        places = deal_round(order, seats)
-        hands = tuple(places[(seat - first) % seats] for seat in range(seats))
-        state = RunState(hand=hand, dealer=dealer, hands=hands, turn=first, net=(0,) * seats, dealt=hands)
+        hands, _ = self.deal_cards(seats, dealer, hand, shuffle)
+        state = RunState(hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, net=(0,) * seats, dealt=hands)
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
 
     # -- what may be played ----------------------------------------------------------
@@ -396,13 +368,8 @@ class RunGame(Rules):
     # -- seeing ------------------------------------------------------------------------
 
     def view(self, state: RunState, seat: int | None) -> RunView:
-        check_view_seat(seat, state.seats)
         return RunView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
+            **seat_fields(state, seat),
             runs=tuple(tuple(run) for run in state.run_cards()),
             current=state.current,
             stopped=state.stopped,
@@ -488,15 +455,10 @@ class RunGame(Rules):
     # -- playing -------------------------------------------------------------------------
 
     def apply(self, state: RunState, seat: int, move: Move, shuffle: Shuffler) -> tuple[RunState, list[Event]]:
-        def illegal(reason: str) -> IllegalMove:
-            return IllegalMove(reason, move=move, seat=seat)
-
-        if state.result is not None:
-            raise illegal("the hand is over")
-        if state.phase != "play":
-            return self.apply_phase(state, seat, move, illegal)
-        if seat != state.turn:
-            raise illegal("it is not your turn")
+        if state.result is None and state.phase != "play":
+            return self.apply_phase(state, seat, move, refuser(move, seat))
+        check_turn(state, seat, move)
+        illegal = refuser(move, seat)
         if move.kind != "play":
             raise illegal(f"{self.title} has no move {move.kind!r} now: play a card")
         if move.suit is not None:
@@ -607,8 +569,7 @@ class RunGame(Rules):
         moves = self.on_out(state, winner)
         if moves:
             state = self.settle(state, moves)
-        counts = tuple(len(h) for h in state.hands)
-        result = HandResult("out", (winner,), counts, self.scores(state, winner), f"seat {winner} went out")
+        result = went_out(winner, tuple(len(h) for h in state.hands), self.scores(state, winner))
         events = [m.to_event(state.hand) for m in (*played, *moves)]
         return replace_state(state, turn=None, current=None, fork=None, privilege=False, result=result), events
 
@@ -624,9 +585,7 @@ class RunGame(Rules):
         """What the table plays for a seat whose timer ran out: the card it must play (of two,
         the lower in card order); leading, its lowest lead (lowest rank in the game's order,
         clubs first on ties). It never adds a second card."""
-        if state.result is not None or state.turn is None:
-            raise IllegalMove("the hand is over")
-        base = self.base_plays(state, state.turn)
+        base = self.base_plays(state, seat_to_act(state))
         if state.current is None:
             return Move.play(self.lowest(base))
         return Move.play(min(base))

@@ -34,28 +34,17 @@ ends a group leads the next; the first seat out of cards wins the deal and the p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    check_view_seat,
-    DEALS,
-    Event,
-    fast_replace,
-    HandResult,
-    has_turn,
-    IllegalMove,
-    Layout,
-    Move,
-    Rules,
-    Shuffler,
-    stack,
-)
-from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_shape, hand_places
-from fairdeal.rules.crazy_eights import deal_hands
-from fairdeal.rules.fan_tan import ChipMove, _paid, chip_lines
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import DEALS, WHOLE_PACK, Event, HandResult, HandState, IllegalMove, Move, SeatView, Shuffler, stack
+from fairdeal.rules.base import fast_replace, seat_fields, seat_to_act, turn_problem, went_out
+from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_shape, check_to_act, hand_places
+from fairdeal.rules.fan_tan import ChipMove, chip_lines, paid
+from fairdeal.rules.rounds import RoundGame
 from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
 
 __all__ = [
@@ -130,12 +119,9 @@ Turn = tuple[int, tuple[Card, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class SnipSnapState:
+class SnipSnapState(HandState):
     """One deal of a Snip Snap Snorem game, everything included (hidden cards too)."""
 
-    hand: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
     turn: int | None
     """The seat to act; ``None`` once the deal is over."""
     turns: tuple[Turn, ...] = ()
@@ -152,10 +138,6 @@ class SnipSnapState:
     """The hands as dealt, for the report."""
 
     @property
-    def seats(self) -> int:
-        return len(self.hands)
-
-    @property
     def group(self) -> tuple[tuple[int, Card], ...]:
         """The cards of the group so far, (seat, card) in the order they went down."""
         return tuple((seat, card) for seat, cards in self.turns for card in cards)
@@ -165,7 +147,7 @@ _replace = fast_replace(SnipSnapState)
 
 
 @dataclass(frozen=True, slots=True)
-class SnipSnapView:
+class SnipSnapView(SeatView):
     """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
 
     ``group`` is the group being put down with each card's call; ``wanted`` the rank that
@@ -173,11 +155,6 @@ class SnipSnapView:
     put down in the deal. The chips a seat holds are its match total plus ``net[seat]``.
     """
 
-    seat: int | None
-    hand_no: int
-    dealer: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
     turn: int | None
     group: tuple[tuple[int, Card, str | None], ...]
     wanted: Rank | None
@@ -188,11 +165,7 @@ class SnipSnapView:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "hand": codes(self.hand),
-            "hand_sizes": list(self.hand_sizes),
+            **self.seat_json(),
             "turn": self.turn,
             "group": [{"seat": seat, "card": card.code, "call": call} for seat, card, call in self.group],
             "wanted": None if self.wanted is None else self.wanted.label,
@@ -206,7 +179,27 @@ def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(c for c in hand if c not in cards)
 
 
-class SnipSnapFamily(Rules):
+class Matched(TypedDict):
+    """A card of the group being matched, who laid it and what was called."""
+
+    seat: int
+    card: Card
+    call: str | None
+
+
+class SnipSnapTable(TableJSON):
+    """The public table of a Snip Snap Snorem hand: the group being matched, the rank wanted next,
+    every card laid, the pot and the chips won or lost."""
+
+    group: list[Matched]
+    wanted: str | None
+    """The rank wanted next, as a word: "7", "10", "jack"."""
+    laid: list[Card]
+    pot: int
+    net: list[int]
+
+
+class SnipSnapFamily(RoundGame):
     """What the three games share: the deal of the whole pack, groups, passes and chips, the session.
 
     A game says which rank continues a group (:meth:`wanted`), when a group is over
@@ -217,23 +210,15 @@ class SnipSnapFamily(Rules):
     """
 
     renderer = "snip_snap"
+    table_json = SnipSnapTable
 
     min_seats = 3
     max_seats = 10
     first_dealer_rank = Rank.JACK
     family = "Groups and tricks"
-    move_kinds = ("play", "pass")
     OPTIONS = (DEALS, stack("chips"))
     unit = "chips"
-    layout = Layout(hands="the whole pack, dealt round (some seats may get one card more)")
-
-    # -- the session: chips, one deal per player by default ----------------------
-
-    def initial_totals(self, seats: int) -> tuple[int, ...]:
-        return (self.options["stack"],) * seats
-
-    def match_over(self, sheet: Any, hands_played: int) -> bool:
-        return hands_played >= self.deals_in_session(len(sheet.totals))
+    layout = WHOLE_PACK
 
     # -- what a game says ------------------------------------------------------------
 
@@ -283,8 +268,7 @@ class SnipSnapFamily(Rules):
             raise PositionError(f"the group is over ({self.ended(group, state.hands)}): a finished group is in groups", field="turns")
         if state.turns and state.result is None and state.turn != (state.turns[-1][0] + 1) % seats:
             raise PositionError(f"seat {(state.turns[-1][0] + 1) % seats} acts after seat {state.turns[-1][0]}, not seat {state.turn}", field="turn")
-        if state.turn is not None and not state.hands[state.turn]:
-            raise PositionError(f"seat {state.turn} is out of cards and cannot be the seat to act", field="turn")
+        check_to_act(state)
         check_chip_tally(state)
         if state.pot < 0:
             raise PositionError(f"{state.pot} chips", field="pot")
@@ -295,30 +279,15 @@ class SnipSnapFamily(Rules):
     # -- dealing -----------------------------------------------------------------------
 
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[SnipSnapState, list[Event]]:
-        self.check_seats(seats)
-        order = shuffle(f"hand/{hand}/deal", pack())
         # One card at a time, clockwise from the dealer's left, until the pack is gone.
-        hands, _ = deal_hands(order, seats, dealer, -(-len(order) // seats))
+        hands, _ = self.deal_cards(seats, dealer, hand, shuffle)
         state = SnipSnapState(hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, net=(0,) * seats, dealt=hands)
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
 
     # -- what may be played --------------------------------------------------------------
 
-    def _why_not(
-        self,
-        card: Card,
-        *,
-        is_turn: bool,
-        over: bool,
-        hand: Sequence[Card],
-        wanted: Rank | None,
-        laid: frozenset[Card],
-    ) -> str | None:
-        """Why ``card`` cannot be played now, or ``None``; shared by the engine and :meth:`explain`."""
-        if over:
-            return "the hand is over"
-        if not is_turn:
-            return "it is not your turn"
+    def _why_not(self, card: Card, *, hand: Sequence[Card], wanted: Rank | None, laid: frozenset[Card]) -> str | None:
+        """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
         if card not in hand:
             return f"{card.display} is already on the table" if card in laid else f"you do not hold {card.display}"
         if wanted is None or card.rank == wanted:
@@ -334,14 +303,9 @@ class SnipSnapFamily(Rules):
     # -- seeing ----------------------------------------------------------------------------
 
     def view(self, state: SnipSnapState, seat: int | None) -> SnipSnapView:
-        check_view_seat(seat, state.seats)
         group = state.group
         return SnipSnapView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
+            **seat_fields(state, seat),
             turn=state.turn,
             group=tuple((s, c, call) for (s, c), call in zip(group, self.calls(group))),
             wanted=self._wanted_of(state),
@@ -352,65 +316,52 @@ class SnipSnapFamily(Rules):
         )
 
     def explain(self, view: SnipSnapView, card: Card) -> str | None:
-        return self._why_not(
-            card,
-            is_turn=has_turn(view),
-            over=view.result is not None,
-            hand=view.hand,
-            wanted=view.wanted,
-            laid=view.laid,
-        )
+        return turn_problem(view) or self._why_not(card, hand=view.hand, wanted=view.wanted, laid=view.laid)
 
-    def why_legal(self, view: SnipSnapView, move: Move) -> str:
-        wanted = view.wanted
-        if move.kind == "play":
-            if wanted is None:
-                return f"{move.card.display} starts a new group: any card may lead"
-            return f"{move.card.display} carries the group on: the next card is {a_rank(wanted)}"
-        if move.kind == "pass" and wanted is not None:
+    # -- a group: the rank wanted, or a pass that pays a chip --------------------------------
+
+    table_word = "group"
+
+    def wanted_by(self, table: SnipSnapState | SnipSnapView) -> Rank | None:
+        return table.wanted if isinstance(table, SnipSnapView) else self._wanted_of(table)
+
+    def answers(self, card: Card, wanted: Rank) -> bool:
+        return card.rank == wanted
+
+    def lead_words(self, card: Card) -> str:
+        return f"{card.display} starts a new group: any card may lead"
+
+    def answer_words(self, card: Card, wanted: Rank) -> str:
+        return f"{card.display} carries the group on: the next card is {a_rank(wanted)}"
+
+    def stuck_words(self, kind: str, wanted: Rank | None) -> str | None:
+        if kind == "pass" and wanted is not None:
             return f"cannot carry the group on (the next card is {a_rank(wanted)}): passes"
-        return super().why_legal(view, move)
+        return None
 
-    def legal_moves(self, view: SnipSnapView) -> list[Move]:
-        if view.result is not None or not has_turn(view):
-            return []
-        plays = sorted(c for c in view.hand if view.wanted is None or c.rank == view.wanted)
-        return [Move.play(c) for c in plays] if plays else [Move.pass_()]
+    def in_play(self, state: SnipSnapState) -> list[Card]:
+        return [c for _, c in state.group]
 
     # -- playing ---------------------------------------------------------------------------
 
-    def apply(self, state: SnipSnapState, seat: int, move: Move, shuffle: Shuffler) -> tuple[SnipSnapState, list[Event]]:
-        def illegal(reason: str) -> IllegalMove:
-            return IllegalMove(reason, move=move, seat=seat)
-
-        if state.result is not None:
-            raise illegal("the hand is over")
-        if seat != state.turn:
-            raise illegal("it is not your turn")
+    def play_problem(self, state: SnipSnapState, seat: int, move: Move) -> str | None:
         hand = state.hands[seat]
-        wanted = self._wanted_of(state)
-        if move.kind == "play":
-            if move.suit is not None:
-                raise illegal(f"{self.title} names no suit")
-            if move.card not in hand:
-                held = any(move.card in h for h in state.hands)
-                raise illegal(f"you do not hold {move.card.display}" if held else f"{move.card.display} is already on the table")
-            problem = self._why_not(move.card, is_turn=True, over=False, hand=hand, wanted=wanted, laid=frozenset())
-            if problem:
-                raise illegal(problem)
-            return self._put_down(state, seat, move.card)
-        if move.kind == "pass":
-            if wanted is None:
-                raise illegal("you lead: put down any card")
-            able = sorted(c for c in hand if c.rank == wanted)
-            if able:
-                raise illegal(f"you must play when you can, and {able[0].display} can be played")
-            payment = ChipMove("pass", seat, None, 1)
-            state = _replace(state, turn=(seat + 1) % state.seats, turns=state.turns + ((seat, ()),), **_paid(state, [payment]))
-            return state, [payment.to_event(state.hand)]
-        raise illegal(f"{self.title} has no move {move.kind!r}: play a card or pass")
+        if move.suit is not None:
+            return f"{self.title} names no suit"
+        if move.card not in hand:
+            held = any(move.card in h for h in state.hands)
+            return f"you do not hold {move.card.display}" if held else f"{move.card.display} is already on the table"
+        return self._why_not(move.card, hand=hand, wanted=self._wanted_of(state), laid=frozenset())
 
-    def _put_down(self, state: SnipSnapState, seat: int, card: Card) -> tuple[SnipSnapState, list[Event]]:
+    def must_answer(self, able: Sequence[Card], wanted: Rank) -> str:
+        return f"you must play when you can, and {min(able).display} can be played"
+
+    def stuck(self, state: SnipSnapState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]) -> tuple[SnipSnapState, list[Event]]:
+        payment = ChipMove("pass", seat, None, 1)
+        state = _replace(state, turn=(seat + 1) % state.seats, turns=state.turns + ((seat, ()),), **paid(state, [payment]))
+        return state, [payment.to_event(state.hand)]
+
+    def play(self, state: SnipSnapState, seat: int, card: Card) -> tuple[SnipSnapState, list[Event]]:
         # Every card of the rank goes down with the one named, the rest in card order.
         others = sorted(c for c in state.hands[seat] if c.rank == card.rank and c is not card)
         cards = (card, *others)
@@ -445,11 +396,10 @@ class SnipSnapFamily(Rules):
     def _out(self, state: SnipSnapState, winner: int, events: list[Event]) -> tuple[SnipSnapState, list[Event]]:
         counts = tuple(len(h) for h in state.hands)
         moves = [ChipMove("pot", None, winner, state.pot)] if state.pot else []
-        paid = _paid(state, moves)
-        net = paid.get("net", state.net)
-        result = HandResult("out", (winner,), counts, net, f"seat {winner} went out")
+        changes = paid(state, moves)
+        result = went_out(winner, counts, changes.get("net", state.net))
         done = self._finished(state, state.turns, "out")
-        state = _replace(state, turn=None, turns=(), groups=state.groups + (done,), result=result, **paid)
+        state = _replace(state, turn=None, turns=(), groups=state.groups + (done,), result=result, **changes)
         return state, events + [m.to_event(state.hand) for m in moves]
 
     # -- the heuristic bot ------------------------------------------------------
@@ -464,10 +414,7 @@ class SnipSnapFamily(Rules):
         """What the table plays for a seat whose timer ran out: its lowest card in card order
         (clubs A to K, then diamonds, hearts, spades) of those it may play, else a pass.
         The cards of the same rank go down with it, as with any play."""
-        if state.result is not None or state.turn is None:
-            raise IllegalMove("the hand is over")
-        wanted = self._wanted_of(state)
-        able = sorted(c for c in state.hands[state.turn] if wanted is None or c.rank == wanted)
+        able = sorted(self.answering(state.hands[seat_to_act(state)], self._wanted_of(state)))
         return Move.play(able[0]) if able else Move.pass_()
 
     # -- reporting -----------------------------------------------------------------------
@@ -483,11 +430,6 @@ class SnipSnapFamily(Rules):
             chips=state.chips,
             word=self.group_word,
         )
-
-    def describe_table(self, before: SnipSnapState, after: SnipSnapState, names: SeatNames) -> str:
-        # The group being put down.
-        group = [c for _, c in after.group]
-        return f"; group {display(group)}" if group else "; group over"
 
     def describe_event(self, event: Event, names: SeatNames) -> str:
         if event.get("type") == "put-down":

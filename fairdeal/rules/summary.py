@@ -34,7 +34,18 @@ from fairdeal.cards import Card, CardError, codes
 if TYPE_CHECKING:  # base imports this module: no import of base at run time
     from fairdeal.rules.base import HandResult
 
-__all__ = ["HandSummary", "SeatNames", "safe", "display", "describe_chips", "describe_draws", "plays_json", "plays_from_json"]
+__all__ = [
+    "HandSummary",
+    "SeatNames",
+    "safe",
+    "display",
+    "describe_chips",
+    "describe_draws",
+    "describe_plays",
+    "drawn_words",
+    "plays_json",
+    "plays_from_json",
+]
 
 
 def safe(text: Any) -> str:
@@ -135,6 +146,26 @@ def describe_draws(draws: Sequence[tuple[int, Card]], names: SeatNames) -> str:
         else:
             runs.append((seat, [card]))
     return ", ".join(f"{names.seat(seat)} {display(cards)}" for seat, cards in runs)
+
+
+def describe_plays(plays: Sequence[tuple[int, Card]], names: SeatNames) -> str:
+    """Cards played in a round or a trick, in order, each with its seat: ``seat 0 (Ann) 9♣, seat 1 (Bob) K♣``.
+
+    >>> describe_plays([(0, Card.parse("9C")), (1, Card.parse("KC"))], SeatNames(("Ann", "Bob")))
+    'seat 0 (Ann) 9♣, seat 1 (Bob) K♣'
+    """
+    return ", ".join(f"{names.seat(seat)} {card.display}" for seat, card in plays)
+
+
+def drawn_words(before: Sequence[Card], after: Sequence[Card]) -> str:
+    """What a draw took, as the replay says it: the cards it added to the end of a hand that
+    held ``before`` and holds ``after`` (a penalty may draw several), or ``no card``.
+
+    >>> drawn_words((Card.parse("KD"),), (Card.parse("KD"), Card.parse("4C"), Card.parse("6C"))), drawn_words((), ())
+    ('4♣ 6♣', 'no card')
+    """
+    taken = after[len(before) :]
+    return display(taken) if taken else "no card"
 
 
 def plays_json(plays: Sequence[tuple[int, Card]]) -> list[dict[str, Any]]:

@@ -37,7 +37,7 @@ from fairdeal.service.keys import load_keys
 from fairdeal.service.limits import Limits
 from fairdeal.service.live import LiveRecords, Notifier
 from fairdeal.service.routes import ROUTERS
-from fairdeal.service.schemas import errors
+from fairdeal.service.schemas import errors, typed_views
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
@@ -124,6 +124,16 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     mount_pages(app)  # the lobby, the table and the verify page (fairdeal/web), after the API routes
+
+    fastapi_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        # FastAPI's document (made once, and kept), with each game's view typed by its own declaration.
+        if app.openapi_schema is None:
+            app.openapi_schema = typed_views(fastapi_openapi())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     # Every refusal has the one body of fairdeal.service.schemas.Error: {"detail": ...}.
     @app.exception_handler(ServiceError)

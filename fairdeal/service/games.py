@@ -52,6 +52,7 @@ from fairdeal.cards import Card
 from fairdeal.fairness import FairnessError, new_server_seed
 from fairdeal.record import Signer, canonical, time_ms
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
+from fairdeal.rules.base import SEAT_OWN
 from fairdeal.service.errors import Forbidden, Rejected, Stale, TooMany, Unavailable
 from fairdeal.service.keys import Sealer, hash_token, new_token
 from fairdeal.service.live import Cached, LiveRecords, Notifier
@@ -663,11 +664,11 @@ class GameService(LiveRecords[Table]):
         deadline = row.deadline if playing and turn not in table.bots else None
         public = None
         view = None
+        seen: dict[str, Any] = {}
         if match.state is not None:
             view = match.view(seat)
-            public = view.to_json()
-            for private in ("seat", "hand", "pending"):
-                public.pop(private, None)
+            seen = view.to_json()
+            public = {name: value for name, value in seen.items() if name not in SEAT_OWN}
         out: dict[str, Any] = {
             "game_id": table.game_id,
             "rules": table.rules.name,
@@ -716,14 +717,11 @@ class GameService(LiveRecords[Table]):
             out["server_seed"] = table.revealed_seed
         if seat is not None:
             hand: Sequence[Card] = view.hand if view is not None else ()
-            pending = getattr(view, "pending", None)  # a card drawn that must be played or kept (Crazy Eights)
-            if not isinstance(pending, Card):
-                pending = None  # a game's own "pending" (Eleusis: the play awaiting a call) is in its table
             out.update(
                 seat=seat,
                 your_turn=turn == seat,
                 hand=[card.code for card in hand],
-                pending=None if pending is None else pending.code,
+                pending=seen.get("pending"),
                 # From the one view, not through Match (which builds the view again for every card).
                 legal_moves=_legal_json(table, view),
                 cards=[_card_note(table, view, card) for card in hand],
@@ -742,7 +740,7 @@ class GameService(LiveRecords[Table]):
             "seconds_left": None if end is None else round(max(0.0, end - self.clock()), 3),
             "ready": [s for s in table.people if s in ready],
             "waiting": [s for s in table.people if s not in ready],
-            "cards_left": [[card.code for card in hand] for hand in getattr(table.match.state, "hands", ())],
+            "cards_left": [[card.code for card in hand] for hand in table.match.state.hands],
         }
 
     def _again_for(self, row: GameRow, seat: int | None) -> dict[str, Any]:

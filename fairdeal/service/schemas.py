@@ -19,11 +19,12 @@ or for a request that does not fit its schema (422) the list of what did not fit
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fairdeal.rules import DEFAULT, Move
+from fairdeal.rules import DEFAULT, RULES, Move
 
 __all__ = [
     "Error",
@@ -558,6 +559,53 @@ class Shuffled(ShuffledOrder):
 class SessionEnd(_Closed):
     server_seed: Hex64
     seq: int
+
+
+# -- each game's view, typed ----------------------------------------------------------------------
+
+VIEWS = ("PublicState", "SeatView")
+"""The answers whose ``table`` is each game's own: typed per game in the OpenAPI document."""
+
+
+def typed_views(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (FastAPI's OpenAPI document) with each of :data:`VIEWS` a union of one closed
+    schema per game, discriminated by ``rules``: the game's variant (``CrazyEightsSeatView``) has
+    ``rules`` the game's name and ``table`` its declared table (:meth:`Rules.table_schema`), so a
+    client generated from the document has a type for every member a game's view holds.
+    Plugins' games included: the document is made from the installed games.
+
+    >>> from fairdeal.service import Settings, create_app
+    >>> import tempfile
+    >>> document = create_app(Settings(data_dir=tempfile.mkdtemp())).openapi()
+    >>> view = document["components"]["schemas"]["SeatView"]
+    >>> view["discriminator"]["mapping"][DEFAULT]
+    '#/components/schemas/CrazyEightsSeatView'
+    >>> document["components"]["schemas"]["CrazyEightsSeatView"]["properties"]["table"]["anyOf"][0]["title"]
+    'CrazyEightsTable'
+    """
+    schemas = document["components"]["schemas"]
+    for view in VIEWS:
+        common = schemas[view]
+        mapping = {}
+        for name, cls in RULES.items():
+            variant = "".join(part.capitalize() for part in name.split("-")) + view
+            schema = json.loads(json.dumps(common))  # a deep copy: the variants share nothing
+            schema["title"] = variant
+            schema["description"] = f"{common.get('description', view)} ({cls.title})"
+            schema["properties"]["rules"] = {"const": name, "title": "Rules"}
+            schema["properties"]["table"] = {
+                "anyOf": [cls.table_schema(), {"type": "null"}],
+                "description": "The public table as the game shows it (null until the first deal).",
+            }
+            schemas[variant] = schema
+            mapping[name] = f"#/components/schemas/{variant}"
+        schemas[view] = {
+            "title": view,
+            "description": common.get("description", ""),
+            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "rules", "mapping": mapping},
+        }
+    return document
 
 
 # -- live updates -----------------------------------------------------------------------------------

@@ -19,8 +19,10 @@ server for a verdict (spec/verify-page.md).
   the SVG card deck the pages draw every card with, the bot's avatar icon),
 - ``/pyodide/...`` Pyodide's core files (fetched by ``make``; cached for good, the version is pinned),
 - ``/replay`` the hand replayer (``?game=ID``: a finished game of this server), every hand move by move,
-- ``/css/...``, ``/js/...`` their files; ``/js/games/<module>.js`` draws one game (or family)
-  at the table and says its words, picked through the catalogue's ``module`` (``GET /rules``).
+- ``/css/...``, ``/js/...`` their files; ``/js/games/<renderer>.js`` draws one game (or family)
+  at the table and says its words, picked through the catalogue's ``renderer`` (``GET /rules``;
+  ``generic.js`` draws a game that has none of its own, from its view), with the style sheets it
+  names beside it (``/js/games/<name>.css``); the table page's own modules are ``/js/table/*.js``.
 
 Outside ``js/games/`` the pages name no game: the lobby's games, seats and options, the
 table's title and unit, the verify page's deal layouts come from the catalogue, and what

@@ -229,16 +229,15 @@ def test_the_generic_renderer_draws_any_game(open_page, new_game, rules):
 @pytest.fixture
 def switch(server: str) -> dict:
     entry = next((g for g in api(server, "GET", "/rules")["games"] if g["name"] == "switch"), None)
-    if entry is None:
-        pytest.skip("the Switch plugin is not installed (pip install -e examples/switch)")
+    assert entry is not None, "the Switch plugin is not installed (make test installs examples/switch)"
     assert entry["renderer"] == "generic"
     return entry
 
 
 def test_a_switch_match_in_the_browser_then_its_replay(open_page, new_game, switch):
-    """A whole match of Switch (to 100 points) played by mouse against bots, an ace played
+    """A whole match of Switch (to 40 points) played by mouse against bots, an ace played
     naming a suit whenever one may go, then every step of it in the replayer."""
-    game = new_game(["Swi", "Bot S1", "Bot S2"], rules="switch")  # to 100 points: a few hands
+    game = new_game(["Swi", "Bot S1", "Bot S2"], rules="switch", options={"target": 40})  # a hand or two
     opened = open_page(game.link(0))
     page = opened.page
     page.wait_for_selector(f"{MY_TURN}, {OVER}")

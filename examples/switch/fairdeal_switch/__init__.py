@@ -17,29 +17,33 @@ does not. spec/switch.md (beside this package) says every rule exactly;
 help/switch.md is the "How to play" for players. fairdeal finds the game
 through the entry point ``fairdeal.games`` (``switch = "fairdeal_switch:Switch"``).
 
+It builds on what fairdeal's draw-pile games share (:class:`~fairdeal.rules.crazy_eights.PileGame`
+and its state and view): the deal and the starter, the restock of the pile, the checks of a
+position, the timer's move and the replay's words come from there, the ace as the wild rank.
+
 >>> from fairdeal.fairness import game_key, shuffle
 >>> key = game_key("00" * 32, "doc", ["", "", ""])
 >>> rules = Switch()
 >>> state, events = rules.deal(3, dealer=0, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
 >>> [len(h) for h in state.hands], len(state.stock), state.turn, state.direction
 ([7, 7, 7], 30, 1, 1)
->>> view = rules.view(state, 1)
->>> all(rules.explain(view, m.card) is None for m in rules.legal_moves(view) if m.kind == "play")
-True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Literal
 
-from fairdeal.cards import Card, Rank, Suit, pack
-from fairdeal.rules.base import TARGET, Event, HandResult, IllegalMove, Layout, Move, Option, Rules, Shuffler
-from fairdeal.rules.base import check_view_seat, fast_replace, has_turn
-from fairdeal.rules.crazy_eights import CrazyEightsSummary, deal_hands, describe_pile, describe_starter, most_held_suit
-from fairdeal.rules.position import Places, PositionError, hand_places
-from fairdeal.rules.summary import SeatNames, display
+from fairdeal.cards import Card, Rank, Suit
+from fairdeal.rules import crazy_eights
+from fairdeal.rules.base import TARGET, Event, HandResult, IllegalMove, Layout, Move, Shuffler
+from fairdeal.rules.base import TableJSON, check_turn, fast_replace, has_turn, lowest_count_wins, turn_problem, went_out
+from fairdeal.rules.crazy_eights import RESTOCK_LIMIT, PileGame, PileState, PileView, Wanted, auto_play
+from fairdeal.rules.crazy_eights import check_named, keep_or_play, moves_on_pile, natural_suit_counts, pile_problem
+from fairdeal.rules.crazy_eights import pile_top, play_or_keep, play_wild, plays_of
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.summary import SeatNames, drawn_words
 
 __all__ = [
     "Switch",
@@ -56,8 +60,6 @@ POWER_RANKS = frozenset({Rank.ACE, Rank.TWO, Rank.EIGHT, Rank.JACK})
 
 PENALTY_PER_TWO = 2
 """Cards a 2 adds to the penalty the next seat faces."""
-
-RESTOCK_LIMIT = Option("restock_limit", 20, 0, 1000, help="run-outs of the stock a hand survives")
 
 CLOSE_TO_OUT = 2
 """The heuristic bot turns its 2s, 8s and jacks on a next player holding this many cards or fewer."""
@@ -99,11 +101,7 @@ def fits(card: Card, top: Card, named: Suit | None, penalty: int = 0) -> bool:
     """
     if penalty:
         return card.rank == Rank.TWO
-    if card.rank == Rank.ACE:
-        return True
-    if named is not None:
-        return card.suit == named
-    return card.suit == top.suit or card.rank == top.rank
+    return crazy_eights.fits(card, top, named, wild=Rank.ACE)
 
 
 def wanted_json(top: Card, named: Suit | None, penalty: int) -> dict[str, str | None]:
@@ -117,29 +115,15 @@ def wanted_json(top: Card, named: Suit | None, penalty: int) -> dict[str, str | 
     """
     if penalty:
         return {"suit": None, "rank": Rank.TWO.letter, "wild": None}
-    return {
-        "suit": (top.suit if named is None else named).letter,
-        "rank": None if named is not None else top.rank.letter,
-        "wild": Rank.ACE.letter,
-    }
+    return crazy_eights.wanted_json(top, named, wild=Rank.ACE)
 
 
 @dataclass(frozen=True, slots=True)
-class SwitchState:
-    """One hand of Switch, everything included (hidden cards too)."""
+class SwitchState(PileState):
+    """One hand of Switch, everything included (hidden cards too). Its first fields are a pile
+    game's (:class:`~fairdeal.rules.crazy_eights.PileState`): ``named`` is the suit named by the
+    ace on top of the pile (``None`` under any other card, and under an ace turned as the starter)."""
 
-    hand: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
-    stock: tuple[Card, ...]
-    """Top first."""
-    pile: tuple[Card, ...]
-    """Bottom first; the last card is the top of the pile."""
-    named: Suit | None
-    """The suit named by the ace on top of the pile (``None`` under any other card, and under
-    an ace turned as the starter)."""
-    turn: int | None
-    """The seat to act; ``None`` once the hand is over."""
     direction: int = 1
     """1: play goes to the left (seat + 1); -1: to the right, after an odd number of jacks."""
     penalty: int = 0
@@ -157,19 +141,6 @@ class SwitchState:
     restocked: tuple[tuple[Card, ...], ...] = ()
     """Each restock's new stock, top first, for the report."""
 
-    @property
-    def seats(self) -> int:
-        return len(self.hands)
-
-    @property
-    def top(self) -> Card:
-        return self.pile[-1]
-
-    @property
-    def can_draw(self) -> bool:
-        """A card can be drawn: from the stock, or from a restock of the pile under its top card."""
-        return bool(self.stock) or len(self.pile) > 1
-
     def seat_after(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` seats on from ``seat`` in the direction of play."""
         return (seat + steps * self.direction) % len(self.hands)
@@ -179,17 +150,11 @@ replace = fast_replace(SwitchState)
 
 
 @dataclass(frozen=True, slots=True)
-class SwitchView:
+class SwitchView(PileView):
     """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand): its own
-    hand, every hand's size, and the public table."""
+    hand, every hand's size, and the public table (a pile game's view: the top card and the
+    suit named, then Switch's own fields)."""
 
-    seat: int | None
-    hand_no: int
-    dealer: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    top: Card
-    named: Suit | None
     penalty: int
     direction: int
     stock_size: int
@@ -201,10 +166,6 @@ class SwitchView:
     restocks: int
     restock_limit: int
     result: HandResult | None
-
-    @property
-    def can_draw(self) -> bool:
-        return self.stock_size > 0 or self.pile_size > 1
 
     def to_json(self) -> dict[str, Any]:
         """The view as the HTTP API shows it: one member per field but the result (the match
@@ -245,37 +206,24 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:at] + hand[at + 1 :]
 
 
-def _plays(card: Card) -> list[Move]:
-    """The ways to play ``card``: an ace once for each suit it may name, C, D, H, S."""
-    if card.rank == Rank.ACE:
-        return [Move.play(card, suit) for suit in Suit]
-    return [Move.play(card)]
-
-
 def _why_not(card: Card, *, hand: Sequence[Card], top: Card, named: Suit | None, penalty: int, pending: Card | None) -> str | None:
     """Why the seat to act cannot play ``card``, or ``None``; the engine and :meth:`Switch.explain` share it."""
     if card not in hand:
         return f"you do not hold {card.display}"
     if pending is not None and card is not pending:
-        return f"you must play or keep the card you drew ({pending.display})"
-    if fits(card, top, named, penalty):
-        return None
+        return play_or_keep(pending)
     if penalty:
-        return f"only a 2 answers the 2 on the pile: play a 2 or draw {penalty}"
-    if named is not None:
-        return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
-    return f"{card.display} does not match {top.display} in suit or rank"
+        return None if card.rank == Rank.TWO else f"only a 2 answers the 2 on the pile: play a 2 or draw {penalty}"
+    return pile_problem(card, top, named, wild=Rank.ACE)
 
 
 def _fit_words(card: Card, suit: Suit | None, top: Card, named: Suit | None, penalty: int) -> str:
     """Why a legal play of ``card`` fits, for the hand replayer."""
     if penalty:
         return f"{card.display} answers {top.display}: the penalty grows to {penalty + PENALTY_PER_TWO}"
-    if card.rank == Rank.ACE:
-        return "an ace is wild: names " + (suit.plural if suit is not None else "a suit")
-    if named is not None:
-        return f"{card.display} on {top.display}: {named.plural} were named"
-    return f"{card.display} on {top.display}: same {'suit' if card.suit == top.suit else 'rank'}"
+    if card.rank == Rank.ACE and suit is None:
+        return "an ace is wild: names a suit"
+    return crazy_eights.fit_words(card, suit, top, named, wild=Rank.ACE)
 
 
 def _power_words(card: Card, seats: int, penalty: int) -> str | None:
@@ -289,7 +237,23 @@ def _power_words(card: Card, seats: int, penalty: int) -> str | None:
     return None
 
 
-class Switch(Rules):
+class SwitchTable(TableJSON):
+    """The public table of a Switch hand: the pile's top and the suit an ace named, the penalty a
+    2 left for the next seat, the direction of play, the stock, and what may go on the pile."""
+
+    top: Card
+    named: Suit | None
+    penalty: int
+    direction: Literal["clockwise", "counterclockwise"]
+    stock_size: int
+    pile_size: int
+    passes: int
+    restocks: int
+    restock_limit: int
+    next: Wanted
+
+
+class Switch(PileGame):
     """Switch: 2 to 7 players, one pack, to 100 points. 2s make the next player draw two
     (and stack), 8s skip the next player, jacks reverse the play, aces are wild.
 
@@ -310,15 +274,17 @@ class Switch(Rules):
     """
 
     name = "switch"
+    table_json = SwitchTable
     title = "Switch"
-    family = "Draw-pile games"
     summary_line = "Crazy Eights with power cards: 2s make the next player draw, 8s skip, jacks reverse, aces are wild."
     min_seats = 2
     max_seats = 7
-    first_dealer_rank = Rank.ACE
     unit = "points"
     OPTIONS = (TARGET, RESTOCK_LIMIT)
     layout = Layout(hands="7 cards each with two to four players, else 5", stock=True, starter=True)
+    wild = Rank.ACE
+    # The starter is whatever card tops the stock: its power does not apply (spec/switch.md, Decisions).
+    turned_back = None
 
     @staticmethod
     def hand_size(seats: int) -> int:
@@ -329,10 +295,8 @@ class Switch(Rules):
 
     state_type = SwitchState
 
-    def card_places(self, state: SwitchState) -> Places:
-        """Where the cards are: the hands, the stock, the pile (a drawn card that fits is in its
-        drawer's hand; ``dealt``, ``turned`` and ``restocked`` are history)."""
-        return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
+    def fits_pile(self, card: Card, state: SwitchState) -> bool:
+        return fits(card, state.top, state.named, state.penalty)
 
     def check_position(self, state: SwitchState) -> None:
         """What a Switch position holds true besides its cards (spec/switch.md, "What a position holds").
@@ -345,14 +309,11 @@ class Switch(Rules):
         ...
         fairdeal.rules.position.PositionError: penalty: a penalty of 4 is 2 for each of the 2s on top of the pile, which are played, not turned
         """
-        pile, seats = state.pile, state.seats
-        if not pile:
-            raise PositionError("the pile is empty: it holds at least the starter", field="pile")
+        pile = state.pile
+        top = pile_top(pile)
         if len(state.turned) != 1:
             raise PositionError("Switch turns exactly one card, the starter", field="turned")
-        top = pile[-1]
-        if state.named is not None and top.rank != Rank.ACE:
-            raise PositionError(f"{state.named.letter} is named, but the top of the pile, {top}, is not an ace", field="named")
+        check_named(top, state.named, wild=Rank.ACE)
         if state.named is None and top.rank == Rank.ACE and pile != state.turned:
             raise PositionError(f"the ace on top of the pile, {top}, names no suit (only an ace turned as the starter names none)", field="named")
         if state.direction not in (1, -1):
@@ -364,61 +325,21 @@ class Switch(Rules):
                 or any(card.rank != Rank.TWO for card in pile[len(pile) - twos :])):
             raise PositionError(f"a penalty of {state.penalty} is 2 for each of the 2s on top of the pile, "
                                 "which are played, not turned", field="penalty")
-        if state.pending is not None:
-            hand = () if state.turn is None else state.hands[state.turn]
-            if not hand or hand[-1] is not state.pending:
-                raise PositionError(f"{state.pending} is not the card the seat to act has just drawn (the last of its hand)", field="pending")
-            if not fits(state.pending, top, state.named, state.penalty):
-                raise PositionError(f"{state.pending}, the card just drawn, does not fit the pile: it is no pending card", field="pending")
-        if not 0 <= state.passes < seats + (state.result is not None):
-            raise PositionError(f"{state.passes} passes in a row at {seats} seats (as many block the hand)", field="passes")
-        if state.restocks != len(state.restocked):
-            raise PositionError(f"{state.restocks} restocks, but restocked lists {len(state.restocked)}", field="restocks")
-        if state.restocks > self.options["restock_limit"]:
-            raise PositionError(f"{state.restocks} restocks, more than the restock_limit {self.options['restock_limit']}", field="restocks")
-
-    # -- dealing ---------------------------------------------------------
-
-    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
-        self.check_seats(seats)
-        hands, rest = deal_hands(shuffle(f"hand/{hand}/deal", pack()), seats, dealer, self.hand_size(seats))
-        # The starter is whatever card tops the stock: its power does not apply (spec/switch.md, Decisions).
-        starter = rest[0]
-        state = SwitchState(
-            hand=hand,
-            dealer=dealer,
-            hands=hands,
-            stock=tuple(rest[1:]),
-            pile=(starter,),
-            named=None,
-            turn=(dealer + 1) % seats,
-            dealt=hands,
-            turned=(starter,),
-        )
-        return state, [{"type": "deal", "hand": hand, "dealer": dealer, "turned": [starter.code]}]
+        self.check_pending(state)
+        self.check_passes(state)
+        self.check_restocks(state)
 
     # -- seeing ----------------------------------------------------------
 
     def view(self, state: SwitchState, seat: int | None) -> SwitchView:
-        check_view_seat(seat, state.seats)
         return SwitchView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
-            top=state.top,
-            named=state.named,
+            **self.pile_fields(state, seat),
             penalty=state.penalty,
             direction=state.direction,
             stock_size=len(state.stock),
             pile_size=len(state.pile),
             turn=state.turn,
-            pending=state.pending if seat is not None and seat == state.turn else None,
-            passes=state.passes,
-            restocks=state.restocks,
-            restock_limit=self.options["restock_limit"],
-            result=state.result,
+            **self.restock_fields(state, seat),
         )
 
     def legal_moves(self, view: SwitchView) -> list[Move]:
@@ -428,20 +349,14 @@ class Switch(Rules):
         if view.result is not None or not has_turn(view):
             return []
         if view.pending is not None:
-            return [*_plays(view.pending), Move.keep()]
-        moves = [move for card in sorted(view.hand) if fits(card, view.top, view.named, view.penalty) for move in _plays(card)]
-        if view.penalty or view.can_draw:
-            moves.append(Move.draw())
-        elif not moves:
-            moves.append(Move.pass_())
-        return moves
+            return [*plays_of(view.pending, Rank.ACE), Move.keep()]
+        fitting = [card for card in sorted(view.hand) if fits(card, view.top, view.named, view.penalty)]
+        return moves_on_pile(fitting, bool(view.penalty) or view.can_draw, Rank.ACE)
 
     def explain(self, view: SwitchView, card: Card) -> str | None:
-        if view.result is not None:
-            return "the hand is over"
-        if not has_turn(view):
-            return "it is not your turn"
-        return _why_not(card, hand=view.hand, top=view.top, named=view.named, penalty=view.penalty, pending=view.pending)
+        return turn_problem(view) or _why_not(
+            card, hand=view.hand, top=view.top, named=view.named, penalty=view.penalty, pending=view.pending
+        )
 
     def why_legal(self, view: SwitchView, move: Move) -> str:
         """The rule that allowed ``move``, for the hand replayer.
@@ -474,10 +389,7 @@ class Switch(Rules):
     # -- playing ---------------------------------------------------------
 
     def apply(self, state: SwitchState, seat: int, move: Move, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
-        if state.result is not None:
-            raise IllegalMove("the hand is over", move=move, seat=seat)
-        if seat != state.turn:
-            raise IllegalMove("it is not your turn", move=move, seat=seat)
+        check_turn(state, seat, move)
         kind = move.kind
         if kind == "play":
             return self._play(state, seat, move), []
@@ -496,7 +408,7 @@ class Switch(Rules):
     def _refusal(self, state: SwitchState, seat: int, kind: str) -> str | None:
         """Why a ``draw``, ``keep`` or ``pass`` is refused now (or another kind at all), or ``None``."""
         pending, penalty = state.pending, state.penalty
-        must = None if pending is None else f"you must play or keep the card you drew ({pending.display})"
+        must = None if pending is None else play_or_keep(pending)
         if kind == "draw":
             if must:
                 return must
@@ -541,11 +453,9 @@ class Switch(Rules):
 
     def _draw(self, state: SwitchState, seat: int, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
         """One card: it becomes the pending card if it fits, else the turn ends."""
-        events: list[Event] = []
-        if not state.stock:
-            state, events = self._restock(state, shuffle)
-            if state.result is not None:
-                return state, events
+        state, events = self.ready_to_draw(state, shuffle)
+        if state.result is not None:
+            return state, events
         card = state.stock[0]
         state = replace(state, hands=_replaced(state.hands, seat, state.hands[seat] + (card,)), stock=state.stock[1:], passes=0)
         if fits(card, state.top, state.named):
@@ -559,7 +469,7 @@ class Switch(Rules):
             if not state.stock:
                 if len(state.pile) < 2:
                     break  # nothing is left to draw anywhere: the rest of the penalty lapses
-                state, restocked = self._restock(state, shuffle)
+                state, restocked = self.restock(state, shuffle)
                 events += restocked
                 if state.result is not None:
                     return state, events  # blocked: the cards drawn so far count in the hand
@@ -567,31 +477,17 @@ class Switch(Rules):
             state = replace(state, hands=hands, stock=state.stock[1:])
         return replace(state, turn=state.seat_after(seat), penalty=0, passes=0), events
 
-    def _restock(self, state: SwitchState, shuffle: Shuffler) -> tuple[SwitchState, list[Event]]:
-        """The stock rebuilt from the pile under its top card (sorted into card order, then
-        shuffled: protocol v1, step 10), or the hand blocked once it has run out
-        ``restock_limit`` times already."""
+    def out_of_stock(self, state: SwitchState) -> SwitchState:
+        """The stock ran out once more than ``restock_limit`` allows: the hand is blocked."""
         limit = self.options["restock_limit"]
-        if state.restocks >= limit:
-            return self._end(state, None, f"the stock ran out again after {limit} restock{'s' * (limit != 1)}"), []
-        r = state.restocks + 1
-        stock = tuple(shuffle(f"hand/{state.hand}/restock/{r}", sorted(state.pile[:-1])))
-        state = replace(state, stock=stock, pile=state.pile[-1:], restocks=r, restocked=state.restocked + (stock,))
-        return state, [{"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)}]
+        return self._end(state, None, f"the stock ran out again after {limit} restock{'s' * (limit != 1)}")
 
     @staticmethod
     def _end(state: SwitchState, out: int | None, reason: str) -> SwitchState:
         """The hand over: ``out`` went out and scores every other hand's count; or (``None``) it
         is blocked, and each seat on the lowest count scores what every count is above it."""
         counts = tuple(sum(map(card_points, h)) for h in state.hands)
-        winners: tuple[int, ...]
-        if out is not None:
-            how, winners, won = "out", (out,), sum(counts)
-        else:
-            low = min(counts)
-            how, winners, won = "blocked", tuple(s for s, c in enumerate(counts) if c == low), sum(counts) - low * len(counts)
-        scores = tuple(won if s in winners else 0 for s in range(len(counts)))
-        result = HandResult(how, winners, counts, scores, reason)
+        result = lowest_count_wins(counts, reason) if out is None else went_out(out, counts)
         return replace(state, turn=None, pending=None, penalty=0, result=result)
 
     # -- the bots and the timer ------------------------------------------
@@ -600,40 +496,28 @@ class Switch(Rules):
         """The heuristic bot's move: see :func:`switch_choice`."""
         return switch_choice(view, moves)
 
-    def auto_move(self, state: SwitchState) -> Move:
+    auto_order = staticmethod(auto_order)
+
+    def forced_move(self, state: SwitchState) -> Move | None:
         """What the table plays for a seat whose timer ran out (spec/switch.md): the card it
-        drew and must play or keep is played; a penalty is taken (drawn); otherwise its lowest
-        fitting card by (points, rank, suit), so the power cards last; else a draw; else a pass.
-        A timed-out ace names the suit the seat then holds most of (clubs first on ties), or
-        its own suit when it was the last card.
+        drew and must play or keep is played; a penalty is taken (drawn); otherwise (``None``)
+        its lowest fitting card by (points, rank, suit), so the power cards last; else a draw;
+        else a pass (:meth:`~fairdeal.rules.crazy_eights.PileGame.auto_move`). A timed-out ace
+        names the suit the seat then holds most of (clubs first on ties), or its own suit when
+        it was the last card.
 
         >>> from fairdeal.cards import parse_cards
         >>> state = SwitchState(hand=1, dealer=1, hands=(tuple(parse_cards("2H 9C AS")), tuple(parse_cards("KD"))),
         ...                     stock=tuple(parse_cards("4C")), pile=tuple(parse_cards("9H")), named=None, turn=0,
         ...                     turned=tuple(parse_cards("9H")))
-        >>> Switch().auto_move(state)
-        Move.play(Card.parse('9C'))
+        >>> Switch().forced_move(state), Switch().auto_move(state)
+        (None, Move.play(Card.parse('9C')))
         """
-        if state.result is not None or state.turn is None:
-            raise IllegalMove("the hand is over")
-        hand = state.hands[state.turn]
         if state.pending is not None:
-            return _auto_play(state.pending, hand)
-        if state.penalty:
-            return Move.draw()
-        playable = [c for c in hand if fits(c, state.top, state.named)]
-        if playable:
-            return _auto_play(min(playable, key=auto_order), hand)
-        return Move.draw() if state.can_draw else Move.pass_()
+            return auto_play(state.pending, state.hands[state.turn], Rank.ACE)
+        return Move.draw() if state.penalty else None
 
     # -- reporting --------------------------------------------------------
-
-    def summary(self, state: SwitchState) -> CrazyEightsSummary:
-        """The deal, the starter and every restock's new stock: what a Crazy Eights hand reports."""
-        return CrazyEightsSummary(deal=state.dealt, turned=state.turned, restocks=state.restocked)
-
-    def describe_deal(self, state: SwitchState, names: SeatNames) -> list[str]:
-        return describe_starter(state, super().describe_deal(state, names))
 
     def move_words(self, before: SwitchState, seat: int, move: Move, after: SwitchState | None) -> str:
         """The replay's words for a move; a penalty draw names every card it took.
@@ -650,47 +534,18 @@ class Switch(Rules):
         if move.kind != "draw" or not before.penalty or after is None:
             return super().move_words(before, seat, move, after)
         # The penalty's cards go to the end of the hand, as any draw's.
-        taken = after.hands[seat][len(before.hands[seat]) :]
-        return f"draw {before.penalty} (penalty) -> " + (display(taken) if taken else "no card")
+        return f"draw {before.penalty} (penalty) -> " + drawn_words(before.hands[seat], after.hands[seat])
 
     def describe_table(self, before: SwitchState, after: SwitchState, names: SeatNames) -> str:
-        text = describe_pile(after)
+        text = super().describe_table(before, after, names)
         if after.penalty:
             text += f", {after.penalty} to draw"
         if after.direction != before.direction:
             text += "; play now goes " + ("left" if after.direction == 1 else "right")
         return text
 
-    def describe_event(self, event: Event, names: SeatNames) -> str:
-        if event.get("type") == "restock":
-            return f"the stock ran out: restock {event['restock']}, {event['cards']} cards"
-        return super().describe_event(event, names)
-
-
-def _auto_play(card: Card, hand: tuple[Card, ...]) -> Move:
-    if card.rank != Rank.ACE:
-        return Move.play(card)
-    return Move.play(card, most_held_suit(_without(hand, card), card.suit))
-
 
 # -- the heuristic bot ----------------------------------------------------------
-
-
-def _suit_tally(cards: Sequence[Card]) -> tuple[list[int], list[int]]:
-    """How many cards of each suit, and their points, aces left out: an ace is wild, it belongs to no suit."""
-    counts, points = [0, 0, 0, 0], [0, 0, 0, 0]
-    for card in cards:
-        if card.rank != Rank.ACE:
-            counts[card.suit] += 1
-            points[card.suit] += card_points(card)
-    return counts, points
-
-
-def _ace(hand: Sequence[Card], ace: Card) -> Move:
-    """The bot's play of ``ace``: it names the suit it then holds most of (aces aside), then the
-    suit worth most points, then clubs first."""
-    counts, points = _suit_tally(_without(tuple(hand), ace))
-    return Move.play(ace, max(Suit, key=lambda s: (counts[s], points[s], -s)))
 
 
 def switch_choice(view: SwitchView, moves: Sequence[Move]) -> Move:
@@ -728,15 +583,11 @@ def switch_choice(view: SwitchView, moves: Sequence[Move]) -> Move:
     """
     plays = [m for m in moves if m.kind == "play"]
     seats = len(view.hand_sizes)
-    opponents = [n for seat, n in enumerate(view.hand_sizes) if seat != view.seat]
     if view.pending is not None:
-        card = view.pending
-        if card.rank != Rank.ACE:
-            return Move.play(card)
-        return _ace(view.hand, card) if min(opponents) <= CLOSE_TO_OUT else Move.keep()
+        return keep_or_play(view, Rank.ACE, card_points, close=CLOSE_TO_OUT)
     naturals = [m.card for m in plays if m.card.rank != Rank.ACE]
     if naturals:
-        counts, _ = _suit_tally(view.hand)
+        counts = natural_suit_counts(view.hand, Rank.ACE)
         me = view.seat if view.seat is not None else 0
         after = view.hand_sizes[(me + view.direction) % seats]
         before = view.hand_sizes[(me - view.direction) % seats]
@@ -751,5 +602,5 @@ def switch_choice(view: SwitchView, moves: Sequence[Move]) -> Move:
 
         return Move.play(max(naturals, key=lambda c: (stops(c), counts[c.suit], card_points(c), -c.index)))
     if plays:
-        return _ace(view.hand, min(m.card for m in plays))
+        return play_wild(view.hand, min(m.card for m in plays), Rank.ACE, card_points)
     return moves[0]  # nothing to play: the one move left is a draw, or a pass

@@ -7,7 +7,13 @@
 //   const games = await catalogue();
 //   games.default                      // the game the lobby offers first
 //   entryOf(games, name).seats.max     // how many it seats at most
-//   const game = await rendererOf(entry)  // js/games/<entry.renderer>.js
+//   const game = await rendererOf(entry)  // js/games/<entry.renderer>.js, its style sheets loaded
+//
+// A renderer that draws parts of its own styles them beside it: it exports `css`, the names of
+// its style sheets in js/games/ (`export const css = ["round", "snip_snap"]`: round.css, then
+// snip_snap.css). rendererOf puts them in the page right after the table's own sheets
+// (css/table*.css), in that order, and resolves once they have loaded, so the first drawing
+// has its style.
 
 let loading = null;
 
@@ -26,10 +32,39 @@ export function entryOf(games, name) {
   return games.games.find((g) => g.name === name) ?? null;
 }
 
-/** The renderer module of a catalogue entry: js/games/<renderer>.js, as the game declares it. */
-export async function rendererOf(entry) {
+/**
+ * The renderer module of a catalogue entry: js/games/<renderer>.js, as the game declares it, once
+ * its style sheets (its `css`) have loaded. `styles: false`: the module alone (a page that draws
+ * no table, and wants only its words).
+ */
+export async function rendererOf(entry, { styles = true } = {}) {
   if (!/^[a-z][a-z0-9_]*$/.test(entry?.renderer ?? "")) throw new Error(`no renderer for ${entry?.name ?? "this game"}`);
-  return import(`./games/${entry.renderer}.js`);
+  const module = await import(`./games/${entry.renderer}.js`);
+  if (styles) await Promise.all((module.css ?? []).map(gameSheet));
+  return module;
+}
+
+const sheets = new Map(); // a game style sheet's name: the promise of its load
+
+/** js/games/<name>.css in the page (once), after the table's sheets and the game sheets before it: the promise of its load. */
+function gameSheet(name) {
+  if (!/^[a-z][a-z0-9_]*$/.test(name)) return Promise.reject(new Error(`no style sheet named ${name}`));
+  if (!sheets.has(name)) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = new URL(`./games/${name}.css`, import.meta.url).pathname;
+    link.dataset.gameSheet = name;
+    const loaded = new Promise((resolve, reject) => {
+      link.addEventListener("load", () => resolve(), { once: true });
+      link.addEventListener("error", () => reject(new Error(`the game's style sheet ${name}.css did not load`)), { once: true });
+    });
+    // The cascade as if the game's rules closed the table's sheets: before the page's own (replay.css) and faces.css.
+    const before = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((l) => l.dataset.gameSheet || /^\/css\/table(-[a-z]+)?\.css$/.test(l.getAttribute("href")));
+    if (before.length) before.at(-1).after(link);
+    else document.head.append(link);
+    sheets.set(name, loaded);
+  }
+  return sheets.get(name);
 }
 
 /** "point"/"points", "chip"/"chips", "counter"/"counters", "deal won"/"deals won": what a game's standings count. */

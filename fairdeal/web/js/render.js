@@ -1,5 +1,5 @@
 // What a game's renderer (js/games/<module>.js) is handed: the helper object `T`, shared by
-// the live table (table.js) and the hand replayer (replay.js).
+// the live table (table.js, js/table/state.js) and the hand replayer (replay.js).
 //
 // A renderer's hooks take `T`: drawTable(T) fills the middle of the table (the element
 // T.$("stock-pile"), T.$("rows") or T.$("board")) and returns the id it used; status(T) is
@@ -14,6 +14,8 @@
 // landing(line, T) is the element a played card flies to (a row, the mainline's end; else the
 // pile or the middle), and playedCards(line, T) the cards a move of the game's own puts down.
 // What renderers share is here too: stockButton(T), the stock (`table.stock_size`) a tap draws from.
+// A renderer that styles parts of its own exports `css`, its style sheets beside it in js/games/
+// (catalogue.js's rendererOf loads them before the first drawing).
 //
 //   const T = rendererKit({ view: () => ui.view, entry: () => game.entry, hooks: () => game.hooks, me, ui });
 //   game.hooks.drawTable(T);

@@ -86,7 +86,7 @@ let game = { entry: null, words: {} };
 async function loadGame(name) {
   try {
     const { entry } = await gameOf(name);
-    game = { entry, words: entry ? ((await rendererOf(entry)).verifyWords ?? {}) : {} };
+    game = { entry, words: entry ? ((await rendererOf(entry, { styles: false })).verifyWords ?? {}) : {} };
   } catch {
     game = { entry: null, words: {} };
   }

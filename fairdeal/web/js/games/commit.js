@@ -3,6 +3,9 @@
 
 import { runGame } from "./sequence.js";
 
+/** The runs' style sheet (sequence.css). */
+export { css } from "./sequence.js";
+
 export default runGame({
   deadLabel: () => "Stops",
   leadStatus: () => "Your turn: lead any card.",

@@ -13,6 +13,9 @@ import { cardName, display } from "../cards.js";
 import { concat, lp, sha256, toHex } from "../protocol.js";
 import { cardBack, cardFace, cardRow, el, shortHex } from "../ui.js";
 
+/** Its style sheet, eleusis.css (catalogue.js's rendererOf loads it before the first drawing). */
+export const css = ["eleusis"];
+
 const MAX_STRING = 4;
 
 // -- small words -------------------------------------------------------------------------

@@ -8,6 +8,9 @@ import { display, isRed, suitName, SUIT_SYMBOLS } from "../cards.js";
 import { RANKS, SUITS } from "../protocol.js";
 import { cardFace, el, fill } from "../ui.js";
 
+/** Its style sheet, fan_tan.css (catalogue.js's rendererOf loads it before the first drawing). */
+export const css = ["fan_tan"];
+
 function drawRows(T) {
   const t = T.view.table;
   const next = t.next; // null: any card may lead

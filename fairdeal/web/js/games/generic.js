@@ -25,6 +25,9 @@ import { RANKS, SUITS } from "../protocol.js";
 import { stockButton } from "../render.js";
 import { cardBack, cardFace, el, fill } from "../ui.js";
 
+/** Its style sheet, generic.css (catalogue.js's rendererOf loads it before the first drawing). */
+export const css = ["generic"];
+
 /** The fields the page shows elsewhere (the seats, the status line, the chips). */
 const THE_PAGES = new Set(["hand_no", "dealer", "turn", "hand_sizes", "net"]);
 

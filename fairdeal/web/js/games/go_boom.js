@@ -7,6 +7,9 @@ import { cardFace, el, fill } from "../ui.js";
 import { stockText } from "./crazy_eights.js";
 import { hollywoodGames, hollywoodHint } from "./hollywood.js";
 
+/** The round's style sheet, round.css (catalogue.js's rendererOf loads it before the first drawing). */
+export const css = ["round"];
+
 function drawRound(T) {
   const t = T.view.table;
   const plays = t.round;

@@ -4,6 +4,9 @@
 
 import { runGame } from "./sequence.js";
 
+/** The runs' style sheet (sequence.css). */
+export { css } from "./sequence.js";
+
 const spins = (T) => T.entry.name === "spin";
 
 export default runGame({

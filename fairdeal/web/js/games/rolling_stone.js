@@ -4,6 +4,9 @@
 import { cardName, display, suitName, suitSymbol } from "../cards.js";
 import { cardFace, el, fill } from "../ui.js";
 
+/** The trick is a round of plays: round.css (catalogue.js's rendererOf loads it before the first drawing). */
+export const css = ["round"];
+
 function lastTrickText(T, last) {
   const plays = last.plays.map((p) => `${T.who(p.seat)} ${display(p.card)}`).join(", ");
   if (last.end === "aside") return `Last trick: ${plays}; all followed, put aside; ${T.who(last.by)} lead${last.by === T.me ? "" : "s"}.`;

@@ -6,6 +6,9 @@
 import { cardName, display, suitName, suitSymbol } from "../cards.js";
 import { cardBack, cardFace, el, fill } from "../ui.js";
 
+/** Its style sheet, sequence.css, for every game drawn with these runs (catalogue.js's rendererOf loads it). */
+export const css = ["sequence"];
+
 /** A few cards face down, with how many: Michigan's extra (or dead) hand, Commit's stops. */
 function faceDown(count, label, id) {
   return el(

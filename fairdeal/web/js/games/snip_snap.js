@@ -4,6 +4,9 @@
 import { cardName } from "../cards.js";
 import { cardFace, el, fill } from "../ui.js";
 
+/** The group is a round of plays (round.css); the calls are its own (snip_snap.css). */
+export const css = ["round", "snip_snap"];
+
 function drawGroup(T) {
   const t = T.view.table;
   const group = t.group;

@@ -1,0 +1,140 @@
+// The "Why it is fair" panel: the server seed's fingerprint, every player's seed, the server
+// seed once revealed, and the game's entries in the public log, checked in this browser
+// (spec/log.md): the entries against the record's server key, the checkpoint against the newest
+// this browser kept for the log.
+
+import { ApiError, request } from "../api.js";
+import { checkRecordLog, rememberCheckpoint } from "../publiclog.js";
+import { el, fill, shortHex } from "../ui.js";
+import { storedSeed } from "./seeding.js";
+import { $, api, gameId, me, setPublicLog, ui } from "./state.js";
+
+function clientSeedsFromRecord() {
+  const start = ui.record.find((l) => l.type === "start");
+  const revealed = new Map(ui.record.filter((l) => l.type === "client-reveal").map((l) => [l.seat, l.seed]));
+  return { start, revealed };
+}
+
+/**
+ * Check the game's entries in the public log (`log` as GET /games/{id}/log gives it) with the
+ * record header's server key, then compare the checkpoint with the newest this browser kept for the
+ * log (spec/log.md section 7: a server that shows two logs is caught here). Never throws.
+ */
+async function checkPublicLog(log) {
+  const header = ui.record[0]?.type === "header" ? ui.record[0] : null;
+  if (!header) return; // the record could not be read: no key to check with
+  const result = await checkRecordLog(log, header.server_key, { id: gameId, kind: "game", rules: header.rules, commitment: header.commitment });
+  const end = result.entries.find((e) => e.type === "end");
+  const last = ui.record[ui.record.length - 1];
+  if (result.ok && end && last?.type === "reveal" && last.seq !== end.entry.seq) {
+    Object.assign(result, { ok: false, error: `end entry ${end.index}: the log says the record ends at line ${end.entry.seq}, this page's record at line ${last.seq}` });
+  }
+  let memory = null;
+  if (result.checkpoint) {
+    const consistency = (first, second) => request("GET", `/log/proof/consistency?first=${first}&second=${second}`);
+    memory = await rememberCheckpoint(result.checkpoint, header.server_key, consistency).catch((error) => ({ status: "unchecked", error: error.message }));
+  }
+  setPublicLog({ ...result, memory });
+  renderFair();
+}
+
+/** The game's entries in the log, asked of the server (a spectator, a reload, the end). */
+export async function fetchPublicLog() {
+  try {
+    await checkPublicLog(await request("GET", `${api.base}/log`));
+  } catch (error) {
+    const missing = error instanceof ApiError && error.status === 404;
+    setPublicLog({ ok: false, missing, error: missing ? "this game is not in the server's public log" : `the server's log could not be read: ${error.message}`, entries: [] });
+    renderFair();
+  }
+}
+
+/** A commit receipt's `log` (the start entry's index, a checkpoint, the proof): the entry's text is asked for, the rest checked here. */
+export async function checkAnnounced(announced) {
+  try {
+    const { index, checkpoint, inclusion } = announced;
+    const page = await request("GET", `/log/entries?start=${index}&end=${index + 1}`);
+    const entry = page.entries?.[0]?.entry ?? "";
+    await checkPublicLog({ checkpoint, entries: [{ index, entry, inclusion }] });
+  } catch {
+    await fetchPublicLog();
+  }
+}
+
+function logWords(e) {
+  return e.type === "end" ? `its end (${e.entry.how}): entry ${e.index}` : `entry ${e.index}`;
+}
+
+function publicLogBlock() {
+  const state = ui.publicLog;
+  const heading = el("h3", {}, "In the public log");
+  if (!state) return el("div", { id: "fair-log", "data-state": "checking" }, heading, el("p", { class: "hint" }, "Checking…"));
+  if (!state.ok && !state.checkpoint) {
+    return el("div", { id: "fair-log", "data-state": state.missing ? "missing" : "failed" }, heading,
+      el("p", { class: "error", id: "fair-log-status" }, state.missing ? "This game is not in the server's public log: it was never announced there (a game from before the log has no entry)." : `Not confirmed in the public log: ${state.error}.`));
+  }
+  const cp = state.checkpoint;
+  const memory = state.memory;
+  const signed = cp.signature === "checked" ? "checked against the log's signed checkpoint" : "checked against the log's checkpoint (signature not checked in this browser)";
+  const words = state.entries.map(logWords);
+  const fork = memory?.status === "fork";
+  return el(
+    "div",
+    { id: "fair-log", "data-state": fork ? "fork" : state.ok ? "ok" : "failed" },
+    heading,
+    fork
+      ? el("div", { class: "error", id: "fair-log-fork", role: "alert" },
+          el("p", {}, el("strong", {}, "This server has shown two different logs."), " An honest log only grows, so one of them was rewritten or shown only to some: report both checkpoints below (each is signed by the server)."),
+          el("p", { class: "hint" }, memory.error),
+          el("pre", { class: "hex" }, memory.previous),
+          el("pre", { class: "hex" }, memory.checkpoint))
+      : null,
+    state.ok
+      ? el("p", { id: "fair-log-status" }, `In the public log: ${words.join(", ")} of ${cp.size}, ${signed}.`)
+      : el("p", { class: "error", id: "fair-log-status" }, `Not confirmed in the public log: ${state.error}.`),
+    el("p", { class: "hint" }, "Log: ", el("code", { id: "fair-log-origin" }, cp.origin), ". Announced before the first card, so the game cannot be dropped or dealt again with another seed unseen."),
+    memory?.status === "unchecked" ? el("p", { class: "error" }, `This log's checkpoints could not be compared: ${memory.error}.`) : null,
+    memory && !fork && memory.status !== "unchecked"
+      ? el("p", { class: "hint" }, memory.status === "first" ? "This browser keeps this checkpoint, to check that the log's next ones extend it." : "It extends the checkpoints this browser saw before: one log for everybody.")
+      : null,
+  );
+}
+
+export function renderFair() {
+  const view = ui.view;
+  if (!view) return;
+  const { start, revealed } = clientSeedsFromRecord();
+  const committed = new Set(view.client_seeds?.committed ?? []);
+  const mine = me !== null ? storedSeed() : null;
+  const seedRows = view.seats.map((s) => {
+    let state;
+    if (start) {
+      const value = start.client_seeds[s.seat];
+      state = value ? el("code", { class: "seed" }, value) : el("span", { class: "hint" }, s.bot ? "bot: no seed" : "no seed");
+    } else if (revealed.has(s.seat)) {
+      state = el("code", { class: "seed" }, revealed.get(s.seat));
+    } else if (s.bot) {
+      state = el("span", { class: "hint" }, "bot: no seed");
+    } else {
+      state = el("span", { class: "hint" }, committed.has(s.seat) ? "committed, not yet revealed" : "waiting for a commitment");
+    }
+    return el("li", {}, el("span", { class: "who" }, s.seat === me ? "You" : s.name), state);
+  });
+  const over = view.status === "over" || view.status === "abandoned";
+  fill(
+    $("panel-fair"),
+    el("h2", {}, "Why it is fair"),
+    el("p", {}, "A secret seed shuffles every deal and every new stock of this game. Its fingerprint was fixed before any player's seed existed; the seed itself is shown at the end, so anyone can deal every hand again and check it."),
+    el("h3", {}, "Fingerprint, from the start"),
+    el("code", { class: "hex", id: "fair-commitment" }, view.commitment),
+    el("h3", {}, "Players' seeds"),
+    el("p", { class: "hint" }, "Each player's browser picks a seed and commits to it before any is shown, so nobody can choose theirs after seeing another."),
+    el("ul", { class: "seeds", id: "fair-seeds" }, seedRows),
+    mine ? el("p", { class: "hint", id: "my-seed" }, "Your browser's seed: ", el("code", {}, mine.seed), " — committed as ", el("code", {}, shortHex(mine.commitment, 10)), ".") : null,
+    publicLogBlock(),
+    el("h3", {}, "Server seed, at the end"),
+    view.server_seed ? el("code", { class: "hex", id: "fair-server-seed" }, view.server_seed) : el("p", { class: "hint", id: "fair-server-seed" }, "Hidden until the game ends."),
+    el("p", {}, el("a", { class: over ? "button gold" : "button secondary", href: `/verify?game=${encodeURIComponent(gameId)}`, id: "verify-link" }, "Verify this game")),
+    over ? null : el("p", { class: "hint" }, "Before the end the check can only say the seed is not revealed yet."),
+  );
+}

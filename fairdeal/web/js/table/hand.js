@@ -1,0 +1,216 @@
+// The seat's hand and its controls: the cards (sorted, overlapped to fit, the playable ones
+// bright on the seat's turn), the buttons under them (Play, Draw, Pass... or the game's own),
+// the suit tokens of an eight, and the key hint.
+
+import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "../cards.js";
+import { RANKS, SUITS } from "../protocol.js";
+import { cardFace, el, fill } from "../ui.js";
+import { auction, bid, draw, exchange, keep, lower, nameSuit, pass, play, playThen, tapCard } from "./moves.js";
+import { explainOn, tapped, whyNotWords } from "./tips.js";
+import { $, cardNote, chipWord, game, legal, maxBid, me, myTurn, needsSuit, T, thenCards, ui } from "./state.js";
+
+// Suits in a hand alternate colours: clubs, hearts, spades, diamonds.
+const HAND_SUIT_ORDER = "CHSD";
+
+function sortHand(codes) {
+  const rank = (c) => RANKS.indexOf(c[0]);
+  return [...codes].sort((a, b) => HAND_SUIT_ORDER.indexOf(a[1]) - HAND_SUIT_ORDER.indexOf(b[1]) || rank(a) - rank(b));
+}
+
+export function renderSuitPicker() {
+  const picker = $("suit-picker");
+  const open = ui.picking && ui.lifted && needsSuit(ui.lifted) && myTurn();
+  picker.hidden = !open;
+  if (!open) {
+    fill(picker);
+    return;
+  }
+  fill(
+    picker,
+    el("span", { class: "picker-title" }, `Name a suit for ${display(ui.lifted)}`),
+    [...SUITS].map((letter, i) =>
+      el(
+        "button",
+        { type: "button", class: `suit-token ${isRed(letter) ? "red" : "black"}`, "data-suit": letter, "aria-label": `Name ${suitName(letter)} (${i + 1})`, onclick: () => nameSuit(letter) },
+        el("span", { class: "glyph", "aria-hidden": "true" }, SUIT_SYMBOLS[i]),
+        el("span", { class: "suit-word" }, suitName(letter)),
+        el("kbd", { "aria-hidden": "true" }, String(i + 1)),
+      ),
+    ),
+  );
+}
+
+export function renderHand() {
+  const view = ui.view;
+  const handNode = $("hand");
+  const active = handNode.contains(document.activeElement) ? document.activeElement?.dataset?.code : null;
+  const activeCopy = handNode.contains(document.activeElement) ? (document.activeElement?.dataset?.copy ?? "0") : null;
+  const codes = sortHand(view.hand ?? []);
+  const turn = myTurn();
+  const copies = new Map(); // two packs: the second 7♥ of a hand is copy 1
+  const leaving = [...ui.leaving]; // cards flying to the table (motion): their places stay empty
+  const buttons = codes.map((code, i) => {
+    const note = cardNote(code);
+    const playable = Boolean(note?.playable) && turn;
+    const copy = copies.get(code) ?? 0;
+    copies.set(code, copy + 1);
+    // A game that chooses cards in order marks each chosen card with its place (1, 2, 3...).
+    const mark = game.hooks.handCard?.(code, copy, T) ?? null;
+    const lifted = ui.lifted === code || Boolean(mark);
+    const label = `${cardName(code)}, ${playable ? "playable" : "not playable"}${mark ? `, chosen ${mark}` : lifted ? ", lifted" : ""}`;
+    // A screen reader hears why not, in the engine's words, after the card's name.
+    const why = note?.why_not && turn ? el("span", { class: "visually-hidden", id: `why-${i}` }, note.why_not) : null;
+    const node = cardFace(code, {
+      tag: "button",
+      label,
+      attrs: {
+        type: "button",
+        tabindex: "-1",
+        "aria-describedby": why ? `why-${i}` : null,
+        "aria-pressed": lifted ? "true" : "false",
+        "data-copy": String(copy),
+        "data-order": mark,
+        "data-then": playable && thenCards(code).length ? "yes" : null,
+        class: `card ${isRed(code) ? "red" : "black"}${playable ? " playable" : " dim"}${lifted ? " lifted" : ""}${(ui.newCards ?? []).includes(code) ? " fresh" : ""}${turn ? "" : " waiting"}${takeOut(leaving, code) ? " in-flight" : ""}`,
+      },
+    });
+    if (why) node.append(why);
+    if (mark) node.append(el("span", { class: "order-mark", "aria-hidden": "true" }, mark));
+    node.addEventListener("click", tapped(() => tapCard(code, copy)));
+    // The tip says what the face does not: why not, or how to play it; never the card's name again.
+    explainOn(node, () => (note?.why_not ? whyNotWords(code, note.why_not) : turn ? (game.hooks.cardHint?.(code, T) ?? `${display(code)} can be played: tap to lift, tap again to play.`) : null));
+    return node;
+  });
+  fill(handNode, buttons);
+  if (!buttons.length) fill(handNode, el("span", { class: "empty-hand hint" }, view.status === "seeding" ? "Your cards come when every seed is in." : me === null ? "" : (game.hooks.emptyHand?.(T) ?? "No cards.")));
+  // One card takes the Tab stop; the arrows move along the hand.
+  const focusCode = active ?? ui.focused;
+  const focusCopy = active ? activeCopy : (ui.focusedCopy ?? "0");
+  const target = buttons.find((b) => b.dataset.code === focusCode && b.dataset.copy === focusCopy) ?? buttons.find((b) => b.dataset.code === focusCode) ?? buttons.find((b) => b.dataset.code === ui.lifted) ?? buttons.find((b) => b.classList.contains("playable")) ?? buttons[0];
+  if (target) target.tabIndex = 0;
+  if (active && target) target.focus({ preventScroll: true });
+  fitHand();
+}
+
+/** Take one `code` out of `codes` (true), if it is there. */
+function takeOut(codes, code) {
+  const i = codes.indexOf(code);
+  if (i >= 0) codes.splice(i, 1);
+  return i >= 0;
+}
+
+/** Overlap the cards so the hand fits its width (a phone holds a big hand too). */
+export function fitHand() {
+  const handNode = $("hand");
+  const cards = [...handNode.querySelectorAll(".card")];
+  handNode.classList.remove("crowded");
+  if (!cards.length) return;
+  const style = getComputedStyle(handNode);
+  const width = handNode.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+  const gap = 6;
+  const MIN_SLICE = 16; // enough of each card to show its corner (rank over suit)
+  let cardWidth = cards[0].offsetWidth || 80;
+  if (cards.length > 1 && (width - cardWidth) / (cards.length - 1) < MIN_SLICE + 6) {
+    handNode.classList.add("crowded"); // smaller cards before the overlap gets too deep
+    cardWidth = cards[0].offsetWidth || cardWidth;
+  }
+  let step = cardWidth + gap;
+  if (cards.length > 1 && cards.length * step - gap > width) step = Math.max(MIN_SLICE, (width - cardWidth) / (cards.length - 1));
+  handNode.style.setProperty("--step", `${step - cardWidth}px`);
+}
+
+export function renderActions() {
+  const view = ui.view;
+  const buttons = [];
+  // A game with controls of its own (a string's Play and Clear, a Forecaster's calls) draws them.
+  const own = game.hooks.actions?.(T);
+  if (own) {
+    fill($("actions"), own);
+    $("keys").textContent = keysText();
+    return;
+  }
+  if (myTurn()) {
+    const pending = view.pending;
+    if (pending) {
+      buttons.push(el("button", { type: "button", class: "gold", id: "play-it", onclick: () => play(pending) }, `Play it (${display(pending)})`));
+      if (legal("keep")) buttons.push(el("button", { type: "button", class: "secondary", id: "keep-it", onclick: keep }, "Keep it", el("kbd", {}, "K")));
+    } else if (ui.lifted && cardNote(ui.lifted)?.playable) {
+      const lifted = ui.lifted;
+      buttons.push(el("button", { type: "button", class: "gold", id: "play", onclick: () => play(lifted) }, `Play ${display(lifted)}`, el("kbd", {}, "Enter")));
+      // Spin's A♦, Commit's 9♦: the same play with the second card added, one move.
+      for (const then of thenCards(lifted)) {
+        const words = game.hooks.thenWords?.(T) ?? "";
+        buttons.push(el("button", { type: "button", class: "gold", id: "play-then", "data-then": then, onclick: () => playThen(lifted, then) }, `Play ${display(lifted)} then ${display(then)}${words}`, el("kbd", {}, "T")));
+      }
+      buttons.push(el("button", { type: "button", class: "secondary", id: "lower", onclick: lower }, "Put back", el("kbd", {}, "Esc")));
+    }
+    if (legal("keep") && !pending) buttons.push(el("button", { type: "button", class: "gold", id: "keep-hand", onclick: keep }, label("keep"), el("kbd", {}, "K")));
+    if (legal("exchange")) buttons.push(el("button", { type: "button", class: "secondary", id: "exchange", onclick: exchange }, label("exchange"), el("kbd", {}, "X")));
+    if (legal("auction")) buttons.push(el("button", { type: "button", class: "secondary", id: "auction", onclick: auction }, label("auction"), el("kbd", {}, "A")));
+    if (legal("bid")) buttons.push(bidBox());
+    if (!pending && legal("draw")) buttons.push(el("button", { type: "button", class: "secondary", id: "draw", onclick: draw }, "Draw", el("kbd", {}, "D")));
+    if (legal("pass")) buttons.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: pass }, passLabel(), el("kbd", {}, "P")));
+  }
+  fill($("actions"), buttons);
+  $("keys").textContent = keysText();
+}
+
+/** The bid for the extra hand: an amount (1 to the most the table allows) and its button. */
+function bidBox() {
+  const most = maxBid();
+  const old = $("bid-amount");
+  const input = el("input", { type: "number", id: "bid-amount", min: "1", max: String(most), step: "1", value: old?.value || "1", inputmode: "numeric", "aria-label": `${chipWord(2)[0].toUpperCase()}${chipWord(2).slice(1)} to bid, 1 to ${most}` });
+  input.addEventListener("focus", () => input.select()); // typing replaces the amount
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      bid();
+    }
+  });
+  return el(
+    "span",
+    { class: "bid-box", role: "group", "aria-label": "Bid for the extra hand" },
+    el("label", { for: "bid-amount" }, "Bid"),
+    input,
+    el("button", { type: "button", class: "gold", id: "bid", onclick: bid }, "Bid", el("kbd", {}, "B")),
+  );
+}
+
+/** A control's words: the game's renderer names its moves (Michigan's "Take the extra hand"). */
+function label(kind) {
+  return game.hooks.labels?.[kind] ?? { keep: "Keep", exchange: "Exchange", auction: "Auction" }[kind] ?? kind;
+}
+
+function passLabel() {
+  return game.hooks.passLabel?.(T) ?? "Pass";
+}
+
+// The keys this page binds (the keydown handler below) for each move kind a game may declare,
+// and what each does. A key is named in the hint only if the game's catalogue entry declares
+// its move, so a table never offers a key that does nothing there.
+const MOVE_KEYS = [
+  ["draw", "D draws"],
+  ["keep", "K keeps"],
+  ["exchange", "X exchanges"],
+  ["auction", "A auctions"],
+  ["bid", "B bids (the amount box)"],
+  ["pass", "P passes"],
+];
+
+/**
+ * The key hint: the keys that act in this game, from the catalogue's `moves` and the keys this
+ * page binds. A renderer may reword a key (`keyWords`: {pass: "P picks up the trick"}), add its
+ * own (`keyLines(T)`: ["1–4 name a suit"]), or, if its keys are its own altogether, say them all
+ * (`keys(T)`).
+ */
+function keysText() {
+  const own = game.hooks.keys?.(T);
+  if (own) return own;
+  const moves = game.entry?.moves ?? [];
+  const words = game.hooks.keyWords ?? {};
+  const parts = moves.includes("play") ? ["Tab to your hand", "← → move", "Enter lifts and plays"] : [];
+  if (game.entry?.two_card_plays) parts.push(words.then ?? "T plays the lifted card with its second card");
+  for (const [kind, say] of MOVE_KEYS) if (moves.includes(kind)) parts.push(words[kind] ?? say);
+  parts.push(...(game.hooks.keyLines?.(T) ?? []), "M sound");
+  return `Keys: ${parts.join(", ")}.`;
+}

@@ -1,0 +1,99 @@
+"""A client in another ecosystem, typed from /openapi.json alone: openapi-typescript (npm) writes
+the types from the running server's document, ``tsc --noEmit`` checks tests/ts-client/src/client.ts
+against them (each game's view is its own type, discriminated by ``rules``), and Node runs it: a
+whole Crazy Eights and a whole Eleusis game against ``fairdeal serve``, each record then verified
+with GET /games/{id}/verify. ``make test`` installs the npm packages (tests/ts-client/package-lock.json)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from test_service_serve import free_port
+
+CLIENT = Path(__file__).resolve().parents[1] / "ts-client"
+FAIRDEAL = str(Path(sys.executable).with_name("fairdeal"))
+NODE = shutil.which("node") or "/usr/bin/node"
+
+
+def _run(*args: str, cwd: Path) -> str:
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{' '.join(args)}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+@pytest.fixture
+def served(tmp_path):
+    """``fairdeal serve`` on SQLite, bots at once and no pause between hands; its base URL."""
+    port = free_port()
+    env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0"}
+    server = subprocess.Popen([FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        give_up = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/health", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
+                time.sleep(0.1)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture
+def client_dir(tmp_path) -> Path:
+    """A copy of tests/ts-client (its sources and the installed packages, linked) to build in."""
+    work = tmp_path / "ts-client"
+    (work / "src").mkdir(parents=True)
+    for name in ("package.json", "tsconfig.json"):
+        shutil.copy(CLIENT / name, work / name)
+    shutil.copy(CLIENT / "src" / "client.ts", work / "src" / "client.ts")
+    assert (CLIENT / "node_modules" / ".bin" / "tsc").exists(), "run make test: it installs tests/ts-client's packages"
+    (work / "node_modules").symlink_to(CLIENT / "node_modules")
+    return work
+
+
+def test_a_typescript_client_typed_from_openapi_plays_and_verifies_both_games(served, client_dir):
+    (client_dir / "openapi.json").write_text(httpx.get(served + "/openapi.json").text, encoding="utf-8")
+    bin_ = client_dir / "node_modules" / ".bin"
+    _run(NODE, str(bin_ / "openapi-typescript"), "openapi.json", "-o", "src/api.d.ts", cwd=client_dir)
+    types = (client_dir / "src" / "api.d.ts").read_text(encoding="utf-8")
+    # Each game's view is its own closed type, the table's members declared by the game.
+    assert "CrazyEightsSeatView: {" in types and "EleusisSeatView: {" in types and 'rules: "eleusis";' in types
+    _run(NODE, str(bin_ / "tsc"), "--noEmit", cwd=client_dir)  # the client type-checks against them
+    _run(NODE, str(bin_ / "tsc"), cwd=client_dir)
+    out = _run(NODE, "dist/client.js", served, "crazy-eights", "eleusis", cwd=client_dir)
+    games = {game["rules"]: game for game in map(json.loads, out.splitlines())}
+    assert set(games) == {"crazy-eights", "eleusis"}
+    for game in games.values():
+        assert game["status"] == "over" and game["verified"] is True and game["hands"] >= 1 and game["moves"] > 5
+    assert "play" in games["crazy-eights"]["kinds"] and {"string", "call"} & set(games["eleusis"]["kinds"])
+    assert games["eleusis"]["last_table"].startswith("mainline ") and games["crazy-eights"]["last_table"].startswith("top ")
+
+
+def test_reading_a_member_another_game_s_table_has_does_not_type_check(client_dir, tmp_path):
+    # The proof that the types are each game's: Crazy Eights' table has no mainline, and tsc says so.
+    from fairdeal.service import Settings, create_app
+
+    document = create_app(Settings(data_dir=str(tmp_path / "data"))).openapi()
+    (client_dir / "openapi.json").write_text(json.dumps(document), encoding="utf-8")
+    bin_ = client_dir / "node_modules" / ".bin"
+    _run(NODE, str(bin_ / "openapi-typescript"), "openapi.json", "-o", "src/api.d.ts", cwd=client_dir)
+    source = client_dir / "src" / "client.ts"
+    text = source.read_text(encoding="utf-8")
+    assert "stock ${view.table.stock_size}" in text
+    source.write_text(text.replace("stock ${view.table.stock_size}", "stock ${view.table.mainline}"), encoding="utf-8")
+    done = subprocess.run([NODE, str(bin_ / "tsc"), "--noEmit"], cwd=client_dir, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0 and "Property 'mainline' does not exist" in done.stdout
