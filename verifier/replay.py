@@ -45,7 +45,6 @@ from fairdeal.fairness import (
     check_game_id,
     commitment,
     game_key,
-    rule_commitment,
 )
 from fairdeal.match import Match
 from fairdeal.record import (

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit
 from fairdeal.rules.base import DEALS, Event, HandResult, Layout, Move, Option, PARTNERS, Shuffler, TARGET

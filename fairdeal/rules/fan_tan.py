@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes
 from fairdeal.rules.base import TableJSON

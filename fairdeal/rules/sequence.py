@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence as Seq
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
 from fairdeal.rules.base import TableJSON
