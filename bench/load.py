@@ -407,14 +407,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def database(store: str, data_dir: Path) -> Iterator[str]:
-    """The database URL for a fresh store: SQLite in ``data_dir``, or a new PostgreSQL schema (dropped after)."""
+def database(store: str, data_dir: Path, prefix: str = "fairdeal_bench") -> Iterator[str]:
+    """The database URL for a fresh store: SQLite in ``data_dir``, or a new PostgreSQL schema
+    named ``prefix`` and random digits (dropped after). tests/service/conftest.py's stores too."""
     if store == "sqlite":
         yield f"sqlite:///{data_dir / 'fairdeal.db'}"
         return
     import psycopg
 
-    schema = f"fairdeal_bench_{secrets.token_hex(6)}"
+    schema = f"{prefix}_{secrets.token_hex(6)}"
     with psycopg.connect(PG_SERVER, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     try:

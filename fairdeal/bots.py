@@ -23,6 +23,8 @@ advise (:meth:`~fairdeal.rules.Rules.heuristic_move`, beside the game in
 True
 >>> make_bot("random", seed=7).choose(match.rules, view) in moves
 True
+>>> [RandomBot(1).choose(match.rules, view) for _ in range(2)] == [RandomBot(1).choose(match.rules, view)] * 2
+True
 """
 
 from __future__ import annotations
@@ -87,17 +89,7 @@ class RandomBot(Bot):
 
     Each way of playing a card is a move of its own (an eight naming each of
     four suits is four moves), so such a card is that much likelier. Two bots
-    with the same seed given the same views choose the same moves.
-
-    >>> from fairdeal.fairness import game_key, shuffle
-    >>> from fairdeal.match import Match
-    >>> from fairdeal.rules import DEFAULT, get
-    >>> key = game_key("11" * 32, "doc", ["", ""])
-    >>> match = Match(get(DEFAULT), 2, lambda label, cards: shuffle(key, label, cards))
-    >>> _ = match.start()
-    >>> view = match.view(match.turn)
-    >>> [RandomBot(1).choose(match.rules, view) for _ in range(2)] == [RandomBot(1).choose(match.rules, view)] * 2
-    True
+    with the same seed given the same views choose the same moves (the module's example shows it).
     """
 
     kind = "random"

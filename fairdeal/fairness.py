@@ -103,13 +103,18 @@ def check_client_seed(client_seed: str) -> str:
     """Return ``client_seed`` if it is a string of at most 128 UTF-8 bytes."""
     if not isinstance(client_seed, str):
         raise FairnessError("a client seed must be a string")
-    try:
-        size = len(client_seed.encode("utf-8"))
-    except UnicodeEncodeError:
-        raise FairnessError("a client seed must be valid Unicode text") from None
-    if size > MAX_CLIENT_SEED_BYTES:
-        raise FairnessError(f"a client seed is at most {MAX_CLIENT_SEED_BYTES} UTF-8 bytes, this one is {size}")
+    _check_size(client_seed, "a client seed", MAX_CLIENT_SEED_BYTES)
     return client_seed
+
+
+def _check_size(text: str, what: str, most: int) -> None:
+    """:class:`FairnessError` naming ``what`` unless ``text`` is Unicode text of at most ``most`` UTF-8 bytes."""
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise FairnessError(f"{what} must be valid Unicode text") from None
+    if size > most:
+        raise FairnessError(f"{what} is at most {most} UTF-8 bytes, this one is {size}")
 
 
 def client_commitment(client_seed: str) -> str:
@@ -126,12 +131,7 @@ def check_game_id(game_id: str) -> str:
     """Return ``game_id`` if it is 1 to 128 UTF-8 bytes with no control characters."""
     if not isinstance(game_id, str) or not game_id:
         raise FairnessError("a game id must be a non-empty string")
-    try:
-        size = len(game_id.encode("utf-8"))
-    except UnicodeEncodeError:
-        raise FairnessError("a game id must be valid Unicode text") from None
-    if size > MAX_GAME_ID_BYTES:
-        raise FairnessError(f"a game id is at most {MAX_GAME_ID_BYTES} UTF-8 bytes, this one is {size}")
+    _check_size(game_id, "a game id", MAX_GAME_ID_BYTES)
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in game_id):
         raise FairnessError("a game id must not contain control characters")
     return game_id

@@ -70,6 +70,7 @@ __all__ = [
     "check_signature",
     "KnownSignatures",
     "parse_record",
+    "read_json_lines",
     "check_chain",
     "resign",
 ]
@@ -573,11 +574,32 @@ class RecordWriter:
 
 def parse_record(text: str | bytes) -> list[dict[str, Any]]:
     """The lines of a record; :class:`RecordError` when it is not JSON Lines of objects."""
+    lines = read_json_lines(text)
+    if not lines:
+        raise RecordError("empty file")
+    return lines
+
+
+def read_json_lines(text: str | bytes, what: str = "") -> list[dict[str, Any]]:
+    """JSON objects, one a line (blank lines skipped): a record's lines, or a player's receipts.
+
+    :class:`RecordError` when that is not what ``text`` is; its reason starts with ``what``
+    (``"receipts"``) when it is given.
+
+    >>> read_json_lines('{"seq": 0}\\n\\n{"seq": 1}\\n')
+    [{'seq': 0}, {'seq': 1}]
+    >>> read_json_lines(b'{"seq": 0}\\n[1]\\n', "receipts")
+    Traceback (most recent call last):
+    ...
+    fairdeal.record.RecordError: receipts line 2: not a JSON object
+    """
+    where = f"{what} " if what else ""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
+            subject = f"{what} are not" if what else "not"
+            raise RecordError(f"{subject} UTF-8 text (byte {exc.start})") from None
     lines = []
     # Not splitlines(): it also splits at U+2028, U+0085 and others that canonical JSON leaves unescaped.
     for number, raw in enumerate(text.split("\n"), 1):
@@ -585,13 +607,11 @@ def parse_record(text: str | bytes) -> list[dict[str, Any]]:
             continue
         try:
             line = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"line {number}: not JSON ({exc.msg})") from None
+        except ValueError as exc:  # a JSONDecodeError, or a number too long to read
+            raise RecordError(f"{where}line {number}: not JSON ({getattr(exc, 'msg', exc)})") from None
         if not isinstance(line, dict):
-            raise RecordError(f"line {number}: not a JSON object")
+            raise RecordError(f"{where}line {number}: not a JSON object")
         lines.append(line)
-    if not lines:
-        raise RecordError("empty file")
     return lines
 
 

@@ -1,6 +1,7 @@
 """What the game tests share: positions written as card codes, shufflers, the check that
-``legal_moves``, ``apply`` and ``explain`` agree, a table played out by bots, the records the
-tamper tests rewrite, and the small tools that find, change and re-sign the lines of a record.
+``legal_moves``, ``apply`` and ``explain`` agree, a session played by the heuristic bot and
+chance, a table played out by bots, the records the tamper tests rewrite, the verifier's
+move-by-move replay of one, and the small tools that find, change and re-sign the lines of a record.
 
 Imported as ``from helpers import ...`` (tests/conftest.py keeps this folder on ``sys.path``).
 Not a test module: it holds no tests. The tamper tests' own helpers (the mutations of a record)
@@ -15,12 +16,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from test_verifier_support import SIGNER, play as play_game
+from test_verifier_support import SIGNER, play as play_game, text_of
 
+from fairdeal.bots import make_bot
 from fairdeal.cards import Card, Suit, parse_cards
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.record import Signer, check_chain, parse_record, resign
 from fairdeal.rules import IllegalMove, Move
+from fairdeal.rules.sequence import RunState
 from fairdeal.table import Seat, Table
 from verifier.replay import Report, verify
 from verifier.report import json_report, text_report
@@ -50,6 +53,48 @@ def table_runs(text: str) -> tuple[tuple[tuple[int, Card], ...], tuple[int, ...]
         starts.append(at)
         at += len(run)
     return plays, tuple(starts)
+
+
+def run_position(*hands: str, turn: int = 0, runs: str = "", current: str | None = None, dealer: int | None = None,
+                 **fields: Any) -> RunState:
+    """A run game's hand in progress (Sequence, Michigan, Commit): the seats' hands, the runs on the
+    table as :func:`table_runs` reads them and ``current``, the card to follow, as card codes; the
+    last seat deals unless ``dealer`` says. ``fields`` are the game's own, given as they are."""
+    plays, starts = table_runs(runs)
+    dealt = tuple(cards(h) for h in hands)
+    return RunState(
+        hand=1,
+        dealer=(len(hands) - 1) if dealer is None else dealer,
+        hands=dealt,
+        turn=turn,
+        plays=plays,
+        runs=tuple(starts),
+        current=None if current is None else Card.parse(current),
+        net=(0,) * len(hands),
+        dealt=dealt,
+        **fields,
+    )
+
+
+def pile_state(state_type, *hands: str, pile: str, stock: str = "", named: str | None = None, turn: int = 0,
+               dealer: int | None = None, pending: str | None = None, hand: int = 1, **fields: Any):
+    """A draw-pile game's hand in progress, a ``state_type``
+    (:class:`~fairdeal.rules.crazy_eights.PileState`): ``pile`` is bottom first (its last card is the
+    top), ``stock`` top first, ``named`` the suit a wild card named and ``pending`` the card drawn
+    that must be played or kept, as codes; the seat before ``turn`` deals unless ``dealer`` says.
+    ``fields`` are the game's own, given as they are."""
+    if pending is not None:
+        fields["pending"] = Card.parse(pending)
+    return state_type(
+        hand=hand,
+        dealer=(turn - 1) % len(hands) if dealer is None else dealer,
+        hands=tuple(cards(h) for h in hands),
+        stock=cards(stock),
+        pile=cards(pile),
+        named=None if named is None else Suit.parse(named),
+        turn=turn,
+        **fields,
+    )
 
 
 # --- shufflers ---------------------------------------------------------------------------------
@@ -140,6 +185,26 @@ def check_explain(match, seat: int, view, moves: Sequence[Move]) -> None:
         assert (match.explain(seat, card) is None) == (card in playable), card
 
 
+def play_session(match, rng, bot_share: float, check: Callable[[int, Sequence[Move]], None] | None = None) -> list[dict]:
+    """Start ``match`` and play it to its end, each move the heuristic bot's with probability
+    ``bot_share``, else a random legal one: the match's lines. At every turn the seat has legal
+    moves, :func:`check_explain` holds, and so does ``check(seat, moves)`` if given."""
+    lines = match.start()
+    bot = make_bot("heuristic")
+    while not match.over:
+        seat = match.turn
+        view = match.view(seat)
+        moves = match.legal_moves(seat)
+        assert moves
+        check_explain(match, seat, view, moves)
+        if check is not None:
+            check(seat, moves)
+        move = bot.choose(match.rules, view) if rng.random() < bot_share else rng.choice(moves)
+        assert move in moves
+        lines += match.apply(seat, move)
+    return lines
+
+
 def check_legal_moves_in_play(rules, match, rng, every: int, moves: Sequence[Move], shuffler=None) -> None:
     """Start ``match`` and play it out with random legal moves; :func:`check_legal_moves` holds
     before every ``every``-th move and at the end."""
@@ -184,6 +249,20 @@ def session_record(game_id: str, seats: int, rules: str, options: dict | None = 
     played = play_game(game_id, seats, humans=2, rules=rules, options=options, use_bots=False)
     assert verify(played.lines, key=SIGNER.public_hex).verified
     return tuple(played.lines)
+
+
+def replayed_moves(tmp_path, lines) -> list[str]:
+    """What ``fairdeal-verify --moves --hand 1`` prints of a record of ``lines``, which verifies:
+    its lines."""
+    from click.testing import CliRunner
+
+    from verifier.cli import main
+
+    path = tmp_path / "game.jsonl"
+    path.write_text(text_of(lines), encoding="utf-8")
+    result = CliRunner().invoke(main, ["--moves", "--hand", "1", str(path)])
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
 
 
 def first(lines, kind: str, **fields) -> int:

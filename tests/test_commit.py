@@ -12,28 +12,23 @@ from functools import partial
 
 import helpers
 import pytest
-from helpers import cards, check_explain, chips, table_runs
+from helpers import cards, chips, play_session, run_position
 
 import fairdeal.rules.commit
-from fairdeal.bots import make_bot
 from fairdeal.cards import ALL_CARDS, Card
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import Move, OptionsError, get
 from fairdeal.rules.commit import NINE, REMOVED
 from fairdeal.rules.sequence import RunState, run_choice
+from fairdeal.rules.sequence import BID, EXCHANGE
 
 NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 COMMIT = get("commit")
 
 
 def position(*hands: str, turn: int = 0, runs: str = "", current: str | None = None, stops: str = "") -> RunState:
-    plays, starts = table_runs(runs)
-    dealt = tuple(cards(h) for h in hands)
-    return RunState(
-        hand=1, dealer=len(hands) - 1, hands=dealt, turn=turn, plays=plays, runs=tuple(starts),
-        current=None if current is None else Card.parse(current), dead=cards(stops), net=(0,) * len(hands), dealt=dealt,
-    )
+    return run_position(*hands, turn=turn, runs=runs, current=current, dead=cards(stops))
 
 
 legal = partial(helpers.legal, COMMIT)
@@ -51,8 +46,8 @@ refusal = partial(helpers.refusal, COMMIT)
 
 
 def test_commit_reads_a_second_card_but_no_bid():
-    assert COMMIT.unread(Move.bid(1)) == "Commit has no move 'bid'"
-    assert COMMIT.unread(Move.exchange()) == "Commit has no move 'exchange'"
+    assert COMMIT.unread(BID(1)) == "Commit has no move 'bid'"
+    assert COMMIT.unread(EXCHANGE()) == "Commit has no move 'exchange'"
     assert COMMIT.unread(Move.play(Card.parse("4S"), then=NINE)) is None
 
 
@@ -201,16 +196,7 @@ def test_the_heuristic_bot_plays_the_nine_at_once_and_leads_its_longest_suit():
 def test_whole_sessions_agree_and_counters_balance(seats):
     key = game_key("77" * 32, f"commit-{seats}", [""] * seats)
     match = Match(get("commit", {"deals": 3}), seats, lambda label, cards: shuffle(key, label, cards))
-    lines = match.start()
-    rng = random.Random(seats)
-    bot = make_bot("heuristic")
-    while not match.over:
-        seat = match.turn
-        view = match.view(seat)
-        moves = match.legal_moves(seat)
-        check_explain(match, seat, view, moves)
-        move = bot.choose(match.rules, view) if rng.random() < 0.5 else rng.choice(moves)
-        lines += match.apply(seat, move)
+    play_session(match, random.Random(seats), 0.5)
     assert sum(match.totals) == 50 * seats
     assert all(sum(h.result.scores) == 0 for h in match.hands)
 

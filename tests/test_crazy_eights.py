@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from fairdeal.cards import Card, Rank, Suit, pack
 from fairdeal.fairness import shuffle
 from fairdeal.match import Match
-from fairdeal.rules import IllegalMove, Move, OptionsError, get
+from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.rules.crazy_eights import (
     CrazyEights,
     CrazyEightsState,
@@ -35,32 +35,10 @@ SEED = "00" * 32
 # --- helpers ------------------------------------------------------------
 
 
-def make_state(
-    *hands: str,
-    pile: str,
-    stock: str = "",
-    named: str | None = None,
-    turn: int = 0,
-    drawn: int = 0,
-    pending: str | None = None,
-    passes: int = 0,
-    restocks: int = 0,
-    hand: int = 1,
-) -> CrazyEightsState:
-    """A hand in progress; ``pile`` is bottom first (its last card is the top), ``stock`` top first."""
-    return CrazyEightsState(
-        hand=hand,
-        dealer=(turn - 1) % len(hands),
-        hands=tuple(cards(h) for h in hands),
-        stock=cards(stock),
-        pile=cards(pile),
-        named=None if named is None else Suit.parse(named),
-        turn=turn,
-        drawn=drawn,
-        pending=None if pending is None else Card.parse(pending),
-        passes=passes,
-        restocks=restocks,
-    )
+def make_state(*hands: str, pile: str, **position) -> CrazyEightsState:
+    """A hand in progress (:func:`helpers.pile_state`); ``pile`` is bottom first (its last card is
+    the top), ``stock`` top first."""
+    return helpers.pile_state(CrazyEightsState, *hands, pile=pile, **position)
 
 
 def no_shuffle(label, cards):
@@ -751,7 +729,9 @@ class TestErrors:
 
     def test_unknown_move_kind(self):
         state = make_state("9C 5H", "KD", pile="5S", stock="9H")
-        assert refusal(state, 0, Move("fly")) == "Crazy Eights has no move 'fly'"
+        assert refusal(state, 0, Move.parse("bid 2")) == "Crazy Eights has no move 'bid'"
+        with pytest.raises(MoveError, match="unknown move 'fly'"):
+            Move("fly")  # a kind no game declares is no move at all
 
 
 class TestOptions:

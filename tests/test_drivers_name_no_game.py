@@ -39,9 +39,9 @@ def test_the_search_would_find_a_name():
 def _game_features() -> set[str]:
     """What a game declares that no driver may branch on by name: its move kinds beyond the basic
     four (play, draw, keep, pass, which every game reads) and its secret's line types and move."""
-    from fairdeal.rules import Move
+    from fairdeal.rules.move import BASIC
 
-    features = {kind for cls in RULES.values() for kind in cls.move_kinds} - set(Move.BASIC_KINDS)
+    features = {kind for cls in RULES.values() for kind in cls.move_kinds} - {kind.name for kind in BASIC}
     for cls in RULES.values():
         if cls.secret is not None:
             features |= {cls.secret.move, cls.secret.commitment, cls.secret.reveal}
@@ -77,3 +77,24 @@ def test_no_python_driver_branches_on_a_game_feature():
             if pattern.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert found == []
+
+
+TYPEOF = re.compile(r"""typeof\s+[\w.?]+\s*[!=]==?\s*["'`]\w+["'`]""")
+"""JavaScript's ``typeof x === "string"``: a type's name, not a move's (Eleusis's ``string``)."""
+
+
+def test_no_page_script_names_a_game_feature():
+    # The table's controls, keys and log words of every kind but a card's play come from the
+    # game's declared move forms (the catalogue's move_forms), its secret from the declaration:
+    # a driver's script names none of a game's own kinds or line types, even as a plain string.
+    features = _game_features()
+    quoted = re.compile(r"""["'`](%s)["'`]""" % "|".join(re.escape(w) for w in sorted(features, key=len, reverse=True)))
+    found = []
+    for path in _driver_files():
+        if path.suffix not in (".js", ".html") or "vendor" in path.parts:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if quoted.search(TYPEOF.sub("", line)):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+    assert quoted.search('if (legal("bid")) box.focus();') and not quoted.search(TYPEOF.sub("", 'typeof x === "string"'))

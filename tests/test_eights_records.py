@@ -18,7 +18,7 @@ import test_tamper as tamper
 from click.testing import CliRunner
 from helpers import tamper_record
 from test_eights_support import DRAW_PILE_GAMES
-from test_verifier_support import SIGNER, play, seed_for
+from test_verifier_support import SIGNER, SIMULATED, play, seed_for
 
 from fairdeal.cli import main as fairdeal_main
 from fairdeal.record import resign
@@ -40,20 +40,21 @@ SHORT = {
 
 
 @pytest.mark.parametrize("name", DRAW_PILE_GAMES)
-def test_1000_simulated_matches_of_each_game_verify(name):
-    """Every seat count the game allows, 0 to 2 human seats, bots of both kinds; short matches
-    keep this to seconds (whole matches to 100 are below and in the games' own tests)."""
+def test_simulated_matches_of_each_game_verify(name):
+    """Every seat count the game allows, 0 to 2 human seats, bots of both kinds, in
+    :data:`~test_verifier_support.SIMULATED` seeded matches; short matches keep this to seconds
+    (whole matches to 100 are below and in the games' own tests)."""
     rules = get(name)
     counts = range(rules.min_seats, rules.max_seats + 1)
     hands = 0
-    for n in range(1000):
+    for n in range(SIMULATED):
         played = play(f"{name}-{n}", counts[n % len(counts)], humans=n % 3, rules=name, options=SHORT[name])
         report = verify(played.lines, key=SIGNER.public_hex)
         assert report.verified, (n, str(report.error))
         assert report.standings == played.table.match.standings
         assert [h.totals for h in report.hands] == [h.totals for h in played.table.match.hands]
         hands += len(report.hands)
-    assert hands >= 1000
+    assert hands >= SIMULATED
 
 
 @pytest.mark.parametrize("name", DRAW_PILE_GAMES)

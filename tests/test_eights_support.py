@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from helpers import cards, protocol_shuffler
+from helpers import cards, pile_state, protocol_shuffler
 
 from fairdeal.cards import ALL_CARDS, Card, Suit
 from fairdeal.match import Match
@@ -23,33 +23,11 @@ GO_BOOM_GAMES = DRAW_PILE_GAMES[3:]
 SEED = "00" * 32
 
 
-def eights_state(
-    *hands: str,
-    pile: str,
-    stock: str = "",
-    named: str | None = None,
-    turn: int = 0,
-    partners: bool = False,
-    out: Sequence[int] = (),
-    passes: int = 0,
-    dealer: int | None = None,
-    hand: int = 1,
-) -> EightsState:
-    """An Eights hand in progress; ``pile`` is bottom first (its last card is the top), ``stock`` top first."""
-    return EightsState(
-        hand=hand,
-        dealer=(turn - 1) % len(hands) if dealer is None else dealer,
-        hands=tuple(cards(h) for h in hands),
-        stock=cards(stock),
-        pile=cards(pile),
-        named=None if named is None else Suit.parse(named),
-        turn=turn,
-        sides=sides_of(len(hands), partners),
-        out=tuple(out),
-        passes=passes,
-        dealt=tuple(cards(h) for h in hands),
-        turned=cards(pile)[:1],
-    )
+def eights_state(*hands: str, pile: str, partners: bool = False, out: Sequence[int] = (), **position) -> EightsState:
+    """An Eights hand in progress (:func:`helpers.pile_state`); ``pile`` is bottom first (its last
+    card is the top, its first the starter), ``stock`` top first."""
+    return pile_state(EightsState, *hands, pile=pile, sides=sides_of(len(hands), partners), out=tuple(out),
+                      dealt=tuple(cards(h) for h in hands), turned=cards(pile)[:1], **position)
 
 
 def go_boom_state(*hands: str, stock: str = "", turn: int = 0, plays: str = "", passed: Sequence[int] = (),

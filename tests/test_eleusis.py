@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 from dataclasses import replace
 
 import pytest
@@ -25,6 +24,7 @@ from fairdeal.rules.eleusis import (
     player_order,
 )
 from fairdeal.rules.secret_rule import LIBRARY, RuleError, SecretRule
+from fairdeal.rules.eleusis import CALL, FORECAST, NO_PLAY, RULE, STRING
 
 ALTERNATE = "card.colour != last.colour"
 """The rule most tests play under: a red card after a black one, or a black after a red."""
@@ -148,26 +148,26 @@ def test_a_wrong_card_goes_below_the_last_mainline_card_and_costs_two(table):
 
 def test_a_right_string_extends_the_mainline(table):
     rules, state = table
-    after, events = play(rules, state, 1, Move.string(cards("2S 3H 5S")))
+    after, events = play(rules, state, 1, STRING(cards("2S 3H 5S")))
     assert after.mainline == cards("7H 2S 3H 5S") and len(after.sidelines) == 4
     assert judgement(events)["right"] is True and after.hands[1] == cards("4D 2S")
 
 
 def test_a_wrong_string_stays_together_as_one_sideline_entry_and_costs_two_per_card(table):
     rules, state = table
-    after, events = play(rules, state, 1, Move.string(cards("2S 5S 3H")))
+    after, events = play(rules, state, 1, STRING(cards("2S 5S 3H")))
     assert after.sidelines == ((cards("2S 5S 3H"),),)
     assert judgement(events)["penalty"] == 6 and len(after.hands[1]) == 2 + 6
 
 
 def test_a_string_may_hold_a_card_twice_only_if_held_twice(table):
     rules, state = table
-    after, _ = play(rules, state, 1, Move.string(cards("2S 2S")))
+    after, _ = play(rules, state, 1, STRING(cards("2S 2S")))
     assert after.sidelines == ((cards("2S 2S"),),)
     with pytest.raises(IllegalMove, match="you do not hold 4♦ twice"):
-        play(rules, state, 1, Move.string(cards("4D 4D")))
+        play(rules, state, 1, STRING(cards("4D 4D")))
     with pytest.raises(IllegalMove, match="you do not hold 9♣"):
-        play(rules, state, 1, Move.string(cards("2S 9C")))
+        play(rules, state, 1, STRING(cards("2S 9C")))
 
 
 def test_only_the_player_to_act_plays(table):
@@ -177,7 +177,7 @@ def test_only_the_player_to_act_plays(table):
     with pytest.raises(IllegalMove, match="you do not hold"):
         play(rules, state, 1, Move.play(Card.parse("4C")))
     with pytest.raises(IllegalMove, match="just after your own play"):
-        play(rules, state, 1, Move.forecast())
+        play(rules, state, 1, FORECAST())
 
 
 # -- no play ----------------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def test_only_the_player_to_act_plays(table):
 def test_a_right_no_play_with_four_cards_or_fewer_returns_them_to_the_stock_and_ends_the_round(table):
     rules, state = table
     state = replace(state, hands=state.hands[:1] + (cards("3H 4D AH"),) + state.hands[2:])
-    after, events = play(rules, state, 1, Move.no_play())
+    after, events = play(rules, state, 1, NO_PLAY())
     assert after.hands[1] == () and after.stock[-3:] == cards("3H 4D AH")
     assert after.phase == "over" and after.result.how == "out" and after.result.winners == (1,)
     assert judgement(events)["returned"] == 3
@@ -199,7 +199,7 @@ def test_a_right_no_play_with_five_cards_or_more_gives_a_fresh_hand_four_cards_s
     rules, state = table
     reds = cards("3H 4D AH 9D 9H 3H")
     state = replace(state, hands=state.hands[:1] + (reds,) + state.hands[2:])
-    after, events = play(rules, state, 1, Move.no_play())
+    after, events = play(rules, state, 1, NO_PLAY())
     assert after.hands[1] == state.stock[:2]
     assert after.stock[-6:] == reds
     j = judgement(events)
@@ -209,7 +209,7 @@ def test_a_right_no_play_with_five_cards_or_more_gives_a_fresh_hand_four_cards_s
 
 def test_a_wrong_no_play_puts_the_first_right_card_on_the_mainline_and_costs_five(table):
     rules, state = table
-    after, events = play(rules, state, 1, Move.no_play())
+    after, events = play(rules, state, 1, NO_PLAY())
     assert after.mainline == cards("7H 2S")
     assert after.hands[1] == cards("3H 4D 5S 2S") + state.stock[:5]
     j = judgement(events)
@@ -239,11 +239,11 @@ def test_a_stock_down_to_four_cards_gets_a_fresh_pack_under_it(table):
 def test_a_player_who_has_just_played_may_declare_himself_forecaster(table):
     rules, state = table
     offered, _ = play(rules, state, 1, Move.play(Card.parse("3H")))
-    assert rules.legal_moves(rules.view(offered, 1)) == [Move.forecast(), Move.pass_()]
+    assert rules.legal_moves(rules.view(offered, 1)) == [FORECAST(), Move.pass_()]
     assert rules.auto_move(offered) == Move.pass_()
     declined, _ = play(rules, offered, 1, Move.pass_())
     assert (declined.phase, declined.turn, declined.forecaster) == ("play", 2, None)
-    forecast, _ = play(rules, offered, 1, Move.forecast())
+    forecast, _ = play(rules, offered, 1, FORECAST())
     assert (forecast.forecaster, forecast.marker, forecast.marker_layout) == (1, 0, 2)
     assert forecast.was_forecaster == {1} and (forecast.phase, forecast.turn) == ("play", 2)
 
@@ -254,7 +254,7 @@ def test_no_offer_to_forecast_unless_all_four_conditions_hold(table, why):
     if why == "a forecaster already":
         state = replace(state, forecaster=3, marker=0, marker_layout=1, was_forecaster=frozenset({3}))
         state, _ = play(rules, state, 1, Move.play(Card.parse("2S")))
-        state, _ = play(rules, state, 3, Move.call("right"))
+        state, _ = play(rules, state, 3, CALL("right"))
     else:
         if why == "was forecaster":
             state = replace(state, was_forecaster=frozenset({1}))
@@ -273,9 +273,9 @@ def test_a_correct_call_completes_the_play_as_usual(table):
     state = replace(state, forecaster=3, marker=0, marker_layout=1, was_forecaster=frozenset({3}))
     pending, events = play(rules, state, 1, Move.play(Card.parse("3H")))
     assert (pending.phase, pending.turn, events) == ("call", 3, [])
-    assert rules.legal_moves(rules.view(pending, 3)) == [Move.call("right"), Move.call("wrong")]
+    assert rules.legal_moves(rules.view(pending, 3)) == [CALL("right"), CALL("wrong")]
     assert rules.view(pending, 0).pending.cards == cards("3H")
-    after, events = play(rules, pending, 3, Move.call("wrong"))
+    after, events = play(rules, pending, 3, CALL("wrong"))
     j = judgement(events)
     assert (j["call"], j["overthrown"], j["penalty"], j["forecaster"]) == ("wrong", False, 2, 3)
     assert after.forecaster == 3 and after.turn == 2  # the Forecaster takes no turns
@@ -286,7 +286,7 @@ def test_an_incorrect_call_overthrows_the_forecaster(table):
     rules, state = table
     state = replace(state, forecaster=3, marker=0, marker_layout=1, was_forecaster=frozenset({3}))
     pending, _ = play(rules, state, 1, Move.play(Card.parse("3H")))
-    after, events = play(rules, pending, 3, Move.call("right"))
+    after, events = play(rules, pending, 3, CALL("right"))
     j = judgement(events)
     assert (j["right"], j["overthrown"], j["penalty"], j["forecaster_penalty"]) == (False, True, 0, 5)
     assert after.sidelines == ((cards("3H"),),)  # the dealer completes the play
@@ -305,22 +305,22 @@ def forecast_no_play(table, hand):
     rules, state = table
     state = replace(state, forecaster=3, marker=0, marker_layout=1, was_forecaster=frozenset({3}),
                     hands=state.hands[:1] + (cards(hand),) + state.hands[2:])
-    pending, _ = play(rules, state, 1, Move.no_play())
+    pending, _ = play(rules, state, 1, NO_PLAY())
     return rules, state, pending
 
 
 def test_calling_a_no_play_wrong_names_a_card_of_the_hand(table):
     rules, state, pending = forecast_no_play(table, "3H 2S 4D 2S")
     moves = rules.legal_moves(rules.view(pending, 3))
-    assert moves == [Move.call("right"), *(Move.call("wrong", c) for c in cards("4D 3H 2S"))]
+    assert moves == [CALL("right"), *(CALL("wrong", c) for c in cards("4D 3H 2S"))]
     assert rules.view(pending, 2).pending.cards == cards("3H 2S 4D 2S")  # he shows his hand
     with pytest.raises(IllegalMove, match="name the card"):
-        play(rules, pending, 3, Move.call("wrong"))
+        play(rules, pending, 3, CALL("wrong"))
 
 
 def test_the_rare_case_a_right_card_named_goes_on_and_the_player_draws_five(table):
     rules, state, pending = forecast_no_play(table, "3H 2S 4D 5S")
-    after, events = play(rules, pending, 3, Move.call("wrong", Card.parse("5S")))
+    after, events = play(rules, pending, 3, CALL("wrong", Card.parse("5S")))
     j = judgement(events)
     assert (j["right"], j["overthrown"], j["dealer_card"], j["penalty"]) == (False, False, "5S", 5)
     assert after.mainline == cards("7H 5S") and after.forecaster == 3
@@ -329,7 +329,7 @@ def test_the_rare_case_a_right_card_named_goes_on_and_the_player_draws_five(tabl
 
 def test_the_rare_case_a_wrong_card_named_overthrows_and_the_dealer_plays_a_right_one(table):
     rules, state, pending = forecast_no_play(table, "3H 2S 4D 5S")
-    after, events = play(rules, pending, 3, Move.call("wrong", Card.parse("4D")))
+    after, events = play(rules, pending, 3, CALL("wrong", Card.parse("4D")))
     j = judgement(events)
     assert (j["overthrown"], j["dealer_card"], j["penalty"], j["forecaster_penalty"]) == (True, "2S", 0, 5)
     assert after.mainline == cards("7H 2S") and after.hands[1] == cards("3H 4D 5S")
@@ -338,7 +338,7 @@ def test_the_rare_case_a_wrong_card_named_overthrows_and_the_dealer_plays_a_righ
 
 def test_the_rare_case_with_no_right_card_the_no_play_was_right(table):
     rules, state, pending = forecast_no_play(table, "3H 4D 9H 9D AH")
-    after, events = play(rules, pending, 3, Move.call("wrong", Card.parse("4D")))
+    after, events = play(rules, pending, 3, CALL("wrong", Card.parse("4D")))
     j = judgement(events)
     assert (j["right"], j["overthrown"], j["returned"], j["fresh"], j["penalty"]) == (True, True, 5, 1, 0)
     assert after.hands[1] == state.stock[:1] and after.forecaster is None
@@ -346,7 +346,7 @@ def test_the_rare_case_with_no_right_card_the_no_play_was_right(table):
 
 def test_a_no_play_called_right_when_it_was_wrong_overthrows_without_penalty(table):
     rules, state, pending = forecast_no_play(table, "3H 4D 5S")
-    after, events = play(rules, pending, 3, Move.call("right"))
+    after, events = play(rules, pending, 3, CALL("right"))
     j = judgement(events)
     assert (j["overthrown"], j["dealer_card"], j["penalty"]) == (True, "5S", 0)
     assert after.hands[1] == cards("3H 4D")
@@ -379,7 +379,7 @@ def test_with_a_forecaster_thirty_cards_after_the_marker_expel(table, after_mark
     state = long_layout(state, 5 + after_marker)
     state = replace(state, forecaster=3, marker=0, marker_layout=5, was_forecaster=frozenset({3}))
     pending, _ = play(rules, state, 1, Move.play(Card.parse("3H")))
-    after, events = play(rules, pending, 3, Move.call("wrong"))
+    after, events = play(rules, pending, 3, CALL("wrong"))
     assert judgement(events)["expelled"] is expelled
 
 
@@ -388,7 +388,7 @@ def test_no_one_is_expelled_in_a_turn_the_forecaster_is_overthrown(table):
     state = long_layout(state, 80)
     state = replace(state, forecaster=3, marker=0, marker_layout=5, was_forecaster=frozenset({3}))
     pending, _ = play(rules, state, 1, Move.play(Card.parse("3H")))
-    after, events = play(rules, pending, 3, Move.call("right"))
+    after, events = play(rules, pending, 3, CALL("right"))
     assert judgement(events)["overthrown"] and not judgement(events)["expelled"] and not after.expelled
 
 
@@ -406,7 +406,7 @@ def test_the_round_ends_when_all_but_the_forecaster_are_expelled(table):
     state = replace(long_layout(state, 50), expelled=frozenset({0, 2}), forecaster=3, marker=0,
                     marker_layout=5, was_forecaster=frozenset({3}))
     pending, _ = play(rules, state, 1, Move.play(Card.parse("3H")))
-    after, _ = play(rules, pending, 3, Move.call("wrong"))
+    after, _ = play(rules, pending, 3, CALL("wrong"))
     assert after.result.reason == "every player but the Forecaster is expelled"
 
 
@@ -440,7 +440,7 @@ def test_the_seat_dealer_scores_the_highest_score_or_twice_the_cards_before_the_
     marked = replace(state, mainline=cards("7H 8S 9H"), sidelines=((), (), ()), forecaster=2, marker=2,
                      marker_layout=3, was_forecaster=frozenset({2}))
     pending, _ = play(rules, replace(marked, hands=hands, turn=4), 4, Move.play(Card.parse("2S")))
-    after, _ = play(rules, pending, 2, Move.call("right"))
+    after, _ = play(rules, pending, 2, CALL("right"))
     # The Forecaster's bonus: one card (2S) went on the mainline after his marker: +1.
     assert after.forecaster_bonus == 1
     assert after.result.scores == (6, 6, 0 + 1, 4, 14) and after.dealer_score == 6
@@ -454,7 +454,7 @@ def test_the_forecaster_bonus_is_one_per_mainline_card_and_two_per_sideline_card
                     forecaster=0, marker=0, marker_layout=2, was_forecaster=frozenset({0}))
     hands = (cards("2C") * 3, cards("2S") * 5, cards("4C") * 2, cards("2S"))
     pending, _ = play(rules, replace(state, hands=hands, turn=3), 3, Move.play(Card.parse("2S")))
-    after, _ = play(rules, pending, 0, Move.call("right"))
+    after, _ = play(rules, pending, 0, CALL("right"))
     # 8S 9H 2S: +3, 4S TS JS: +6.
     assert after.forecaster_bonus == 9
     assert after.result.scores == (2 + 9, 0, 3, 5 + 4)
@@ -493,15 +493,15 @@ def test_the_seat_dealer_gives_the_rule_from_the_library_or_typed():
     rules, state, _ = dealt(seats=4, dealer=2, mode=1)
     assert rules.abandon_events(state) == []
     view = rules.view(state, 2)
-    assert rules.legal_moves(view) == [Move.rule(r.text) for r in LIBRARY]
+    assert rules.legal_moves(view) == [RULE(r.text) for r in LIBRARY]
     assert view.to_json()["library"] == [r.text for r in LIBRARY] and view.to_json()["syntax_help"]
-    assert rules.auto_move(state) == Move.rule(LIBRARY[state.chosen].text) and view.suggested == LIBRARY[state.chosen].text
+    assert rules.auto_move(state) == RULE(LIBRARY[state.chosen].text) and view.suggested == LIBRARY[state.chosen].text
     assert "library" not in rules.view(state, 0).to_json()
-    after, events = rules.apply(state, 2, Move.rule(LIBRARY[-1].text), None)
+    after, events = rules.apply(state, 2, RULE(LIBRARY[-1].text), None)
     assert events == [{"type": "rule-commitment", "hand": 1, "commitment": rule_commitment(LIBRARY[-1].text, state.nonce)}]
     assert (after.phase, after.turn) == ("play", state.first)
     typed = "card.colour   !=   last.colour"
-    after, _ = rules.apply(state, 2, Move.rule(typed), None)
+    after, _ = rules.apply(state, 2, RULE(typed), None)
     assert after.rule == SecretRule.parse(typed).text
     assert rules.view(after, 2).rule == after.rule and rules.view(after, 0).rule is None
 
@@ -513,12 +513,12 @@ def test_a_bad_rule_is_refused_with_the_languages_message():
         SecretRule.parse(bad)
     assert parsed.value.position is not None
     with pytest.raises(IllegalMove) as refused:
-        rules.apply(state, 2, Move.rule(bad), None)
+        rules.apply(state, 2, RULE(bad), None)
     assert refused.value.reason == str(parsed.value)
     with pytest.raises(IllegalMove, match="a rule move gives its rule"):
-        rules.apply(state, 2, Move.rule(), None)
+        rules.apply(state, 2, RULE(), None)
     with pytest.raises(IllegalMove, match="gives the round's secret rule first"):
-        rules.apply(state, 2, Move.no_play(), None)
+        rules.apply(state, 2, NO_PLAY(), None)
 
 
 # -- views -------------------------------------------------------------------------------------
@@ -538,7 +538,7 @@ def test_views_show_a_seat_its_own_hand_and_never_anothers_or_the_rule():
 
 def test_the_seat_dealer_sees_his_rule_and_everyone_sees_it_once_revealed(table):
     rules, state, _ = dealt(seats=4, dealer=0, mode=1)
-    state, _ = rules.apply(state, 0, Move.rule(ALTERNATE), None)
+    state, _ = rules.apply(state, 0, RULE(ALTERNATE), None)
     assert rules.view(state, 0).rule == ALTERNATE
     assert all(rules.view(state, s).rule is None for s in (None, 1, 2, 3))
     rules, table_state = table
@@ -549,7 +549,7 @@ def test_the_seat_dealer_sees_his_rule_and_everyone_sees_it_once_revealed(table)
 
 def test_view_json_has_the_layout_and_the_last_judgement(table):
     rules, state = table
-    after, _ = play(rules, state, 1, Move.string(cards("2S 5S")))
+    after, _ = play(rules, state, 1, STRING(cards("2S 5S")))
     data = rules.view(after, 2).to_json()
     assert data["mainline"] == ["7H"] and data["sidelines"] == [[["2S", "5S"]]]
     assert data["last"]["seat"] == 1 and data["last"]["right"] is False and data["last"]["penalty"] == 4

@@ -1,8 +1,8 @@
-"""A thousand simulated rounds of Eleusis verify: the records ``fairdeal simulate`` writes for
-4 to 8 players, the server dealing and the seats dealing in turn, heuristic and random bots.
+"""Simulated rounds of Eleusis verify: the records ``fairdeal simulate`` writes for 4 to 8
+players, the server dealing and the seats dealing in turn, heuristic and random bots.
 
-Every round's rule is committed, revealed and re-judged play by play by the verifier. The module
-takes about 20 s here (the bots' reasoning is most of it).
+Every round's rule is committed, revealed and re-judged play by play by the verifier. The bots'
+reasoning is most of the time, so the number of rounds is what the test needs (:data:`ROUNDS`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,14 @@ from collections import Counter
 from fairdeal.simulate import simulate
 from verifier.replay import verify
 
-ROUNDS = 1000
+ROUNDS = 250
+"""About 43 games (a round for each player): every player count with either dealer four times or
+more. With these seeds every kind of line and move, a seat writing the rule, and both ends of a
+round (a player out, the layout blocked) first come within the first 55 rounds (measured over
+1,000 rounds, which this test played before)."""
 
 
-def test_a_thousand_simulated_rounds_verify(tmp_path):
+def test_simulated_rounds_verify(tmp_path):
     rounds = 0
     seen: Counter[tuple[int, int]] = Counter()
     ends: Counter[str] = Counter()
@@ -32,4 +36,4 @@ def test_a_thousand_simulated_rounds_verify(tmp_path):
         ends.update(hand.how for hand in report.hands)
         game += 1
     assert set(seen) == {(p, d) for p in range(4, 9) for d in (0, 1)}
-    assert ends["out"] > ROUNDS / 2  # most rounds end when a player has no cards left
+    assert ends["out"] > ROUNDS / 2 and ends["blocked"]  # most rounds end when a player has no cards left

@@ -17,9 +17,10 @@ from test_verifier_support import SIGNER, seed_for
 from fairdeal.bots import make_bot
 from fairdeal.fairness import rule_commitment
 from fairdeal.record import parse_record
-from fairdeal.rules import Move, get
+from fairdeal.rules import get
 from fairdeal.rules.secret_rule import LIBRARY
 from fairdeal.table import Seat, Table, TableError
+from fairdeal.rules.eleusis import RULE
 from verifier.replay import verify
 from verifier.report import text_report
 
@@ -37,7 +38,7 @@ class TypingDealer:
 
     def choose(self, rules, view):
         if view.phase == "rule":
-            return Move.rule(self.rule)
+            return RULE(self.rule)
         return self.bot.choose(rules, view)
 
 

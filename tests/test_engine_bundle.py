@@ -38,7 +38,7 @@ def test_the_zip_holds_exactly_the_packages_python_files_with_their_bytes():
             if "__pycache__" not in path.parts and not name.startswith(("fairdeal/service/", "fairdeal/web/")):
                 expected[name] = path.read_bytes()
     # Each distribution that registers games, with its name, version and games alone.
-    games = f"[fairdeal.games]\n" + "".join(f"{name} = {cls.__module__}:{cls.__qualname__}\n" for name, cls in sorted(RULES.items()) if own(cls))
+    games = "[fairdeal.games]\n" + "".join(f"{name} = {cls.__module__}:{cls.__qualname__}\n" for name, cls in sorted(RULES.items()) if own(cls))
     expected["fairdeal-0.1.0.dist-info/METADATA"] = b"Metadata-Version: 2.1\nName: fairdeal\nVersion: 0.1.0\n"
     expected["fairdeal-0.1.0.dist-info/entry_points.txt"] = games.encode()
     # The example plugin, which the suite installs (examples/switch): its package and its game.

@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 
 import pytest
-from helpers import bare, check_session_report, first, refused, session_record, tampered
-from test_verifier_support import SIGNER, play
+from helpers import bare, check_session_report, first, refused, replayed_moves, session_record, tampered
+from test_verifier_support import SIGNER, SIMULATED, play
 
 from fairdeal.record import resign
 from fairdeal.rules import get
@@ -22,13 +22,14 @@ GAMES = ("fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan")
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_1000_simulated_sessions_of_each_game_verify(name):
-    """One-deal sessions (``deals=1``) keep this to seconds; every seat count the game allows,
-    0 to 2 human seats; the full-length sessions are in test_fan_tan.py and below."""
+def test_simulated_sessions_of_each_game_verify(name):
+    """:data:`~test_verifier_support.SIMULATED` one-deal sessions (``deals=1`` keeps this to
+    seconds); every seat count the game allows, 0 to 2 human seats; the full-length sessions are in
+    test_fan_tan.py and below."""
     rules = get(name)
     counts = range(rules.min_seats, rules.max_seats + 1)
     chip_lines = 0
-    for n in range(1000):
+    for n in range(SIMULATED):
         played = play(f"{name}-{n}", counts[n % len(counts)], humans=n % 3, rules=name, options={"deals": 1})
         report = verify(played.lines, key=SIGNER.public_hex)
         assert report.verified, (n, str(report.error))
@@ -195,16 +196,7 @@ def test_the_report_shows_every_deal_every_chip_and_the_standings(name):
 
 
 def test_the_move_by_move_replay_shows_the_rows_and_the_antes(tmp_path):
-    from click.testing import CliRunner
-
-    from fairdeal.record import canonical
-    from verifier.cli import main
-
-    path = tmp_path / "game.jsonl"
-    path.write_text("".join(canonical(line).decode() + "\n" for line in session("fan-tan")), encoding="utf-8")
-    result = CliRunner().invoke(main, ["--moves", "--hand", "1", str(path)])
-    assert result.exit_code == 0, result.output
-    out = result.output.splitlines()
+    out = replayed_moves(tmp_path, session("fan-tan"))
     header = out.index(next(line for line in out if line.startswith("hand 1, dealer")))
     assert out[header + 5].startswith("  chips: ante: 1 from seat")
     assert any("; rows ♣ " in line and " play 7" in line for line in out)

@@ -13,17 +13,17 @@ import random
 
 import helpers
 import pytest
-from helpers import cards, check_explain, chips, legal, refusal, table_runs
+from helpers import cards, chips, legal, play_session, refusal, run_position
 
 import fairdeal.rules.base
 import fairdeal.rules.michigan
-from fairdeal.bots import make_bot
 from fairdeal.cards import ALL_CARDS, Card, Suit, codes
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.rules.michigan import MichiganSheet
 from fairdeal.rules.sequence import RunState, run_choice
+from fairdeal.rules.sequence import AUCTION, BID, EXCHANGE
 
 NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 MICHIGAN = get("michigan")
@@ -31,23 +31,9 @@ MICHIGAN = get("michigan")
 
 def position(rules, *hands: str, turn: int = 0, runs: str = "", current: str | None = None,
              dead: str = "", layout: tuple[int, ...] | None = None, dealer: int | None = None, **extra) -> RunState:
-    plays, starts = table_runs(runs)
-    seats = len(hands)
-    dealt = tuple(cards(h) for h in hands)
-    return RunState(
-        hand=1,
-        dealer=(seats - 1) if dealer is None else dealer,
-        hands=dealt,
-        turn=turn,
-        plays=plays,
-        runs=tuple(starts),
-        current=None if current is None else Card.parse(current),
-        dead=cards(dead),
-        layout=layout if layout is not None else (len(hands),) * len(rules.layout_cards()),
-        net=(0,) * seats,
-        dealt=dealt,
-        **extra,
-    )
+    layout = layout if layout is not None else (len(hands),) * len(rules.layout_cards())
+    return run_position(*hands, turn=turn, runs=runs, current=current, dealer=dealer, dead=cards(dead), layout=layout,
+                        **extra)
 
 
 def act(rules, state: RunState, seat: int, move: Move | str) -> tuple[RunState, list[dict]]:
@@ -61,10 +47,10 @@ def act(rules, state: RunState, seat: int, move: Move | str) -> tuple[RunState, 
 
 def test_new_moves_read_and_write_as_record_fields():
     for move, data in [
-        (Move.exchange(), {"move": "exchange"}),
-        (Move.auction(), {"move": "auction"}),
+        (EXCHANGE(), {"move": "exchange"}),
+        (AUCTION(), {"move": "auction"}),
         (Move.keep(), {"move": "keep"}),
-        (Move.bid(3), {"move": "bid", "amount": 3}),
+        (BID(3), {"move": "bid", "amount": 3}),
         (Move.play(Card.parse("9C"), then=Card.parse("AD")), {"move": "play", "card": "9C", "then": "AD"}),
     ]:
         assert move.to_json() == data
@@ -82,7 +68,7 @@ def test_new_moves_read_and_write_as_record_fields():
         ({"move": "bid", "amount": 2, "card": "9C"}, "a bid names no card"),
         ({"move": "pass", "amount": 2}, "a pass names no amount"),
         ({"move": "exchange", "card": "9C"}, "an exchange names no card"),
-        ({"move": "draw", "then": "AD"}, "a draw names no card"),
+        ({"move": "draw", "then": "AD"}, "a draw names no second card"),
         ({"move": "play", "card": "9C", "then": "XX"}, "not a card code"),
         ({"move": "play", "card": "AD", "then": "AD"}, "another card than its own"),
         ({"move": "sell"}, "unknown move 'sell'"),
@@ -102,7 +88,7 @@ def test_a_game_refuses_a_move_kind_or_field_it_does_not_read():
     with pytest.raises(IllegalMove, match="Crazy Eights plays one card at a time"):
         match.apply(match.turn, Move.play(card, then=Card.parse("AD") if card.code != "AD" else Card.parse("KD")))
     with pytest.raises(IllegalMove, match="Crazy Eights has no move 'bid'"):
-        match.apply(match.turn, Move.bid(2))
+        match.apply(match.turn, BID(2))
     assert get("sequence").unread(Move.play(Card.parse("9C"), then=Card.parse("AD"))) == "Sequence plays one card at a time"
     assert get("michigan").unread(Move.play(Card.parse("9C"), then=Card.parse("AD"))) == "Michigan plays one card at a time"
     assert get("spin").unread(Move.play(Card.parse("9C"), then=Card.parse("AD"))) is None
@@ -139,7 +125,7 @@ def test_the_dealer_keeps_his_hand_and_the_extra_hand_is_dead():
     state, _ = MICHIGAN.deal(3, 2, 1, NO_SHUFFLE)
     assert legal(MICHIGAN, state) == ["keep", "exchange", "auction"]
     assert MICHIGAN.explain(MICHIGAN.view(state, 2), state.hands[2][0]).startswith("first say what becomes of the extra hand")
-    assert refusal(MICHIGAN, state, 2, Move.bid(2)) == "first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand"
+    assert refusal(MICHIGAN, state, 2, BID(2)) == "first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand"
     assert refusal(MICHIGAN, state, 0, Move.keep()) == "it is not your turn: the dealer decides about the extra hand"
     extra = state.extra
     state, events = act(MICHIGAN, state, 2, Move.keep())
@@ -150,7 +136,7 @@ def test_the_dealer_keeps_his_hand_and_the_extra_hand_is_dead():
 def test_the_dealer_exchanges_his_hand_for_the_extra_hand_and_knows_the_dead_hand():
     state, _ = MICHIGAN.deal(3, 2, 1, NO_SHUFFLE)
     own, extra = state.hands[2], state.extra
-    state, events = act(MICHIGAN, state, 2, Move.exchange())
+    state, events = act(MICHIGAN, state, 2, EXCHANGE())
     assert events == [] and state.hands[2] == extra and state.dead == own and state.exchanged == 2
     assert MICHIGAN.view(state, 2).discarded == own and MICHIGAN.view(state, 2).to_json()["discarded"] == codes(own)
     assert MICHIGAN.view(state, 0).discarded == () and "discarded" not in MICHIGAN.view(state, 0).to_json()
@@ -160,18 +146,18 @@ def test_the_dealer_exchanges_his_hand_for_the_extra_hand_and_knows_the_dead_han
 
 def test_the_auction_goes_once_round_from_the_dealers_left_and_the_highest_bid_buys():
     state, _ = MICHIGAN.deal(4, 0, 1, NO_SHUFFLE)
-    state, _ = act(MICHIGAN, state, 0, Move.auction())
+    state, _ = act(MICHIGAN, state, 0, AUCTION())
     assert state.phase == "auction" and state.turn == 1
     assert legal(MICHIGAN, state) == ["pass"] + [f"bid {n}" for n in range(1, 11)]
     assert MICHIGAN.explain(MICHIGAN.view(state, 1), state.hands[1][0]) == "the extra hand is up for auction: bid for it or pass"
     assert MICHIGAN.explain(MICHIGAN.view(state, 2), state.hands[2][0]) == "the extra hand is being auctioned"
-    assert refusal(MICHIGAN, state, 2, Move.bid(3)) == "it is not your turn: seat 1 bids next"
-    assert refusal(MICHIGAN, state, 1, Move.bid(11)) == "a bid is at most 10 counters"
+    assert refusal(MICHIGAN, state, 2, BID(3)) == "it is not your turn: seat 1 bids next"
+    assert refusal(MICHIGAN, state, 1, BID(11)) == "a bid is at most 10 counters"
     assert refusal(MICHIGAN, state, 1, Move.keep()) == "the extra hand is up for auction: bid for it or pass"
-    state, _ = act(MICHIGAN, state, 1, Move.bid(3))
+    state, _ = act(MICHIGAN, state, 1, BID(3))
     state, _ = act(MICHIGAN, state, 2, Move.pass_())
     own, extra = state.hands[3], state.extra
-    state, events = act(MICHIGAN, state, 3, Move.bid(4))
+    state, events = act(MICHIGAN, state, 3, BID(4))
     assert chips(events) == [("auction", 3, 0, 4)]
     assert state.hands[3] == extra and state.dead == own and state.exchanged == 3
     assert state.net[3] == -4 - 4 and state.net[0] == -4 + 4
@@ -181,8 +167,8 @@ def test_the_auction_goes_once_round_from_the_dealers_left_and_the_highest_bid_b
 
 def test_equal_bids_go_to_the_first_bidder_from_the_dealers_left():
     state, _ = MICHIGAN.deal(4, 1, 1, NO_SHUFFLE)
-    state, _ = act(MICHIGAN, state, 1, Move.auction())
-    for seat, bid in [(2, Move.bid(3)), (3, Move.bid(3)), (0, Move.bid(2))]:
+    state, _ = act(MICHIGAN, state, 1, AUCTION())
+    for seat, bid in [(2, BID(3)), (3, BID(3)), (0, BID(2))]:
         state, events = act(MICHIGAN, state, seat, bid)
     assert chips(events) == [("auction", 2, 1, 3)] and state.exchanged == 2
 
@@ -190,7 +176,7 @@ def test_equal_bids_go_to_the_first_bidder_from_the_dealers_left():
 def test_an_auction_without_a_bid_leaves_the_extra_hand_dead_and_the_dealer_may_not_take_it():
     state, _ = MICHIGAN.deal(3, 0, 1, NO_SHUFFLE)
     extra = state.extra
-    state, _ = act(MICHIGAN, state, 0, Move.auction())
+    state, _ = act(MICHIGAN, state, 0, AUCTION())
     state, _ = act(MICHIGAN, state, 1, Move.pass_())
     state, events = act(MICHIGAN, state, 2, Move.pass_())
     assert events == [] and state.exchanged is None and state.dead == extra and state.turn == 1
@@ -200,7 +186,7 @@ def test_an_auction_without_a_bid_leaves_the_extra_hand_dead_and_the_dealer_may_
 def test_the_timer_keeps_the_dealers_hand_and_passes_in_the_auction():
     state, _ = MICHIGAN.deal(3, 0, 1, NO_SHUFFLE)
     assert MICHIGAN.auto_move(state) == Move.keep()
-    state, _ = act(MICHIGAN, state, 0, Move.auction())
+    state, _ = act(MICHIGAN, state, 0, AUCTION())
     assert MICHIGAN.auto_move(state) == Move.pass_()
 
 
@@ -344,17 +330,7 @@ def test_whole_sessions_agree_and_no_counter_is_made_or_lost(name):
     for seats in (3, 5, 8):
         key = game_key("55" * 32, f"{name}-{seats}", [""] * seats)
         match = Match(rules, seats, lambda label, cards, key=key: shuffle(key, label, cards))
-        lines = match.start()
-        rng = random.Random(seats)
-        bot = make_bot("heuristic")
-        while not match.over:
-            seat = match.turn
-            view = match.view(seat)
-            moves = match.legal_moves(seat)
-            assert moves
-            check_explain(match, seat, view, moves)
-            move = bot.choose(rules, view) if rng.random() < 0.6 else rng.choice(moves)
-            lines += match.apply(seat, move)
+        lines = play_session(match, random.Random(seats), 0.6)
         assert sum(match.totals) == 50 * seats
         assert any(e["type"] == "chips" and e["reason"] == "pay-card" for e in lines)
 
@@ -363,12 +339,12 @@ def test_the_heuristic_bot_follows_the_texts_advice():
     rules = MICHIGAN
     # A bad hand (no pay card, two low cards): the dealer exchanges it; a good one: he auctions.
     bad = position(rules, "2C 3D 9S", "4C", "5C", turn=0, dealer=0, phase="choose", extra=cards("6C"))
-    assert run_choice(rules, rules.view(bad, 0), rules.legal_moves(rules.view(bad, 0))) == Move.exchange()
+    assert run_choice(rules, rules.view(bad, 0), rules.legal_moves(rules.view(bad, 0))) == EXCHANGE()
     good = position(rules, "2C 3D KC", "4C", "5C", turn=0, dealer=0, phase="choose", extra=cards("6C"))
-    assert run_choice(rules, rules.view(good, 0), rules.legal_moves(rules.view(good, 0))) == Move.auction()
+    assert run_choice(rules, rules.view(good, 0), rules.legal_moves(rules.view(good, 0))) == AUCTION()
     # A bidder with a bad hand outbids the best so far by one, up to 4.
     bidding = position(rules, "4C", "2C 3D 9S", "5C", turn=1, dealer=0, phase="auction", extra=cards("6C"))
-    assert run_choice(rules, rules.view(bidding, 1), rules.legal_moves(rules.view(bidding, 1))) == Move.bid(1)
+    assert run_choice(rules, rules.view(bidding, 1), rules.legal_moves(rules.view(bidding, 1))) == BID(1)
     outbid = RunState(**{**{f: getattr(bidding, f) for f in bidding.__dataclass_fields__}, "bids": ((2, 4),)})
     assert run_choice(rules, rules.view(outbid, 1), rules.legal_moves(rules.view(outbid, 1))) == Move.pass_()
     # Leading, a suit in which it holds a pay card (here K♣), with its lowest card of that suit.

@@ -1,4 +1,4 @@
-"""Michigan, Double Stops and Spin end to end: 1,000 simulated one-deal matches of each verify; the
+"""Michigan, Double Stops and Spin end to end: simulated one-deal matches of each verify; the
 record's tamper tests run over a record of each (an auction with two bids, pay cards, Double
 Stops' pair, a spin); the reports show the extra hand, the runs and every counter; ``fairdeal
 simulate`` plays them. The checks are tests/test_sequence_records.py's.
@@ -7,7 +7,7 @@ simulate`` plays them. The checks are tests/test_sequence_records.py's.
 from __future__ import annotations
 
 import pytest
-from test_sequence_records import check_1000_matches, check_edits, check_rewrites, check_simulate, record, stops
+from test_sequence_records import check_matches, check_edits, check_rewrites, check_simulate, record, stops
 from test_verifier_support import SIGNER, play
 
 from fairdeal.record import resign
@@ -26,9 +26,9 @@ MICHIGAN_LINES = {"keep", "exchange", "auction", "bid", "pass", "play", "stake",
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_1000_simulated_matches_of_each_game_verify(name):
+def test_simulated_matches_of_each_game_verify(name):
     expected = MICHIGAN_LINES | {"double-stops": {"pair"}, "spin": {"play-then"}}.get(name, set())
-    seen = check_1000_matches(name)
+    seen = check_matches(name)
     assert expected <= seen, expected - seen
 
 

@@ -15,10 +15,9 @@ from functools import partial
 
 import helpers
 import pytest
-from helpers import cards, check_explain, table_runs
+from helpers import play_session, run_position
 
 import fairdeal.rules.sequence
-from fairdeal.bots import make_bot
 from fairdeal.cards import ALL_CARDS, Card, Suit, codes
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
@@ -33,21 +32,8 @@ def position(*hands: str, turn: int = 0, runs: str = "", current: str | None = N
              dealer: int | None = None) -> RunState:
     """A Sequence position: the seats' hands, and the runs on the table (``"4S 5S | 2H"``:
     two runs, cards in the order played; the seat that played them does not matter here)."""
-    plays, starts = table_runs(runs)
-    seats = len(hands)
-    dealt = tuple(cards(h) for h in hands)
-    return RunState(
-        hand=1,
-        dealer=(seats - 1) if dealer is None else dealer,
-        hands=dealt,
-        turn=turn,
-        plays=plays,
-        runs=tuple(starts),
-        current=None if current is None else Card.parse(current),
-        stopped=None if stopped is None else Suit.parse(stopped),
-        net=(0,) * seats,
-        dealt=dealt,
-    )
+    return run_position(*hands, turn=turn, runs=runs, current=current, dealer=dealer,
+                        stopped=None if stopped is None else Suit.parse(stopped))
 
 
 legal = partial(helpers.legal, RULES)
@@ -241,21 +227,14 @@ def test_a_view_shows_the_seats_own_hand_and_the_table_only():
 def test_whole_sessions_legal_moves_apply_and_explain_agree(seats):
     key = game_key("33" * 32, f"seq-{seats}", [""] * seats)
     match = Match(get("sequence", {"deals": 2}), seats, lambda label, cards: shuffle(key, label, cards))
-    match.start()
-    rng = random.Random(seats)
-    bot = make_bot("heuristic")
-    while not match.over:
-        seat = match.turn
-        view = match.view(seat)
-        moves = match.legal_moves(seat)
-        assert moves and all(m.kind == "play" for m in moves)
-        check_explain(match, seat, view, moves)
+
+    def only_the_seat_to_act_plays(seat, moves):
+        assert all(m.kind == "play" for m in moves)
         for other in range(seats):
             if other != seat:
                 assert match.legal_moves(other) == []
-        move = bot.choose(match.rules, view) if rng.random() < 0.5 else rng.choice(moves)
-        assert move in moves
-        match.apply(seat, move)
+
+    play_session(match, random.Random(seats), 0.5, only_the_seat_to_act_plays)
     assert len(match.hands) == 2
 
 

@@ -1,5 +1,5 @@
 """The run games end to end, Sequence here (Michigan's games and Commit in their own files, which
-use the checks below): 1,000 simulated one-deal matches verify; the record's tamper tests
+use the checks below): simulated one-deal matches verify; the record's tamper tests
 (tests/test_tamper.py) run over a record of the game: every single edit is caught by the chain,
 and every re-signed rewrite that breaks the rules by the replay; ``fairdeal simulate`` plays it.
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import test_tamper as tamper
 from helpers import bare, tamper_record, the_end
-from test_verifier_support import SIGNER, play
+from test_verifier_support import SIGNER, SIMULATED, play
 
 from fairdeal.rules import get
 from fairdeal.simulate import simulate
@@ -26,15 +26,16 @@ from verifier.replay import verify
 # --- the checks each run game gets ------------------------------------------------------
 
 
-def check_1000_matches(name: str) -> set[str]:
-    """1,000 one-deal matches of ``name`` (``deals=1`` keeps this to seconds; whole sessions are in
-    the games' own tests), every seat count the game allows, 0 to 2 human seats: each verifies,
+def check_matches(name: str) -> set[str]:
+    """:data:`~test_verifier_support.SIMULATED` one-deal matches of ``name`` (``deals=1`` keeps this
+    to seconds; whole sessions are in the games' own tests), every seat count the game allows, 0 to
+    2 human seats: each verifies,
     with the standings, every counter and every card the report shows. Returns the move kinds
     (``play-then`` for a play with a second card) and chips reasons the records held."""
     rules = get(name)
     counts = range(rules.min_seats, rules.max_seats + 1)
     seen: set[str] = set()
-    for n in range(1000):
+    for n in range(SIMULATED):
         played = play(f"{name}-{n}", counts[n % len(counts)], humans=n % 3, rules=name, options={"deals": 1})
         report = verify(played.lines, key=SIGNER.public_hex)
         assert report.verified, (n, str(report.error))
@@ -143,8 +144,8 @@ def check_simulate(name: str, out: Path) -> None:
 SEQUENCE = ("run-tamper-sequence-0", "sequence", 3)
 
 
-def test_1000_simulated_matches_verify():
-    assert check_1000_matches("sequence") == {"play"}
+def test_simulated_matches_verify():
+    assert check_matches("sequence") == {"play"}
 
 
 def test_the_record_holds_a_stop_after_which_the_same_seat_leads():

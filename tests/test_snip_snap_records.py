@@ -13,21 +13,24 @@ import functools
 
 import pytest
 import test_tamper as tamper
-from helpers import bare, check_session_report, first, refused, session_record, tamper_record, tampered, the_end
-from test_verifier_support import SIGNER, play
+from helpers import (
+    bare, check_session_report, first, refused, replayed_moves, session_record, tamper_record, tampered, the_end,
+)
+from test_verifier_support import SIGNER, SIMULATED, play
 
-from fairdeal.record import canonical, resign
+from fairdeal.record import resign
 from verifier.replay import verify
 
 GAMES = ("snip-snap-snorem", "earl-of-coventry", "jig")
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_1000_simulated_one_deal_sessions_of_each_game_verify(name):
-    """One-deal sessions (``deals=1``) keep this to seconds; every seat count from 3 to 10, 0 to 2
-    human seats; the full-length sessions are below and in tests/test_snip_snap.py."""
+def test_simulated_one_deal_sessions_of_each_game_verify(name):
+    """:data:`~test_verifier_support.SIMULATED` one-deal sessions (``deals=1`` keeps this to
+    seconds); every seat count from 3 to 10, 0 to 2 human seats; the full-length sessions are below
+    and in tests/test_snip_snap.py."""
     put_downs = passes = 0
-    for n in range(1000):
+    for n in range(SIMULATED):
         seats = 3 + n % 8
         played = play(f"{name}-{n}", seats, humans=n % 3, rules=name, options={"deals": 1})
         report = verify(played.lines, key=SIGNER.public_hex)
@@ -40,7 +43,7 @@ def test_1000_simulated_one_deal_sessions_of_each_game_verify(name):
         assert laid + sum(report.hands[0].counts) == 52
         put_downs += sum(1 for line in played.lines if line["type"] == "put-down")
         passes += sum(1 for line in played.lines if line.get("move") == "pass")
-    assert put_downs > 1000 and passes > 1000
+    assert put_downs > SIMULATED and passes > SIMULATED
 
 
 # --- the record's tamper tests, over each game ----------------------------------------------
@@ -191,15 +194,7 @@ def test_the_report_of_the_texts_example_group():
 
 
 def test_the_move_by_move_replay_shows_the_group_and_the_cards_put_down_with_a_move(tmp_path):
-    from click.testing import CliRunner
-
-    from verifier.cli import main
-
-    path = tmp_path / "game.jsonl"
-    path.write_text("".join(canonical(line).decode() + "\n" for line in session("snip-snap-snorem")), encoding="utf-8")
-    result = CliRunner().invoke(main, ["--moves", "--hand", "1", str(path)])
-    assert result.exit_code == 0, result.output
-    out = result.output.splitlines()
+    out = replayed_moves(tmp_path, session("snip-snap-snorem"))
     assert any("; group " in line and " play " in line for line in out)
     assert any(line.startswith("  and with it: ") for line in out)
     assert any(line.startswith("  chips: pass: 1 from seat ") for line in out)

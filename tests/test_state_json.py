@@ -11,7 +11,7 @@ import random
 import pytest
 
 from fairdeal.cards import Card, Suit, pack
-from fairdeal.fairness import GameShuffle, game_key, shuffle
+from fairdeal.fairness import GameShuffle, game_key
 from fairdeal.match import Match
 from fairdeal.rules import RULES, Move, PositionError, get
 
@@ -344,7 +344,7 @@ def test_a_run_goes_on_from_its_current_card():
     data["hands"][1].remove(card)
     data["plays"], data["runs"], data["last"] = [[1, card]], [0], 1
     data["current"] = "KS"
-    assert str(refused(rules, data)) == f"current: KS is not the last card played: a run goes on from its last card"
+    assert str(refused(rules, data)) == "current: KS is not the last card played: a run goes on from its last card"
     data["runs"] = [1]
     assert str(refused(rules, data)).startswith("runs: the runs begin at increasing places in plays, the first at 0")
 

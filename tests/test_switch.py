@@ -43,37 +43,11 @@ EVERY_MOVE = (
 # --- helpers ------------------------------------------------------------
 
 
-def make_state(
-    *hands: str,
-    pile: str,
-    stock: str = "",
-    named: str | None = None,
-    turn: int = 0,
-    direction: int = 1,
-    penalty: int = 0,
-    pending: str | None = None,
-    passes: int = 0,
-    restocks: int = 0,
-    hand: int = 1,
-) -> SwitchState:
-    """A hand in progress; ``pile`` is bottom first (its last card is the top), ``stock`` top first."""
-    piled = cards(pile)
-    return SwitchState(
-        hand=hand,
-        dealer=(turn - 1) % len(hands),
-        hands=tuple(cards(h) for h in hands),
-        stock=cards(stock),
-        pile=piled,
-        named=None if named is None else Suit.parse(named),
-        turn=turn,
-        direction=direction,
-        penalty=penalty,
-        pending=None if pending is None else Card.parse(pending),
-        passes=passes,
-        restocks=restocks,
-        turned=piled[:1],
-        restocked=((),) * restocks,
-    )
+def make_state(*hands: str, pile: str, restocks: int = 0, **position) -> SwitchState:
+    """A hand in progress (:func:`helpers.pile_state`); ``pile`` is bottom first (its last card is
+    the top, its first the starter), ``stock`` top first."""
+    return helpers.pile_state(SwitchState, *hands, pile=pile, restocks=restocks, turned=cards(pile)[:1],
+                              restocked=((),) * restocks, **position)
 
 
 def no_shuffle(label, cards_):

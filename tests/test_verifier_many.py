@@ -1,8 +1,8 @@
-"""Thousands of real games verify: 2,000 Crazy Eights matches of 2 to 6 players, and the
-records ``fairdeal simulate`` writes for every game fairdeal knows.
+"""Hundreds of real games verify: Crazy Eights matches of 2 to 6 players, and the records
+``fairdeal simulate`` writes for every game fairdeal knows.
 
-The 2,000 games are played without receipts (signing one per move is most of
-a table's cost) and with fixed seeds; the whole module takes about 30 s here.
+The matches are played without receipts (signing one per move is most of a table's cost) and
+with fixed seeds.
 """
 
 from __future__ import annotations
@@ -15,13 +15,21 @@ from fairdeal.simulate import simulate
 from verifier.cli import main
 from verifier.replay import verify
 
-GAMES = 2000
+GAMES = 400
+"""Every seat count with every number of human seats (25 kinds of table) 16 times, a seat that
+never reveals its seed 40 times, 10 abandoned games, and a hand blocked (every seat passed or
+could not go on) in game 224. What 2,000 games (this test's number before) held that these do not
+is the pass itself, which only games 1523 and 1874 of them have: :data:`RARE`."""
+RARE = (1523,)
+"""Games played besides the first :data:`GAMES` for what they hold: 1523 has a pass (nothing to
+draw and no card that fits), which the verifier must replay like any move."""
 
 
-def test_two_thousand_games_of_2_to_6_players_verify():
+def test_hundreds_of_games_of_2_to_6_players_verify():
     failures, hands, moves = [], 0, 0
     seen = set()
-    for i in range(GAMES):
+    kinds, hows = set(), set()
+    for i in [*range(GAMES), *RARE]:
         players = 2 + i % 5
         humans = (i // 5) % (players + 1)  # from all bots to all humans
         silent = 1 if humans >= 2 and i % 7 == 0 else 0  # a seat that never reveals its seed
@@ -34,12 +42,15 @@ def test_two_thousand_games_of_2_to_6_players_verify():
         hands += len(report.hands)
         moves += report.moves
         seen.add((players, humans))
+        kinds |= {line["move"] for line in game.lines if line["type"] == "move"}
+        hows |= {hand.how for hand in report.hands}
         if report.standings is not None:
             assert max(report.totals) >= 100
             assert report.standings[0]["total"] == max(report.totals)
     assert failures == []
     assert len(seen) == sum(p + 1 for p in range(2, 7))  # every seat count with every number of humans
     assert hands > GAMES and moves > 100 * GAMES
+    assert kinds == {"play", "draw", "keep", "pass"} and {"out", "blocked"} <= hows
 
 
 def test_records_written_by_fairdeal_simulate_verify(tmp_path):

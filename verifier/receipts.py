@@ -25,13 +25,12 @@ signed two different histories of one game. That is a PROOF OF A REWRITE.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.record import RecordError, verify_head
+from fairdeal.record import read_json_lines, verify_head
 from verifier.replay import Report
 
 __all__ = ["ReceiptCheck", "check_receipts", "read_receipts"]
@@ -70,23 +69,7 @@ class ReceiptCheck:
 
 def read_receipts(data: str | bytes) -> list[dict[str, Any]]:
     """Receipts from JSON Lines (blank lines skipped); :class:`~fairdeal.record.RecordError` if unreadable."""
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"receipts are not UTF-8 text (byte {exc.start})") from None
-    receipts = []
-    for number, raw in enumerate(data.split("\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            receipt = json.loads(raw)
-        except ValueError as exc:
-            raise RecordError(f"receipts line {number}: not JSON ({exc})") from None
-        if not isinstance(receipt, dict):
-            raise RecordError(f"receipts line {number}: not a JSON object")
-        receipts.append(receipt)
-    return receipts
+    return read_json_lines(data, "receipts")
 
 
 def check_receipts(report: Report, receipts: Iterable[dict[str, Any]]) -> list[ReceiptCheck]:

@@ -63,6 +63,7 @@ from fairdeal.record import (
     line_hash,
 )
 from fairdeal.rules import HandResult, IllegalMove, Move, MoveError, OptionsError, Rules, ScoreSheet, get
+from fairdeal.rules.move import members as move_members, secret_members
 from fairdeal.rules.summary import HandSummary
 
 __all__ = ["verify", "read_lines", "Report", "Hand", "Failure", "Step", "RecordError", "NOT_REVEALED"]
@@ -451,26 +452,27 @@ def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Fail
     return lines, hashes, None
 
 
-_MOVE_FIELDS = ("move", "card", "suit", "then", "amount", "cards", "call", "rule")
-"""Every field :meth:`Move.from_json` reads: the move it gives depends on these alone."""
 _MOVES: dict[tuple[Any, ...], Move] = {}
-"""Moves read before, by their fields; only fields that are all text or absent are kept, and
-those equal only text and absent fields (never a JSON ``true`` that equals 1), so a line
-finds here exactly the move :meth:`Move.from_json` would read from it."""
+"""Moves read before, by the values of every member a move may have (:func:`move_members`, which
+the games declare); only lines whose members are all text or absent are kept, and those equal
+only text and absent members (never a JSON ``true`` that equals 1), so a line finds here exactly
+the move :meth:`Move.from_json` would read from it. A secret member (a dealer's rule, in a
+seat's own move) is never kept."""
 _MOVES_KEPT = 4096  # a record's moves repeat (a deck's cards); text from a record is not kept without end
 
 
 def _read_move(line: dict[str, Any]) -> Move:
     """:meth:`Move.from_json` of a move line, remembered: a replay reads thousands of moves
     that are the same few hundred. Raises :class:`MoveError` as it does."""
-    fields = tuple(map(line.get, _MOVE_FIELDS))
+    fields = tuple(map(line.get, move_members()))
     try:
         move = _MOVES.get(fields)
     except TypeError:  # a list (a string of cards) in it: not one kept
         return Move.from_json(line)
     if move is None:
         move = Move.from_json(line)
-        if len(_MOVES) < _MOVES_KEPT and fields[7] is None and all(f is None or type(f) is str for f in fields):
+        if (len(_MOVES) < _MOVES_KEPT and all(f is None or type(f) is str for f in fields)
+                and all(line.get(m) is None for m in secret_members())):
             _MOVES[fields] = move
     return move
 
@@ -796,7 +798,7 @@ class _Replay:
         report.first_dealer = match.first_dealer
         if self.watch:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
-        apply, from_json, watch, known = match.apply, _read_move, self.watch, _MOVES
+        apply, from_json, watch, known, members = match.apply, _read_move, self.watch, _MOVES, move_members()
         secret_move = None if rules.secret is None else rules.secret.move
         # The turn's deadline (format 2): the time of the line after which the seat got the
         # turn (a move's last line, its events included) plus the turn times the rules' factor.
@@ -836,7 +838,7 @@ class _Replay:
                         raise _Fail(index, f"move auto {_show(auto)}: auto is true when present")
                     try:
                         try:
-                            move = known[tuple(map(line.get, _MOVE_FIELDS))]  # _read_move's, at once
+                            move = known[tuple(map(line.get, members))]  # _read_move's, at once
                         except (KeyError, TypeError):
                             move = from_json(line)
                     except MoveError as exc:
@@ -980,16 +982,9 @@ def verify(
     # The checks run in this order: the header, the chain and its signatures, the
     # server seed against its commitment, the client seeds, then the replay (only
     # of lines before any failure found so far). The earliest failing line wins.
-    try:
-        replay.header(key)
-    except _Fail as failure:
-        report.fail(failure.index + 1, failure.reason)
+    end = _header_and_chain(lambda: replay.header(key), lines, report, hashes)
+    if end is None:
         return report
-    try:
-        _chain(lines, report.server_key, hashes)
-    except ChainError as exc:
-        report.fail(exc.line, exc.reason)
-    end = len(lines) if report.error is None else report.error.line - 1
     replay.times = _read_times(lines, report)
     end = replay.secrets(end)
     try:
@@ -1020,6 +1015,24 @@ def verify(
     _check_times(lines, len(lines) if report.error is None else report.error.line, report, replay.times)
     report.verified = report.error is None
     return report
+
+
+def _header_and_chain(
+    header: Callable[[], None], lines: Sequence[dict[str, Any]], report: Report, hashes: list[str] | None
+) -> int | None:
+    """Check the header (``header()``, which raises :class:`_Fail`), then the chain and its
+    signatures: how many lines come before the first failure found, or ``None`` when the header
+    fails (nothing after it can be checked; the report says why). A game's and a session's alike."""
+    try:
+        header()
+    except _Fail as failure:
+        report.fail(failure.index + 1, failure.reason)
+        return None
+    try:
+        _chain(lines, report.server_key, hashes)
+    except ChainError as exc:
+        report.fail(exc.line, exc.reason)
+    return len(lines) if report.error is None else report.error.line - 1
 
 
 def _chain(lines: Sequence[dict[str, Any]], key: str | None, hashes: list[str] | None) -> None:

@@ -20,8 +20,8 @@ from typing import Any
 
 from fairdeal.cards import ALL_CARDS, codes, parse_cards
 from fairdeal.fairness import PROTOCOL, SEED_LINES, FairnessError, SeedPhase, check_game_id, check_label, game_key, shuffle
-from fairdeal.record import FORMATS, ChainError
-from verifier.replay import NOT_REVEALED, Report, _chain, _Fail, _header_keys, _no_extra, _Replay, _seed_line, _show, _check_times
+from fairdeal.record import FORMATS
+from verifier.replay import NOT_REVEALED, Report, _Fail, _header_and_chain, _header_keys, _no_extra, _Replay, _seed_line, _show, _check_times
 
 __all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
 
@@ -43,16 +43,9 @@ def verify_session(
     report.kind = "session"
     report.shuffles = []
     replay = _Replay(lines, report, None)
-    try:
-        _header(lines[0], report, key)
-    except _Fail as failure:
-        report.fail(failure.index + 1, failure.reason)
+    end = _header_and_chain(lambda: _header(lines[0], report, key), lines, report, hashes)
+    if end is None:
         return report
-    try:
-        _chain(lines, report.server_key, hashes)
-    except ChainError as exc:
-        report.fail(exc.line, exc.reason)
-    end = len(lines) if report.error is None else report.error.line - 1
     try:
         seed = replay.server_seed()
         _lines(lines, end, report, seed)

@@ -25,6 +25,8 @@ from fairdeal.rules.base import (
     Shuffler,
     standings,
 )
+from fairdeal.rules import move as _move
+from fairdeal.rules.move import Field, MoveKind
 from fairdeal.rules.summary import HandSummary, SeatNames
 from fairdeal.rules.commit import Commit
 from fairdeal.rules.position import PositionError
@@ -53,8 +55,10 @@ __all__ = [
     "HandResult",
     "HandSummary",
     "IllegalMove",
+    "Field",
     "Move",
     "MoveError",
+    "MoveKind",
     "OptionsError",
     "PositionError",
     "Rules",
@@ -189,6 +193,16 @@ class _Registry(Mapping[str, type[Rules]]):
 RULES: Mapping[str, type[Rules]] = _Registry()
 """Every game fairdeal knows, by rules name, in the catalogue's order: its own and every installed
 plugin's (:func:`discover`, on first use)."""
+
+
+def _load_games() -> None:
+    """Load every game, so that their modules declare their kinds of move (a move of a kind
+    no game loaded so far declares, e.g. ``Move.parse("bid 3")`` first thing)."""
+    if isinstance(RULES, _Registry) and RULES._games is None and not RULES._loading:
+        RULES._found()
+
+
+_move._FIND_MORE.append(_load_games)
 
 
 def own(cls: type[Rules]) -> bool:

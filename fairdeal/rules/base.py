@@ -19,7 +19,8 @@ from typing import Any, ClassVar, TypedDict, TypeVar
 
 T = TypeVar("T")
 
-from fairdeal.cards import Card, CardError, Rank, Suit, codes, parse_cards
+from fairdeal.cards import Card, Rank, codes
+from fairdeal.rules.move import BASIC, Move, MoveError, MoveKind, declared
 from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, drawn_words, safe
 
 __all__ = [
@@ -57,15 +58,6 @@ Shuffler = Callable[[str, Sequence[Card]], list[Card]]
 
 Event = dict[str, Any]
 """A public fact for the record, JSON-ready (cards as codes)."""
-
-
-def a(word: str) -> str:
-    """``word`` with the article a sentence says it with.
-
-    >>> [a(w) for w in ("play", "auction", "exchange", "8", "ace", "10", "jack")]
-    ['a play', 'an auction', 'an exchange', 'an 8', 'an ace', 'a 10', 'a jack']
-    """
-    return ("an " if word[:1].lower() in "aeiou8" or word in ("11", "18") else "a ") + word
 
 
 def suit_counts(cards: Iterable[Card]) -> list[int]:
@@ -131,10 +123,6 @@ class IllegalMove(ValueError):
         self.seat = seat
         where = "" if move is None else f" {move}" + ("" if seat is None else f" by seat {seat}")
         super().__init__(f"illegal move{where}: {reason}")
-
-
-class MoveError(ValueError):
-    """A move that cannot even be read, e.g. ``{"move": "fly"}``."""
 
 
 class OptionsError(ValueError):
@@ -267,332 +255,6 @@ size): the Fan Tan games, the Snip Snap games, Sequence."""
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
-    """One action of a seat: ``play`` a card (an eight with the suit it names; in
-    Spin and Commit, ``then`` a second card played with it), ``draw``, ``keep`` the
-    card just drawn (Michigan: the dealer keeps his own hand), or ``pass``; Michigan's
-    dealer may also ``exchange`` his hand for the extra hand or put it up for
-    ``auction``, and a player may ``bid`` an ``amount`` of counters for it.
-
-    Eleusis adds a ``string`` of two to four ``cards`` played in order, a ``no-play``
-    declaration, ``forecast`` (a player who has just played declares himself the
-    Forecaster), the Forecaster's ``call`` of ``right`` or ``wrong`` (calling a no-play
-    wrong, he names the ``card`` that could have been played), and the dealer's ``rule``:
-    its text is the dealer's secret, so a rule move's record form (:meth:`to_json`) never
-    carries it (the round's commitment and reveal do; spec/fairness.md).
-
-    Which kinds and fields a game reads is the game's to say
-    (:attr:`Rules.extra_moves`); the basic four are ``play``, ``draw``, ``keep``, ``pass``.
-
-    >>> Move.play(Card.parse("8H"), Suit.SPADES).to_json()
-    {'move': 'play', 'card': '8H', 'suit': 'S'}
-    >>> Move.from_json({"move": "draw"})
-    Move.draw()
-    >>> str(Move.play(Card.parse("9C")))
-    'play 9C'
-    >>> Move.play(Card.parse("9C"), then=Card.parse("AD")).to_json()
-    {'move': 'play', 'card': '9C', 'then': 'AD'}
-    >>> Move.from_json({"move": "bid", "amount": 3}), str(Move.bid(3))
-    (Move.bid(3), 'bid 3')
-    >>> str(Move.string(parse_cards("3H 4H 5C"))), Move.call("wrong", Card.parse("5H")).to_json()
-    ('string 3H 4H 5C', {'move': 'call', 'card': '5H', 'call': 'wrong'})
-    >>> Move.rule("card.colour != last.colour").to_json()
-    {'move': 'rule'}
-    """
-
-    kind: str
-    card: Card | None = None
-    suit: Suit | None = None
-    then: Card | None = None
-    """A second card played together with ``card`` (Spin's A♦, Commit's 9♦)."""
-    amount: int | None = None
-    """A bid's counters (Michigan's auction of the extra hand), at least 1."""
-    cards: tuple[Card, ...] | None = None
-    """A string's cards, in the order played (two to four)."""
-    verdict: str | None = None
-    """A Forecaster's call (``"call"`` in JSON): ``"right"`` or ``"wrong"``."""
-    text: str | None = None
-    """A dealer's secret rule as typed (``"rule"`` in JSON); ``None`` in a rule move read from a record."""
-
-    BASIC_KINDS: ClassVar[tuple[str, ...]] = ("play", "draw", "keep", "pass")
-    """The kinds every game reads (or refuses with its own reason)."""
-    KINDS: ClassVar[tuple[str, ...]] = BASIC_KINDS + (
-        "exchange", "auction", "bid", "string", "no-play", "forecast", "call", "rule")
-    CALLS: ClassVar[tuple[str, ...]] = ("right", "wrong")
-    MAX_STRING: ClassVar[int] = 4
-
-    def __post_init__(self) -> None:
-        # Refuse a malformed move where it is made, not deep inside a game's rules
-        # (which kinds a game knows is the game's to say).
-        if self.kind == "call":
-            if self.verdict not in self.CALLS:
-                raise MoveError("a call is 'right' or 'wrong'")
-            if self.card is not None and (self.verdict != "wrong" or not isinstance(self.card, Card)):
-                raise MoveError("only a call of 'wrong' names a card (the one that could have been played)")
-        elif (self.kind == "play") != isinstance(self.card, Card):
-            raise MoveError("a play names its card" if self.kind == "play" else f"{a(self.kind)} names no card")
-        elif self.verdict is not None:
-            raise MoveError(f"{a(self.kind)} makes no call")
-        if self.kind == "string":
-            if (not isinstance(self.cards, tuple) or not 2 <= len(self.cards) <= self.MAX_STRING
-                    or not all(isinstance(c, Card) for c in self.cards)):
-                raise MoveError(f"a string is 2 to {self.MAX_STRING} cards in the order played")
-        elif self.cards is not None:
-            raise MoveError(f"{a(self.kind)} names no string of cards")
-        if self.text is not None and (self.kind != "rule" or not isinstance(self.text, str)):
-            raise MoveError("only a dealer's rule move gives a rule, as text")
-        if self.suit is not None and (self.kind != "play" or not isinstance(self.suit, Suit)):
-            raise MoveError("only a play names a suit, one of C, D, H, S")
-        if self.then is not None and (self.kind != "play" or not isinstance(self.then, Card) or self.then is self.card):
-            raise MoveError("only a play names a second card ('then'), another card than its own")
-        if (self.kind == "bid") != (self.amount is not None):
-            raise MoveError("a bid names its amount of counters" if self.kind == "bid" else f"{a(self.kind)} names no amount")
-        if self.amount is not None and (isinstance(self.amount, bool) or not isinstance(self.amount, int) or self.amount < 1):
-            raise MoveError(f"a bid is a whole number of counters, at least 1, not {self.amount!r}")
-
-    @classmethod
-    def play(cls, card: Card, suit: Suit | None = None, *, then: Card | None = None) -> Move:
-        return cls("play", card, suit, then)
-
-    @classmethod
-    def draw(cls) -> Move:
-        return _DRAW
-
-    @classmethod
-    def keep(cls) -> Move:
-        return _KEEP
-
-    @classmethod
-    def pass_(cls) -> Move:
-        return _PASS
-
-    @classmethod
-    def exchange(cls) -> Move:
-        return _EXCHANGE
-
-    @classmethod
-    def auction(cls) -> Move:
-        return _AUCTION
-
-    @classmethod
-    def bid(cls, amount: int) -> Move:
-        return cls("bid", amount=amount)
-
-    @classmethod
-    def string(cls, cards: Iterable[Card]) -> Move:
-        return cls("string", cards=tuple(cards))
-
-    @classmethod
-    def no_play(cls) -> Move:
-        return _NO_PLAY
-
-    @classmethod
-    def forecast(cls) -> Move:
-        return _FORECAST
-
-    @classmethod
-    def call(cls, verdict: str, card: Card | None = None) -> Move:
-        return cls("call", card, verdict=verdict)
-
-    @classmethod
-    def rule(cls, text: str | None = None) -> Move:
-        return cls("rule", text=text)
-
-    def __str__(self) -> str:
-        if self.kind == "bid":
-            return f"bid {self.amount}"
-        if self.kind == "string":
-            return "string " + " ".join(c.code for c in self.cards)
-        if self.kind == "call":
-            return f"call {self.verdict}" + ("" if self.card is None else f" {self.card}")
-        if self.kind == "rule":
-            return "rule" if self.text is None else f"rule {self.text}"
-        if self.kind != "play":
-            return self.kind
-        return (
-            f"play {self.card}"
-            + ("" if self.suit is None else f" naming {self.suit.letter}")
-            + ("" if self.then is None else f" then {self.then}")
-        )
-
-    def __repr__(self) -> str:
-        if self.kind == "play":
-            return f"Move.play(Card.parse({self.card.code!r})" + (
-                "" if self.suit is None else f", Suit.{self.suit.name}"
-            ) + ("" if self.then is None else f", then=Card.parse({self.then.code!r})") + ")"
-        if self.kind == "bid":
-            return f"Move.bid({self.amount!r})"
-        if self.kind == "string":
-            return f"Move.string(parse_cards({' '.join(c.code for c in self.cards)!r}))"
-        if self.kind == "call":
-            return f"Move.call({self.verdict!r}" + ("" if self.card is None else f", Card.parse({self.card.code!r})") + ")"
-        if self.kind == "rule":
-            return "Move.rule()" if self.text is None else f"Move.rule({self.text!r})"
-        return f"Move.{'pass_' if self.kind == 'pass' else self.kind.replace('-', '_')}()"
-
-    def to_json(self) -> dict[str, Any]:
-        """The move's fields as they appear in a record line."""
-        out: dict[str, Any] = {"move": self.kind}
-        if self.card is not None:
-            out["card"] = self.card.code
-            # Only a play names a suit or a second card, and a play names its card.
-            if self.suit is not None:
-                out["suit"] = self.suit.letter
-            if self.then is not None:
-                out["then"] = self.then.code
-        if self.amount is not None:
-            out["amount"] = self.amount
-        if self.cards is not None:
-            out["cards"] = [c.code for c in self.cards]
-        if self.verdict is not None:
-            out["call"] = self.verdict
-        # A rule's text is never written: the record holds no secret (spec/fairness.md).
-        return out
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Read a move from its text form, the one ``str(move)`` writes; raises :class:`MoveError`.
-
-        >>> Move.parse("play 8H naming S")
-        Move.play(Card.parse('8H'), Suit.SPADES)
-        >>> str(Move.parse("play 9C then AD")), Move.parse("bid 3"), Move.parse("pass")
-        ('play 9C then AD', Move.bid(3), Move.pass_())
-        >>> Move.parse("play 8H naming")
-        Traceback (most recent call last):
-        ...
-        fairdeal.rules.base.MoveError: cannot read move 'play 8H naming': 'naming' is followed by a suit, one of C, D, H, S
-        """
-        if not isinstance(text, str):
-            raise MoveError(f"a move's text is a string, not {text!r}")
-        words = text.split()
-        if not words:
-            raise MoveError("cannot read an empty move")
-
-        def fail(reason: str) -> MoveError:
-            return MoveError(f"cannot read move {text!r}: {reason}")
-
-        kind, rest = words[0], words[1:]
-        if kind not in cls.KINDS:
-            raise fail(f"unknown move {kind!r}: expected one of {', '.join(cls.KINDS)}")
-        if kind == "bid":
-            if len(rest) != 1 or not rest[0].isdigit() or not rest[0].isascii():
-                raise fail("a bid is 'bid N', N a whole number of counters")
-            return cls.bid(int(rest[0]))
-        if kind == "rule":
-            # The rule is the rest of the text as written (its own language reads it).
-            rule = text.strip().split(None, 1)
-            return cls.rule(rule[1] if len(rule) > 1 else None)
-        try:
-            if kind == "string":
-                if not 2 <= len(rest) <= cls.MAX_STRING:
-                    raise fail(f"a string is 'string CARD CARD ...', 2 to {cls.MAX_STRING} cards")
-                return cls.string(Card.parse(code) for code in rest)
-            if kind == "call":
-                if not rest or rest[0] not in cls.CALLS or len(rest) > 2 or (len(rest) == 2 and rest[0] != "wrong"):
-                    raise fail("a call is 'call right', 'call wrong' or 'call wrong CARD'")
-                return cls.call(rest[0], Card.parse(rest[1]) if len(rest) == 2 else None)
-        except CardError as exc:
-            raise fail(str(exc)) from None
-        if kind != "play":
-            if rest:
-                raise fail(f"{a(kind)} takes nothing after it")
-            return _SIMPLE[kind]
-        if not rest:
-            raise fail("a play names its card, e.g. 'play 9C'")
-        try:
-            card = Card.parse(rest[0])
-            suit = then = None
-            tail = rest[1:]
-            while tail:
-                word = tail[0]
-                if word == "naming" and suit is None and then is None:
-                    if len(tail) < 2:
-                        raise fail("'naming' is followed by a suit, one of C, D, H, S")
-                    suit = Suit.parse(tail[1])
-                elif word == "then" and then is None:
-                    if len(tail) < 2:
-                        raise fail("'then' is followed by a card")
-                    then = Card.parse(tail[1])
-                else:
-                    raise fail(f"unexpected {word!r}: a play is 'play CARD [naming SUIT] [then CARD]'")
-                tail = tail[2:]
-        except CardError as exc:
-            raise fail(str(exc)) from None
-        return cls("play", card, suit, then)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Move:
-        """Read a move from ``{"move": ..., "card": ..., "suit": ..., "then": ..., "amount": ...}``;
-        raises :class:`MoveError`."""
-        if not isinstance(data, Mapping):
-            raise MoveError("a move is a JSON object")
-        kind = data.get("move")
-        if kind not in cls.KINDS:
-            raise MoveError(f"unknown move {kind!r}: expected one of {', '.join(cls.KINDS)}")
-        card_code, suit_code, then_code = data.get("card"), data.get("suit"), data.get("then")
-        amount = data.get("amount")
-        strung, verdict, rule = data.get("cards"), data.get("call"), data.get("rule")
-        if kind in ("string", "call", "rule"):
-            if suit_code is not None or then_code is not None or amount is not None:
-                raise MoveError(f"{a(kind)} names no suit, second card or amount")
-            if (strung is not None) != (kind == "string") or (verdict is not None) != (kind == "call"):
-                raise MoveError(f"{a(kind)} has {'its' if kind != 'rule' else 'no'} cards or call: "
-                                "a string names its 'cards', a call its 'call'")
-            if rule is not None and kind != "rule":
-                raise MoveError(f"{a(kind)} gives no rule")
-            if rule is not None and not isinstance(rule, str):
-                raise MoveError("a rule is text")
-            if card_code is not None and kind != "call":
-                raise MoveError(f"{a(kind)} names no single card")
-            try:
-                if kind == "string":
-                    if not isinstance(strung, list) or not all(isinstance(c, str) for c in strung):
-                        raise MoveError("a string's cards are a list of card codes, e.g. [\"3H\", \"4H\"]")
-                    return cls("string", cards=tuple(Card.parse(c) for c in strung))
-                if kind == "call":
-                    if card_code is not None and not isinstance(card_code, str):
-                        raise MoveError("a call's card is a card code")
-                    return cls("call", Card.parse(card_code) if card_code is not None else None, verdict=verdict)
-            except CardError as exc:
-                raise MoveError(str(exc)) from None
-            return cls("rule", text=rule)
-        if strung is not None or verdict is not None or rule is not None:
-            raise MoveError(f"{a(kind)} names no string of cards, call or rule")
-        if kind == "bid":
-            if card_code is not None or suit_code is not None or then_code is not None:
-                raise MoveError("a bid names no card and no suit")
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
-                raise MoveError(f"a bid names its amount of counters, a whole number at least 1, not {amount!r}")
-            return cls("bid", amount=amount)
-        if amount is not None:
-            raise MoveError(f"{a(kind)} names no amount")
-        if kind != "play":
-            if card_code is not None or suit_code is not None or then_code is not None:
-                raise MoveError(f"{a(kind)} names no card and no suit")
-            return _SIMPLE[kind]
-        try:
-            card = Card.parse(card_code) if isinstance(card_code, str) else None
-            suit = Suit.parse(suit_code) if suit_code is not None else None
-            then = Card.parse(then_code) if then_code is not None else None
-        except CardError as exc:
-            raise MoveError(str(exc)) from None
-        if card is None:
-            raise MoveError("a play names its card, e.g. {\"move\": \"play\", \"card\": \"9C\"}")
-        return cls("play", card, suit, then)
-
-
-_DRAW = Move("draw")
-_KEEP = Move("keep")
-_PASS = Move("pass")
-_EXCHANGE = Move("exchange")
-_AUCTION = Move("auction")
-_NO_PLAY = Move("no-play")
-_FORECAST = Move("forecast")
-_SIMPLE = {"draw": _DRAW, "keep": _KEEP, "pass": _PASS, "exchange": _EXCHANGE, "auction": _AUCTION,
-           "no-play": _NO_PLAY, "forecast": _FORECAST}
-
-
-@dataclass(frozen=True, slots=True)
 class Secret:
     """What a game commits to in a hand and reveals at its end, declared by the game
     (:attr:`Rules.secret`); the drivers (the table, the service, the verifier) read this and
@@ -609,10 +271,10 @@ class Secret:
 
     >>> from fairdeal.fairness import rule_commitment
     >>> secret = Secret("rule", move="rule", commitment="rule-commitment", reveal="rule-reveal", digest=rule_commitment)
-    >>> secret.carried(Move.rule("x != y")), secret.carried(Move.draw())
+    >>> secret.carried(Move.parse("rule x != y")), secret.carried(Move.draw())
     ('x != y', None)
-    >>> secret.restored(Move.rule(), "x != y")
-    Move.rule('x != y')
+    >>> secret.restored(Move.parse("rule"), "x != y")
+    Move.parse('rule x != y')
     """
 
     noun: str
@@ -627,12 +289,16 @@ class Secret:
     """``digest(secret, nonce)``: the commitment to a secret with its nonce (64 hex digits)."""
 
     def carried(self, move: Move) -> str | None:
-        """The secret ``move`` gives (its text), or ``None`` for a move that gives none."""
-        return move.text if move.kind == self.move else None
+        """The secret ``move`` gives (its kind's secret field), or ``None`` for a move that gives none."""
+        return move.get(self._field()) if move.kind == self.move else None
 
     def restored(self, move: Move, secret: str) -> Move:
         """``move`` as made, from its record form (without the secret) and the secret."""
-        return Move(move.kind, text=secret)
+        return Move.of(move.kind, {self._field(): secret})
+
+    def _field(self) -> str:
+        """The name of the field of :attr:`move` that its declaration marks secret."""
+        return next(f.name for f in declared(self.move).fields if f.secret)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1021,16 +687,21 @@ class Rules(abc.ABC):
     unit: ClassVar[str] = "points"
     """What the standings count: ``points``, ``chips``, ``counters`` or ``deals`` (won)."""
     layout: ClassVar[Layout]
-    move_kinds: ClassVar[tuple[str, ...]] = Move.BASIC_KINDS
-    """The kinds of move a seat of this game can make (what its legal moves are made of), in
-    :attr:`Move.KINDS` order: the catalogue's ``moves``, and what the table offers keys for."""
-    extra_moves: ClassVar[frozenset[str]] = frozenset()
-    """The move kinds beyond play, draw, keep and pass that the game reads (Michigan:
-    ``exchange``, ``auction``, ``bid``), and ``"then"`` if a play may name a second card."""
+    moves: ClassVar[tuple[MoveKind, ...]] = BASIC
+    """The kinds of move a seat of this game can make (what its legal moves are made of), as
+    the game declares them (:class:`MoveKind`: fields, text form, JSON Schema): the catalogue's
+    ``moves`` and ``move_forms``, the service's move body, the table's buttons. A game also
+    reads the basic four (:data:`~fairdeal.rules.move.BASIC`), to refuse them with its reasons."""
+    move_kinds: ClassVar[tuple[str, ...]]
+    """The names of :attr:`moves`, in order (made from it)."""
+    reads: ClassVar[Mapping[str, MoveKind]]
+    """Each kind the game reads, by name: the basic four and :attr:`moves` (made from them)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.defaults = {option.name: option.default for option in cls.OPTIONS}
+        cls.move_kinds = tuple(kind.name for kind in cls.moves)
+        cls.reads = {**{kind.name: kind for kind in BASIC}, **{kind.name: kind for kind in cls.moves}}
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         options = dict(options or {})
@@ -1068,7 +739,8 @@ class Rules(abc.ABC):
             "layout": cls.layout.to_json(),
             "first_dealer_rank": cls.first_dealer_rank.letter,
             "moves": list(cls.move_kinds),
-            "two_card_plays": "then" in cls.extra_moves,
+            "move_forms": [kind.form() for kind in cls.moves],
+            "two_card_plays": any(field.name == "then" for kind in cls.moves for field in kind.fields),
             "bots": list(cls.bot_kinds()),
         }
 
@@ -1216,13 +888,17 @@ class Rules(abc.ABC):
 
         >>> from fairdeal.rules import get
         >>> rules = get("crazy-eights")
-        >>> rules.unread(Move.bid(2)), rules.unread(Move.play(Card.parse("9C"), then=Card.parse("AD")))
+        >>> rules.unread(Move.parse("bid 2")), rules.unread(Move.parse("play 9C then AD"))
         ("Crazy Eights has no move 'bid'", 'Crazy Eights plays one card at a time')
         """
-        if move.kind not in Move.BASIC_KINDS and move.kind not in self.extra_moves:
+        own = self.reads.get(move.kind)
+        if own is None:
             return f"{self.title} has no move {move.kind!r}"
-        if move.then is not None and "then" not in self.extra_moves:
-            return f"{self.title} plays one card at a time"
+        widest = declared(move.kind)
+        if widest is not own:
+            for field in widest.fields:
+                if move.get(field.name) is not None and field not in own.fields:
+                    return f"{self.title} {field.unread}"
         return None
 
     @abc.abstractmethod

@@ -20,6 +20,7 @@ spec/games/commit.md says where the text was read one way rather than
 another.
 
 >>> from fairdeal.fairness import game_key, shuffle
+>>> from fairdeal.rules.move import Move
 >>> key = game_key("00" * 32, "doc", ["", "", "", "", ""])
 >>> rules = Commit()
 >>> state, events = rules.deal(5, dealer=4, hand=1, shuffle=lambda label, cards: shuffle(key, label, cards))
@@ -36,8 +37,9 @@ from dataclasses import dataclass
 from typing import Any, NotRequired
 
 from fairdeal.cards import Card, Rank, codes
-from fairdeal.rules.base import DEALS, Event, Layout, Move, Shuffler, stack
+from fairdeal.rules.base import DEALS, Event, Layout, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
+from fairdeal.rules.move import PLAY_THEN
 from fairdeal.rules.sequence import ACE_LOW, RunGame, RunState, RunSummary, RunTable
 from fairdeal.rules.summary import SeatNames, display
 
@@ -69,6 +71,7 @@ class Commit(RunGame):
     The text's example: a run begun with 3♠; the next player plays 4♠ then 9♦; the player
     at his left may go on with 10♦ or with 5♠:
 
+    >>> from fairdeal.rules.move import Move
     >>> rules = Commit()
     >>> cards = lambda text: tuple(map(Card.parse, text.split()))
     >>> hands = (cards("KC"), cards("4S 9D 2H"), cards("TD 5S"), cards("JD QC"))
@@ -93,7 +96,7 @@ class Commit(RunGame):
     OPTIONS = (DEALS, stack("counters"))
     unit = "counters"
     layout = Layout(hands="as far as the cards go evenly; the rest face down", removed=("8D",), extra="stops")
-    extra_moves = frozenset({"then"})
+    moves = (PLAY_THEN,)
     order = ACE_LOW
     lowest_lead = False
     new_suit = False

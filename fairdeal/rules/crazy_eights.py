@@ -27,10 +27,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypedDict
 
-from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes, pack
+from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes
 from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import Event, HandResult, HandState, IllegalMove, Layout, Move, Option, Rules, SeatView, Shuffler, TARGET
-from fairdeal.rules.base import a, check_turn, deal_hands, fast_replace, fast_update, has_turn, lowest_count_wins, seat_fields, seat_to_act
+from fairdeal.rules.move import a
+from fairdeal.rules.base import check_turn, deal_hands, fast_replace, fast_update, has_turn, lowest_count_wins, seat_fields, seat_to_act
 from fairdeal.rules.base import turn_problem, went_out
 from fairdeal.rules.position import Places, PositionError, hand_places
 from fairdeal.rules.summary import HandSummary, SeatNames, display
@@ -322,6 +323,7 @@ def wanted_json(top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> dict[
 
     >>> wanted_json(Card.parse("9H"), None), wanted_json(Card.parse("8H"), Suit.CLUBS)
     ({'suit': 'H', 'rank': '9', 'wild': '8'}, {'suit': 'C', 'rank': None, 'wild': '8'})
+    >>> from fairdeal.cards import pack
     >>> top = Card.parse("TD")
     >>> all(fits(c, top, None) == (c.suit.letter == "D" or c.rank.letter in ("T", "8")) for c in pack())
     True

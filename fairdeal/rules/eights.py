@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit
+from fairdeal.rules.move import DRAW, PASS, PLAY
 from fairdeal.rules.base import DEALS, Event, HandResult, Layout, Move, Option, PARTNERS, Shuffler, TARGET
 from fairdeal.rules.base import check_turn, fast_replace, has_turn, refuser, turn_problem
 from fairdeal.rules.crazy_eights import PileGame, PileState, StarterSummary, StockTable, StockView, Wanted, card_points, check_pile
@@ -187,7 +188,7 @@ class EightsFamily(PileGame):
 
     min_seats = 2
     max_seats = 8
-    move_kinds = ("play", "draw", "pass")
+    moves = (PLAY, DRAW, PASS)
     layout = Layout(hands="7 cards each with two players, else 5", two_packs_from=6, stock=True, starter=True)
 
     def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:

@@ -30,13 +30,11 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
 from fairdeal.cards import Card, Rank, codes, pack
 from fairdeal.fairness import rule_commitment
-from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import (
-    check_view_seat,
     Event,
     fast_replace,
     HandResult,
@@ -51,11 +49,22 @@ from fairdeal.rules.base import (
     Shuffler,
     stream_bytes,
 )
+from fairdeal.rules.move import CARD, PASS, PLAY, Cards, Choice, Field, MoveKind, Text
 from fairdeal.rules.position import Places, PositionError, check_seat, hand_places
-from fairdeal.rules.secret_rule import EXAMPLES, LIBRARY, SYNTAX_HELP, Play, RuleError, SecretRule
-from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
+from fairdeal.rules.eleusis_views import (
+    EleusisSummary,
+    EleusisTable,
+    EleusisView,
+    describe_judgement,
+    rejected_cards,
+    round_summary,
+    seat_view,
+)
+from fairdeal.rules.secret_rule import LIBRARY, Play, RuleError, SecretRule
+from fairdeal.rules.summary import SeatNames, display, safe
 
 __all__ = [
+    "CALL",
     "Eleusis",
     "EleusisState",
     "EleusisSummary",
@@ -66,7 +75,39 @@ __all__ = [
     "first_player",
     "high_count_scores",
     "player_order",
+    "FORECAST",
+    "NO_PLAY",
+    "RULE",
+    "STRING",
 ]
+
+
+MAX_STRING = 4
+"""The most cards a string holds."""
+MAX_RULE_TEXT = 1000
+"""Longer than any rule the rule language reads (it refuses its own limits with the column)."""
+
+
+def _call_names_a_card(move: Move) -> str | None:
+    if move.card is not None and move.verdict != "wrong":
+        return "only a call of 'wrong' names a card (the one that could have been played)"
+    return None
+
+
+STRING = MoveKind("string", (
+    Field("cards", Cards(2, MAX_STRING), doc="Two to four cards, in the order played."),
+), label="Play string", doc="Play a string of two to four cards at once.")
+NO_PLAY = MoveKind("no-play", label="No play", key="N", doc="Declare that no card of one's hand may be played.")
+FORECAST = MoveKind("forecast", label="Forecast", key="F",
+                    doc="Having just played, declare oneself the Forecaster.")
+CALL = MoveKind("call", (
+    Field("verdict", Choice(("right", "wrong")), member="call", noun="call", doc="The Forecaster's call."),
+    Field("card", CARD, optional=True, doc="Calling a no-play wrong: the card that could have been played."),
+), label="Call", doc="The Forecaster calls the last play right or wrong.", check=_call_names_a_card)
+RULE = MoveKind("rule", (
+    Field("text", Text(MAX_RULE_TEXT), optional=True, member="rule", noun="rule", secret=True,
+          doc="The dealer's secret rule, in the game's rule language; never in the record, never shown to another seat."),
+), label="Choose rule", doc="The dealer chooses the round's secret rule (committed to, revealed at the round's end).")
 
 HAND_SIZE = 14
 """Cards dealt to each player."""
@@ -245,11 +286,6 @@ class EleusisState:
 _replace = fast_replace(EleusisState)
 
 
-def rejected_cards(sidelines: Sequence[Sequence[Sequence[Card]]]) -> int:
-    """How many cards the sidelines hold."""
-    return sum(len(entry) for column in sidelines for entry in column)
-
-
 def player_order(seats: int, dealer: int, server_deals: bool) -> tuple[int, ...]:
     """The players clockwise from the dealer's left: the dealing seat is left out when a
     seat deals; when the server deals every seat plays, ``dealer`` last.
@@ -285,96 +321,6 @@ def high_count_scores(counts: Sequence[int]) -> list[int]:
 @functools.lru_cache(maxsize=256)
 def _parsed(text: str) -> SecretRule:
     return SecretRule.parse(text)
-
-
-# -- what a seat sees -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class EleusisView:
-    """What one seat sees (``seat`` is ``None`` for a spectator, who sees no hand).
-
-    ``rule`` is the secret rule's text: only the seat-mode dealer's own view has it before
-    the reveal; everyone's has it once the round is over (``nonce`` too). In phase
-    ``rule`` the dealer's view has the ``library`` to pick from, the ``examples``,
-    ``syntax_help``, and ``suggested``, the library rule the server would pick.
-    """
-
-    seat: int | None
-    hand_no: int
-    dealer: int
-    server_deals: bool
-    players: tuple[int, ...]
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    mainline: tuple[Card, ...]
-    sidelines: tuple[tuple[tuple[Card, ...], ...], ...]
-    marker: int | None
-    marker_layout: int
-    turn: int | None
-    phase: str
-    forecaster: int | None
-    expelled: frozenset[int]
-    was_forecaster: frozenset[int]
-    pending: Pending | None
-    stock_size: int
-    restocks: int
-    judgements: tuple[Judgement, ...]
-    commitment: str | None
-    rule: str | None
-    nonce: str | None
-    library: tuple[str, ...]
-    examples: tuple[str, ...]
-    syntax_help: str | None
-    suggested: str | None
-    result: HandResult | None
-    dealer_score: int | None
-    forecaster_bonus: int
-
-    @property
-    def layout_size(self) -> int:
-        return len(self.mainline) + rejected_cards(self.sidelines)
-
-    @property
-    def last(self) -> Judgement | None:
-        """The last judgement, if any."""
-        return self.judgements[-1] if self.judgements else None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "seat": self.seat,
-            "hand_no": self.hand_no,
-            "dealer": self.dealer,
-            "server_deals": self.server_deals,
-            "players": list(self.players),
-            "hand": codes(self.hand),
-            "hand_sizes": list(self.hand_sizes),
-            "mainline": codes(self.mainline),
-            "sidelines": [[codes(entry) for entry in column] for column in self.sidelines],
-            "marker": self.marker,
-            "layout_size": self.layout_size,
-            "turn": self.turn,
-            "phase": self.phase,
-            "forecaster": self.forecaster,
-            "expelled": sorted(self.expelled),
-            "was_forecaster": sorted(self.was_forecaster),
-            "awaiting": None if self.pending is None else self.pending.to_json(),
-            "stock_size": self.stock_size,
-            "restocks": self.restocks,
-            "last": None if self.last is None else self.last.to_json(),
-            "judgements": len(self.judgements),
-            "commitment": self.commitment,
-            "rule": self.rule,
-            "nonce": self.nonce,
-            "dealer_score": self.dealer_score,
-            "forecaster_bonus": self.forecaster_bonus,
-        }
-        if self.library:
-            out["library"] = list(self.library)
-            out["examples"] = list(self.examples)
-            out["syntax_help"] = self.syntax_help
-            out["suggested"] = self.suggested
-        return out
 
 
 # -- a move worked out: the round's cards, mutable until frozen back -------------------
@@ -449,68 +395,6 @@ class _Cards:
 # -- the rules ------------------------------------------------------------------------------
 
 
-class AwaitingCall(TypedDict):
-    """The play the Forecaster has still to call: who made it, what kind, its cards."""
-
-    seat: int
-    play: str
-    cards: list[Card]
-
-
-class JudgementJSON(TypedDict):
-    """How the last play was judged, as its record line has it: what every play has, then what
-    only some have."""
-
-    seat: int
-    play: str
-    cards: list[Card]
-    right: bool
-    mainline_size: int
-    rejected: int
-    penalty: int
-    dealer_card: NotRequired[Card]
-    returned: NotRequired[int]
-    fresh: NotRequired[int]
-    forecaster: NotRequired[int]
-    call: NotRequired[str]
-    call_card: NotRequired[Card]
-    overthrown: NotRequired[bool]
-    forecaster_penalty: NotRequired[int]
-    expelled: NotRequired[bool]
-
-
-class EleusisTable(TableJSON):
-    """The public table of an Eleusis round: the mainline and its sidelines (one column per
-    mainline card, each a list of the plays rejected under it), the marker, the Forecaster, the
-    play awaiting a call, the last judgement and the rule's commitment (its text and nonce once
-    revealed); the dealer writing a rule also sees the library and the syntax help."""
-
-    server_deals: bool
-    players: list[int]
-    mainline: list[Card]
-    sidelines: list[list[list[Card]]]
-    marker: int | None
-    layout_size: int
-    phase: str
-    forecaster: int | None
-    expelled: list[int]
-    was_forecaster: list[int]
-    awaiting: AwaitingCall | None
-    stock_size: int
-    restocks: int
-    last: JudgementJSON | None
-    judgements: int
-    commitment: str | None
-    rule: str | None
-    nonce: str | None
-    dealer_score: int | None
-    forecaster_bonus: int
-    library: NotRequired[list[str]]
-    examples: NotRequired[list[str]]
-    syntax_help: NotRequired[str]
-    suggested: NotRequired[str]
-
-
 class Eleusis(Rules):
     """Eleusis: 4 to 8 seats, two packs and more, a secret rule per round.
 
@@ -536,8 +420,7 @@ class Eleusis(Rules):
         Option("rounds", 0, 0, 100, help="rounds in the game", low_means="as many rounds as players"),
     )
     layout = Layout(hands="14 each (not the dealer)", packs=2, stock=True, starter=True)
-    move_kinds = ("play", "pass", "string", "no-play", "forecast", "call", "rule")
-    extra_moves = frozenset({"string", "no-play", "forecast", "call", "rule"})
+    moves = (PLAY, PASS, STRING, NO_PLAY, FORECAST, CALL, RULE)
     secret = Secret("rule", move="rule", commitment="rule-commitment", reveal="rule-reveal", digest=rule_commitment)
     """The dealer's rule: committed to when it is given, revealed at the round's end (spec/fairness.md)."""
     state_type = EleusisState
@@ -598,42 +481,8 @@ class Eleusis(Rules):
     # -- seeing ------------------------------------------------------------------------------
 
     def view(self, state: EleusisState, seat: int | None) -> EleusisView:
-        check_view_seat(seat, state.seats)
-        over = state.phase == "over"
-        dealer_sees = not state.server_deals and seat == state.dealer
-        choosing = dealer_sees and state.phase == "rule"
-        return EleusisView(
-            seat=seat,
-            hand_no=state.hand,
-            dealer=state.dealer,
-            server_deals=state.server_deals,
-            players=state.players,
-            hand=() if seat is None else state.hands[seat],
-            hand_sizes=tuple(len(h) for h in state.hands),
-            mainline=state.mainline,
-            sidelines=state.sidelines,
-            marker=state.marker,
-            marker_layout=state.marker_layout,
-            turn=state.turn,
-            phase=state.phase,
-            forecaster=state.forecaster,
-            expelled=state.expelled,
-            was_forecaster=state.was_forecaster,
-            pending=state.pending,
-            stock_size=len(state.stock),
-            restocks=state.restocks,
-            judgements=state.judgements,
-            commitment=state.commitment,
-            rule=state.rule if over or dealer_sees else None,
-            nonce=state.nonce if over else None,
-            library=tuple(r.text for r in LIBRARY) if choosing else (),
-            examples=tuple(r.text for r in EXAMPLES) if choosing else (),
-            syntax_help=SYNTAX_HELP if choosing else None,
-            suggested=LIBRARY[state.chosen].text if choosing else None,
-            result=state.result,
-            dealer_score=state.dealer_score,
-            forecaster_bonus=state.forecaster_bonus,
-        )
+        """See :func:`~fairdeal.rules.eleusis_views.seat_view`."""
+        return seat_view(state, seat)
 
     def legal_moves(self, view: EleusisView) -> list[Move]:
         """The seat's moves now. In a play turn: each card held, every string of **two**
@@ -642,19 +491,19 @@ class Eleusis(Rules):
         if view.result is not None or not has_turn(view):
             return []
         if view.phase == "rule":
-            return [Move.rule(text) for text in view.library]
+            return [RULE(text) for text in view.library]
         if view.phase == "offer":
-            return [Move.forecast(), Move.pass_()]
+            return [FORECAST(), Move.pass_()]
         if view.phase == "call":
             pending = view.pending
             if pending.play == "no-play":
-                return [Move.call("right"), *(Move.call("wrong", c) for c in sorted(set(pending.cards)))]
-            return [Move.call("right"), Move.call("wrong")]
+                return [CALL("right"), *(CALL("wrong", c) for c in sorted(set(pending.cards)))]
+            return [CALL("right"), CALL("wrong")]
         held = Counter(view.hand)
         singles = sorted(held)
         # In card order already: no sort of the pairs (a big hand has hundreds).
         pairs = [_pair(a, b) for i, a in enumerate(singles) for j, b in enumerate(singles) if i != j or held[a] > 1]
-        return [*(Move.play(c) for c in singles), *pairs, Move.no_play()]
+        return [*(Move.play(c) for c in singles), *pairs, NO_PLAY()]
 
     def explain(self, view: EleusisView, card: Card) -> str | None:
         if view.result is not None:
@@ -904,11 +753,11 @@ class Eleusis(Rules):
         if state.result is not None or state.turn is None:
             raise IllegalMove("the round is over")
         if state.phase == "rule":
-            return Move.rule(LIBRARY[state.chosen].text)
+            return RULE(LIBRARY[state.chosen].text)
         if state.phase == "offer":
             return Move.pass_()
         if state.phase == "call":
-            return Move.call("right")
+            return CALL("right")
         return Move.play(state.hands[state.turn][0])
 
     # -- the heuristic bot ---------------------------------------------------------------------
@@ -959,7 +808,7 @@ class Eleusis(Rules):
                                 field="sidelines")
         for i, column in enumerate(state.sidelines):
             for j, entry in enumerate(column):
-                if not 1 <= len(entry) <= Move.MAX_STRING:
+                if not 1 <= len(entry) <= MAX_STRING:
                     raise PositionError("a sideline entry is the 1 to 4 cards of one play", field=f"sidelines[{i}][{j}]")
         if state.server_deals is False and state.hands[state.dealer]:
             raise PositionError("the dealing seat holds no cards", field=f"hands[{state.dealer}]")
@@ -1013,24 +862,8 @@ class Eleusis(Rules):
     # -- reporting -------------------------------------------------------------------------------
 
     def summary(self, state: EleusisState) -> EleusisSummary:
-        return EleusisSummary(
-            deal=state.dealt,
-            server_deals=state.server_deals,
-            starter=state.mainline[0],
-            rule=state.rule,
-            nonce=state.nonce,
-            commitment=state.commitment,
-            mainline=state.mainline,
-            sidelines=state.sidelines,
-            marker=state.marker,
-            forecaster=state.forecaster,
-            expelled=tuple(sorted(state.expelled)),
-            judgements=state.judgements,
-            dealer_score=state.dealer_score,
-            forecaster_bonus=state.forecaster_bonus,
-            not_dealt=tuple(sorted(state.not_dealt)),
-            restocks=state.restocked,
-        )
+        """See :func:`~fairdeal.rules.eleusis_views.round_summary`."""
+        return round_summary(state)
 
     def describe_deal(self, state: EleusisState, names: SeatNames) -> list[str]:
         lines = super().describe_deal(state, names)
@@ -1095,94 +928,6 @@ class Eleusis(Rules):
         return super().why_legal(view, move)
 
 
-def describe_judgement(event: Event, names: SeatNames) -> str:
-    """A judgement event in words."""
-    who = names.seat(event.get("seat"))
-    play = event.get("play")
-    what = "no play" if play == "no-play" else display([str(c) for c in event.get("cards", [])])
-    text = f"{who}: {what} is {'right' if event.get('right') else 'wrong'}"
-    if event.get("call") is not None:
-        named = event.get("call_card")
-        text += f"; Forecaster {names.seat(event.get('forecaster'))} called {safe(event['call'])}"
-        text += "" if named is None else f" ({display(str(named))})"
-        text += ": overthrown, draws 5" if event.get("overthrown") else ": correct"
-    if event.get("dealer_card") is not None:
-        text += f"; {display(str(event['dealer_card']))} goes on the mainline"
-    if event.get("returned"):
-        text += f"; {event['returned']} cards to the stock" + (f", a fresh hand of {event['fresh']}" if event.get("fresh") else "")
-    if event.get("penalty"):
-        text += f"; draws {event['penalty']}"
-    if event.get("expelled"):
-        text += "; expelled"
-    return text
-
-
-@dataclass(frozen=True, kw_only=True)
-class EleusisSummary(HandSummary):
-    """An Eleusis round: the deal (each player's 14 cards; the dealing seat's are none), the
-    starter, the rule with its nonce and commitment, the layout, the Forecaster, who was
-    expelled, every judgement, the dealer's score and the Forecaster's bonus."""
-
-    server_deals: bool
-    starter: Card
-    rule: str | None
-    nonce: str
-    commitment: str | None
-    mainline: tuple[Card, ...]
-    sidelines: tuple[tuple[tuple[Card, ...], ...], ...]
-    marker: int | None
-    forecaster: int | None
-    expelled: tuple[int, ...]
-    judgements: tuple[Judgement, ...]
-    dealer_score: int | None
-    forecaster_bonus: int
-    not_dealt: tuple[int, ...] = ()
-    restocks: tuple[tuple[Card, ...], ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **super().to_json(),
-            "server_deals": self.server_deals,
-            "starter": self.starter.code,
-            "rule": self.rule,
-            "nonce": self.nonce,
-            "commitment": self.commitment,
-            "mainline": codes(self.mainline),
-            "sidelines": [[codes(entry) for entry in column] for column in self.sidelines],
-            "marker": self.marker,
-            "forecaster": self.forecaster,
-            "expelled": list(self.expelled),
-            "judgements": [j.to_json() for j in self.judgements],
-            "dealer_score": self.dealer_score,
-            "forecaster_bonus": self.forecaster_bonus,
-            "not_dealt": list(self.not_dealt),
-            "restocks": [{"restock": r, "stock": codes(s)} for r, s in enumerate(self.restocks, 1)],
-        }
-
-    def lines(self, names: SeatNames) -> list[str]:
-        out = super().lines(names)
-        out.append(f"  starter {self.starter.display}; secret rule {safe(self.rule)}")
-        out.append(f"  nonce {self.nonce}, commitment {self.commitment}")
-        out.append(f"  mainline {display(self.mainline)}")
-        for i, column in enumerate(self.sidelines):
-            if column:
-                out.append(f"    under {self.mainline[i].display}: " + " / ".join(display(entry) for entry in column))
-        if self.forecaster is not None:
-            out.append(f"  Forecaster {names.seat(self.forecaster)}, marker on {self.mainline[self.marker].display} "
-                       f"(mainline card {self.marker + 1}), bonus {self.forecaster_bonus}")
-        if self.expelled:
-            out.append(f"  expelled: {names.seats(self.expelled)}")
-        out.append(f"  dealer's score {self.dealer_score}" + (" (no seat gets it: the server dealt)" if self.server_deals else ""))
-        if self.not_dealt:
-            out.append(f"  +{NOT_DEALT_BONUS} to each seat that has not dealt: {names.seats(self.not_dealt)}")
-        for r, stock in enumerate(self.restocks, 1):
-            out.append(f"  restock {r}: {display(stock)}")
-        return out
-
-    def blocked_winners(self, winners: Sequence[int], names: SeatNames) -> str:
-        return f"highest score: {names.seats(winners)}"
-
-
 # -- the heuristic bot ----------------------------------------------------------------------
 
 
@@ -1218,7 +963,7 @@ def rejected_before(sidelines: Sequence[Sequence[Sequence[Card]]], index: int) -
 @functools.lru_cache(maxsize=52 * 52)
 def _pair(first: Card, second: Card) -> Move:
     """The string of two cards, made once: a big hand's legal moves hold hundreds of them."""
-    return Move.string((first, second))
+    return STRING((first, second))
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -1293,7 +1038,7 @@ def eleusis_choice(view: EleusisView, moves: Sequence[Move]) -> Move:
     mainline, rejected = view.mainline, rejected_cards(view.sidelines)
     if first.kind == "forecast":
         sure = len(candidates) == 1 and not broken and len(mainline) >= FORECAST_AFTER
-        return Move.forecast() if sure else Move.pass_()
+        return FORECAST() if sure else Move.pass_()
     if first.kind == "call":
         pending = view.pending
         if pending.play == "no-play":
@@ -1302,21 +1047,21 @@ def eleusis_choice(view: EleusisView, moves: Sequence[Move]) -> Move:
                 fit = [c for c in pending.cards if rule.accepts(mainline, c, rejected)]
                 votes[fit[0] if fit else None] += 1
             choice, _ = votes.most_common(1)[0]
-            return Move.call("right") if choice is None else Move.call("wrong", choice)
+            return CALL("right") if choice is None else CALL("wrong", choice)
         yes = sum(rule.accepts_all(mainline, pending.cards, rejected) for rule in candidates)
-        return Move.call("right" if 2 * yes >= len(candidates) else "wrong")
+        return CALL("right" if 2 * yes >= len(candidates) else "wrong")
     hand = view.hand
     score = {card: sum(rule.accepts(mainline, card, rejected) for rule in candidates) for card in set(hand)}
     best = max(sorted(score), key=lambda c: score[c])
     if score[best] == 0:
-        return Move.no_play()
+        return NO_PLAY()
     if score[best] == len(candidates) and len(hand) > 1:
         rest = list(hand)
         rest.remove(best)
         line = (*mainline, best)
         for card in sorted(set(rest)):
             if all(rule.accepts(line, card, rejected) for rule in candidates):
-                string = Move.string((best, card))
+                string = STRING((best, card))
                 if string in moves:
                     return string
     return Move.play(best)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes
+from fairdeal.rules.move import PASS, PLAY
 from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import DEALS, WHOLE_PACK, Event, HandResult, HandState, Move, Option, Rules, SeatView, Shuffler, stack
 from fairdeal.rules.base import check_turn, has_turn, refuser, seat_fields, seat_to_act, turn_problem, went_out
@@ -224,7 +225,7 @@ class FanTanFamily(Rules):
     max_seats = 8
     first_dealer_rank = Rank.JACK
     family = "Fan Tan family"
-    move_kinds = ("play", "pass")
+    moves = (PLAY, PASS)
     OPTIONS = (DEALS, stack("chips"))
     unit = "chips"
     layout = WHOLE_PACK
@@ -243,10 +244,6 @@ class FanTanFamily(Rules):
         """Where the cards are: the hands and the rows on the table (``dealt`` is history)."""
         rows = [(f"in the {suit.plural} row", self.row_cards(row)) for suit, row in zip(Suit, state.rows) if row is not None]
         return [*hand_places(state.hands), *rows]
-
-    def row_cards(self, row: Row) -> list[Card]:
-        """The cards of a row on the table, from its first end to its second."""
-        raise NotImplementedError
 
     def check_rows(self, state: FanTanState) -> None:
         """Raise :class:`PositionError` for rows (and an opening rank, leads) no deal can lay."""
@@ -563,10 +560,6 @@ class SevensGame(FanTanFamily):
     def initial_opening(self) -> Rank | None:
         return self.openers[0] if len(self.openers) == 1 else None
 
-    def row_cards(self, row: Row) -> list[Card]:
-        low, high = self.position(row[0].rank), self.position(row[1].rank)
-        return [Card(rank, row[0].suit) for rank in self.order[low : high + 1]]
-
     def check_rows(self, state: FanTanState) -> None:
         opening = state.opening
         if opening is None:
@@ -738,13 +731,6 @@ def _sequence_playable(rows: tuple[Row | None, ...]) -> frozenset[Card] | None:
 
 class SequenceGame(FanTanFamily):
     """Play or Pay and Liberty Fan-Tan: no new suit until all 13 cards of the current one are down."""
-
-    def row_cards(self, row: Row) -> list[Card]:
-        card, cards = row[0], [row[0]]
-        while card is not row[1]:
-            card = _following(card)
-            cards.append(card)
-        return cards
 
     def check_rows(self, state: FanTanState) -> None:
         if state.opening is not None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from fairdeal.cards import Card, Rank
+from fairdeal.rules.move import DRAW, PASS, PLAY
 from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import Event, HandResult, HandState, IllegalMove, Layout, Move, SeatView, Shuffler, TARGET
 from fairdeal.rules.base import fast_replace, seat_fields, seat_to_act, suit_counts, turn_problem, went_out
@@ -192,7 +193,7 @@ class GoBoom(RoundGame):
     max_seats = 7
     first_dealer_rank = Rank.ACE
     family = "Draw-pile games"
-    move_kinds = ("play", "draw", "pass")
+    moves = (PLAY, DRAW, PASS)
     summary_line = "Follow the lead by suit or rank, or draw; the highest card leads the next round."
     OPTIONS = (TARGET,)
     layout = Layout(hands="7 cards each", stock=True)

@@ -36,7 +36,7 @@ and its siblings say where the texts were read one way rather than another.
 >>> [(e["from"], e["to"]) for e in events if e["type"] == "chips"][:5]
 [(1, 'AH'), (1, 'KC'), (1, 'QD'), (1, 'JS'), (2, 'AH')]
 >>> rules.legal_moves(rules.view(state, 0))
-[Move.keep(), Move.exchange(), Move.auction()]
+[Move.keep(), Move.parse('exchange'), Move.parse('auction')]
 """
 
 from __future__ import annotations
@@ -46,9 +46,10 @@ from dataclasses import dataclass, replace
 from typing import Any, NotRequired, TypedDict
 
 from fairdeal.cards import Card, codes, pack
-from fairdeal.rules.base import DEALS, Event, IllegalMove, Layout, Move, Option, ScoreSheet, Shuffler, stack
+from fairdeal.rules.base import DEALS, Event, Layout, Move, Option, ScoreSheet, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
-from fairdeal.rules.sequence import RunGame, RunTable, RunState, RunSummary, RunView, deal_round, replace_state
+from fairdeal.rules.move import KEEP, PASS, PLAY, PLAY_THEN
+from fairdeal.rules.sequence import AUCTION, BID, EXCHANGE, RunGame, RunTable, RunState, RunSummary, RunView, deal_round, replace_state
 from fairdeal.rules.summary import SeatNames, display
 
 __all__ = ["DoubleStops", "Michigan", "MichiganSheet", "PAY_CARDS", "Spin"]
@@ -146,8 +147,7 @@ class Michigan(RunGame):
     OPTIONS = (DEALS, stack("counters"), Option("max_bid", 10, 1, 1000, "counters", help="the highest bid for the extra hand"))
     unit = "counters"
     layout = Layout(hands="the whole pack, dealt round with an extra hand at the dealer's left", extra="extra hand")
-    move_kinds = ("play", "keep", "pass", "exchange", "auction", "bid")
-    extra_moves = frozenset({"exchange", "auction", "bid"})
+    moves = (PLAY, KEEP, PASS, EXCHANGE, AUCTION, BID)
     uses_chips = True
     pay_cards: tuple[Card, ...] = PAY_CARDS
 
@@ -203,8 +203,8 @@ class Michigan(RunGame):
         if seat is None or seat != turn:
             return []
         if phase == "choose":
-            return [Move.keep(), Move.exchange(), Move.auction()]
-        return [Move.pass_()] + [Move.bid(n) for n in range(1, self.options["max_bid"] + 1)]
+            return [Move.keep(), EXCHANGE(), AUCTION()]
+        return [Move.pass_()] + [BID(n) for n in range(1, self.options["max_bid"] + 1)]
 
     def why_legal(self, view: RunView, move: Move) -> str:
         if view.phase == "choose":
@@ -430,7 +430,7 @@ class Spin(Michigan):
     lobby_order = 150
     title = "Spin"
     summary_line = "Michigan where the A♦ may go down with any play: Spin!"
-    extra_moves = Michigan.extra_moves | {"then"}
+    moves = (PLAY_THEN, *Michigan.moves[1:])
     special = SPIN_CARD
 
     def privileged_leads(self, hand: Seq[Card]) -> list[Card]:

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Suit
 from fairdeal.rules.base import Event, IllegalMove, Move, Rules, Shuffler, check_turn, has_turn, refuser, suit_counts
+from fairdeal.rules.move import PASS, PLAY, MoveKind
 from fairdeal.rules.summary import SeatNames, display
 
 __all__ = ["RoundGame", "lead_longest_suit"]
@@ -35,7 +36,7 @@ class RoundGame(Rules):
     with the words of each.
     """
 
-    move_kinds: ClassVar[tuple[str, ...]] = ("play", "pass")
+    moves: ClassVar[tuple[MoveKind, ...]] = (PLAY, PASS)
 
     lead_due: ClassVar[str] = "you lead: put down any card"
     """Why a leader may not pass (nor draw)."""

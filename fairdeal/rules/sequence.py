@@ -39,11 +39,12 @@ from collections.abc import Iterable, Sequence as Seq
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack
+from fairdeal.cards import Card, Rank, Suit, codes
 from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import DEALS, WHOLE_PACK, Event, HandResult, HandState, Layout, Move, Option, Rules, SeatView, Shuffler
 from fairdeal.rules.base import check_turn, fast_replace, has_turn, refuser, seat_fields, seat_to_act, went_out
 from fairdeal.rules.fan_tan import ChipMove, chip_lines
+from fairdeal.rules.move import PLAY, Count, Field, MoveKind
 from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_to_act, hand_places
 from fairdeal.rules.summary import HandSummary, SeatNames, display
 
@@ -55,9 +56,20 @@ ACE_LOW: tuple[Rank, ...] = tuple(Rank)
 """A, 2, ..., K: a suit's order in Commit."""
 
 
+# Michigan's sale of the extra hand (the auction games of this family read them: RunGame's bidding).
+EXCHANGE = MoveKind("exchange", label="Exchange", key="X", hint="exchanges",
+                    said="took the extra hand (their own hand is dead)", doc="The dealer takes the extra hand for his own.")
+AUCTION = MoveKind("auction", label="Auction", key="A", hint="auctions", said="put the extra hand up for auction",
+                   doc="The dealer puts the extra hand up for auction.")
+BID = MoveKind("bid", (Field("amount", Count(1, 1_000_000), doc="The counters bid for the extra hand."),),
+               label="Bid", key="B", hint="bids (the amount box)", said="bid {amount} for the extra hand",
+               doc="Bid counters for the extra hand.")
+
+
 def deal_round(cards: Seq[Card], places: int) -> list[tuple[Card, ...]]:
     """``cards`` dealt one at a time to ``places`` places, the first card to place 0.
 
+    >>> from fairdeal.cards import pack
     >>> [codes(h) for h in deal_round(pack()[:7], 3)]
     [['AC', '4C', '7C'], ['2C', '5C'], ['3C', '6C']]
     """
@@ -221,7 +233,7 @@ class RunGame(Rules):
     max_seats = 10
     first_dealer_rank = Rank.JACK
     family = "Sequence games"
-    move_kinds: ClassVar[tuple[str, ...]] = ("play",)
+    moves: ClassVar[tuple[MoveKind, ...]] = (PLAY,)
     OPTIONS: ClassVar[tuple[Option, ...]] = (DEALS,)
     layout: ClassVar[Layout] = WHOLE_PACK
 
@@ -285,7 +297,7 @@ class RunGame(Rules):
             wanted = self.wanted(state.current, state.fork)
             if wanted and not any(card in state.hands[state.turn] for card in wanted):
                 raise PositionError(f"seat {state.turn} holds no card that goes on with the run ({' or '.join(map(str, wanted))})", field="turn")
-        bidding = "auction" in self.extra_moves
+        bidding = "auction" in self.move_kinds
         phases = ("play", "choose", "auction") if bidding else ("play",)
         if state.phase not in phases:
             raise PositionError(f"{state.phase!r} is not a phase of {self.title} ({', '.join(phases)})", field="phase")
@@ -720,9 +732,9 @@ def run_choice(rules: RunGame, view: RunView, moves: Seq[Move]) -> Move:
         pays = [c for c in hand if c.code in view.layout]
         bad = not pays and sum(1 for c in hand if c.rank in RUN_LOW_CARDS) >= 2
         if "exchange" in kinds:
-            return Move.exchange() if bad else Move.auction()
+            return EXCHANGE() if bad else AUCTION()
         best = max((a for _, a in view.bids if a is not None), default=0)
-        offer = Move.bid(best + 1)
+        offer = BID(best + 1)
         return offer if bad and best < RUN_MOST_BID and offer in moves else Move.pass_()
     plays = [m for m in moves if m.kind == "play"]
     base = sorted({m.card for m in plays if m.then is None})

@@ -37,7 +37,7 @@ from fairdeal.service.keys import load_keys
 from fairdeal.service.limits import Limits
 from fairdeal.service.live import LiveRecords, Notifier
 from fairdeal.service.routes import ROUTERS
-from fairdeal.service.schemas import errors, typed_views
+from fairdeal.service.schemas import errors, typed_moves, typed_views
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
@@ -130,7 +130,7 @@ def create_app(
     def openapi() -> dict[str, Any]:
         # FastAPI's document (made once, and kept), with each game's view typed by its own declaration.
         if app.openapi_schema is None:
-            app.openapi_schema = typed_views(fastapi_openapi())
+            app.openapi_schema = typed_moves(typed_views(fastapi_openapi()))
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

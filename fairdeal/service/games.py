@@ -290,15 +290,11 @@ class GameService(LiveRecords[Table]):
 
     # -- the steps of a game ----------------------------------------------------------
 
-    def _act(
-        self,
-        game_id: str,
-        action: Callable[[Table, GameRow], Any],
-        expected_seq: int | None = None,
-        then: Callable[[Table, GameRow, Any], Any] | None = None,
-    ) -> Any:
+    def _act(self, game_id: str, action: Callable[[Table, GameRow], Any]) -> Any:
+        """:meth:`_act_async` from a thread: the steps that name no move's seq and want no answer
+        (the start, an expiry, an abandon, the timer's move)."""
         guarded, after = self._steps(action)
-        return self.act(game_id, guarded, expected_seq=expected_seq, after=after, then=then)
+        return self.act(game_id, guarded, after=after)
 
     async def _act_async(
         self,

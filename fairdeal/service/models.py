@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, StringConstraints, field_validator, model_validator
 
 from fairdeal.fairness import MAX_CLIENT_SEED_BYTES
 from fairdeal.rules import DEFAULT, RULES, Move
+from fairdeal.rules.move import members as move_members
 from fairdeal.service.dealing import MAX_SESSION_SEATS, MAX_SHUFFLE_CARDS
 from fairdeal.table import MAX_NAME_CHARS
 
@@ -24,8 +25,6 @@ __all__ = [
 ]
 
 MAX_SEATS = max(cls.max_seats for cls in RULES.values())
-MAX_RULE_TEXT = 1000
-"""Longer than any rule a game's language takes (the game refuses its own limit with the column)."""
 """The most seats any game has (the catalogue's largest ``max_seats``)."""
 HEX64 = r"^[0-9a-fA-F]{64}$"
 LABEL = r"^[a-z0-9/_-]{1,64}$"
@@ -88,18 +87,32 @@ class RevealIn(_Body):
 
 
 class MoveIn(_Body):
+    """A seat's move: ``move`` names its kind, and the members its game declares for that kind
+    follow (:class:`fairdeal.rules.MoveKind`; the OpenAPI document gives one schema per kind, made
+    from the declarations). What the members hold is read by :meth:`Move.from_json`."""
+
+    model_config = ConfigDict(extra="allow")
+
     seq: StrictInt = Field(ge=0, le=1_000_000_000, description="The record length the move was chosen on (the view's seq).")
-    move: Literal[Move.KINDS]  # type: ignore[valid-type]
-    card: CardCode | None = Field(None, examples=["9C"])
-    suit: str | None = Field(None, min_length=1, max_length=8, description="C, D, H or S: only with an eight.")
-    then: CardCode | None = Field(None, description="A second card played with the card: Spin's AD, Commit's 9D.")
-    amount: StrictInt | None = Field(None, ge=1, le=1_000_000, description="A bid's counters (Michigan's extra hand).")
-    cards: list[CardCode] | None = Field(None, min_length=2, max_length=Move.MAX_STRING,
-                                         description="A string's cards in the order played (Eleusis).")
-    call: Literal[Move.CALLS] | None = Field(None, description="A Forecaster's call (Eleusis).")  # type: ignore[valid-type]
-    rule: str | None = Field(None, min_length=1, max_length=MAX_RULE_TEXT,
-                             description="A dealer's secret rule, in the game's rule language (Eleusis); never shown to another seat.")
+    move: str = Field(min_length=1, max_length=32, examples=["play"])
     seat: StrictInt | None = Field(None, ge=0, le=MAX_SEATS - 1, description="Optional: the seat the token must be.")
+
+    _move: Move = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _read(self) -> MoveIn:
+        # The declarations are the schema: a member no kind declares, or one its kind does not
+        # read or holds wrongly, is the body's 422 like any other (a MoveError is a ValueError).
+        members = move_members()
+        for name in self.model_extra or {}:
+            if name not in members:
+                raise ValueError(f"a move has no member {name!r} (a move's members: {', '.join(members)})")
+        self._move = Move.from_json({"move": self.move, **(self.model_extra or {})})
+        return self
+
+    def read(self) -> Move:
+        """The move the body gives."""
+        return self._move
 
 
 class AbandonIn(_Body):

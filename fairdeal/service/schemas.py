@@ -24,7 +24,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fairdeal.rules import DEFAULT, RULES, Move
+from fairdeal.rules import DEFAULT, RULES
+from fairdeal.rules.move import declared, kinds
 
 __all__ = [
     "Error",
@@ -187,6 +188,31 @@ class DealLayout(_Closed):
     starter: bool
 
 
+class MoveFormField(_Closed):
+    """One field of a kind of move, as a form shows it."""
+
+    name: str = Field(description="The JSON member.")
+    type: str = Field(description="card, suit, count, choice, cards, text (or a plugin's own)")
+    optional: bool
+    choices: list[str] = _sometimes("The words a choice (or a suit) takes.")
+    least: int | None = _sometimes("A count's or a string's least.")
+    most: int | None = _sometimes("A count's, a string's or a text's most.")
+    doc: str = _sometimes("What the field is.")
+
+
+class MoveForm(_Closed):
+    """One kind of move as its game declares it (fairdeal.rules.MoveKind): what the table's
+    controls are built from."""
+
+    kind: str = Field(examples=["draw"])
+    label: str = Field(examples=["Draw"])
+    key: str = Field(description="The table's keyboard key for it (empty: none).")
+    hint: str = Field(description='What the key hint says the key does ("bids (the amount box)").')
+    said: str = Field(description='How the log says the move: a template of its members ("bid {amount} for the extra hand"); empty: the table\'s own words.')
+    syntax: str = Field(description="Its text form, as Move.parse reads it.", examples=["play CARD [naming SUIT]"])
+    fields: list[MoveFormField]
+
+
 class Declaration(_Closed):
     """One game, as its rules module declares it."""
 
@@ -201,7 +227,8 @@ class Declaration(_Closed):
     unit: str = Field(description="What the standings count: points, chips, counters, deals ...")
     layout: DealLayout
     first_dealer_rank: str = Field(pattern=r"^[A2-9TJQK]$")
-    moves: list[Literal[Move.KINDS]]  # type: ignore[valid-type]
+    moves: list[str] = Field(description="The kinds of move its seats make (each declared in move_forms).")
+    move_forms: list[MoveForm]
     two_card_plays: bool
     bots: list[str] = Field(description="The bot kinds that can play a seat of this game: heuristic, random.")
 
@@ -362,16 +389,13 @@ class Standing(_Closed):
     place: int = Field(ge=1, description="Equal totals share a place.")
 
 
-class LegalMove(_Closed):
-    """A move the seat may make now, as ``POST /games/{game_id}/moves`` takes it (with ``seq``)."""
+class LegalMove(BaseModel):
+    """A move the seat may make now, as ``POST /games/{game_id}/moves`` takes it (with ``seq``):
+    in the OpenAPI document, one schema per kind of move, as its game declares it."""
 
-    move: Literal[Move.KINDS]  # type: ignore[valid-type]
-    card: CardCode = _sometimes("The card played.")
-    suit: Literal["C", "D", "H", "S"] = _sometimes("The suit an eight names.")
-    then: CardCode = _sometimes("A second card played with the card.")
-    amount: int = _sometimes("A bid's counters.")
-    cards: list[CardCode] = _sometimes("A string's cards, in order (Eleusis).")
-    call: Literal[Move.CALLS] = _sometimes("A Forecaster's call (Eleusis).")  # type: ignore[valid-type]
+    model_config = ConfigDict(extra="allow")
+
+    move: str
 
 
 class CardNote(_Closed):
@@ -565,6 +589,42 @@ class SessionEnd(_Closed):
 
 VIEWS = ("PublicState", "SeatView")
 """The answers whose ``table`` is each game's own: typed per game in the OpenAPI document."""
+
+
+def typed_moves(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with ``LegalMove`` and ``MoveIn`` (a move's body) each a union of one closed
+    schema per kind of move any installed game reads, discriminated by ``move``: each from the
+    kind's declaration (:meth:`MoveKind.schema`, the widest where games differ in optional fields).
+
+    >>> from fairdeal.service import Settings, create_app
+    >>> import tempfile
+    >>> document = create_app(Settings(data_dir=tempfile.mkdtemp())).openapi()
+    >>> bid = document["components"]["schemas"]["BidMoveIn"]
+    >>> bid["required"], bid["properties"]["amount"]["minimum"]
+    (['move', 'amount', 'seq'], 1)
+    """
+    schemas = document["components"]["schemas"]
+    names = sorted({name for cls in RULES.values() for name in cls.reads}, key=kinds().index)
+    for answer, extra in (("LegalMove", {}), ("MoveIn", {
+            key: value for key, value in schemas["MoveIn"]["properties"].items() if key in ("seq", "seat")})):
+        mapping = {}
+        for name in names:
+            schema = declared(name).schema()
+            variant = schema["title"] + ("In" if answer == "MoveIn" else "")
+            schema["title"] = variant
+            schema["properties"].update(extra)
+            if "seq" in extra:
+                schema["required"].append("seq")
+            schema["additionalProperties"] = False
+            schemas[variant] = schema
+            mapping[name] = f"#/components/schemas/{variant}"
+        schemas[answer] = {
+            "title": answer,
+            "description": schemas[answer].get("description", ""),
+            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "move", "mapping": mapping},
+        }
+    return document
 
 
 def typed_views(document: dict[str, Any]) -> dict[str, Any]:

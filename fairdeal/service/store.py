@@ -135,21 +135,13 @@ def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
     if status is not None:
         sets.append("status = ?")
         params.append(status)
-    if deadline is not KEEP:
-        if table != "games":
-            raise ValueError("only games have deadlines")
-        sets.append("deadline = ?")
-        params.append(deadline)
-    if sealed_secret is not KEEP:
-        if table != "games":
-            raise ValueError("only games keep a secret")
-        sets.append("sealed_secret = ?")
-        params.append(sealed_secret)
-    if ready is not KEEP:
-        if table != "games":
-            raise ValueError("only games wait between hands")
-        sets.append("ready = ?")
-        params.append(ready)
+    for column, value, only in (("deadline", deadline, "have deadlines"), ("sealed_secret", sealed_secret, "keep a secret"),
+                                ("ready", ready, "wait between hands")):
+        if value is not KEEP:
+            if table != "games":
+                raise ValueError(f"only games {only}")
+            sets.append(f"{column} = ?")
+            params.append(value)
     return sets, params
 
 

@@ -265,11 +265,11 @@ def test_michigan(open_page, new_game):
     page.wait_for_selector("#layout li")
     for _ in range(20):
         assert wait_turn(page)
-        if page.locator("#hand .card.playable").count() and not page.locator("#keep-hand, #exchange, #auction, #bid").count():
+        if page.locator("#hand .card.playable").count() and not page.locator("#keep, #exchange, #auction, #bid").count():
             break
         before = seq(page)
-        if page.locator("#keep-hand").count():
-            page.click("#keep-hand")
+        if page.locator("#keep").count():
+            page.click("#keep")
         elif page.locator("#bid").count():
             page.click("#pass")
         wait_moved(page, before)

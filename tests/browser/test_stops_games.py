@@ -22,7 +22,7 @@ from .play import CORNER, arrow_to_playable, seq, wait_moved, wait_turn
 from .records import FORGER, page_reports, text, with_cli_reports
 from .test_table import moves_of
 
-CHOICE = {"keep": ("#keep-hand", "k"), "exchange": ("#exchange", "x"), "auction": ("#auction", "a")}
+CHOICE = {"keep": ("#keep", "k"), "exchange": ("#exchange", "x"), "auction": ("#auction", "a")}
 
 
 def stops_move(page: Page, *, keyboard: bool = False, choose: str = "keep", bid: int | None = None, then: bool = True) -> str:
@@ -30,7 +30,7 @@ def stops_move(page: Page, *, keyboard: bool = False, choose: str = "keep", bid:
     (``choose``), a bid of ``bid`` counters (None: pass), a card (with the second card the rules
     allow when ``then``), or a pass (Rolling Stone: picking up the trick)."""
     before = seq(page)
-    if page.locator("#keep-hand, #exchange, #auction").count():
+    if page.locator("#keep, #exchange, #auction").count():
         selector, key = CHOICE[choose]
         page.keyboard.press(key) if keyboard else page.click(selector)
         kind = choose

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import secrets
+import sys
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 
 # Starlette would rather have `httpx2`; `httpx` (what the service extra installs) works the same.
@@ -25,22 +25,14 @@ from service_helpers import Api, Clock  # noqa: E402
 
 from fairdeal.service import Settings, create_app  # noqa: E402
 
-PG_SERVER = "postgresql://postgres@127.0.0.1:5432/test"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from load import database  # noqa: E402  (bench/load.py's fresh SQLite file or PostgreSQL schema)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'data' / 'fairdeal.db'}"
-        return
-    schema = f"fairdeal_test_{secrets.token_hex(6)}"
-    with psycopg.connect(PG_SERVER, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield f"{PG_SERVER}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_SERVER, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    with database(request.param, tmp_path / "data", "fairdeal_test") as url:
+        yield url
 
 
 @pytest.fixture

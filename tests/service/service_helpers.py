@@ -1,15 +1,18 @@
-"""What the service tests share: a hand-moved clock, an API client that keeps every response, a player."""
+"""What the service tests share: a hand-moved clock, an API client that keeps every response, a player,
+a game played through."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from fairdeal.fairness import client_commitment
+from verifier.replay import verify
 
 CARD_CODE = re.compile(r'"([A2-9TJQK][CDHS])"')
 
@@ -80,6 +83,39 @@ def server_hands(app: Any, game_id: str) -> tuple[tuple[str, ...], ...]:
         return tuple(tuple(card.code for card in hand) for hand in table.match.state.hands)
 
     return app.state.games.read(game_id, hands)
+
+
+def play_through(
+    api: Api, rules: str, seats: int, options: dict[str, int], check: Callable[[dict, dict, tuple], None]
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Ann (seat 0) against bots, from the table's creation to a verified record, Ann playing her
+    first legal move: the game, the views Ann saw, the record.
+
+    At each view (bots move at once, so every one is Ann's turn) her hand is the server's, and
+    every card is explained, the playable ones those the legal moves play; ``check(game, view,
+    hands)``, given the server's hands, checks what else the game lets her see."""
+    game = api.create([("Ann", False)] + [(f"Bot {i}", True) for i in range(1, seats)], rules=rules, options=options)
+    token = api.join(game)[0]
+    view = api.view(game["game_id"], 0, token)
+    seen = []
+    for _ in range(3000):
+        if view["status"] != "playing":
+            break
+        assert view["your_turn"] and view["turn"] == 0  # bots move at once
+        seen.append(view)
+        hands = server_hands(api.app, game["game_id"])
+        assert sorted(view["hand"]) == sorted(hands[0])
+        check(game, view, hands)
+        playable = {m["card"] for m in view["legal_moves"] if m["move"] == "play"}
+        assert {c["card"] for c in view["cards"] if c["playable"]} == playable
+        assert all(c["why_not"] for c in view["cards"] if not c["playable"])
+        view = api.ok("POST", f"/games/{game['game_id']}/moves", token,
+                      json={"seq": view["seq"], **view["legal_moves"][0]})["view"]
+    assert view["status"] == "over" and view["rules"] == rules
+    assert api.ok("GET", f"/games/{game['game_id']}/verify")["verified"]
+    text = api.client.get(f"/games/{game['game_id']}/record").text
+    assert verify(text, key=game["public_key"]).verified
+    return game, seen, api.record(game["game_id"])
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:

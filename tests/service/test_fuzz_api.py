@@ -26,7 +26,7 @@ import random
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -39,7 +39,7 @@ from fairdeal.cards import pack
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import RULES
 from fairdeal.service import Settings, create_app
-from fairdeal.service.models import MoveIn
+from fairdeal.rules.move import kinds
 
 EXAMPLES = 400
 """Examples per store, a third of them a seat's legal move; some 10-20 s each."""
@@ -88,7 +88,7 @@ ROUTES: list[tuple[str, str]] = [
 """Every route; :func:`test_the_fuzzing_covers_every_route_of_the_app` keeps this list complete."""
 
 CODES = [card.code for card in pack()]
-MOVE_KINDS = sorted(get_args(MoveIn.model_fields["move"].annotation))
+MOVE_KINDS = sorted(kinds())
 SEEDS = ["", "a", "seed ✓", "x" * 128, "y" * 129, "\u00e9" * 65, "\x00", "\ud800"]
 
 

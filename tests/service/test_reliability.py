@@ -177,6 +177,10 @@ class Player:
     moves: list[tuple[dict[str, Any], dict[str, Any], str]] = field(default_factory=list)
     """(receipt, the move sent, the url that accepted it)."""
     requests: dict[str, int] = field(default_factory=dict)
+    hold: list[int] = field(default_factory=list)
+    """Shared by the players of a test: while it holds a number, no player moves once the players
+    together made that many (the test kills the server there, however slow the machine is)."""
+    others: list[Player] = field(default_factory=list)
 
     @property
     def game_id(self) -> str:
@@ -244,6 +248,9 @@ class Player:
                 if not view["your_turn"]:
                     continue  # the turn moved on between the two views
                 move = choose(view)
+                with self.progress:
+                    self.progress.wait_for(lambda: not self.hold or moves_made(self.others) < self.hold[0],
+                                           timeout=max(0.0, self.give_up - time.monotonic()))
                 response, url = self.call(client, "POST", f"/games/{self.game_id}/moves", self.tokens[seat],
                                           json={"seq": view["seq"], **move})
                 if response.status_code == 200:
@@ -277,6 +284,9 @@ def open_tables(url: str, tables: int, progress: threading.Condition, give_up: f
             player = Player([url], game, tokens, progress, give_up)
             player.join(client, {seat: f"table {t} seat {seat}" for seat in tokens})
             players.append(player)
+    hold: list[int] = []
+    for player in players:
+        player.hold, player.others = hold, players
     return players
 
 
@@ -366,11 +376,18 @@ def test_a_server_killed_twice_mid_game_loses_no_receipted_move_and_every_game_f
     assert seen[0].size == 4
     with ThreadPoolExecutor(len(players)) as pool:
         games = [pool.submit(player.play) for player in players]
+        hold = players[0].hold
         for kill_after in (12, 45):  # two different points: early in the first hand, and later on
+            with progress:
+                hold[:] = [kill_after]  # the players stop there (a move already sent may still land)
+                progress.notify_all()
             wait_for(progress, lambda: moves_made(players) >= kill_after or all(g.done() for g in games), give_up,
                      f"{kill_after} moves")
             kills.append(moves_made(players))
             seen.append(checkpoint(server.url))
+            with progress:
+                hold.clear()  # the players go on, and are cut off:
+                progress.notify_all()
             server.kill()  # in the middle of the tables' requests and the timer's bot moves
             server.start()
             # The restarted server rebuilt the tree from the store: it extends every checkpoint it signed before.

@@ -37,9 +37,7 @@ from fairdeal.service.live import HOST, Role
 from fairdeal.service.store import PostgresStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from load import sockets_of, tcp_sockets  # noqa: E402  (bench/load.py's reading of /proc)
-
-PG_SERVER = "postgresql://postgres@127.0.0.1:5432/test"
+from load import PG_SERVER, sockets_of, tcp_sockets  # noqa: E402  (bench/load.py's reading of /proc)
 
 
 def test_the_view_a_move_answers_is_the_view_the_seat_reads_next(api, clock):

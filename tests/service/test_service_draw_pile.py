@@ -7,38 +7,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from service_helpers import CARD_CODE, server_hands
-
-from verifier.replay import verify
+import service_helpers
+from service_helpers import CARD_CODE
 
 
 def play_through(api, rules: str, seats: int, options: dict[str, int]) -> tuple[dict, list[dict], list[dict]]:
-    """Ann (seat 0) against bots, playing her first legal move. The game, Ann's views, the record."""
-    game = api.create([("Ann", False)] + [(f"Bot {i}", True) for i in range(1, seats)], rules=rules, options=options)
-    token = api.join(game)[0]
-    view = api.view(game["game_id"], 0, token)
-    seen = []
-    for _ in range(3000):
-        if view["status"] != "playing":
-            break
-        assert view["your_turn"] and view["turn"] == 0  # bots move at once
-        seen.append(view)
-        hands = server_hands(api.app, game["game_id"])
-        assert sorted(view["hand"]) == sorted(hands[0])
-        assert view["table"]["hand_sizes"] == [len(h) for h in hands]
-        # No card of another hand anywhere in what Ann sees but the table's open cards.
-        others = {card for seat, hand in enumerate(hands) if seat != 0 for card in hand} - set(hands[0])
-        assert not others & set(CARD_CODE.findall(json.dumps({**view, "table": None, "hands": None})))
-        playable = {m["card"] for m in view["legal_moves"] if m["move"] == "play"}
-        assert {c["card"] for c in view["cards"] if c["playable"]} == playable
-        assert all(c["why_not"] for c in view["cards"] if not c["playable"])
-        view = api.ok("POST", f"/games/{game['game_id']}/moves", token,
-                      json={"seq": view["seq"], **view["legal_moves"][0]})["view"]
-    assert view["status"] == "over" and view["rules"] == rules
-    assert api.ok("GET", f"/games/{game['game_id']}/verify")["verified"]
-    text = api.client.get(f"/games/{game['game_id']}/record").text
-    assert verify(text, key=game["public_key"]).verified
-    return game, seen, api.record(game["game_id"])
+    """:func:`service_helpers.play_through`: the game, Ann's views, the record."""
+    return service_helpers.play_through(api, rules, seats, options, _shows_no_other_hand)
+
+
+def _shows_no_other_hand(game: dict, view: dict, hands: tuple) -> None:
+    assert view["table"]["hand_sizes"] == [len(h) for h in hands]
+    # No card of another hand anywhere in what Ann sees but the table's open cards.
+    others = {card for seat, hand in enumerate(hands) if seat != 0 for card in hand} - set(hands[0])
+    assert not others & set(CARD_CODE.findall(json.dumps({**view, "table": None, "hands": None})))
 
 
 def test_a_hollywood_go_boom_game_shows_its_three_games(api):

@@ -6,43 +6,24 @@ from __future__ import annotations
 import json
 
 import pytest
-from service_helpers import CARD_CODE, server_hands
-
-from verifier.replay import verify
+import service_helpers
+from service_helpers import CARD_CODE
 
 
 def play_through(api, rules: str, seats: int, options: dict[str, int]) -> tuple[dict, list[dict], list[dict]]:
-    """Ann (seat 0) against bots; Ann plays the first legal move. The game, the views Ann saw, the record."""
-    game = api.create([("Ann", False)] + [(f"Bot {i}", True) for i in range(1, seats)], rules=rules, options=options)
-    token = api.join(game)[0]
-    view = api.view(game["game_id"], 0, token)
-    seen = []
-    for _ in range(2000):
-        if view["status"] != "playing":
-            break
-        assert view["your_turn"] and view["turn"] == 0  # bots move at once
-        seen.append(view)
-        # Ann sees her own hand and no card of another hand; the table shows only cards that were
-        # played in the open (Rolling Stone: a trick picked up is in a hand, and everyone saw it).
-        hands = server_hands(api.app, game["game_id"])
-        assert sorted(view["hand"]) == sorted(hands[0])
+    """:func:`service_helpers.play_through`: the game, the views Ann saw, the record."""
+
+    def check(game: dict, view: dict, hands: tuple) -> None:
+        # Ann sees no card of another hand; the table shows only cards that were played in the
+        # open (Rolling Stone: a trick picked up is in a hand, and everyone saw it).
         others = {card for seat, hand in enumerate(hands) if seat != 0 for card in hand}
         assert not others & set(CARD_CODE.findall(json.dumps({**view, "table": None})))
         record = api.record(game["game_id"])
         played = {line["card"] for line in record if line.get("move") == "play"}
         played |= {card for line in record if line["type"] == "put-down" for card in line["cards"]}
         assert set(CARD_CODE.findall(json.dumps(view["table"]))) <= played
-        # Every card is explained; the playable ones are those the legal moves play.
-        playable = {m["card"] for m in view["legal_moves"] if m["move"] == "play"}
-        assert {c["card"] for c in view["cards"] if c["playable"]} == playable
-        assert all(c["why_not"] for c in view["cards"] if not c["playable"])
-        view = api.ok("POST", f"/games/{game['game_id']}/moves", token,
-                      json={"seq": view["seq"], **view["legal_moves"][0]})["view"]
-    assert view["status"] == "over" and view["rules"] == rules
-    assert api.ok("GET", f"/games/{game['game_id']}/verify")["verified"]
-    lines = api.record(game["game_id"])
-    assert verify(api.client.get(f"/games/{game['game_id']}/record").text, key=game["public_key"]).verified
-    return game, seen, lines
+
+    return service_helpers.play_through(api, rules, seats, options, check)
 
 
 @pytest.mark.parametrize("rules, seats", [("snip-snap-snorem", 10), ("earl-of-coventry", 3), ("jig", 5)])

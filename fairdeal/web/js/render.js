@@ -101,7 +101,7 @@ export function rendererKit({ view, entry, hooks, me = null, ui = {}, ...page })
     rankWord,
     aRank,
     withArticle,
-    maxBid: () => 0,
+    mostOf: () => 0,
     playWords,
     sessionWords: () => {
       const deals = view()?.options?.deals;

@@ -152,46 +152,29 @@ function showVerdict(report, source) {
   let box;
   if (report.verified && report.kind === "session") {
     const n = report.shuffles.length;
-    box = el(
-      "div",
-      { class: "verdict ok", id: "verdict-box" },
-      el("span", { class: "mark", "aria-hidden": "true" }, "✔"),
-      el(
-        "div",
-        {},
-        el("strong", {}, "VERIFIED"),
-        el("span", { class: "detail" }, `A dealing session: ${n} shuffle${n === 1 ? "" : "s"}, each derived below from the seeds. Whoever knows the operator's game can check its cards against them. (${source})`),
-      ),
-    );
+    box = verdictBox(true, el("span", { class: "detail" }, `A dealing session: ${n} shuffle${n === 1 ? "" : "s"}, each derived below from the seeds. Whoever knows the operator's game can check its cards against them. (${source})`));
   } else if (report.verified) {
     const hands = report.hands.length;
-    box = el(
-      "div",
-      { class: "verdict ok", id: "verdict-box" },
-      el("span", { class: "mark", "aria-hidden": "true" }, "✔"),
-      el(
-        "div",
-        {},
-        el("strong", {}, "VERIFIED"),
-        el("span", { class: "detail" }, `Every card of ${hands} hand${hands === 1 ? "" : "s"} follows from the seeds, every move is legal and every score adds up. (${source})`),
-      ),
-    );
+    box = verdictBox(true, el("span", { class: "detail" }, `Every card of ${hands} hand${hands === 1 ? "" : "s"} follows from the seeds, every move is legal and every score adds up. (${source})`));
   } else {
     const where = report.error?.line ? `line ${report.error.line}: ` : "";
-    box = el(
-      "div",
-      { class: "verdict bad", id: "verdict-box" },
-      el("span", { class: "mark", "aria-hidden": "true" }, "✘"),
-      el(
-        "div",
-        {},
-        el("strong", {}, "NOT VERIFIED"),
-        el("span", { class: "detail plain", id: "failure-words" }, plainWords(report.error?.reason ?? "")),
-        el("span", { class: "detail", id: "failure" }, `${where}${report.error?.reason ?? "unknown failure"}`),
-      ),
+    box = verdictBox(
+      false,
+      el("span", { class: "detail plain", id: "failure-words" }, plainWords(report.error?.reason ?? "")),
+      el("span", { class: "detail", id: "failure" }, `${where}${report.error?.reason ?? "unknown failure"}`),
     );
   }
   fill(verdict, box);
+}
+
+/** The verdict's box: its mark and its word, VERIFIED or NOT VERIFIED, then the details given. */
+function verdictBox(ok, ...details) {
+  return el(
+    "div",
+    { class: `verdict ${ok ? "ok" : "bad"}`, id: "verdict-box" },
+    el("span", { class: "mark", "aria-hidden": "true" }, ok ? "✔" : "✘"),
+    el("div", {}, el("strong", {}, ok ? "VERIFIED" : "NOT VERIFIED"), ...details),
+  );
 }
 
 /**

@@ -18,7 +18,7 @@ export default runGame({
     if (t.phase === "choose") {
       return T.myTurn() ? "You deal: keep your hand, take the extra hand (yours is then dead), or auction the extra hand." : `${T.seatNameOf(t.dealer)} is deciding about the extra hand.`;
     }
-    if (t.phase === "auction") return T.myTurn() ? `The extra hand is up for auction: bid 1 to ${T.maxBid()} ${T.stake(2)}, or pass.` : `The extra hand is up for auction: ${T.othersTurn()} to bid.`;
+    if (t.phase === "auction") return T.myTurn() ? `The extra hand is up for auction: bid 1 to ${T.mostOf("bid", "amount")} ${T.stake(2)}, or pass.` : `The extra hand is up for auction: ${T.othersTurn()} to bid.`;
     return null;
   },
   phaseCaption(T) {

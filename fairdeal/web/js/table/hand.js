@@ -5,9 +5,9 @@
 import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "../cards.js";
 import { RANKS, SUITS } from "../protocol.js";
 import { cardFace, el, fill } from "../ui.js";
-import { auction, bid, draw, exchange, keep, lower, nameSuit, pass, play, playThen, tapCard } from "./moves.js";
+import { act, fieldBox, keep, lower, nameSuit, play, playThen, tapCard } from "./moves.js";
 import { explainOn, tapped, whyNotWords } from "./tips.js";
-import { $, cardNote, chipWord, game, legal, maxBid, me, myTurn, needsSuit, T, thenCards, ui } from "./state.js";
+import { $, cardNote, chipWord, game, isChips, legal, me, moveForms, mostOf, myTurn, needsSuit, T, thenCards, ui } from "./state.js";
 
 // Suits in a hand alternate colours: clubs, hearts, spades, diamonds.
 const HAND_SUIT_ORDER = "CHSD";
@@ -144,58 +144,54 @@ export function renderActions() {
       }
       buttons.push(el("button", { type: "button", class: "secondary", id: "lower", onclick: lower }, "Put back", el("kbd", {}, "Esc")));
     }
-    if (legal("keep") && !pending) buttons.push(el("button", { type: "button", class: "gold", id: "keep-hand", onclick: keep }, label("keep"), el("kbd", {}, "K")));
-    if (legal("exchange")) buttons.push(el("button", { type: "button", class: "secondary", id: "exchange", onclick: exchange }, label("exchange"), el("kbd", {}, "X")));
-    if (legal("auction")) buttons.push(el("button", { type: "button", class: "secondary", id: "auction", onclick: auction }, label("auction"), el("kbd", {}, "A")));
-    if (legal("bid")) buttons.push(bidBox());
-    if (!pending && legal("draw")) buttons.push(el("button", { type: "button", class: "secondary", id: "draw", onclick: draw }, "Draw", el("kbd", {}, "D")));
-    if (legal("pass")) buttons.push(el("button", { type: "button", class: "secondary", id: "pass", onclick: pass }, passLabel(), el("kbd", {}, "P")));
+    // Every other kind the game declares, pass last: its button, or its box and button.
+    const forms = moveForms().filter((form) => form.kind !== "play" && legal(form.kind) && !(pending && ["keep", "draw"].includes(form.kind)));
+    forms.sort((a, b) => (a.kind === "pass") - (b.kind === "pass"));
+    for (const form of forms) buttons.push(...controlsOf(form, { primary: form.kind === "keep" || form.fields.length > 0 }));
   }
   fill($("actions"), buttons);
   $("keys").textContent = keysText();
 }
 
-/** The bid for the extra hand: an amount (1 to the most the table allows) and its button. */
-function bidBox() {
-  const most = maxBid();
-  const old = $("bid-amount");
-  const input = el("input", { type: "number", id: "bid-amount", min: "1", max: String(most), step: "1", value: old?.value || "1", inputmode: "numeric", "aria-label": `${chipWord(2)[0].toUpperCase()}${chipWord(2).slice(1)} to bid, 1 to ${most}` });
+/**
+ * A declared kind's controls: a button (with its key); a count field adds its box (1 to the most
+ * the legal moves allow; Enter in it makes the move); a choice field gives a button per word.
+ * Fields of other types (cards, text) are the game renderer's to draw (its `actions` hook).
+ */
+function controlsOf(form, { primary }) {
+  const words = label(form);
+  const kbd = form.key ? [el("kbd", {}, form.key)] : [];
+  const button = (id, text, chosen) =>
+    el("button", { type: "button", class: primary ? "gold" : "secondary", id, onclick: () => act(form, chosen) }, text, ...kbd);
+  const needed = form.fields.filter((field) => !field.optional);
+  const choice = needed.find((field) => field.type === "choice");
+  if (choice) return choice.choices.map((word) => button(`${form.kind}-${word}`, `${words}: ${word}`, { [choice.name]: word }));
+  const count = needed.find((field) => field.type === "count");
+  if (!count) return [button(form.kind, words, {})];
+  const id = fieldBox(form, count);
+  const offered = (ui.view.legal_moves ?? []).filter((m) => m.move === form.kind).map((m) => m[count.name]);
+  const least = Math.min(...offered);
+  const most = mostOf(form.kind, count.name);
+  const what = isChips() ? `${chipWord(2)[0].toUpperCase()}${chipWord(2).slice(1)}` : count.doc ?? count.name;
+  const input = el("input", { type: "number", id, min: String(least), max: String(most), step: "1", value: $(id)?.value || String(least), inputmode: "numeric", "aria-label": `${what} to ${words.toLowerCase()}, ${least} to ${most}` });
   input.addEventListener("focus", () => input.select()); // typing replaces the amount
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
-      bid();
+      act(form);
     }
   });
-  return el(
-    "span",
-    { class: "bid-box", role: "group", "aria-label": "Bid for the extra hand" },
-    el("label", { for: "bid-amount" }, "Bid"),
-    input,
-    el("button", { type: "button", class: "gold", id: "bid", onclick: bid }, "Bid", el("kbd", {}, "B")),
-  );
+  return [el("span", { class: "move-box", role: "group", "aria-label": form.doc || words }, el("label", { for: id }, words), input, button(form.kind, words, {}))];
 }
 
-/** A control's words: the game's renderer names its moves (Michigan's "Take the extra hand"). */
-function label(kind) {
-  return game.hooks.labels?.[kind] ?? { keep: "Keep", exchange: "Exchange", auction: "Auction" }[kind] ?? kind;
+/** A control's words: the game's renderer may name its moves (Michigan's "Take the extra hand"), else its declaration's label. */
+function label(form) {
+  return game.hooks.labels?.[form.kind] ?? (form.kind === "pass" ? passLabel() : form.label);
 }
 
 function passLabel() {
   return game.hooks.passLabel?.(T) ?? "Pass";
 }
-
-// The keys this page binds (the keydown handler below) for each move kind a game may declare,
-// and what each does. A key is named in the hint only if the game's catalogue entry declares
-// its move, so a table never offers a key that does nothing there.
-const MOVE_KEYS = [
-  ["draw", "D draws"],
-  ["keep", "K keeps"],
-  ["exchange", "X exchanges"],
-  ["auction", "A auctions"],
-  ["bid", "B bids (the amount box)"],
-  ["pass", "P passes"],
-];
 
 /**
  * The key hint: the keys that act in this game, from the catalogue's `moves` and the keys this
@@ -210,7 +206,10 @@ function keysText() {
   const words = game.hooks.keyWords ?? {};
   const parts = moves.includes("play") ? ["Tab to your hand", "← → move", "Enter lifts and plays"] : [];
   if (game.entry?.two_card_plays) parts.push(words.then ?? "T plays the lifted card with its second card");
-  for (const [kind, say] of MOVE_KEYS) if (moves.includes(kind)) parts.push(words[kind] ?? say);
+  // Each declared kind with a key, as the declaration says it (pass last), so a table never offers a key that does nothing there.
+  const keyed = moveForms().filter((form) => form.key && form.hint);
+  keyed.sort((a, b) => (a.kind === "pass") - (b.kind === "pass"));
+  for (const form of keyed) parts.push(words[form.kind] ?? `${form.key} ${form.hint}`);
   parts.push(...(game.hooks.keyLines?.(T) ?? []), "M sound");
   return `Keys: ${parts.join(", ")}.`;
 }

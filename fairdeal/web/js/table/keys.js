@@ -1,15 +1,15 @@
 // The keyboard: the arrows move along the hand, Enter or Space lifts and plays, the letters
-// make the moves (D, K, X, A, B, T, P), 1 to 4 name a suit, M the sound, Esc puts back; the
+// make the moves (D, K, T, P, and each key a game declares for its own kinds), 1 to 4 name a suit, M the sound, Esc puts back; the
 // game's renderer takes its own keys first; between hands Enter is "Next hand". table.js
 // listens with these.
 
 import { SUITS } from "../protocol.js";
-import { auction, draw, exchange, keep, lower, nameSuit, pass, playThen, tapCard } from "./moves.js";
+import { act, draw, fieldBox, keep, lower, nameSuit, pass, playThen, tapCard } from "./moves.js";
 import { readyNext } from "./sheets.js";
 import { closeSide } from "./side.js";
 import { hideTip } from "./tips.js";
 import { toggleSound } from "./tools.js";
-import { $, focusCard, game, legal, myTurn, T, thenCards, ui } from "./state.js";
+import { $, focusCard, game, legal, moveForms, myTurn, T, thenCards, ui } from "./state.js";
 
 function handButtons() {
   return [...$("hand").querySelectorAll("button.card")];
@@ -59,21 +59,22 @@ export function onKey(event) {
     event.preventDefault();
     return;
   }
+  // A declared kind's key (Michigan's X, A, B): made at once, or its box focused for the amount.
+  const form = moveForms().find((f) => f.key && f.key.toLowerCase() === key.toLowerCase() && !["draw", "keep", "pass"].includes(f.kind));
+  if (form) {
+    const box = form.fields.find((field) => !field.optional);
+    if (!legal(form.kind)) return;
+    if (box) $(fieldBox(form, box))?.focus();
+    else act(form);
+    event.preventDefault();
+    return;
+  }
   switch (key.toLowerCase()) {
     case "d":
       if (myTurn()) draw();
       break;
     case "k":
       keep();
-      break;
-    case "x":
-      exchange();
-      break;
-    case "a":
-      auction();
-      break;
-    case "b":
-      if (legal("bid")) $("bid-amount")?.focus();
       break;
     case "t":
       if (myTurn() && ui.lifted && thenCards(ui.lifted).length) playThen(ui.lifted, thenCards(ui.lifted)[0]);

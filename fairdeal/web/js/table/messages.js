@@ -5,7 +5,7 @@
 import { display } from "../cards.js";
 import { playWords } from "../render.js";
 import { el, shortHex } from "../ui.js";
-import { $, chipWord, game, isChips, me, T, who } from "./state.js";
+import { $, chipWord, game, isChips, me, moveForms, T, who } from "./state.js";
 
 let toastTimer = null;
 export function toast(message, { kind = "info", ms = 4000 } = {}) {
@@ -35,20 +35,11 @@ export function moveWords(line) {
   switch (line.move) {
     case "play":
       return playWords(line);
-    case "draw":
-      return "drew a card";
-    case "keep":
-      return "kept the card";
-    case "exchange":
-      return "took the extra hand (their own hand is dead)";
-    case "auction":
-      return "put the extra hand up for auction";
-    case "bid":
-      return `bid ${line.amount} for the extra hand`;
-    case "pass":
-      return "passed";
-    default:
-      return line.move;
+    default: {
+      // As the game declares it: its log words, a template of the line's members.
+      const form = moveForms().find((f) => f.kind === line.move);
+      return form?.said ? form.said.replace(/\{(\w+)\}/g, (_, member) => String(line[member] ?? "")) : line.move;
+    }
   }
 }
 

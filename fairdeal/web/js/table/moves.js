@@ -8,7 +8,7 @@ import { setView } from "./live.js";
 import { toast } from "./messages.js";
 import { hideTip } from "./tips.js";
 import { render } from "./view.js";
-import { $, api, cardNote, chipWord, closePicker, game, legal, lift, liftToName, maxBid, moved, needsSuit, putBack, setBusy, T, ui } from "./state.js";
+import { $, api, cardNote, chipWord, closePicker, game, isChips, legal, lift, liftToName, moved, mostOf, needsSuit, putBack, setBusy, T, ui } from "./state.js";
 
 /**
  * Post `move`; true when it went through. `refused(detail)`, if given, says the rules' refusal
@@ -74,25 +74,32 @@ export function keep() {
   if (legal("keep")) send({ move: "keep" });
 }
 
-export function exchange() {
-  if (legal("exchange")) send({ move: "exchange" });
+/** The id of the box a form's field is typed in: `bid-amount`. */
+export function fieldBox(form, field) {
+  return `${form.kind}-${field.name}`;
 }
 
-export function auction() {
-  if (legal("auction")) send({ move: "auction" });
-}
-
-/** A bid for the extra hand: the amount in the bid box, if the rules take it. */
-export function bid() {
-  const box = $("bid-amount");
-  const amount = Number(box?.value);
-  if (!legal("bid")) return;
-  if (!(ui.view.legal_moves ?? []).some((m) => m.move === "bid" && m.amount === amount)) {
-    toast(`A bid is a whole number of ${chipWord(2)}, 1 to ${maxBid()}.`, { kind: "bad" });
-    box?.focus();
-    return;
+/**
+ * Make a move of a declared kind (the catalogue's `move_forms`) from its control: a kind without
+ * fields at once; a count from its box, which must be one of the legal moves' (the page never
+ * decides what is legal, but says what the box takes); a choice with the word chosen.
+ */
+export function act(form, chosen = {}) {
+  if (form.kind === "draw") return draw();
+  if (!legal(form.kind)) return;
+  const move = { move: form.kind, ...chosen };
+  for (const field of form.fields) {
+    if (field.name in move || field.optional) continue;
+    const box = $(fieldBox(form, field));
+    move[field.name] = field.type === "count" ? Number(box?.value) : box?.value;
+    const offered = (ui.view.legal_moves ?? []).filter((m) => m.move === form.kind);
+    if (field.type === "count" && !offered.some((m) => m[field.name] === move[field.name])) {
+      toast(`${form.label}: a whole number, ${Math.min(...offered.map((m) => m[field.name]))} to ${mostOf(form.kind, field.name)}${isChips() ? ` ${chipWord(2)}` : ""}.`, { kind: "bad" });
+      box?.focus();
+      return;
+    }
   }
-  send({ move: "bid", amount });
+  send(move);
 }
 
 /** Play `code` and then `then` with it (Spin's A♦, Commit's 9♦), one move. */

@@ -82,7 +82,7 @@ export const T = rendererKit({
   othersTurn: () => othersTurn(),
   holdsStake: () => isChips(),
   stake: (n) => chipWord(n),
-  maxBid: () => maxBid(),
+  mostOf: (kind, member) => mostOf(kind, member),
   sessionWords: () => sessionWords(),
   explainOn: (node, explain) => page.explainOn(node, explain),
   tapped: (handler) => page.tapped(handler),
@@ -159,8 +159,18 @@ export function needsSuit(code) {
   return (ui.view?.legal_moves ?? []).some((m) => m.move === "play" && m.card === code && m.suit);
 }
 
-export function maxBid() {
-  return Math.max(0, ...(ui.view?.legal_moves ?? []).filter((m) => m.move === "bid").map((m) => m.amount));
+/** The largest `member` among the legal moves of `kind` (a bid's amount: the most the table allows). */
+export function mostOf(kind, member) {
+  return Math.max(0, ...(ui.view?.legal_moves ?? []).filter((m) => m.move === kind).map((m) => m[member]));
+}
+
+/**
+ * The game's kinds of move as it declares them (the catalogue's `move_forms`: label, key, hint,
+ * the log's words, fields): the controls, keys and log words of every move but a card's play are
+ * made from these, so a game's own kinds need no code here.
+ */
+export function moveForms() {
+  return game.entry?.move_forms ?? [];
 }
 
 export function title() {
