@@ -7,6 +7,7 @@ import copy
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from test_verifier_support import SIGNER, seed_for, text_of
 
 from fairdeal.record import check_at, fixed_clock, format_at, line_hash, parse_record, resign
@@ -14,6 +15,7 @@ from fairdeal.table import Table
 from fairdeal.service.dealing import DealingSession, client_commitment
 from fairdeal.cards import parse_cards
 from verifier.receipts import check_receipts
+from verifier.cli import main
 from verifier.replay import verify
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -62,6 +64,22 @@ def test_an_auto_move_before_its_deadline_is_rejected_naming_the_line():
     assert f"(the turn began at line {i}, {V2[i - 1]['at']}, plus 250 ms)" in report.error.reason
     # The same record with a shorter turn in its header would do: the header is what is checked.
     assert _resigned(V2, lambda ls: (_shift(ls[i], -1), ls[0]["timing"].__setitem__("turn_ms", 249))).verified
+
+
+def test_a_turn_longer_than_any_date_is_a_verdict_not_a_crash(tmp_path):
+    # A turn_ms of 10^15 puts the deadline past the year 9999: the verifier once died formatting
+    # it (OverflowError), and in a batch the records after it got no verdict.
+    i = _auto(V2)
+    changed = copy.deepcopy(V2)
+    changed[0]["timing"]["turn_ms"] = 10**15
+    report = verify(text_of(resign(changed, SIGNER)))
+    assert not report.verified and report.error.line == i + 1
+    assert "before its turn's deadline 1001767225601750 ms after 1970 (past 9999-12-31)" in report.error.reason
+    hostile, honest = tmp_path / "hostile.jsonl", tmp_path / "honest.jsonl"
+    hostile.write_text(text_of(resign(changed, SIGNER)), encoding="utf-8")
+    honest.write_text(text_of(V2), encoding="utf-8")
+    result = CliRunner().invoke(main, [str(hostile), str(honest)])
+    assert result.exit_code == 1 and result.stdout.splitlines()[-1] == "2 records: 1 verified, 1 not verified"
 
 
 def test_a_draw_that_keeps_the_turn_does_not_start_its_time_again():

@@ -121,6 +121,19 @@ def _json(fetch: Fetch, url: str) -> Any:
         raise LogUnavailable(f"{url}: the answer is not JSON") from None
 
 
+def _rolled_back(fetch: Fetch, base: str, cp: Checkpoint, key: str) -> str | None:
+    """Why the server's log cannot prove anything against ``cp`` if it now signs a smaller tree
+    (a log only grows: it was rolled back, or this is another fork), else ``None``."""
+    try:
+        now = verify_checkpoint(fetch(f"{base}/log/checkpoint").decode("utf-8"), key)
+    except (LogUnavailable, LogError, UnicodeDecodeError):
+        return None
+    if now.size >= cp.size:
+        return None
+    return (f"the log at {base} now signs a tree of size {now.size}, smaller than the checkpoint's {cp.size}: "
+            "a log only grows, so it was rolled back (or this is another fork of it)")
+
+
 _START_FIELDS = ("kind", "id", "rules", "commitment", "created")
 
 
@@ -194,7 +207,14 @@ def check_log(lines: Sequence[dict[str, Any]], note: str, server: str, key: str 
             check.error = (f"{entry['type']} entry {index} is not in the checkpoint, of size {cp.size}: "
                            "take a newer checkpoint")
             return check
-        proof = _json(fetch, f"{base}/log/proof/inclusion?index={index}&size={cp.size}")
+        try:
+            proof = _json(fetch, f"{base}/log/proof/inclusion?index={index}&size={cp.size}")
+        except LogUnavailable:
+            shrunk = _rolled_back(fetch, base, cp, key if isinstance(key, str) else "")
+            if shrunk is None:
+                raise
+            check.error = shrunk
+            return check
         try:
             hashes = [bytes.fromhex(h) for h in proof["proof"]]
             verify_inclusion(leaf_hash(text.encode()), index, cp.size, hashes, cp.root)

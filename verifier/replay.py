@@ -533,6 +533,15 @@ def _created(created: Any) -> str:
         raise _Fail(0, f"header {exc}") from None
 
 
+def _instant(ms: int) -> str:
+    """``ms`` as an ``at`` spells it, or in milliseconds where no ``at`` can (past the year 9999:
+    a header's ``turn_ms`` has no maximum, so a deadline may be there)."""
+    try:
+        return format_at(ms)
+    except OverflowError:
+        return f"{ms} ms after 1970 (past 9999-12-31)"
+
+
 def _timing(timing: Any) -> dict[str, int]:
     """A format 2 game header's ``timing``: exactly turn_ms, bot_ms and next_hand_ms, each a
     whole number of milliseconds from 0."""
@@ -853,7 +862,7 @@ class _Replay:
                         if turn is not None and self.times[index] is not None and self.times[index] < turn[0]:
                             due, first, factor = turn
                             times = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
-                            raise _Fail(index, f"an auto-move at {line['at']}, before its turn's deadline {format_at(due)} "
+                            raise _Fail(index, f"an auto-move at {line['at']}, before its turn's deadline {_instant(due)} "
                                                f"(the turn began at line {first + 1}, {lines[first]['at']}, plus {times})")
                     before = match.state
                     drawing = move.kind == "draw"  # (the kind is the line's "move", read above)

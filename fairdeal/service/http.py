@@ -128,5 +128,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "http": LimitedHttpTools,
         "timeout_keep_alive": settings.keep_alive_timeout,
         "limit_concurrency": settings.max_connections or None,
+        # uvicorn's own proxy headers believe any loopback peer's X-Forwarded-For; fairdeal reads
+        # them itself, from FAIRDEAL_TRUSTED_PROXIES only (fairdeal.service.limits.client_address).
+        "proxy_headers": False,
         "h11_max_incomplete_event_size": settings.max_header_bytes,  # were h11 chosen instead
     }

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, StringConstraints, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, StrictBool, StringConstraints, field_validator, model_validator
 
 from fairdeal.fairness import MAX_CLIENT_SEED_BYTES
 from fairdeal.rules import DEFAULT, RULES, Move
@@ -33,6 +33,19 @@ OptionName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 CardCode = Annotated[str, StringConstraints(min_length=1, max_length=4)]
 
 
+def _whole(value: Any) -> Any:
+    # JSON Schema's "integer" is any number with no fraction (5.0 is one); a string or a boolean is not.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("must be a whole number")
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole), Strict()]
+"""An integer as JSON Schema has it: ``5`` and ``5.0``, never ``"5"`` or ``true``."""
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -44,7 +57,7 @@ class SeatIn(_Body):
 
 class CreateGame(_Body):
     rules: str = Field(DEFAULT, min_length=1, max_length=40)
-    options: dict[OptionName, Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]] = Field(
+    options: dict[OptionName, Annotated[WholeNumber, Field(ge=-1_000_000, le=1_000_000)]] = Field(
         default_factory=dict, max_length=8, examples=[{"target": 100, "restock_limit": 20}]
     )
     seats: list[SeatIn] = Field(min_length=1, max_length=MAX_SEATS)
@@ -93,9 +106,9 @@ class MoveIn(_Body):
 
     model_config = ConfigDict(extra="allow")
 
-    seq: StrictInt = Field(ge=0, le=1_000_000_000, description="The record length the move was chosen on (the view's seq).")
+    seq: WholeNumber = Field(ge=0, le=1_000_000_000, description="The record length the move was chosen on (the view's seq).")
     move: str = Field(min_length=1, max_length=32, examples=["play"])
-    seat: StrictInt | None = Field(None, ge=0, le=MAX_SEATS - 1, description="Optional: the seat the token must be.")
+    seat: WholeNumber | None = Field(None, ge=0, le=MAX_SEATS - 1, description="Optional: the seat the token must be.")
 
     _move: Move = PrivateAttr()
 
@@ -120,7 +133,7 @@ class AbandonIn(_Body):
 
 
 class CreateSession(_Body):
-    seats: StrictInt = Field(1, ge=1, le=MAX_SESSION_SEATS, description="How many client seeds the session takes.")
+    seats: WholeNumber = Field(1, ge=1, le=MAX_SESSION_SEATS, description="How many client seeds the session takes.")
     label_prefix: str = Field("", pattern=r"^[a-z0-9/_-]{0,32}$", description="Every shuffle's label must start with it.")
     host_id: str | None = Field(
         None, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["alice"],
@@ -131,7 +144,7 @@ class CreateSession(_Body):
 class ShuffleIn(_Body):
     label: str = Field(pattern=LABEL, examples=["round/1/deal"])
     cards: list[CardCode] | None = Field(None, min_length=1, max_length=MAX_SHUFFLE_CARDS, examples=[["AS", "KH", "8D"]])
-    packs: StrictInt | None = Field(None, ge=1, le=MAX_SHUFFLE_CARDS // 52, description="Shuffle this many full packs in card order.")
+    packs: WholeNumber | None = Field(None, ge=1, le=MAX_SHUFFLE_CARDS // 52, description="Shuffle this many full packs in card order.")
 
     @model_validator(mode="after")
     def _one_source(self) -> ShuffleIn:

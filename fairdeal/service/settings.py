@@ -15,6 +15,9 @@ from typing import Any
 
 __all__ = ["Settings", "SettingsError"]
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+"""The levels of ``FAIRDEAL_LOG_LEVEL`` (uvicorn's)."""
+
 
 class SettingsError(ValueError):
     """An environment variable the service cannot use."""
@@ -131,14 +134,15 @@ class Settings:
             object.__setattr__(self, "_networks", parse_networks(self.trusted_proxies))
         except ValueError as exc:
             raise SettingsError(str(exc)) from None
+        if self.live_updates not in ("notify", "poll"):
+            raise SettingsError(f"FAIRDEAL_LIVE_UPDATES is notify or poll, not {self.live_updates!r}")
+        if self.log_level not in LOG_LEVELS:
+            raise SettingsError(f"FAIRDEAL_LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not {self.log_level!r}")
 
     @property
     def proxy_networks(self) -> tuple[Any, ...]:
         """:attr:`trusted_proxies`, parsed (``ipaddress`` networks)."""
         return self._networks  # type: ignore[attr-defined, no-any-return]
-
-        if self.live_updates not in ("notify", "poll"):
-            raise SettingsError(f"FAIRDEAL_LIVE_UPDATES is notify or poll, not {self.live_updates!r}")
 
     @property
     def store_kind(self) -> str:

@@ -384,3 +384,19 @@ def test_generated_requests_get_documented_answers(contract, world, mode):
             case.call_and_validate(checks=CHECKS)
 
         requests_to()
+
+
+def test_a_whole_number_written_5_0_is_the_integer_the_schema_says(api, contract):
+    # JSON Schema's "integer" holds 5.0; the server once refused it (strict integers) while the
+    # schema offered it. A fraction, a string or a boolean is still refused, naming the field.
+    session = api.call("POST", "/sessions", content=b'{"seats": 2.0}', headers={"content-type": "application/json"})
+    assert session.status_code == 201 and len(answers_as_documented(contract, "POST", "/sessions", session)["seats"]) == 2
+    game = api.call("POST", "/games", content=b'{"seats": %s, "options": {"target": 50.0}}' % SEATS.encode(),
+                    headers={"content-type": "application/json"})
+    assert game.status_code == 201, game.text
+    assert api.ok("GET", f"/games/{game.json()['game_id']}")["options"]["target"] == 50
+    for raw in (b'{"seats": 2.5}', b'{"seats": "2"}', b'{"seats": true}'):
+        refused = api.call("POST", "/sessions", content=raw, headers={"content-type": "application/json"})
+        assert refused.status_code == 422
+        [error] = answers_as_documented(contract, "POST", "/sessions", refused)["detail"]
+        assert error["loc"] == ["body", "seats"] and "whole number" in error["msg"]

@@ -137,7 +137,7 @@ def _fetch(api):
 
 def test_the_verifier_finds_a_record_in_the_log_and_names_what_does_not_match(api):
     from fairdeal.record import Signer, resign
-    from verifier.log import check_log
+    from verifier.log import LogUnavailable, check_log
 
     fetch = _fetch(api)
     game = api.create([("A", True), ("B", True)], options={"target": 5}, host_id="alice")
@@ -165,6 +165,19 @@ def test_the_verifier_finds_a_record_in_the_log_and_names_what_does_not_match(ap
     # A checkpoint from before the end entry was written.
     old = api.client.app.state.log.checkpoint(1)
     assert "take a newer checkpoint" in check_log(lines, old, "http://testserver", fetch=fetch).error
+    # The server rolled back below the checkpoint: it signs a smaller tree and cannot prove
+    # against the larger one (its 422). A failed check, not a server that cannot be asked.
+    size = len(api.client.app.state.log.tree())
+
+    def rolled_back(url):
+        if url.endswith("/log/checkpoint"):
+            return api.client.app.state.log.checkpoint(size - 1).encode()
+        if "/log/proof/" in url:
+            raise LogUnavailable(f"{url}: HTTP 422 the tree has {size - 1} entries")
+        return fetch(url)
+
+    rolled = check_log(lines, note, "http://testserver", fetch=rolled_back)
+    assert not rolled.verified and f"now signs a tree of size {size - 1}, smaller than the checkpoint's {size}" in rolled.error
     # A game this log never held.
     unknown = [dict(lines[0], game_id="nosuchgame"), *lines[1:]]
     assert "no entry for game nosuchgame" in check_log(unknown, note, "http://testserver", fetch=fetch).error

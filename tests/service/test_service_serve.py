@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from fairdeal.cli import main
@@ -43,6 +44,26 @@ def test_serve_help_names_its_options():
 def test_serve_refuses_a_database_url_it_does_not_know(tmp_path):
     result = CliRunner().invoke(main, ["serve", "--data-dir", str(tmp_path), "--database-url", "mysql://x"])
     assert result.exit_code == 2 and "FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://" in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("FAIRDEAL_LIVE_UPDATES", "bogus"),
+        ("FAIRDEAL_LOG_LEVEL", "loud"),
+        ("FAIRDEAL_TURN_SECONDS", "soon"),
+        ("FAIRDEAL_MAX_CONNECTIONS", "-1"),
+        ("FAIRDEAL_CREATE_RATE", "lots"),
+        ("FAIRDEAL_TRUSTED_PROXIES", "not-an-address"),
+    ],
+)
+def test_serve_refuses_a_bad_setting_at_start_naming_it(tmp_path, monkeypatch, name, value):
+    # FAIRDEAL_LIVE_UPDATES=bogus once started silently (its check sat after a return), turning
+    # LISTEN/NOTIFY off on PostgreSQL.
+    monkeypatch.setenv(name, value)
+    result = CliRunner().invoke(main, ["serve", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 2 and name in result.output, result.output
+    assert not (tmp_path / "fairdeal.db").exists()
 
 
 def test_serve_prints_its_address_and_serves(tmp_path, database_url):
@@ -124,7 +145,7 @@ def _closed(sock: socket.socket) -> bytes:
 
 def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_path):
     port = free_port()
-    env = {**os.environ, "FAIRDEAL_HEADER_TIMEOUT": "0.5", "FAIRDEAL_LOG_LEVEL": "warning"}
+    env = {**os.environ, "FAIRDEAL_HEADER_TIMEOUT": "0.5", "FAIRDEAL_LOG_LEVEL": "warning", "FAIRDEAL_CREATE_RATE": "2/minute"}
     server = subprocess.Popen([FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
@@ -160,6 +181,12 @@ def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_pat
             with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
                 sock.sendall(sent)
                 assert _closed(sock) == b""
+        # With no trusted proxies, a loopback client's X-Forwarded-For is not believed: three creates
+        # "from" three addresses are one client's, and the third is over its 2/minute.
+        body = {"seats": [{"name": "Ann"}, {"name": "Bot", "bot": True}]}
+        answers = [httpx.post(f"http://127.0.0.1:{port}/games", json=body, timeout=20,
+                              headers={"X-Forwarded-For": f"198.51.100.{n}"}) for n in (1, 2, 3)]
+        assert [a.status_code for a in answers] == [201, 201, 429], [a.text for a in answers]
         # A whole request is answered as ever, and the connection kept for the next.
         with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
             sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
