@@ -106,26 +106,33 @@ class Value:
         return {"type": type(self).__name__.lower()}
 
 
-class _Card(Value):
+class _Word(Value):
+    """A value of one word that its class's ``parse`` reads (a card, a suit), as :meth:`write` spells it."""
+
+    made: ClassVar[type[Card] | type[Suit]]
+
+    def read(self, words: list[str]) -> Any:
+        return self.made.parse(words[0])
+
+    def load(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            raise ValueError(self.phrase)
+        return self.made.parse(data)
+
+    def dump(self, value: Any) -> str:
+        return self.write(value)
+
+    def valid(self, value: Any) -> bool:
+        return isinstance(value, self.made)
+
+
+class _Card(_Word):
     placeholder = "CARD"
     phrase = "a card code such as 9C"
-
-    def read(self, words: list[str]) -> Card:
-        return Card.parse(words[0])
+    made = Card
 
     def write(self, value: Card) -> str:
         return value.code
-
-    def load(self, data: Any) -> Card:
-        if not isinstance(data, str):
-            raise ValueError(self.phrase)
-        return Card.parse(data)
-
-    def dump(self, value: Card) -> str:
-        return value.code
-
-    def valid(self, value: Any) -> bool:
-        return isinstance(value, Card)
 
     def schema(self) -> dict[str, Any]:
         return {"type": "string", "pattern": "^[A2-9TJQK][CDHS]$", "examples": ["9C"]}
@@ -134,26 +141,13 @@ class _Card(Value):
         return {"type": "card"}
 
 
-class _Suit(Value):
+class _Suit(_Word):
     placeholder = "SUIT"
     phrase = "a suit, one of C, D, H, S"
-
-    def read(self, words: list[str]) -> Suit:
-        return Suit.parse(words[0])
+    made = Suit
 
     def write(self, value: Suit) -> str:
         return value.letter
-
-    def load(self, data: Any) -> Suit:
-        if not isinstance(data, str):
-            raise ValueError(self.phrase)
-        return Suit.parse(data)
-
-    def dump(self, value: Suit) -> str:
-        return value.letter
-
-    def valid(self, value: Any) -> bool:
-        return isinstance(value, Suit)
 
     def schema(self) -> dict[str, Any]:
         # Suit.parse also reads a name or a symbol, so the body takes a short text; records write the letter.
