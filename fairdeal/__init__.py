@@ -5,7 +5,9 @@ Embedding a fair game in your own server takes the names here only: a
 rules by name (:func:`get_rules`; :func:`catalogue` lists every game), moves
 (:class:`Move`, refused with :class:`IllegalMove`), and :func:`verify` for any
 record. Store each table's record (:meth:`Table.record_text`) and its server
-seed (secret until the reveal); :meth:`Table.restore` rebuilds the game.
+seed (:attr:`Table.server_seed`, secret until the reveal); :meth:`Table.restore`
+rebuilds the game. A finished table's :attr:`Table.outcome` (an :class:`Outcome`
+of :class:`Standing` rows) is what the verifier's report of its record says.
 
 >>> from fairdeal import Move, Seat, Signer, Table, catalogue, client_commitment, get_rules, verify
 >>> signer = Signer.generate()              # in production: Signer.load_or_create("server-key.pem")
@@ -51,7 +53,7 @@ from typing import TYPE_CHECKING, Any  # noqa: E402
 from fairdeal.cards import Card, Suit  # noqa: E402
 from fairdeal.fairness import Dealer, client_commitment, new_server_seed  # noqa: E402
 from fairdeal.record import Signer  # noqa: E402
-from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, catalogue  # noqa: E402
+from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, Outcome, Standing, catalogue  # noqa: E402
 from fairdeal.rules import get as get_rules  # noqa: E402
 from fairdeal.table import Seat, Table, TableError, Timing  # noqa: E402
 
@@ -66,8 +68,10 @@ __all__ = [
     "Move",
     "MoveError",
     "OptionsError",
+    "Outcome",
     "Seat",
     "Signer",
+    "Standing",
     "Suit",
     "Table",
     "TableError",
@@ -85,8 +89,8 @@ def verify(record: str | bytes | list[dict[str, Any]], *, key: str | None = None
     """Check a whole record as ``fairdeal-verify`` does, without the CLI: its text (or parsed lines).
 
     The report has ``verdict`` (``"VERIFIED"`` or ``"NOT VERIFIED: line N: <reason>"``), ``verified``,
-    ``error`` (the first failing line and its reason), ``hands`` (each deal, result and score) and
-    ``standings``. ``key`` pins the server's public key (64 hex digits). Raises
+    ``error`` (the first failing line and its reason), ``hands`` (each deal, result and score),
+    ``standings`` and ``outcome`` (as :attr:`Table.outcome`). ``key`` pins the server's public key (64 hex digits). Raises
     :class:`~fairdeal.record.RecordError` for text that is not a fairdeal record at all.
     """
     from verifier.replay import verify as replay  # the verifier imports fairdeal, not the other way round

@@ -604,6 +604,13 @@ class Dealer:
         return f"<Dealer {self.game_id!r} seats={self.seats} commitment={self.commitment[:16]}...>"
 
     @property
+    def server_seed(self) -> str:
+        """The server seed (64 lowercase hex digits), for the server to store sealed: the secret
+        of the game until :meth:`reveal`. Reading it changes nothing (client seeds stay open);
+        never show it, log it or put it in a message before the reveal."""
+        return self._server_seed
+
+    @property
     def humans(self) -> tuple[int, ...]:
         return self.phase.humans
 

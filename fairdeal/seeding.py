@@ -12,6 +12,7 @@ subclass says what follows the ``start`` line.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -25,12 +26,14 @@ def new_writer(
     signer: Signer, created: str | None, clock: Clock | None, error: type[ValueError]
 ) -> tuple[RecordWriter, str, str]:
     """A format 2 record's writer, its header's ``created`` and ``at``: the ``clock``'s time
-    (``created`` is ``at`` to the second, and must agree when both are given). Without a clock
-    the record is stamped ``created`` throughout: reproducible (tests, seeded simulations).
-    Bad input is ``error``."""
+    (``created`` is ``at`` to the second, and must agree when both are given). A ``created``
+    without a clock stamps the record ``created`` throughout: reproducible (tests, seeded
+    simulations); neither: the wall clock (:func:`time.time`). Bad input is ``error``."""
     try:
-        if clock is None:  # then created is the time of every line (and must be one)
-            clock = fixed_clock(check_created(created))
+        if clock is None:
+            # created alone is the time of every line (and must be one); without it a live record
+            # reads the wall clock, as a server passing clock=time.time would.
+            clock = time.time if created is None else fixed_clock(check_created(created))
         writer = RecordWriter(signer, clock=clock)
         at = format_at(writer.now_ms())
         if created is None:
@@ -106,6 +109,14 @@ class SeededRecord:
         (True, True)
         """
         return self.writer.forget()
+
+    @property
+    def server_seed(self) -> str:
+        """The server seed: store it sealed beside the record (:meth:`Table.restore
+        <fairdeal.table.Table.restore>` needs both). It is the secret of the game until the
+        reveal: whoever reads it can derive every hidden card. Reading it reveals nothing and
+        closes nothing (unlike :meth:`reveal`, which writes it into the record)."""
+        return self.dealer.server_seed
 
     @property
     def revealed_seed(self) -> str | None:

@@ -45,7 +45,7 @@ import click
 from fairdeal.bots import Bot, make_bot
 from fairdeal.fairness import client_commitment, new_server_seed
 from fairdeal.record import Signer, canonical
-from fairdeal.rules import DEFAULT, Rules, get
+from fairdeal.rules import DEFAULT, Rules, Standing, get
 from fairdeal.table import Seat, Table
 
 __all__ = [
@@ -98,7 +98,7 @@ class SimulatedGame:
     path: Path
     moves: int
     hands: int
-    standings: list[dict[str, int]]
+    standings: tuple[Standing, ...]
     receipt_paths: list[Path] = field(default_factory=list)
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from fairdeal.fairness import PROTOCOL, Dealer, client_commitment, new_server_seed
 from fairdeal.match import Match
 from fairdeal.record import FORMAT, Clock, RecordWriter, Signer, time_ms
-from fairdeal.rules import Move, Rules, get
+from fairdeal.rules import Move, Outcome, Rules, Standing, get
 from fairdeal.seeding import SeededRecord, new_writer, restored_clock
 
 __all__ = ["Seat", "Table", "TableError", "Timing", "client_commitment"]
@@ -94,8 +94,14 @@ class Table(SeededRecord):
         keeps it beside the record, and sets it back here before :meth:`ready`)."""
         self.bots: set[int] = {i for i, s in enumerate(self.seats) if s.bot}
         self.abandoned = False
+        self._abandon_reason: str | None = None
         self._secret: str | None = None
         self._revealed: dict[int, str] = {}  # restore: each finished hand's secret, by hand
+
+    def __repr__(self) -> str:
+        # The commitment, never the seed: a repr ends up in logs and tracebacks.
+        return (f"<Table {self.game_id!r} {self.rules.name} seats={len(self.seats)} seq={self.seq} "
+                f"commitment={self.commitment[:16]}...>")
 
     @classmethod
     def new(
@@ -115,10 +121,12 @@ class Table(SeededRecord):
         """A new table and its header line. ``extra`` adds header fields;
         ``hold_deals``: the table pauses between hands (see :meth:`next_hand`).
 
-        Every line gets the ``clock``'s time (``at``); the header's ``created`` is its time to
-        the second. Without a clock the record is stamped ``created`` throughout (reproducible:
+        Every line gets the ``clock``'s time (``at``), the wall clock's when neither ``clock``
+        nor ``created`` is given; the header's ``created`` is its time to the second. A
+        ``created`` without a clock stamps the record ``created`` throughout (reproducible:
         tests, seeded simulations); a clock and a ``created`` must agree. ``timing`` is the
-        timer the server runs (the verifier checks every auto-move against it).
+        timer the server runs (the verifier checks every auto-move against it). Without a
+        ``server_seed`` the table draws a fresh one: store :attr:`server_seed`.
         """
         rules.check_seats(len(seats))
         writer, created, at = new_writer(signer, created, clock, TableError)
@@ -216,6 +224,7 @@ class Table(SeededRecord):
             self._apply(line["seat"], move, auto=line.get("auto", False))
         elif line["type"] == "abandon":
             self.abandoned = True
+            self._abandon_reason = line["reason"]
         # draw-for-deal, deal, restock, hand-end, match-end follow from the lines before.
 
     @property
@@ -240,9 +249,28 @@ class Table(SeededRecord):
         return None if not self.started or self.finished else self.match.turn
 
     @property
-    def standings(self) -> list[dict[str, int]]:
+    def standings(self) -> tuple[Standing, ...]:
         """Seats by total, highest first (equal totals share a place); the final ones once :attr:`over`."""
         return self.match.standings
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, once it is :attr:`over` (``None`` until then): the final
+        standings and their :attr:`~fairdeal.rules.base.Outcome.winners`, or the reason it was
+        abandoned. The verifier's report of the record says the same (``report.outcome``)."""
+        if self.abandoned:
+            return Outcome(None, self._abandon_reason)
+        return Outcome(self.match.standings) if self.match.over else None
+
+    def position(self) -> str:
+        """The hand in play (the last hand, once over) as its exact JSON text (spec/state.md):
+        every card where it is, the turn, the hand's counts. It holds every hidden card: keep it
+        on the server (a bug report, a test, a puzzle), never show it to a seat. Read it back
+        with :meth:`Match.from_position <fairdeal.match.Match.from_position>` or
+        ``rules.state_from_json``; a table is never made from one (its record is the truth)."""
+        if not self.started:
+            raise TableError("the game has not started: there is no position yet")
+        return self.match.position()
 
     def record_text(self) -> str:
         """The record so far as JSON Lines: what to store, serve and hand to :func:`fairdeal.verify`
@@ -322,7 +350,8 @@ class Table(SeededRecord):
         self.writer.extend(self.match.abandon_events())
         self._secret = None
         self.abandoned = True
-        return self.writer.append({"type": "abandon", "reason": reason[:200]})
+        self._abandon_reason = reason[:200]
+        return self.writer.append({"type": "abandon", "reason": self._abandon_reason})
 
     # -- between hands -----------------------------------------------------
 

@@ -282,7 +282,7 @@ def test_a_session_is_one_deal_per_player_and_the_settlements_add_up_to_nothing(
         match.apply(match.turn, match.auto_move(), auto=True)
     assert [h.dealer for h in match.hands] == [(match.first_dealer + i) % 3 for i in range(3)]
     assert sum(match.totals) == 0
-    assert match.standings[0]["total"] == max(match.totals)
+    assert match.standings[0].total == max(match.totals)
     match = started("crazy-eights-book", 2, {"deals": 5}, game_id="book-five")
     while not match.over:
         match.apply(match.turn, match.auto_move(), auto=True)

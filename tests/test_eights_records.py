@@ -153,7 +153,7 @@ def test_the_text_and_json_reports_of_a_hollywood_game():
     last = data["hands"][-1]
     assert last["games"] == [list(g) for g in played.table.match.sheet.games]
     assert all(max(game) >= 30 for game in last["games"])
-    assert data["standings"] == played.table.match.standings
+    assert data["standings"] == [row.to_json() for row in played.table.match.standings]
     assert text.rstrip().endswith("VERIFIED")
 
 

@@ -592,7 +592,7 @@ def test_200_seeded_sessions_each_conserve_chips_and_agree_with_their_events(nam
             events = match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
         assert len(match.hands) == rules.deals_in_session(seats) == seats
         assert sum(match.totals) == bank + (seats if not rules.uses_chips else 0)
-        assert events[-1] == {"type": "match-end", "standings": match.standings}
+        assert events[-1] == {"type": "match-end", "standings": [row.to_json() for row in match.standings]}
 
 
 # --- the table, the record and the bots ------------------------------------------------

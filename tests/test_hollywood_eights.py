@@ -114,7 +114,7 @@ def test_the_sheet_is_in_the_hand_end_line_and_totals_are_the_sums():
         sheet = report.sheet
         assert report.totals == tuple(sum(game[s] for game in sheet.games) for s in range(3))
     assert all(max(game) >= 100 for game in match.sheet.games)
-    assert match.standings[0]["total"] == max(match.totals)
+    assert match.standings[0].total == max(match.totals)
     with pytest.raises(TypeError, match="keeps more than totals"):
         match.totals = (1, 2, 3)
 

@@ -179,11 +179,11 @@ class TestMatchEnd:
         ends = [e for e in events if e["type"] == "hand-end"]
         assert max(ends[-1]["totals"]) >= 100
         assert all(max(e["totals"]) < 100 for e in ends[:-1])
-        assert events[-1]["type"] == "match-end" and events[-1]["standings"] == match.standings
+        assert events[-1]["type"] == "match-end" and events[-1]["standings"] == [row.to_json() for row in match.standings]
 
     def test_equal_totals_share_the_place(self):
-        assert [s["place"] for s in standings([30, 105, 30, 0])] == [1, 2, 2, 4]
-        assert [s["seat"] for s in standings([30, 105, 30, 0])] == [1, 0, 2, 3]
+        assert [s.place for s in standings([30, 105, 30, 0])] == [1, 2, 2, 4]
+        assert [s.seat for s in standings([30, 105, 30, 0])] == [1, 0, 2, 3]
 
     def test_tied_winners_of_the_last_hand_share_first_place(self):
         match = started(3, game_id="tied")

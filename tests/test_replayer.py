@@ -92,7 +92,7 @@ def test_a_whole_crazy_eights_hand_with_restocks():
     # The deal as the replayer shows it is the verifier's deal.
     assert first["steps"][0]["hands"] == report.hands[0].deal
     assert first["result"]["totals"] == list(report.hands[0].totals)
-    assert replay["standings"] == report.standings
+    assert replay["standings"] == report.to_json()["standings"]
 
 
 def test_the_words_are_fairdeal_verify_moves():

@@ -266,7 +266,7 @@ def test_300_seeded_sessions_keep_every_card_and_agree_with_their_events():
                 break
             events = match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
         assert len(match.hands) == seats
-        assert sum(match.totals) >= seats and events[-1] == {"type": "match-end", "standings": match.standings}
+        assert sum(match.totals) >= seats and events[-1] == {"type": "match-end", "standings": [row.to_json() for row in match.standings]}
 
 
 def test_the_timer_alone_always_finishes_a_deal():

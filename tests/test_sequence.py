@@ -191,7 +191,7 @@ def test_a_session_is_one_deal_per_player_by_default_and_totals_add_up():
     for end in ends:
         assert end["scores"] == [-n for n in end["counts"]] and end["counts"].count(0) == 1
     assert list(match.totals) == [sum(e["scores"][s] for e in ends) for s in range(3)]
-    assert match.standings[0]["total"] == max(match.totals)
+    assert match.standings[0].total == max(match.totals)
     assert [h.dealer for h in match.hands] == [(match.first_dealer + i) % 3 for i in range(3)]
     assert get("sequence", {"deals": 5}).deals_in_session(3) == 5
 

@@ -383,9 +383,9 @@ def test_legal_moves_are_exactly_what_apply_accepts(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_200_seeded_sessions_conserve_chips_and_agree_with_their_events(name):
+def test_seeded_sessions_conserve_chips_and_agree_with_their_events(name):
     rules = get(name)
-    for seed in range(200):
+    for seed in range(80):  # 3 to 10 seats, each about ten times
         rng = random.Random(seed)
         seats = rng.randint(3, 10)
         match = Match(rules, seats, fair(seed, seats, name))
@@ -416,7 +416,7 @@ def test_200_seeded_sessions_conserve_chips_and_agree_with_their_events(name):
                 break
             events = match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
         assert len(match.hands) == seats and sum(match.totals) == 50 * seats
-        assert events[-1] == {"type": "match-end", "standings": match.standings}
+        assert events[-1] == {"type": "match-end", "standings": [row.to_json() for row in match.standings]}
 
 
 def test_a_ten_seat_table_records_every_card_and_restores_from_its_record():

@@ -26,7 +26,7 @@ from fairdeal.bots import make_bot
 from fairdeal.cards import Card, Rank, Suit, pack
 from fairdeal.fairness import GameShuffle, game_key
 from fairdeal.match import Match
-from fairdeal.rules import Move, PositionError
+from fairdeal.rules import Move, PositionError, Standing
 from fairdeal_switch import Switch, SwitchState, card_points
 
 RULES = Switch()
@@ -353,7 +353,7 @@ class TestScoring:
         events = match.apply(1, play("5H"))
         end = next(e for e in events if e["type"] == "hand-end")
         assert end["scores"] == [0, 73, 0] and end["totals"] == [0, 73, 0]
-        assert match.over and match.standings[0] == {"seat": 1, "total": 73, "place": 1}
+        assert match.over and match.standings[0] == Standing(seat=1, total=73, place=1)
 
 
 # --- the timer ----------------------------------------------------------------
@@ -517,7 +517,7 @@ def test_the_heuristic_bot_plays_only_legal_moves_and_beats_random_bots():
             move = bots[seat].choose(match.rules, view)
             assert move in match.rules.legal_moves(view)
             match.apply(seat, move)
-        wins += match.standings[0]["seat"] == clever
+        wins += match.standings[0].seat == clever
     assert wins >= 20, f"the heuristic bot won {wins} of 30 matches against two random bots"
 
 

@@ -92,8 +92,8 @@ def test_the_report_adds_up_scores_totals_and_standings(game):
         assert hand.how == end["how"] and list(hand.winners) == end["winners"]
     assert max(running) >= 100
     assert {hand.how for hand in report.hands} == {"out", "blocked"}
-    assert report.standings == game.lines[-2]["standings"]
-    assert report.standings[0]["total"] == max(running)
+    assert [row.to_json() for row in report.standings] == game.lines[-2]["standings"]
+    assert report.standings[0].total == max(running)
 
 
 def test_json_shape_of_a_hand(game):
@@ -225,6 +225,8 @@ def test_the_header_created_has_one_grammar(game, created):
     assert report.error == verifier.replay.Failure(
         1, f"header created {created!r} is not a UTC date and time written YYYY-MM-DDTHH:MM:SSZ"
     )
+    if created is None:
+        return  # a table or a session made without one reads the wall clock (tests/test_face.py)
     # Nor does a table or a dealing session write one.
     with pytest.raises(ValueError, match="is not a UTC date and time written YYYY-MM-DDTHH:MM:SSZ"):
         Table.new("when", get("crazy-eights"), [Seat("Ann"), Seat("Bob", bot=True)], SIGNER, created=created)

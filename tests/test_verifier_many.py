@@ -46,7 +46,7 @@ def test_hundreds_of_games_of_2_to_6_players_verify():
         hows |= {hand.how for hand in report.hands}
         if report.standings is not None:
             assert max(report.totals) >= 100
-            assert report.standings[0]["total"] == max(report.totals)
+            assert report.standings[0].total == max(report.totals)
     assert failures == []
     assert len(seen) == sum(p + 1 for p in range(2, 7))  # every seat count with every number of humans
     assert hands > GAMES and moves > 100 * GAMES

@@ -28,7 +28,7 @@ def test_the_example_record_verifies():
     assert report.verified, report.error
     assert (report.game_id, report.rules, len(report.hands), report.moves) == ("example-1", "crazy-eights", 1, 14)
     assert report.hands[0].deal == [["9D", "AC", "2S", "6H", "2C", "7C", "JS"], ["TC", "JC", "6D", "4H", "5C", "8S", "9S"]]
-    assert report.standings == [{"seat": 1, "total": 11, "place": 1}, {"seat": 0, "total": 0, "place": 2}]
+    assert report.to_json()["standings"] == [{"seat": 1, "total": 11, "place": 1}, {"seat": 0, "total": 0, "place": 2}]
     result = CliRunner().invoke(main, [str(VECTOR)])
     assert result.exit_code == 0 and result.stdout.endswith("\nVERIFIED\n")
     v2 = verify(VECTOR_2.read_bytes())

@@ -5,7 +5,7 @@
 >>> example = Path(__file__).parents[1] / "spec" / "vectors" / "record-example.jsonl"
 >>> report = verify(example.read_bytes())
 >>> report.verified, report.hands[0].scores, report.standings[0]
-(True, (0, 11), {'seat': 1, 'total': 11, 'place': 1})
+(True, (0, 11), Standing(seat=1, total=11, place=1))
 
 The modules: :mod:`verifier.replay` (:func:`verify`, the :class:`Report`),
 :mod:`verifier.session` (dealing-session records), :mod:`verifier.receipts`

@@ -62,7 +62,8 @@ from fairdeal.record import (
     format_at,
     line_hash,
 )
-from fairdeal.rules import HandResult, IllegalMove, Move, MoveError, OptionsError, Rules, ScoreSheet, get
+from fairdeal.rules import HandResult, IllegalMove, Move, MoveError, OptionsError, Outcome, Rules, ScoreSheet, Standing, get
+from fairdeal.rules.base import standings_json
 from fairdeal.rules.move import members as move_members, secret_members
 from fairdeal.rules.summary import HandSummary
 
@@ -179,7 +180,7 @@ class Report:
     draw: list[str] = field(default_factory=list)
     """The cards turned face up in the draw for the first dealer."""
     hands: list[Hand] = field(default_factory=list)
-    standings: list[dict[str, int]] | None = None
+    standings: tuple[Standing, ...] | None = None
     """The final standings, once the match is over."""
     totals: list[int] | None = None
     """The totals after the last finished hand."""
@@ -196,6 +197,15 @@ class Report:
     """The first line that could not be read (nothing from there on was checked)."""
     hashes: list[str] | None = field(default=None, repr=False, compare=False)
     """Their hashes, when the record was read from its text."""
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, as the record shows it: the final standings, or the reason it was
+        abandoned; ``None`` while the record leaves the game in play. The same as the table's
+        (:attr:`Table.outcome <fairdeal.table.Table.outcome>`)."""
+        if self.abandoned is not None:
+            return Outcome(None, self.abandoned)
+        return None if self.standings is None else Outcome(self.standings)
 
     @property
     def verdict(self) -> str:
@@ -233,7 +243,7 @@ class Report:
             "options": self.options,
             "seats": self.seats,
             "hands": [hand.to_json() for hand in self.hands],
-            "standings": self.standings,
+            "standings": standings_json(self.standings),
             "abandoned": self.abandoned,
             **({"timing": self.timing} if self.timing is not None else {}),
             "error": None if self.error is None else self.error.to_json(),

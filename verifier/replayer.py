@@ -41,6 +41,7 @@ from typing import Any
 from fairdeal.cards import codes
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.rules import Move, Rules, SeatNames
+from fairdeal.rules.base import standings_json
 from verifier.replay import NOT_REVEALED, Step, verify
 
 __all__ = ["hand_steps", "ReplayError", "FORMAT"]
@@ -201,7 +202,7 @@ def hand_steps(text: str | bytes | Sequence[dict[str, Any]]) -> dict[str, Any]:
         "first_dealer": report.first_dealer,
         "draw": list(report.draw),
         "abandoned": report.abandoned,
-        "standings": report.standings,
+        "standings": standings_json(report.standings),
         "moves": report.moves,
         "hands": steps.hands,
     }

@@ -34,7 +34,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fairdeal.rules import RULES, Move, Rules
+from fairdeal.rules import RULES, Move, Rules, Standing
 from fairdeal.rules.summary import SeatNames, display, safe
 from verifier.receipts import ReceiptCheck
 from verifier.replay import Hand, Report, Step
@@ -91,12 +91,12 @@ def _hand(report: Report, hand: Hand) -> list[str]:
     return out
 
 
-def _standings(report: Report, standings: Sequence[dict[str, int]]) -> list[str]:
-    places = [s["place"] for s in standings]
+def _standings(report: Report, standings: Sequence[Standing]) -> list[str]:
+    places = [s.place for s in standings]
     rows = []
     for row in standings:
-        shared = places.count(row["place"]) > 1  # "2=": a place shared by equal totals
-        rows.append((f"{row['place']}{'=' if shared else ''}", _seat(report, row["seat"]), str(row["total"])))
+        shared = places.count(row.place) > 1  # "2=": a place shared by equal totals
+        rows.append((f"{row.place}{'=' if shared else ''}", _seat(report, row.seat), str(row.total)))
     w0, w1, w2 = (max(len(r[i]) for r in rows) for i in range(3))
     return [f"  {p.ljust(w0)}  {who.ljust(w1)}  {total.rjust(w2)}" for p, who, total in rows]
 

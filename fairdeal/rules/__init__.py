@@ -22,7 +22,9 @@ from fairdeal.rules.base import (
     OptionsError,
     Rules,
     ScoreSheet,
+    Outcome,
     Shuffler,
+    Standing,
     standings,
 )
 from fairdeal.rules import move as _move
@@ -65,6 +67,8 @@ __all__ = [
     "ScoreSheet",
     "SeatNames",
     "Shuffler",
+    "Outcome",
+    "Standing",
     "standings",
     "BookCrazyEights",
     "Commit",

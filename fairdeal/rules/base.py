@@ -50,7 +50,10 @@ __all__ = [
     "Secret",
     "TableJSON",
     "Shuffler",
+    "Standing",
+    "Outcome",
     "standings",
+    "standings_json",
 ]
 
 Shuffler = Callable[[str, Sequence[Card]], list[Card]]
@@ -635,17 +638,61 @@ def seat_to_act(state: Any) -> int:
     return state.turn
 
 
-def standings(totals: Sequence[int]) -> list[dict[str, int]]:
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A seat's row of the standings: its total and its place (equal totals share one).
+
+    >>> Standing(seat=1, total=105, place=1).to_json()
+    {'seat': 1, 'total': 105, 'place': 1}
+    """
+
+    seat: int
+    total: int
+    place: int
+
+    def to_json(self) -> dict[str, int]:
+        """The row as a ``match-end`` line, a report and the HTTP API show it."""
+        return {"seat": self.seat, "total": self.total, "place": self.place}
+
+
+def standings(totals: Sequence[int]) -> tuple[Standing, ...]:
     """Seats by total, highest first; equal totals share a place.
 
-    >>> standings([30, 105, 30])
-    [{'seat': 1, 'total': 105, 'place': 1}, {'seat': 0, 'total': 30, 'place': 2}, {'seat': 2, 'total': 30, 'place': 2}]
+    >>> [(row.seat, row.total, row.place) for row in standings([30, 105, 30])]
+    [(1, 105, 1), (0, 30, 2), (2, 30, 2)]
     """
     order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
-    return [
-        {"seat": s, "total": totals[s], "place": 1 + sum(1 for t in totals if t > totals[s])}
-        for s in order
-    ]
+    return tuple(Standing(s, totals[s], 1 + sum(1 for t in totals if t > totals[s])) for s in order)
+
+
+def standings_json(rows: Sequence[Standing] | None) -> list[dict[str, int]] | None:
+    """``rows`` as the JSON the record and the reports hold (``None`` stays ``None``)."""
+    return None if rows is None else [row.to_json() for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the final :attr:`standings` of a match played to its end, or the
+    reason it was :attr:`abandoned` (then there are no final standings: nobody won).
+
+    >>> outcome = Outcome(standings([30, 105, 105]))
+    >>> outcome.winners, outcome.to_json()["standings"][0]
+    ((1, 2), {'seat': 1, 'total': 105, 'place': 1})
+    >>> Outcome(None, abandoned="abandoned by the host").to_json()
+    {'standings': None, 'abandoned': 'abandoned by the host'}
+    """
+
+    standings: tuple[Standing, ...] | None
+    abandoned: str | None = None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats in first place (more than one on equal totals); none when abandoned."""
+        return tuple(row.seat for row in self.standings or () if row.place == 1)
+
+    def to_json(self) -> dict[str, Any]:
+        """As a verifier's report (``fairdeal-verify --json``) shows it: ``standings`` and ``abandoned``."""
+        return {"standings": standings_json(self.standings), "abandoned": self.abandoned}
 
 
 class Rules(abc.ABC):

@@ -60,6 +60,8 @@ __all__ = [
     "check_to_act",
     "game_pack",
     "hand_places",
+    "position_text",
+    "read_position",
     "state_from_json",
     "state_to_json",
 ]
@@ -292,6 +294,55 @@ def state_from_json(rules: Any, data: Any) -> Any:
     state = _decode_object(data, rules.state_type, "")
     _check(rules, state)
     return state
+
+
+def position_text(rules: Any, state: Any) -> str:
+    """``state`` as its exact JSON text: :func:`state_to_json`'s object, compact, its members in
+    the state's field order (every field written): one state, one text. :func:`read_position`
+    reads it back.
+
+    >>> from fairdeal.rules import get
+    >>> rules = get("go-boom")
+    >>> state, _ = rules.deal(2, dealer=1, hand=1, shuffle=lambda label, cards: list(cards))
+    >>> position_text(rules, state)[:41]
+    '{"hand":1,"dealer":1,"hands":[["AC","3C",'
+    >>> read_position(rules, position_text(rules, state)) == state
+    True
+    """
+    return json.dumps(state_to_json(rules, state), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def read_position(rules: Any, text: Any) -> Any:
+    """The state a position's JSON text describes (any JSON spelling of the object), checked
+    as :func:`state_from_json` checks it. Text that is no JSON, or names a member twice (JSON
+    would keep one silently), is a :class:`PositionError` too.
+
+    >>> from fairdeal.rules import get
+    >>> read_position(get("go-boom"), '{"hand": 1, "hand": 2}')
+    Traceback (most recent call last):
+    ...
+    fairdeal.rules.position.PositionError: 'hand' is given twice
+    """
+    if not isinstance(text, (str, bytes)):
+        raise PositionError(f"a position is JSON text, not {type(text).__name__}")
+    try:
+        data = json.loads(text, object_pairs_hook=_members_once, parse_constant=_no_constant)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise PositionError(f"the position is not JSON: {exc}") from None
+    return state_from_json(rules, data)
+
+
+def _members_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise PositionError(f"{twice!r} is given twice")
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise PositionError(f"{name} is not a JSON value of a state (whole numbers only)")
 
 
 # -- the checks -----------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from fairdeal.cards import Card
 from fairdeal.fairness import FairnessError, new_server_seed
 from fairdeal.record import Signer, canonical, time_ms
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
-from fairdeal.rules.base import SEAT_OWN
+from fairdeal.rules.base import SEAT_OWN, standings_json
 from fairdeal.service.errors import Forbidden, Rejected, Stale, TooMany, Unavailable
 from fairdeal.service.keys import Sealer, hash_token, new_token
 from fairdeal.service.live import Cached, LiveRecords, Notifier
@@ -703,7 +703,7 @@ class GameService(LiveRecords[Table]):
                 }
                 for h in match.hands
             ],
-            "standings": match.standings if match.over else None,
+            "standings": standings_json(match.standings) if match.over else None,
         }
         if paused:
             out["next_hand"] = self._next_hand(table, row)
