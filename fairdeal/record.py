@@ -607,7 +607,7 @@ def read_json_lines(text: str | bytes, what: str = "") -> list[dict[str, Any]]:
             continue
         try:
             line = json.loads(raw)
-        except ValueError as exc:  # a JSONDecodeError, or a number too long to read
+        except (ValueError, RecursionError) as exc:  # a JSONDecodeError, a number too long to read, too deep
             raise RecordError(f"{where}line {number}: not JSON ({getattr(exc, 'msg', exc)})") from None
         if not isinstance(line, dict):
             raise RecordError(f"{where}line {number}: not a JSON object")
@@ -648,7 +648,7 @@ def check_chain(
         if "sig" in line:  # "sig": null is not a signature
             if not check_signature(key_hex, head_message(game_id, i, digest), sig):
                 raise ChainError(i + 1, "bad signature")
-        elif line.get("type") in SIGNED_TYPES or i == last:
+        elif i == last or (type(kind := line.get("type")) is str and kind in SIGNED_TYPES):  # (any JSON: a list is unhashable)
             raise ChainError(i + 1, f"{'the last line' if i == last else 'a ' + str(line.get('type')) + ' line'} is not signed")
         head = digest
 

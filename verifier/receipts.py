@@ -91,7 +91,8 @@ def check_receipts(report: Report, receipts: Iterable[dict[str, Any]]) -> list[R
 
 def _check(number: int, receipt: dict[str, Any], report: Report) -> ReceiptCheck:
     seq, digest, sig = receipt.get("seq"), receipt.get("hash"), receipt.get("sig")
-    if type(seq) is not int or seq < 0 or not isinstance(digest, str) or not _HEX64.fullmatch(digest):
+    # (A seq is signed as a u64: one beyond it is no line the server could have signed.)
+    if type(seq) is not int or not 0 <= seq < 2**64 or not isinstance(digest, str) or not _HEX64.fullmatch(digest):
         return ReceiptCheck(number, seq, "invalid", "a receipt has a seq (a line number from 0) and a 64-digit hash")
     if report.server_key is None or not isinstance(sig, str) or not verify_head(
         report.server_key, report.game_id, seq, digest, sig

@@ -334,6 +334,8 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
         return None, f"not a complete JSON object ({exc.msg} at column {exc.colno}; a truncated record?)"
     except RecursionError:
         return None, "not a record line (nested too deeply)"
+    except ValueError:  # Python reads no integer of more than 4300 digits (sys.get_int_max_str_digits)
+        return None, "a number too long to read (records hold small integers)"
     if not isinstance(obj, dict):
         return None, "not a JSON object"
     try:
@@ -1061,19 +1063,26 @@ def _chain(lines: Sequence[dict[str, Any]], key: str | None, hashes: list[str] |
     the server did not sign; it does not verify anyway, and "not revealed"
     says why better than "not signed".
     """
-    for index, line in enumerate(lines):
-        if "sig" in line and not (isinstance(line["sig"], str) and _SIG.fullmatch(line["sig"])):
-            raise ChainError(index + 1, "sig is not 128 lowercase hex digits (an Ed25519 signature)")
+    # A sig not written as the format writes it fails, even one that would check (in capitals, say);
+    # the chain is checked up to that line, so that a line before it that breaks the chain is the verdict.
+    unwritten = next((index for index, line in enumerate(lines)
+                      if "sig" in line and not (isinstance(line["sig"], str) and _SIG.fullmatch(line["sig"]))), None)
+    end = len(lines) if unwritten is None else unwritten + 1
+    unwritten_sig = "sig is not 128 lowercase hex digits (an Ed25519 signature)"
     try:
-        check_chain(lines, key, hashes=hashes)
+        check_chain(lines[:end], key, hashes=None if hashes is None else hashes[:end])
     except ChainError as exc:
+        if exc.line == end and unwritten is not None:
+            raise ChainError(end, unwritten_sig) from None
         last = lines[-1]
         unfinished_tail = (
             exc.line == len(lines) > 1
             and "sig" not in last
-            and last.get("type") not in SIGNED_TYPES
+            and not (type(last.get("type")) is str and last["type"] in SIGNED_TYPES)  # (a list is unhashable)
             and last.get("seq") == len(lines) - 1
             and last.get("prev") == (line_hash(lines[-2]) if hashes is None else hashes[-2])
         )
         if not unfinished_tail:
             raise
+    if unwritten is not None:
+        raise ChainError(end, unwritten_sig)
