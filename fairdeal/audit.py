@@ -4,7 +4,12 @@ The auditor (spec/log.md, "Auditing") fetches the signed checkpoint and every en
 RFC 9162 tree from the entries and checks its root against the checkpoint; checks the new
 checkpoint is consistent with the one it saw last time (kept in a state file); then reads the
 entries: games and sessions started but never ended past a deadline, the share abandoned per rules
-and per host, and every ended record whose last line is not the head its end entry names.
+and per host, and every ended record whose last line is not the head its end entry names. Given the
+verifier keys of witnesses, it also requires the checkpoint to carry a quorum of their cosignatures
+(:mod:`fairdeal.cosignature`): a checkpoint the witnesses were not shown may be of a fork.
+
+With ``tiles=True`` it reads the log as C2SP tlog-tiles alone (spec/log.md section 10): the
+checkpoint, the entry bundles and every hash tile, and no JSON endpoint.
 
 The core, :func:`audit`, takes a ``fetch`` callable, so tests run it against the app in-process
 and the command wraps :mod:`urllib`:
@@ -27,13 +32,15 @@ import os
 import re
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from fairdeal.cosignature import WitnessKey, cosigners, require_quorum
 from fairdeal.record import RecordError, line_hash, parse_record
+from fairdeal.tiles import TileError, read_entries, wrong_tiles
 from fairdeal.tlog import LogError, Tree, leaf_hash, parse_entry, verify_checkpoint, verify_consistency
 
 __all__ = [
@@ -149,8 +156,9 @@ class Problem:
     """One thing wrong: ``kind`` (below), a sentence, and the game or session it is about.
 
     Kinds: ``bad-signature``, ``key-changed``, ``origin-changed``, ``root-mismatch``,
-    ``bad-entry``, ``inconsistent``, ``duplicate-start``, ``end-without-start``,
-    ``duplicate-end``, ``stale``, ``head-mismatch``, ``record-missing``, ``record-invalid``.
+    ``bad-entry``, ``tile-mismatch``, ``inconsistent``, ``duplicate-start``, ``end-without-start``,
+    ``duplicate-end``, ``stale``, ``head-mismatch``, ``record-missing``, ``record-invalid``,
+    ``not-witnessed``.
     """
 
     kind: str
@@ -181,6 +189,8 @@ class AuditReport:
     checkpoint: dict[str, Any] | None = None
     previous: dict[str, Any] | None = None
     consistent: bool | None = None
+    witnesses: dict[str, Any] | None = None
+    """With witnesses required: ``{"quorum", "given", "cosigned"}`` (names)."""
     now: float = 0.0
     stale_after: int = 0
     entries: int = 0
@@ -209,6 +219,7 @@ class AuditReport:
             "checkpoint": self.checkpoint,
             "previous": self.previous,
             "consistent": self.consistent,
+            "witnesses": self.witnesses,
             "now": _when(self.now),
             "stale_after": self.stale_after,
             "entries": self.entries,
@@ -231,6 +242,10 @@ class AuditReport:
         if self.previous is not None:
             verdict = {True: "consistent", False: "NOT CONSISTENT", None: "not checked"}[self.consistent]
             out.append(f"previous checkpoint: size {self.previous['size']}, root {self.previous['root']}: {verdict}")
+        if self.witnesses is not None:
+            w = self.witnesses
+            out.append(f"witnesses: cosigned by {', '.join(w['cosigned']) or 'none'} "
+                       f"({w['quorum']} of {len(w['given'])} required)")
         for warning in self.warnings:
             out.append(f"warning: {warning}")
         if self.checkpoint is not None and self.entries == self.checkpoint["size"]:
@@ -309,12 +324,22 @@ def audit(
     now: float | None = None,
     verify_records: bool = False,
     progress: Progress | None = None,
+    witnesses: Sequence[str] = (),
+    quorum: int | None = None,
+    tiles: bool = False,
+    records: str | None = None,
 ) -> AuditReport:
     """Audit the log of the service at base URL ``url``; see the module docstring.
 
     ``state`` is the state file (``None``: remember nothing); ``key`` the log's public key (64
     hex digits) to pin, else the one the state file holds, else the one the server gives (then
-    kept). Raises :class:`AuditError` for input it cannot work with; everything found wrong is
+    kept). ``witnesses``: verifier keys of witnesses (``name+keyid+base64(0x04 || key)``) of which
+    ``quorum`` (default: all) must have cosigned the checkpoint (``not-witnessed`` if not).
+    With ``tiles``, ``url`` is the log's tlog-tiles prefix (``<url>/checkpoint``,
+    ``<url>/tile/...``), read alone: the key is ``key`` or the state's (there is no description to
+    trust on first use), the origin the checkpoint's, and the records are read from the service at
+    ``records`` (its base URL) if given, else not at all (a warning says so).
+    Raises :class:`AuditError` for input it cannot work with; everything found wrong is
     in the report's ``problems``. The state is updated only by an audit whose checkpoint verified
     and was consistent with the last one, so a fork is reported again on every run until someone
     looks.
@@ -327,10 +352,111 @@ def audit(
         key = key.strip().lower()
         if not _HEX64.fullmatch(key):
             raise AuditError("--key is the log's Ed25519 public key, 64 hex digits")
+    keys = _witness_keys(witnesses, quorum)
     now = time.time() if now is None else now
     report = AuditReport(url=base, now=now, stale_after=stale_after)
     saved = _load_state(state)
 
+    if tiles:
+        origin, trusted, note_url = _tiles_source(report, base, key, saved)
+    else:
+        origin, trusted, note_url = _described(report, base, fetch, key, saved)
+    note_bytes = fetch(note_url)
+    try:
+        note = note_bytes.decode("utf-8")
+        checkpoint = verify_checkpoint(note, trusted, origin)
+    except (UnicodeDecodeError, LogError) as exc:
+        report.problem("bad-signature", f"the checkpoint at {note_url} does not verify under key {trusted}: {exc}")
+        return report
+    if tiles:  # the origin is the checkpoint's (its key's name, so signed): was it the one seen before?
+        report.origin = origin = checkpoint.origin
+        if saved is not None and saved.get("origin") != origin:
+            report.problem("origin-changed", f"the log's origin is now {origin!r}, not {saved.get('origin')!r} as before")
+    size = checkpoint.size
+    report.checkpoint = _checkpoint_json(note, size, checkpoint.root)
+    if keys:
+        _witnessed(report, note, keys, quorum)
+
+    # Every entry up to the checkpoint's size, page by page (the log may grow meanwhile: ignore the rest).
+    texts: list[str] = []
+    while not tiles and len(texts) < size:  # (by tiles: below)
+        page = _json(fetch, f"{base}/log/entries?start={len(texts)}&end={min(len(texts) + PAGE, size)}")
+        got = page.get("entries") if isinstance(page, dict) else None
+        if not isinstance(got, list):
+            raise AuditError(f"{base}/log/entries?start={len(texts)}: not a page of entries")
+        if not got:
+            report.entries = len(texts)
+            report.problem("root-mismatch", f"the server serves {len(texts)} entries, yet its checkpoint has {size}")
+            return report
+        for item in got:
+            if len(texts) == size:
+                break
+            if not isinstance(item, dict) or item.get("index") != len(texts) or not isinstance(item.get("entry"), str):
+                raise AuditError(f"{base}/log/entries: entry {len(texts)} is not where it should be")
+            texts.append(item["entry"])
+        if progress:
+            progress("entries", len(texts), size)
+    raw = _tiled_entries(base, fetch, size, progress) if tiles else [t.encode("utf-8") for t in texts]
+    report.entries = size
+    tree = Tree([leaf_hash(t) for t in raw])
+    if tree.root(size) != checkpoint.root:
+        report.problem("root-mismatch", f"the {size} entries served hash to root {tree.root(size).hex()}, "
+                       f"not the checkpoint's {checkpoint.root.hex()}: the entries are not the log the server signed")
+
+    if tiles:
+        _check_tiles(report, base, fetch, tree)
+    consistent = _consistency(report, base, fetch, saved, checkpoint.size, checkpoint.root, note, tree, tiles)
+    entries = _read_entries(report, raw)
+    if not tiles or records is not None:
+        _check_records(report, records.rstrip("/") if records else base, fetch, entries, verify_records, progress)
+    else:  # a log's tiles are not its service: the records are somewhere else
+        report.warnings.append("records not checked: the log was read by its tiles alone (give the service's URL with --records)")
+        for stale in report.stale:
+            _stale_problem(report, entries[stale["id"]], None)
+
+    # A checkpoint the witnesses did not cosign may be a fork shown to this auditor alone: not kept.
+    if state is not None and consistent and not any(p.kind in ("key-changed", "origin-changed", "root-mismatch",
+                                                               "not-witnessed") for p in report.problems):
+        _save_state(state, {"format": STATE_FORMAT, "url": base, "origin": origin, "public_key": trusted,
+                            "checkpoint": note, "size": size, "root": checkpoint.root.hex(), "audited": _when(now)})
+    return report
+
+
+def _witness_keys(witnesses: Sequence[str], quorum: int | None) -> list[WitnessKey]:
+    """The witnesses' keys, parsed, and the quorum checked against them; :class:`AuditError` if bad."""
+    keys = []
+    for text in witnesses:
+        try:
+            keys.append(WitnessKey.parse(text))
+        except LogError as exc:
+            raise AuditError(f"--witness: {exc}") from None
+    names = {k.name for k in keys}
+    if quorum is not None and not keys:
+        raise AuditError("--quorum goes with --witness: the witnesses whose cosignatures count")
+    if quorum is not None and not 1 <= quorum <= len(names):
+        raise AuditError(f"--quorum is from 1 to the {len(names)} witnesses given, not {quorum}")
+    return keys
+
+
+def _witnessed(report: AuditReport, note: str, keys: list[WitnessKey], quorum: int | None) -> None:
+    """Whether a quorum of the given witnesses cosigned the checkpoint; ``not-witnessed`` if not."""
+    names = sorted({k.name for k in keys})
+    try:
+        found = sorted(cosigners(note, keys))
+    except LogError:
+        found = []  # require_quorum says what is wrong with it
+    report.witnesses = {"quorum": len(names) if quorum is None else quorum, "given": names, "cosigned": found}
+    try:
+        require_quorum(note, keys, quorum)
+    except LogError as exc:
+        report.problem("not-witnessed", f"the checkpoint of size {report.checkpoint['size'] if report.checkpoint else '?'} "
+                       f"is not witnessed as required: {exc}")
+
+
+def _described(report: AuditReport, base: str, fetch: Fetch, key: str | None,
+               saved: dict[str, Any] | None) -> tuple[str, str, str]:
+    """The log's origin, the key to check it with, and its checkpoint's URL, from the service's
+    description of its log (``/.well-known/fairdeal-log``)."""
     info = _json(fetch, f"{base}/.well-known/fairdeal-log")
     if not isinstance(info, dict) or not all(isinstance(info.get(k), str) for k in ("checkpoint", "origin", "public_key")):
         raise AuditError(f"{base}/.well-known/fairdeal-log: not a fairdeal log's description")
@@ -351,54 +477,46 @@ def audit(
                                "(pin it with --key to be sure)")
 
     note_url = urllib.parse.urljoin(base + "/", info["checkpoint"])
-    note_bytes = fetch(note_url)
+    return origin, trusted, note_url
+
+
+def _tiles_source(report: AuditReport, base: str, key: str | None,
+                  saved: dict[str, Any] | None) -> tuple[None, str, str]:
+    """:func:`_described` for a log read by its tiles alone: the key pinned or kept, no origin
+    (the checkpoint's own is read, and compared with the state's), the checkpoint at
+    ``<prefix>/checkpoint``."""
+    trusted = key or (saved or {}).get("public_key")
+    if not isinstance(trusted, str):
+        raise AuditError("a log read by its tiles alone does not say its key: give it with --key HEX "
+                         "(later audits keep it in the state file)")
+    report.public_key = trusted
+    if key is not None and saved is not None and saved.get("public_key") not in (None, key):
+        report.warnings.append(f"--key {key} replaces the key the state file kept, {saved.get('public_key')}")
+    return None, trusted, f"{base}/checkpoint"
+
+
+def _tiled_entries(base: str, fetch: Fetch, size: int, progress: Progress | None) -> list[bytes]:
+    """The first ``size`` entries, from the entry bundles of the log at tiles prefix ``base``."""
     try:
-        note = note_bytes.decode("utf-8")
-        checkpoint = verify_checkpoint(note, trusted, origin)
-    except (UnicodeDecodeError, LogError) as exc:
-        report.problem("bad-signature", f"the checkpoint at {note_url} does not verify under key {trusted}: {exc}")
-        return report
-    size = checkpoint.size
-    report.checkpoint = _checkpoint_json(note, size, checkpoint.root)
+        return read_entries(fetch, base, size, progress and (lambda done, total: progress("entries", done, total)))
+    except TileError as exc:
+        raise AuditError(f"{exc} (not a log's tiles)") from None
 
-    # Every entry up to the checkpoint's size, page by page (the log may grow meanwhile: ignore the rest).
-    texts: list[str] = []
-    while len(texts) < size:
-        page = _json(fetch, f"{base}/log/entries?start={len(texts)}&end={min(len(texts) + PAGE, size)}")
-        got = page.get("entries") if isinstance(page, dict) else None
-        if not isinstance(got, list):
-            raise AuditError(f"{base}/log/entries?start={len(texts)}: not a page of entries")
-        if not got:
-            report.entries = len(texts)
-            report.problem("root-mismatch", f"the server serves {len(texts)} entries, yet its checkpoint has {size}")
-            return report
-        for item in got:
-            if len(texts) == size:
-                break
-            if not isinstance(item, dict) or item.get("index") != len(texts) or not isinstance(item.get("entry"), str):
-                raise AuditError(f"{base}/log/entries: entry {len(texts)} is not where it should be")
-            texts.append(item["entry"])
-        if progress:
-            progress("entries", len(texts), size)
-    report.entries = size
-    tree = Tree([leaf_hash(t.encode("utf-8")) for t in texts])
-    if tree.root(size) != checkpoint.root:
-        report.problem("root-mismatch", f"the {size} entries served hash to root {tree.root(size).hex()}, "
-                       f"not the checkpoint's {checkpoint.root.hex()}: the entries are not the log the server signed")
 
-    consistent = _consistency(report, base, fetch, saved, checkpoint.size, checkpoint.root, note, tree)
-    entries = _read_entries(report, texts)
-    _check_records(report, base, fetch, entries, verify_records, progress)
-
-    if state is not None and consistent and not any(p.kind in ("key-changed", "origin-changed", "root-mismatch")
-                                                    for p in report.problems):
-        _save_state(state, {"format": STATE_FORMAT, "url": base, "origin": origin, "public_key": trusted,
-                            "checkpoint": note, "size": size, "root": checkpoint.root.hex(), "audited": _when(now)})
-    return report
+def _check_tiles(report: AuditReport, base: str, fetch: Fetch, tree: Tree) -> None:
+    """Every hash tile of the tree against the tree of the entries (one problem for all wrong ones)."""
+    try:
+        wrong = list(wrong_tiles(fetch, base, tree))
+    except TileError as exc:
+        raise AuditError(f"{exc} (not a log's tiles)") from None
+    if wrong:
+        shown = ", ".join(wrong[:5]) + (f" and {len(wrong) - 5} more" if len(wrong) > 5 else "")
+        report.problem("tile-mismatch", f"{len(wrong)} hash tiles served are not the tree of the entries served: "
+                       f"{shown}; a client that takes its proofs from them is shown another log", tiles=wrong)
 
 
 def _consistency(report: AuditReport, base: str, fetch: Fetch, saved: dict[str, Any] | None,
-                 size: int, root: bytes, note: str, tree: Tree) -> bool:
+                 size: int, root: bytes, note: str, tree: Tree, tiles: bool = False) -> bool:
     """Check the checkpoint against the last one the state holds; whether the state may move on."""
     if saved is None:
         return True
@@ -416,6 +534,8 @@ def _consistency(report: AuditReport, base: str, fetch: Fetch, saved: dict[str, 
     try:
         if old_size == size:
             proof: list[bytes] = []
+        elif tiles:  # the proof a tiles client makes: from the tree the tiles gave (checked against them)
+            proof = tree.consistency_proof(old_size, size)
         else:
             answer = _json(fetch, f"{base}/log/proof/consistency?first={old_size}&second={size}")
             proof = [bytes.fromhex(h) for h in answer["proof"]]
@@ -449,12 +569,12 @@ class _Record:
     end_index: int | None = None
 
 
-def _read_entries(report: AuditReport, texts: list[str]) -> dict[str, _Record]:
+def _read_entries(report: AuditReport, texts: list[bytes]) -> dict[str, _Record]:
     """The records the entries tell of, with the counts, the stale ones, and what cannot be."""
     records: dict[str, _Record] = {}
     for index, text in enumerate(texts):
         try:
-            entry = parse_entry(text.encode("utf-8"))
+            entry = parse_entry(text)
         except LogError as exc:
             report.problem("bad-entry", f"entry {index}: {exc}", index=index)
             continue

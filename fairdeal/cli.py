@@ -264,21 +264,33 @@ def demo_command() -> None:
               help="A game or session not ended this long after it started is reported (24h, 90m, 2d, 3600s).")
 @click.option("--verify-records", is_flag=True, help="Also replay every ended record with the verifier (slow).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (spec/log.md, Auditing).")
+@click.option("--witness", "witnesses", multiple=True, metavar="VKEY",
+              help="A witness whose cosignature counts: its verifier key (name+keyid+base64). Repeatable.")
+@click.option("--quorum", type=int, default=None, metavar="K",
+              help="How many of the --witness keys must have cosigned the checkpoint (default: all).")
+@click.option("--tiles", is_flag=True,
+              help="URL is the log's C2SP tlog-tiles prefix (https://host/log): read it by its tiles alone (needs --key the first time).")
+@click.option("--records", default=None, metavar="URL",
+              help="With --tiles: the service's base URL, to check the ended records against the log.")
 @click.option("--now", default=None, hidden=True, help="The time to measure from (tests): YYYY-MM-DDTHH:MM:SSZ or epoch seconds.")
 def audit_command(url: str, key: str | None, state_path: Path | None, no_state: bool, stale_after: str,
-                  verify_records: bool, as_json: bool, now: str | None) -> None:
+                  verify_records: bool, as_json: bool, witnesses: Sequence[str], quorum: int | None,
+                  tiles: bool, records: str | None, now: str | None) -> None:
     """Audit the transparency log of the fairdeal service at URL (its base URL).
 
     Checks the signed checkpoint, rebuilds the tree from every entry, checks it
     is consistent with the checkpoint seen last time, and reports every game or
     session started and never ended past --stale-after, the share abandoned per
     rules and per host, and every record whose last line is not the head its end
-    entry names. Exit code 0: nothing wrong; 1: problems found; 2: bad input or
-    the server cannot be reached.
+    entry names. With --witness, the checkpoint must carry the cosignatures of
+    --quorum of those witnesses (all by default), or it is refused. Exit code 0:
+    nothing wrong; 1: problems found; 2: bad input or the server cannot be reached.
 
     \b
     Example:
-      fairdeal audit https://cards.example.com --stale-after 48h
+      fairdeal audit https://cards.example.com --stale-after 48h \\
+        --witness 'w1.example/w+1a2b3c4d+BA...' --witness 'w2.example/w+...' --quorum 2
+      fairdeal audit https://cards.example.com/log --tiles --key HEX
     """
     import sys
 
@@ -301,7 +313,7 @@ def audit_command(url: str, key: str | None, state_path: Path | None, no_state: 
 
         report = audit(url, url_fetch, state=state, key=key, stale_after=parse_duration(stale_after),
                        now=None if now is None else parse_now(now), verify_records=verify_records,
-                       progress=progress)
+                       progress=progress, witnesses=witnesses, quorum=quorum, tiles=tiles, records=records)
         if bar:
             bar.pop().render_finish()
     if as_json:
@@ -310,6 +322,59 @@ def audit_command(url: str, key: str | None, state_path: Path | None, no_state: 
         click.echo(report.text(), nl=False)
     if not report.ok:
         sys.exit(1)
+
+
+@main.command("witness")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("witness"), show_default=True,
+              help="The witness's key (witness-key.pem, made on first start) and state (witness.db).")
+@click.option("--name", default=None, metavar="NAME",
+              help="The witness's name, a schema-less URL (witness.example.com/w1); needed on the first start, kept.")
+@click.option("--log", "logs", multiple=True, metavar="VKEY",
+              help="A log to witness: its verifier key (the verifier_key of its /.well-known/fairdeal-log). Repeatable.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8100, show_default=True, type=click.IntRange(0, 65535), help="The port to listen on.")
+@click.option("--evidence", is_flag=True, help="Print the forks this witness refused (JSON) and exit.")
+@click.option("--show-key", is_flag=True, help="Print the witness's verifier key and exit.")
+def witness_command(data_dir: Path, name: str | None, logs: Sequence[str], host: str, port: int, evidence: bool,
+                    show_key: bool) -> None:
+    """Run a witness of fairdeal logs (C2SP tlog-witness): it cosigns each checkpoint a log sends
+    that is consistent with the last one it cosigned, and never one that is not, across restarts.
+
+    A log's operator lists the witness's URL and verifier key in FAIRDEAL_WITNESSES; auditors
+    require its cosignature with --witness. spec/log.md, section 9.
+
+    \b
+    Example:
+      fairdeal witness --name witness.example.com/w1 --port 8100 \\
+        --log 'cards.example.com/log+1a2b3c4d+AR...'
+    """
+    from fairdeal.witness import STATE_FILE, Witness
+
+    with user_input():
+        if (evidence or show_key) and not (data_dir / STATE_FILE).exists():
+            raise ValueError(f"{data_dir} holds no witness (no {STATE_FILE}): give --data-dir")
+        witness = Witness(data_dir, name=name, logs=logs)
+    try:
+        if evidence:
+            click.echo(json.dumps({"name": witness.name, "verifier_key": witness.verifier_key,
+                                   "evidence": witness.evidence()}, indent=1))
+            return
+        if show_key:
+            click.echo(witness.verifier_key)
+            return
+        if not logs:
+            raise click.UsageError("give the logs to witness: --log VKEY (repeatable)")
+        try:
+            import uvicorn
+        except ImportError as exc:
+            raise click.ClickException(f"the witness needs the service's extra: pip install 'fairdeal[service]' "
+                                       f"({exc.name} is missing)") from None
+        click.echo(f"fairdeal witness {witness.name} on http://{host}:{port}")
+        click.echo(f"  verifier key: {witness.verifier_key}")
+        click.echo(f"  witnessing: {', '.join(witness.logs)}")
+        uvicorn.run(witness.app(), host=host, port=port, log_level="info")
+    finally:
+        witness.close()
 
 
 # fairdeal.simulate owns the command; it imports user_input from here only when it runs.

@@ -53,6 +53,7 @@ __all__ = [
     "key_id",
     "verifier_key",
     "sign_note",
+    "split_note",
     "open_note",
     "signed_checkpoint",
     "verify_checkpoint",
@@ -141,6 +142,18 @@ class Tree:
         """The Merkle Tree Hash of the first ``size`` leaves (all of them by default)."""
         n = self._size(size)
         return self._hash(0, n) if n else EMPTY_ROOT
+
+    def subtree(self, start: int, end: int) -> bytes:
+        """The Merkle Tree Hash of leaves ``start`` to ``end`` (exclusive), ``D[start:end]``: a
+        hash in a C2SP tlog-tiles tile is one of a complete subtree (:mod:`fairdeal.tiles`).
+
+        >>> tree = Tree([leaf_hash(bytes([i])) for i in range(5)])
+        >>> tree.subtree(0, 4) == tree.root(4), tree.subtree(4, 5) == tree.leaves[4]
+        (True, True)
+        """
+        if type(start) is not int or type(end) is not int or not 0 <= start < end <= len(self.leaves):
+            raise LogError(f"leaves {start!r} to {end!r} are not a part of a tree of {len(self.leaves)}")
+        return self._hash(start, end)
 
     def inclusion_proof(self, index: int, size: int | None = None) -> list[bytes]:
         """PATH(index, D[size]) of RFC 9162 section 2.1.3.1."""
@@ -433,10 +446,12 @@ MAX_NOTE_CHARS = 64 * 1024
 checkpoint are well under this)."""
 
 
-def open_note(note: str | bytes, name: str, public_hex: str) -> str:
-    """The text of ``note`` if it carries a good signature by ``name`` under ``public_hex``;
-    :class:`LogError` otherwise. Signatures by other keys are ignored (C2SP: a witness's
-    cosignature, a rotated key), a bad one by this key is refused.
+def split_note(note: str | bytes) -> tuple[str, list[tuple[str, bytes]]]:
+    """A signed note's text and its signatures as C2SP signed-note writes them, each
+    ``(key name, key ID || signature)``, none checked; :class:`LogError` for what is no signed note.
+
+    >>> split_note("hello\\n\\n\u2014 example.com/k AAAAAAE=\\n")
+    ('hello\\n', [('example.com/k', b'\\x00\\x00\\x00\\x00\\x01')])
     """
     if isinstance(note, bytes):
         try:
@@ -448,14 +463,10 @@ def open_note(note: str | bytes, name: str, public_hex: str) -> str:
     cut = note.rfind("\n\n")
     if cut < 0 or not note.endswith("\n"):
         raise LogError("not a signed note: no blank line before signature lines")
-    text, signatures = note[: cut + 1], note[cut + 2 :]
+    text, lines = note[: cut + 1], note[cut + 2 :]
     _check_text(text)
-    try:
-        want = key_id(name, bytes.fromhex(public_hex))
-    except (ValueError, TypeError):
-        raise LogError(f"{public_hex!r} is not an Ed25519 public key") from None
-    found = False
-    for line in signatures[:-1].split("\n"):
+    signatures = []
+    for line in lines[:-1].split("\n"):
         if not line.startswith(_DASH):
             raise LogError(f"signature line {line[:40]!r} does not start with an em dash and a space")
         signer_name, _, sig64 = line[len(_DASH):].partition(" ")
@@ -465,6 +476,22 @@ def open_note(note: str | bytes, name: str, public_hex: str) -> str:
             raise LogError(f"the signature by {signer_name!r} is not base64") from None
         if len(raw) < 5 or " " in sig64 or not signer_name:
             raise LogError(f"signature line {line[:40]!r} is malformed")
+        signatures.append((signer_name, raw))
+    return text, signatures
+
+
+def open_note(note: str | bytes, name: str, public_hex: str) -> str:
+    """The text of ``note`` if it carries a good signature by ``name`` under ``public_hex``;
+    :class:`LogError` otherwise. Signatures by other keys are ignored (C2SP: a witness's
+    cosignature, a rotated key), a bad one by this key is refused.
+    """
+    text, signatures = split_note(note)
+    try:
+        want = key_id(name, bytes.fromhex(public_hex))
+    except (ValueError, TypeError):
+        raise LogError(f"{public_hex!r} is not an Ed25519 public key") from None
+    found = False
+    for signer_name, raw in signatures:
         if signer_name != name or raw[:4] != want:
             continue
         if not check_signature(public_hex, text.encode(), raw[4:].hex()):

@@ -3,7 +3,7 @@
 ::
 
     fairdeal-verify RECORD... [--json] [--moves [--hand H]] [--receipts FILE] [--key HEX]
-                    [--log CHECKPOINT_OR_URL [--log-server URL]] [-j N]
+                    [--log CHECKPOINT_OR_URL [--log-server URL] [--witness VKEY]... [--quorum K]] [-j N]
 
 Exit status: 0 when every record verifies; 1 when any does not (a corrupt,
 tampered, or unfinished record is *not verified*, which is an answer, not
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import click
 
+from fairdeal.cosignature import WitnessKey
 from fairdeal.record import RecordError, parse_record
 from verifier.log import LogCheck, LogUnavailable, check_log, read_checkpoint, server_of
 from verifier.receipts import ReceiptCheck, check_receipts, read_receipts
@@ -89,6 +90,10 @@ def _jobs(ctx: click.Context, param: click.Parameter, value: str | None) -> int:
               "checkpoint file, or the server's URL (its base or /log/checkpoint). spec/log.md.")
 @click.option("--log-server", metavar="URL", help="With a checkpoint file: the server to ask for the proofs "
               "(default: https:// and the checkpoint's origin without its /log).")
+@click.option("--witness", "witnesses", multiple=True, metavar="VKEY", help="With --log: a witness whose "
+              "cosignature of the checkpoint counts, its verifier key (name+keyid+base64). Repeatable.")
+@click.option("--quorum", type=int, metavar="K", help="With --witness: how many of them must have cosigned "
+              "the checkpoint (default: all).")
 @click.option("-j", "--jobs", "jobs", metavar="N", callback=_jobs,
               help="Check the records in N processes (0 or auto: one a CPU); the output is -j 1's.")
 def main(
@@ -100,6 +105,8 @@ def main(
     key: str | None,
     log_source: str | None = None,
     log_server: str | None = None,
+    witnesses: Sequence[str] = (),
+    quorum: int | None = None,
     jobs: int = 1,
 ) -> None:
     """Replay fairdeal game records and check every deal, move and score.
@@ -121,6 +128,17 @@ def main(
             raise click.BadParameter("a server key is 64 hex digits (the raw Ed25519 public key)", param_hint="--key")
     if log_server is not None and log_source is None:
         raise click.UsageError("--log-server goes with --log")
+    if witnesses and log_source is None:
+        raise click.UsageError("--witness goes with --log")
+    if quorum is not None and not witnesses:
+        raise click.UsageError("--quorum goes with --witness")
+    try:
+        witness_keys = tuple(WitnessKey.parse(text) for text in witnesses)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--witness") from None
+    if quorum is not None and not 1 <= quorum <= len({w.name for w in witness_keys}):
+        raise click.BadParameter(f"from 1 to the {len({w.name for w in witness_keys})} witnesses given, not {quorum}",
+                                 param_hint="--quorum")
     log: tuple[str, str] | None = None
     if log_source is not None:
         try:
@@ -138,7 +156,7 @@ def main(
             sys.exit(EXIT_UNREADABLE)
 
     several = len(records) > 1
-    job = _Job(key, receipts, as_json, moves, hand, several, log)
+    job = _Job(key, receipts, as_json, moves, hand, several, log, witness_keys, quorum)
     counts = {"verified": 0, "not verified": 0, "unreadable": 0}
     show_progress = several and not moves and _is_terminal(sys.stderr)
     # Under a progress bar, verdicts wait for the bar to finish, so the two never interleave.
@@ -180,6 +198,8 @@ class _Job:
     hand: int | None
     several: bool
     log: tuple[str, str] | None
+    witnesses: tuple[WitnessKey, ...] = ()
+    quorum: int | None = None
 
 
 def _in_workers(
@@ -250,7 +270,8 @@ def _one(path: str, job: _Job, emit: Callable[[str], None], warn: Callable[[str]
     logged: LogCheck | None = None
     if log is not None:
         try:
-            logged = check_log(parse_record(data), log[0], log[1], key=key)
+            logged = check_log(parse_record(data), log[0], log[1], key=key, witnesses=job.witnesses,
+                               quorum=job.quorum)
         except (LogUnavailable, RecordError) as exc:
             _unreadable(path, exc, warn)
             return "unreadable"

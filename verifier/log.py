@@ -2,8 +2,9 @@
 
 The server's answers are not trusted: the checkpoint's signature is checked with the record's
 server key, and every entry's inclusion proof against that checkpoint's root; the entries' fields
-are compared with the record's. Fetching is a function of the caller's (``urllib`` by default), so
-this module runs without a network too.
+are compared with the record's; given witnesses' keys, the checkpoint must carry a quorum of their
+cosignatures (spec/log.md, section 9). Fetching is a function of the caller's (``urllib`` by default),
+so this module runs without a network too.
 
 >>> from fairdeal.tlog import LogError
 >>> server_of("cards.example.com/log")
@@ -25,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairdeal.cosignature import WitnessKey, require_quorum
 from fairdeal.record import line_hash
 from fairdeal.tlog import Checkpoint, LogError, leaf_hash, parse_checkpoint, parse_entry, verify_checkpoint, verify_inclusion
 
@@ -46,6 +48,8 @@ class LogCheck:
     entries: list[dict[str, Any]] = field(default_factory=list)
     """The record's entries checked: ``{"index", "type"}``."""
     error: str | None = None
+    cosigned: list[str] = field(default_factory=list)
+    """The witnesses required whose cosignatures verified (names)."""
 
     @property
     def verified(self) -> bool:
@@ -56,12 +60,14 @@ class LogCheck:
             return f"LOG NOT VERIFIED: {self.error}"
         assert self.checkpoint is not None
         found = " and ".join(f"{e['type']} entry {e['index']}" for e in self.entries)
-        return f"LOG VERIFIED: {found} in the checkpoint of {self.checkpoint.origin} at size {self.checkpoint.size}"
+        witnessed = f", cosigned by {', '.join(self.cosigned)}" if self.cosigned else ""
+        return (f"LOG VERIFIED: {found} in the checkpoint of {self.checkpoint.origin} at size {self.checkpoint.size}"
+                f"{witnessed}")
 
     def to_json(self) -> dict[str, Any]:
         return {"verified": self.verified, "error": self.error, "entries": self.entries,
                 "origin": None if self.checkpoint is None else self.checkpoint.origin,
-                "size": None if self.checkpoint is None else self.checkpoint.size}
+                "size": None if self.checkpoint is None else self.checkpoint.size, "cosigned": self.cosigned}
 
 
 def url_fetch(url: str, timeout: float = 30.0, limit: int | None = 4 * 1024 * 1024) -> bytes:
@@ -138,9 +144,10 @@ _START_FIELDS = ("kind", "id", "rules", "commitment", "created")
 
 
 def check_log(lines: Sequence[dict[str, Any]], note: str, server: str, key: str | None = None,
-              fetch: Fetch = url_fetch) -> LogCheck:
+              fetch: Fetch = url_fetch, witnesses: Sequence[WitnessKey] = (), quorum: int | None = None) -> LogCheck:
     """Check that the record ``lines`` is in the log whose signed checkpoint is ``note``, with the
     proofs of ``server`` (its base URL). ``key``: the server's key, else the record header's.
+    ``witnesses``: when given, ``quorum`` of them (default: all) must have cosigned the checkpoint.
     :class:`LogUnavailable` when the server cannot be asked; a failed check is the verdict."""
     check = LogCheck()
     header = lines[0]
@@ -150,6 +157,12 @@ def check_log(lines: Sequence[dict[str, Any]], note: str, server: str, key: str 
     except LogError as exc:
         check.error = f"the checkpoint does not verify with the record's server key: {exc}"
         return check
+    if witnesses:
+        try:
+            check.cosigned = sorted(require_quorum(note, witnesses, quorum))
+        except LogError as exc:
+            check.error = f"the checkpoint is not witnessed as required: {exc}"
+            return check
     record_id = header.get("game_id")
     if not isinstance(record_id, str):
         check.error = "the record's header has no game id"

@@ -43,6 +43,7 @@ from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
 from fairdeal.service.timer import TurnTimer
 from fairdeal.service.transparency import PublicLog
+from fairdeal.service.witnesses import Witnesses
 from fairdeal.web import mount as mount_pages
 
 __all__ = ["create_app", "json_safe"]
@@ -57,12 +58,14 @@ def create_app(
     *,
     clock: Callable[[], float] | None = None,
     new_ids: Callable[[], tuple[str, str]] | None = None,
+    witness_transport: Any = None,
 ) -> FastAPI:
     """The service, with ``settings`` (default: from the ``FAIRDEAL_*`` environment).
 
     For tests: ``clock`` (a ``time.time`` stand-in) drives turn deadlines, and
     ``new_ids`` (default: the OS CSPRNG) gives each new game's id and server
-    seed, so that a test's games are the same on every run.
+    seed, so that a test's games are the same on every run; ``witness_transport`` (an
+    ``httpx`` async transport) carries the requests to the witnesses (the witnesses in-process).
     """
     settings = settings or Settings.from_env()
     signer, sealer = load_keys(settings.data_dir)
@@ -84,12 +87,20 @@ def create_app(
     games.bot_game_idle_seconds, games.bot_game_max_seconds = settings.bot_game_idle_seconds, settings.bot_game_max_seconds
     sessions = SessionService(store, signer, sealer, notifier, clock=games.clock, cache_bytes=settings.cache_mb * 1024 * 1024)
     games.log = sessions.log = public_log = PublicLog(store, signer, sealer, settings.log_origin)
+    witnesses = None
+    if settings.witness_list:
+        witnesses = Witnesses(public_log, settings.witness_list, settings.witness_timeout, settings.witness_interval,
+                              transport=witness_transport)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         _take_over_collection()
         await store.open_async()
         tasks = [asyncio.create_task(_collect_now_and_then({"games": games, "sessions": sessions}))]
+        if witnesses is not None:
+            await witnesses.start()
+            if settings.witness_interval > 0:
+                tasks.append(asyncio.create_task(witnesses.run()))
         if store.announces and settings.live_updates == "notify":
             # One listening connection for the process: every stream waits on the notifier it feeds.
             tasks.append(asyncio.create_task(store.listen(notifier.notify, notifier.set_shared)))
@@ -102,6 +113,8 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            if witnesses is not None:
+                await witnesses.stop()
             _give_back_collection()
             await store.close_async()
             store.close()
@@ -119,6 +132,7 @@ def create_app(
     app.state.games = games
     app.state.sessions = sessions
     app.state.log = public_log
+    app.state.witnesses = witnesses
     app.state.limits = Limits(settings.create_rate, settings.move_rate, settings.max_streams_per_client,
                               clock=clock or time.monotonic)
     for router in ROUTERS:

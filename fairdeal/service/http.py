@@ -1,4 +1,5 @@
-"""uvicorn's HTTP/1.1 protocol (httptools) with the limits its own lacks: a request's head size and time.
+"""uvicorn's HTTP/1.1 protocol (httptools) with the limits its own lacks: a request's head size and time,
+its body's time, and connections at once answered as fairdeal answers.
 
 uvicorn's httptools protocol takes a request line and headers of any size (a
 64 MB header was read into memory) and gives a connection that has begun a
@@ -6,24 +7,48 @@ request, or sent nothing, all the time it likes. :class:`LimitedHttpTools`
 answers 431 and closes the connection once the head of a request is over
 ``FAIRDEAL_MAX_HEADER_BYTES``, and closes a connection that has not sent a
 whole head ``FAIRDEAL_HEADER_TIMEOUT`` seconds after it opened or its request
-began (between requests uvicorn's keep-alive timeout applies). ``fairdeal
-serve`` runs it (``uvicorn.run(http=LimitedHttpTools)``); the limits are read
-from the environment once, as every worker process has it.
+began (between requests uvicorn's keep-alive timeout applies). A body must then
+arrive whole within ``FAIRDEAL_BODY_TIMEOUT`` seconds (one deadline, which a
+trickle of bytes does not push back), else 408 and the connection closed; the
+handler is told the client left, so it never takes a part of a body for the
+whole. ``FAIRDEAL_MAX_CONNECTIONS`` is counted here too: uvicorn's
+``limit_concurrency`` counts the asking connection among the open ones (so it
+refused one early) and answers in plain text; here N connections are served
+and the next request beyond gets fairdeal's JSON 503 with ``Retry-After``.
+``fairdeal serve`` runs it (``uvicorn.run(http=LimitedHttpTools)``); the
+limits are read from the environment once, as every worker process has it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+from http import HTTPStatus
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, Scope
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from fairdeal.service.settings import Settings
 
 __all__ = ["LimitedHttpTools"]
 
-_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
-              b"connection: close\r\ncontent-length: %d\r\n\r\n%s")
+CAP_RETRY_SECONDS = 5
+"""The ``Retry-After`` of a 503 over ``FAIRDEAL_MAX_CONNECTIONS``: an idle connection is closed within
+the keep-alive timeout (5 s by default), and a silent one within the header or body timeout."""
+
+
+def _detail(detail: str) -> bytes:
+    """An error's body, as the app's errors look: ``{"detail": ...}``."""
+    return json.dumps({"detail": detail}, separators=(",", ":")).encode()
+
+
+def _error_response(status: int, detail: str) -> bytes:
+    """A whole HTTP/1.1 answer :func:`_detail` that closes the connection."""
+    body = _detail(detail)
+    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
+            f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n")
+    return head.encode("ascii") + body
 
 
 class _HeadTooLarge(Exception):
@@ -31,15 +56,20 @@ class _HeadTooLarge(Exception):
 
 
 class LimitedHttpTools(HttpToolsProtocol):
-    """:class:`HttpToolsProtocol` with a most size and a most time for each request's head."""
+    """:class:`HttpToolsProtocol` with a most size and a most time for each request's head, a most
+    time for its body, and a most of connections at once."""
 
     max_head_bytes: int = 0
     head_seconds: float = 0.0
+    body_seconds: float = 0.0
+    max_connections: int = 0
 
     @classmethod
     def configure(cls, settings: Settings) -> None:
         cls.max_head_bytes = settings.max_header_bytes
         cls.head_seconds = settings.header_timeout
+        cls.body_seconds = settings.body_timeout
+        cls.max_connections = settings.max_connections
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         if not self.max_head_bytes:
@@ -48,8 +78,10 @@ class LimitedHttpTools(HttpToolsProtocol):
         self._head_exact = 0
         self._in_head = True
         self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
         self._refused = False
         super().connection_made(transport)
+        self.limit_concurrency = None  # uvicorn's own check: the cap is counted in on_headers_complete
         self._arm()
 
     def _arm(self) -> None:
@@ -80,9 +112,9 @@ class LimitedHttpTools(HttpToolsProtocol):
     def _refuse(self) -> None:
         self._refused = True
         self._disarm()
-        body = b'{"detail":"the request line and headers are over %d bytes"}' % self.max_head_bytes
         if not self.transport.is_closing():
-            self.transport.write(_TOO_LARGE % (len(body), body))
+            detail = f"the request line and headers are over {self.max_head_bytes} bytes"
+            self.transport.write(_error_response(431, detail))
             self.transport.close()
 
     def on_url(self, url: bytes) -> None:
@@ -101,9 +133,61 @@ class LimitedHttpTools(HttpToolsProtocol):
             # stops the parser (uvicorn's answer to a parser error is suppressed: see send_400_response).
             self._refuse()
             raise _HeadTooLarge
-        super().on_headers_complete()
+        if not self._over_cap():
+            super().on_headers_complete()
+            return
+        self.logger.warning("a request over FAIRDEAL_MAX_CONNECTIONS (%d) answered 503", self.max_connections)
+        # Answered through uvicorn's request cycle, as its own 503 was: a pipelined request is
+        # answered in its turn, after the answers before it.
+        app, self.app = self.app, self._cap_reached
+        try:
+            super().on_headers_complete()
+        finally:
+            self.app = app
+
+    def _over_cap(self) -> bool:
+        """Whether this request is one over ``max_connections``: its connection is among the open
+        ones, its task not yet among the running (a task may outlive its connection, a handler
+        still at work for a client that left)."""
+        cap = self.max_connections
+        return bool(cap) and (len(self.connections) > cap or len(self.tasks) >= cap)
+
+    async def _cap_reached(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        """The ASGI app that answers a request over the cap: the JSON 503, and the connection closed."""
+        body = _detail(f"the server serves {self.max_connections} connections at once, its most: "
+                       f"try again in {CAP_RETRY_SECONDS} s")
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                   (b"retry-after", str(CAP_RETRY_SECONDS).encode()), (b"connection", b"close")]
+        await send({"type": "http.response.start", "status": 503, "headers": headers})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
+    def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
+        # The body's deadline runs from when its request is handled: at the end of its headers, or
+        # for a pipelined request when its turn comes (till then uvicorn reads none of it).
+        super()._start_asgi_task(cycle, app)
+        if cycle.more_body and self._body_timer is None:
+            self._body_timer = self.loop.call_later(self.body_seconds, self._body_timed_out, cycle)
+
+    def _body_timed_out(self, cycle: RequestResponseCycle) -> None:
+        self._body_timer = None
+        if not cycle.more_body or self.transport.is_closing():
+            return
+        if not cycle.response_started:
+            # The handler, waiting for the rest, hears that the client left (and what it sends
+            # goes nowhere): it never runs on a part of a body.
+            cycle.disconnected = True
+            cycle.message_event.set()
+            detail = f"the request body did not arrive within {self.body_seconds:g} s"
+            self.transport.write(_error_response(408, detail))
+        self.transport.close()  # answered early, and the body still coming: nothing more to say
+
+    def _disarm_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
 
     def on_message_complete(self) -> None:
+        self._disarm_body()
         super().on_message_complete()
         self._in_head = True  # the next request's head (pipelined, or after keep-alive)
         self._head_bytes = self._head_exact = 0
@@ -114,6 +198,7 @@ class LimitedHttpTools(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._disarm_body()
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
@@ -127,7 +212,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     return {
         "http": LimitedHttpTools,
         "timeout_keep_alive": settings.keep_alive_timeout,
-        "limit_concurrency": settings.max_connections or None,
+        # No limit_concurrency: LimitedHttpTools counts FAIRDEAL_MAX_CONNECTIONS itself (see its docstring).
         # uvicorn's own proxy headers believe any loopback peer's X-Forwarded-For; fairdeal reads
         # them itself, from FAIRDEAL_TRUSTED_PROXIES only (fairdeal.service.limits.client_address).
         "proxy_headers": False,

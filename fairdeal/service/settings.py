@@ -77,6 +77,9 @@ class Settings:
     header_timeout: float = 10.0
     """Seconds a connection may take to send a request's line and headers, from when it opens or
     its request begins (then it is closed; ``fairdeal serve``)."""
+    body_timeout: float = 10.0
+    """Seconds a request's whole body may take to arrive, from the end of its headers (then 408 and
+    the connection closed; the handler never sees a part of it; ``fairdeal serve``)."""
     keep_alive_timeout: float = 5.0
     """Seconds an idle connection stays open between requests (``fairdeal serve``)."""
     max_connections: int = 4096
@@ -110,6 +113,16 @@ class Settings:
     ``cards.example.com/log``; empty: ``fairdeal.invalid/log/`` and the first 16 hex digits of
     the server's public key (see :func:`fairdeal.service.transparency.default_origin`)."""
 
+    witnesses: str = ""
+    """The witnesses that cosign the log's checkpoints (spec/log.md, section 9): entries separated by
+    commas or newlines, each a witness's URL (its submission prefix: ``/add-checkpoint`` is added)
+    and its verifier key, separated by spaces: ``https://w1.example/ w1.example/w+1a2b3c4d+BA...``."""
+    witness_timeout: float = 5.0
+    """Seconds one request to a witness may take."""
+    witness_interval: float = 10.0
+    """Seconds between the background rounds that send a grown log's checkpoint to the witnesses
+    (0: only when ``GET /log/checkpoint`` is asked)."""
+
     live_updates: str = "notify"
     """How live-updates streams hear of other processes' changes on PostgreSQL: ``notify``
     (``LISTEN``/``NOTIFY``: a stream waits, asking the database nothing) or ``poll`` (each stream
@@ -136,6 +149,12 @@ class Settings:
             raise SettingsError(str(exc)) from None
         if self.live_updates not in ("notify", "poll"):
             raise SettingsError(f"FAIRDEAL_LIVE_UPDATES is notify or poll, not {self.live_updates!r}")
+        from fairdeal.service.witnesses import parse_witnesses
+
+        try:
+            object.__setattr__(self, "_witnesses", parse_witnesses(self.witnesses))
+        except ValueError as exc:
+            raise SettingsError(f"FAIRDEAL_WITNESSES: {exc}") from None
         if self.log_level not in LOG_LEVELS:
             raise SettingsError(f"FAIRDEAL_LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not {self.log_level!r}")
 
@@ -143,6 +162,11 @@ class Settings:
     def proxy_networks(self) -> tuple[Any, ...]:
         """:attr:`trusted_proxies`, parsed (``ipaddress`` networks)."""
         return self._networks  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def witness_list(self) -> tuple[Any, ...]:
+        """:attr:`witnesses`, parsed (:class:`fairdeal.service.witnesses.WitnessSite` each)."""
+        return self._witnesses  # type: ignore[attr-defined, no-any-return]
 
     @property
     def store_kind(self) -> str:
@@ -163,6 +187,7 @@ class Settings:
             max_body_bytes=_count(env, "FAIRDEAL_MAX_BODY_BYTES", 16 * 1024, 16 * 1024 * 1024),
             max_header_bytes=_count(env, "FAIRDEAL_MAX_HEADER_BYTES", 16 * 1024, 1024 * 1024),
             header_timeout=_number(env, "FAIRDEAL_HEADER_TIMEOUT", 10.0, 0.05, 3600),
+            body_timeout=_number(env, "FAIRDEAL_BODY_TIMEOUT", 10.0, 0.05, 3600),
             keep_alive_timeout=_number(env, "FAIRDEAL_KEEP_ALIVE_TIMEOUT", 5.0, 0.05, 3600),
             max_connections=_count(env, "FAIRDEAL_MAX_CONNECTIONS", 4096, 10_000_000),
             max_games=_count(env, "FAIRDEAL_MAX_GAMES", 10_000, 1_000_000_000),
@@ -175,6 +200,9 @@ class Settings:
             move_rate=env.get("FAIRDEAL_MOVE_RATE") or "600/minute",
             trusted_proxies=env.get("FAIRDEAL_TRUSTED_PROXIES", ""),
             live_updates=(env.get("FAIRDEAL_LIVE_UPDATES") or "notify").lower(),
+            witnesses=env.get("FAIRDEAL_WITNESSES", ""),
+            witness_timeout=_number(env, "FAIRDEAL_WITNESS_TIMEOUT", 5.0, 0.1, 300),
+            witness_interval=_number(env, "FAIRDEAL_WITNESS_INTERVAL", 10.0, 0, 86400),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -191,6 +219,7 @@ class Settings:
             "FAIRDEAL_MAX_BODY_BYTES": str(self.max_body_bytes),
             "FAIRDEAL_MAX_HEADER_BYTES": str(self.max_header_bytes),
             "FAIRDEAL_HEADER_TIMEOUT": repr(self.header_timeout),
+            "FAIRDEAL_BODY_TIMEOUT": repr(self.body_timeout),
             "FAIRDEAL_KEEP_ALIVE_TIMEOUT": repr(self.keep_alive_timeout),
             "FAIRDEAL_MAX_CONNECTIONS": str(self.max_connections),
             "FAIRDEAL_MAX_GAMES": str(self.max_games),
@@ -203,4 +232,7 @@ class Settings:
             "FAIRDEAL_MOVE_RATE": self.move_rate,
             "FAIRDEAL_TRUSTED_PROXIES": self.trusted_proxies,
             "FAIRDEAL_LIVE_UPDATES": self.live_updates,
+            "FAIRDEAL_WITNESSES": self.witnesses,
+            "FAIRDEAL_WITNESS_TIMEOUT": repr(self.witness_timeout),
+            "FAIRDEAL_WITNESS_INTERVAL": repr(self.witness_interval),
         }

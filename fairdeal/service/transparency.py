@@ -18,12 +18,14 @@ import hashlib
 import hmac
 import json
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from fairdeal.record import Signer
 from fairdeal.service.errors import NotFound, Rejected
 from fairdeal.service.keys import Sealer
 from fairdeal.service.store import Store
+from fairdeal.tiles import Tile, encode_bundle, tile_hashes
 from fairdeal.tlog import HOST_ID, Checkpoint, LogError, Tree, signed_checkpoint, verifier_key
 
 __all__ = ["PublicLog", "default_origin", "MAX_PAGE", "HOST_PREFIX"]
@@ -48,6 +50,8 @@ class PublicLog:
     """Checkpoints and proofs of the store's log, signed with the service's key."""
 
     KEEP_CHECKPOINTS = 64
+    KEEP_TILES = 256
+    """Full tiles and bundles kept in memory (a bundle of 256 entries is about 50 KB)."""
 
     def __init__(self, store: Store, signer: Signer, sealer: Sealer, origin: str = "") -> None:
         self.store = store
@@ -55,6 +59,7 @@ class PublicLog:
         self.origin = origin or default_origin(signer.public_hex)
         self._host_key = sealer.derive(_HOST_LABEL)
         self._notes: dict[int, str] = {}
+        self._tiles: OrderedDict[Tile, bytes] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -154,6 +159,34 @@ class PublicLog:
             raise Rejected(f"end {end} is before start {start}")
         end = min(end, start + MAX_PAGE, size)
         return {"size": size, "entries": [{"index": i, "entry": text} for i, text in self.store.log_entries(start, end)]}
+
+    def tile(self, tile: Tile) -> bytes:
+        """A hash tile or an entry bundle of the log (C2SP tlog-tiles, spec/log.md section 10);
+        :class:`NotFound` when the log is not yet that far. A full tile never changes, so the last
+        ones asked for are kept."""
+        with self._lock:
+            data = self._tiles.get(tile)
+            if data is not None:
+                self._tiles.move_to_end(tile)
+                return data
+        tree = self.tree()
+        start, end = tile.span()
+        if end > len(tree):
+            what = "entry bundle" if tile.is_bundle else "tile"
+            raise NotFound(f"{what} {tile.path()} holds entries up to {end}, and the log has {len(tree)}")
+        if tile.is_bundle:
+            rows = self.store.log_entries(start, end)
+            if [i for i, _ in rows] != list(range(start, end)):  # pragma: no cover - the tree holds them
+                raise RuntimeError(f"the log's entries {start} to {end} are not all stored")
+            data = encode_bundle([text.encode() for _, text in rows])
+        else:
+            data = tile_hashes(tree, tile)
+        if tile.full:
+            with self._lock:
+                self._tiles[tile] = data
+                while len(self._tiles) > self.KEEP_TILES:
+                    self._tiles.popitem(last=False)
+        return data
 
     def of_record(self, record_id: str, what: str) -> dict[str, Any]:
         """A game's or session's entries and their inclusion proofs against the checkpoint given."""

@@ -203,8 +203,10 @@ def test_the_command_s_json_and_text(api, tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["audit", URL, "--state", str(state), "--now", now, "--json"])
     assert result.exit_code == 1, result.output
     out = json.loads(result.stdout)
-    assert set(out) == {"ok", "url", "origin", "public_key", "checkpoint", "previous", "consistent", "now", "stale_after",
-                        "entries", "records_checked", "totals", "by_rules", "by_host", "stale", "problems", "warnings"}
+    assert set(out) == {"ok", "url", "origin", "public_key", "checkpoint", "previous", "consistent", "witnesses", "now",
+                        "stale_after", "entries", "records_checked", "totals", "by_rules", "by_host", "stale", "problems",
+                        "warnings"}
+    assert out["witnesses"] is None  # none required (spec/log.md section 9)
     assert out["ok"] is False and out["stale_after"] == DAY and out["now"].endswith("Z")
     assert set(out["checkpoint"]) == {"size", "root", "note"} and out["previous"] is None
     assert out["problems"] == [{"kind": "stale", "id": ids["open"], "revealed": False, "message": out["problems"][0]["message"]}]

@@ -77,6 +77,7 @@ ROUTES: list[tuple[str, str]] = [
     ("GET", "/log/entries"),
     ("GET", "/log/proof/inclusion"),
     ("GET", "/log/proof/consistency"),
+    ("GET", "/log/tile/{path}"),
     ("GET", "/games/{game_id}/log"),
     ("GET", "/sessions/{session_id}/log"),
     ("GET", "/"),
@@ -88,6 +89,9 @@ ROUTES: list[tuple[str, str]] = [
 """Every route; :func:`test_the_fuzzing_covers_every_route_of_the_app` keeps this list complete."""
 
 CODES = [card.code for card in pack()]
+TILES = ["0/000.p/1", "0/000.p/3", "0/000", "1/000.p/1", "entries/000.p/2", "entries/x001/000", "0/x000/000",
+         "00/000", "64/000", "63/x999/x999/999", "0/000.p/0", "0/000.p/256", "entries", "0/" + "x001/" * 50 + "000"]
+"""Tile paths under /log/tile/ (spec/log.md section 10): ones that are, ones beyond the log, ones that are not."""
 MOVE_KINDS = sorted(kinds())
 SEEDS = ["", "a", "seed ✓", "x" * 128, "y" * 129, "\u00e9" * 65, "\x00", "\ud800"]
 
@@ -266,7 +270,8 @@ def requests(draw: st.DrawFn, world: World) -> dict[str, Any]:
     seat = pick.choice(sorted(party.seats) or [0]) if draw(st.booleans()) else draw(st.integers(-2, 17))
     path = template.format(game_id=ident, session_id=ident, seat=seat,
                            label=draw(st.sampled_from(["deal", "round/1", "round/1/x", "UP", "%2e%2e"]) | garbage_text.map(quote)),
-                           name=draw(st.sampled_from(sorted(RULES)) | garbage_text.map(quote)))
+                           name=draw(st.sampled_from(sorted(RULES)) | garbage_text.map(quote)),
+                           path=draw(st.sampled_from(TILES) | garbage_text.map(lambda t: quote(t, safe="/."))))
     # Whose token: the right one, another party's, garbage, or none.
     token_kind = rnd.choice(["seat", "host", "other", "garbage", "none"])
     other, garbage = pick.choice(world.tokens()), draw(header_text)

@@ -1,15 +1,19 @@
-"""The transparency log (spec/log.md): its signed checkpoint, entries, proofs, a record's entries."""
+"""The transparency log (spec/log.md): its signed checkpoint, entries, proofs, a record's entries,
+and the same log as C2SP tlog-tiles (section 10): ``/log`` is the tiles' prefix."""
 
 from __future__ import annotations
 
+import gzip
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
-from fastapi.responses import PlainTextResponse
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import PlainTextResponse, Response
 
 from fairdeal.service.deps import GameId, SessionId, StoreDep
+from fairdeal.service.errors import NotFound
 from fairdeal.service.schemas import LogConsistency, LogEntries, LogInclusion, LogInfo, RecordLog, errors
 from fairdeal.service.transparency import PublicLog
+from fairdeal.tiles import TileError, parse_tile_path
 
 router = APIRouter(tags=["log"])
 
@@ -29,8 +33,51 @@ def _log(request: Request) -> PublicLog:
                      "description": "The signed checkpoint of the log now: C2SP tlog-checkpoint in a C2SP signed note."}},
 )
 async def checkpoint(request: Request, store: StoreDep) -> PlainTextResponse:
-    """The log's current tree head, signed with the server's key (the one that signs records)."""
-    return PlainTextResponse(await store.call(_log(request).checkpoint))
+    """The log's current tree head, signed with the server's key (the one that signs records),
+    and cosigned by the witnesses that did (spec/log.md section 9)."""
+    witnesses = request.app.state.witnesses
+    if witnesses is not None:
+        return PlainTextResponse(await witnesses.checkpoint(), headers={"Cache-Control": "no-cache"})
+    # It changes with every entry: caches must ask again (tlog-tiles: no caching beyond a few seconds).
+    return PlainTextResponse(await store.call(_log(request).checkpoint), headers={"Cache-Control": "no-cache"})
+
+
+# What follows /log/tile/: the longest tile path is under 64 characters (tiles.parse_tile_path says the rest).
+TilePath = Annotated[str, Path(max_length=64)]
+IMMUTABLE = "public, max-age=31536000, immutable"
+"""A tile's caching: a tile, full or partial, is the same bytes for as long as the log exists."""
+
+
+def _gzip_accepted(request: Request) -> bool:
+    for part in request.headers.get("accept-encoding", "").split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() == "gzip":
+            q = params.strip().replace(" ", "").lower()
+            return q not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
+
+
+@router.get(
+    "/log/tile/{path:path}",
+    response_class=Response,
+    responses={200: {"content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+                     "description": "A hash tile (256 hashes of 32 bytes, or fewer for a partial one) or an entry bundle."},
+               **errors(404, 422)},
+)
+async def tile(request: Request, store: StoreDep, path: TilePath) -> Response:
+    """``/log/tile/<L>/<N>[.p/<W>]`` and ``/log/tile/entries/<N>[.p/<W>]``: the log as C2SP tlog-tiles."""
+    try:
+        wanted = parse_tile_path(f"tile/{path}")
+    except TileError as exc:
+        raise NotFound(str(exc)) from None
+    data = await store.call(_log(request).tile, wanted)
+    headers = {"Cache-Control": IMMUTABLE}
+    if wanted.is_bundle:
+        # tlog-tiles: bundles should be compressed (entries of JSON shrink to about a fifth).
+        headers["Vary"] = "Accept-Encoding"
+        if _gzip_accepted(request):
+            data, headers["Content-Encoding"] = gzip.compress(data, mtime=0), "gzip"
+    return Response(data, media_type="application/octet-stream", headers=headers)
 
 
 @router.get("/.well-known/fairdeal-log", response_model=LogInfo)
