@@ -9,31 +9,50 @@ that they import the same way from anywhere.
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 TESTS = str(Path(__file__).resolve().parent)
 if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
 
 
+@pytest.fixture(autouse=True)
+def _environment_restored() -> Iterator[None]:
+    """Each test leaves the process environment as it found it. ``fairdeal serve`` writes its
+    settings into ``os.environ`` for the workers it starts; run in-process (click's CliRunner),
+    it left FAIRDEAL_DATABASE_URL behind, and a later test's server process, started with this
+    environment, opened that other test's database and found its games."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 # The files that take longest (measured with --durations=0), started first so that neither
 # worker is left finishing one alone at the end.
 LONG_FILES = (
     "browser/test_stops_games.py",
+    "browser/test_table.py",
     "browser/test_replayer.py",
     "browser/test_verify_page.py",
-    "browser/test_table.py",
-    "browser/test_eleusis.py",
-    "browser/test_eleusis_replay.py",
+    "browser/test_generic_renderer.py",
     "browser/test_newcomer.py",
-    "test_eights_records.py",
+    "browser/test_eleusis.py",
+    "browser/test_layout.py",
     "service/test_reliability.py",
     "test_michigan_records.py",
-    "test_fan_tan_sessions.py",
-    "test_verifier_many.py",
-    "test_eleusis_many.py",
     "service/test_http_contract.py",
+    "test_eights_records.py",
+    "service/test_service_game.py",
+    "service/test_ts_client.py",
+    "service/test_service_notify.py",
+    "test_fan_tan_tamper.py",
 )
 
 

@@ -12,8 +12,8 @@ from collections import Counter
 from fairdeal.simulate import simulate
 from verifier.replay import verify
 
-ROUNDS = 250
-"""About 43 games (a round for each player): every player count with either dealer four times or
+ROUNDS = 120
+"""About 20 games (a round for each player): every player count with either dealer twice or
 more. With these seeds every kind of line and move, a seat writing the rule, and both ends of a
 round (a player out, the layout blocked) first come within the first 55 rounds (measured over
 1,000 rounds, which this test played before)."""

@@ -553,9 +553,11 @@ def test_legal_moves_are_exactly_what_apply_accepts(name, options):
 
 
 @pytest.mark.parametrize("name, options", SESSION_OPTIONS, ids=lambda x: str(x))
-def test_200_seeded_sessions_each_conserve_chips_and_agree_with_their_events(name, options):
+def test_seeded_sessions_each_conserve_chips_and_agree_with_their_events(name, options):
     rules = get(name, options)
-    for seed in range(200):
+    # 60 random sessions of each game and option, 3 to 8 seats: every seat count several times
+    # (200 each took a third of this file's time and found nothing the 60 do not).
+    for seed in range(60):
         rng = random.Random(seed)
         seats = rng.randint(rules.min_seats, rules.max_seats)
         match = Match(rules, seats, fair(seed, seats, name))

@@ -237,9 +237,9 @@ def test_legal_moves_are_exactly_what_apply_accepts():
         check_legal_moves_in_play(rules, match, rng, 4, every)
 
 
-def test_300_seeded_sessions_keep_every_card_and_agree_with_their_events():
+def test_seeded_sessions_keep_every_card_and_agree_with_their_events():
     rules = get("rolling-stone")
-    for seed in range(300):
+    for seed in range(100):  # 4, 5 and 6 seats, a third each
         rng = random.Random(seed)
         seats = 4 + seed % 3
         match = Match(rules, seats, fair(seed, seats))

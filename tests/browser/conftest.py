@@ -36,6 +36,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 HERE = Path(__file__).resolve().parent
 ARTIFACTS = HERE.parent / "artifacts"
+SHOTS = os.environ.get("FAIRDEAL_SCREENSHOTS") == "1"
+"""Whether the tests save their screenshots to tests/artifacts/ (``FAIRDEAL_SCREENSHOTS=1 make test``):
+pictures for a person to look at, which no test reads; off by default, as the 60-odd full pages
+took a tenth of the browser tests' time."""
 CHROMIUM = os.environ.get("FAIRDEAL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -140,18 +144,23 @@ SEEDED_RANDOM = """
 IMAGES_DECODED = "() => Promise.all([...document.images].map((img) => img.decode().catch(() => null)))"
 
 
+def save_shot(page: Page, name: str, *, full_page: bool = False) -> None:
+    """tests/artifacts/<name>.png, when :data:`SHOTS` asks for pictures."""
+    if not SHOTS:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.evaluate(IMAGES_DECODED)  # a picture still loading would show as a blank card
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page, animations="disabled")
+
+
 @dataclass
 class Opened:
     page: Page
     context: BrowserContext
     errors: list[str] = field(default_factory=list)
 
-    def shot(self, name: str, *, full_page: bool = False) -> Path:
-        ARTIFACTS.mkdir(exist_ok=True)
-        path = ARTIFACTS / f"{name}.png"
-        self.page.evaluate(IMAGES_DECODED)  # a picture still loading would show as a blank card
-        self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
-        return path
+    def shot(self, name: str, *, full_page: bool = False) -> None:
+        save_shot(self.page, name, full_page=full_page)
 
 
 @pytest.fixture
@@ -189,7 +198,7 @@ def open_page(server: str, browser: Browser, request: pytest.FixtureRequest) -> 
 
 
 class VerifyPage:
-    """One verify page that stays open for a module's tests: its worker keeps the engine loaded,
+    """One verify page that stays open for a test process's tests: its worker keeps the engine loaded,
     so each record after the first is checked in a fraction of a second instead of a new start."""
 
     def __init__(self, page: Page) -> None:
@@ -203,15 +212,11 @@ class VerifyPage:
         self.page.wait_for_selector("body[data-verdict='verified'], body[data-verdict='failed']")
         return self.page.evaluate("document.body.dataset.verdict")
 
-    def shot(self, name: str, *, full_page: bool = False) -> Path:
-        ARTIFACTS.mkdir(exist_ok=True)
-        path = ARTIFACTS / f"{name}.png"
-        self.page.evaluate(IMAGES_DECODED)  # a picture still loading would show as a blank card
-        self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
-        return path
+    def shot(self, name: str, *, full_page: bool = False) -> None:
+        save_shot(self.page, name, full_page=full_page)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def verify_page(server: str, browser: Browser) -> Iterator[VerifyPage]:
     context = browser.new_context(viewport=LAPTOP, device_scale_factor=1, locale="en-GB", reduced_motion="reduce")
     context.set_default_timeout(30_000)

@@ -195,7 +195,7 @@ def with_cli_reports(named: list[tuple[str, str]], out: Path) -> list[dict]:
 
 def page_reports(verify_page: VerifyPage, texts: list[str]) -> list[dict]:
     """What the verify page reports of each text: fairdeal-verify --json's object, computed by the
-    engine in the page's worker (Pyodide, loaded once for the module: conftest's ``verify_page``);
+    engine in the page's worker (Pyodide, loaded once for the test process: conftest's ``verify_page``);
     no page error allowed. A text that is no record at all gives ``{"unreadable": reason}``."""
     reports = verify_page.page.evaluate(
         """async (texts) => {

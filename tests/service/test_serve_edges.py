@@ -117,8 +117,9 @@ def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_never_handled(t
         for _ in range(2):
             with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
                 request(sock, "POST", "/games", CREATE)
-                answers.append(response(sock)[0])
-        assert answers == [201, 503]
+                status, _, body = response(sock)
+                answers.append((status, body.decode()))
+        assert [status for status, _ in answers] == [201, 503], answers
 
 
 def test_the_connection_cap_serves_exactly_its_number_and_answers_json_503(tmp_path):

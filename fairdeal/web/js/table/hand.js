@@ -130,6 +130,8 @@ export function renderActions() {
     return;
   }
   if (myTurn()) {
+    // A drawn card the seat must play or keep (a view's declared `pending`, rules/base.py SEAT_OWN):
+    // its two answers stand first; the declared `keep` kind is its second.
     const pending = view.pending;
     if (pending) {
       buttons.push(el("button", { type: "button", class: "gold", id: "play-it", onclick: () => play(pending) }, `Play it (${display(pending)})`));
@@ -145,7 +147,7 @@ export function renderActions() {
       buttons.push(el("button", { type: "button", class: "secondary", id: "lower", onclick: lower }, "Put back", el("kbd", {}, "Esc")));
     }
     // Every other kind the game declares, pass last: its button, or its box and button.
-    const forms = moveForms().filter((form) => form.kind !== "play" && legal(form.kind) && !(pending && ["keep", "draw"].includes(form.kind)));
+    const forms = moveForms().filter((form) => form.kind !== "play" && legal(form.kind) && !(pending && form.kind === "keep"));
     forms.sort((a, b) => (a.kind === "pass") - (b.kind === "pass"));
     for (const form of forms) buttons.push(...controlsOf(form, { primary: form.kind === "keep" || form.fields.length > 0 }));
   }
