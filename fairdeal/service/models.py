@@ -94,7 +94,11 @@ def _seed_size(seed: str) -> str:
 
 
 class RevealIn(_Body):
-    seed: str = Field(max_length=MAX_CLIENT_SEED_BYTES, description="The client seed committed to, at most 128 UTF-8 bytes.")
+    # The protocol bounds a seed in UTF-8 bytes (spec/fairness.md), which JSON Schema cannot count: the
+    # schema gives the bound it can (128 characters, which every seed of 128 bytes is within) and the
+    # byte bound as x-maxBytes, and a seed within the first but over the second is a 422 that says so.
+    seed: str = Field(max_length=MAX_CLIENT_SEED_BYTES, json_schema_extra={"x-maxBytes": MAX_CLIENT_SEED_BYTES},
+                      description="The client seed committed to: at most 128 UTF-8 bytes (x-maxBytes), so at most 128 characters.")
 
     _check_seed = field_validator("seed")(_seed_size)
 

@@ -400,3 +400,22 @@ def test_a_whole_number_written_5_0_is_the_integer_the_schema_says(api, contract
         assert refused.status_code == 422
         [error] = answers_as_documented(contract, "POST", "/sessions", refused)["detail"]
         assert error["loc"] == ["body", "seats"] and "whole number" in error["msg"]
+
+
+def test_a_seed_is_bounded_in_bytes_as_the_schema_says(api, contract):
+    # The protocol's bound is 128 UTF-8 bytes; JSON Schema counts characters. The schema says both
+    # (maxLength 128, x-maxBytes 128): 128 characters of "ø" (256 bytes) are refused with the reason,
+    # 64 of them (128 bytes) are a seed.
+    schema = contract.raw_schema["components"]["schemas"]["RevealIn"]["properties"]["seed"]
+    assert schema["maxLength"] == 128 and schema["x-maxBytes"] == 128
+    for seed, status in (("ø" * 128, 422), ("ø" * 64, 200)):
+        game = api.create([("Ann", False), ("Bot", True)])
+        path = f"/games/{game['game_id']}/seats/0"
+        token = game["seats"][0]["join_token"]
+        committed = client_commitment(seed if status == 200 else "a seed of its bounds")  # the too long one has none
+        api.ok("POST", f"{path}/commit", token, json={"commitment": committed})
+        answer = api.call("POST", f"{path}/reveal", token, json={"seed": seed})
+        assert answer.status_code == status, answer.text
+        if status == 422:
+            [error] = answers_as_documented(contract, "POST", "/games/{game_id}/seats/{seat}/reveal", answer)["detail"]
+            assert error["loc"] == ["body", "seed"] and "at most 128 UTF-8 bytes, this one is 256" in error["msg"]
