@@ -23,6 +23,8 @@ import re
 import secrets
 import struct
 from collections.abc import Mapping, Sequence
+from operator import lt as _lt
+from operator import mod as _mod
 from typing import Any, TypeVar
 
 __all__ = [
@@ -170,10 +172,44 @@ _TWO32 = 1 << 32
 # Rejection limits 2^32 - (2^32 mod n) for the n a shuffle of up to two
 # packs meets, so the hot loop does one comparison per draw.
 _LIMITS = tuple(_TWO32 - _TWO32 % n if n else 0 for n in range(1025))
+# The same, and the n themselves, in the order a shuffle draws them (n = 1024 down
+# to 2): a shuffle of m + 1 items draws with the last m of each.
+_DRAW_NS = tuple(range(len(_LIMITS) - 1, 1, -1))
+_DRAW_LIMITS = tuple(_LIMITS[n] for n in _DRAW_NS)
+# u64(b) for the first blocks of a stream (a 52-card shuffle reads blocks 0-6).
+_BLOCK_INDEX = tuple(_U64.pack(b) for b in range(256))
+# The unpackers of stream bytes into big-endian words, one per length, made once.
+_WORD_UNPACKERS: dict[int, Any] = {}
+# Every word a shuffle rejects is at least min(_LIMITS[1:]) (n <= 1024), so it starts with the
+# bytes FF FF: stream bytes without two FF bytes in a row hold no rejected word.
+assert min(_LIMITS[1:]) >= 0xFFFF0000
+
+
+def _words(data: bytes) -> tuple[int, ...]:
+    """``data`` (whole 4-byte words) as big-endian unsigned integers."""
+    unpack = _WORD_UNPACKERS.get(len(data))
+    if unpack is None:
+        unpack = _WORD_UNPACKERS[len(data)] = struct.Struct(f">{len(data) // 4}I").unpack
+    return unpack(data)
 
 
 _XOR_36 = bytes(b ^ 0x36 for b in range(256))
 _XOR_5C = bytes(b ^ 0x5C for b in range(256))
+
+
+def _pads(key: bytes) -> tuple[bytes, bytes]:
+    """HMAC-SHA256's padded inner and outer key blocks (RFC 2104) of ``key``."""
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    return key.translate(_XOR_36), key.translate(_XOR_5C)
+
+
+def _hmac_sha256(key: bytes, msg: bytes) -> bytes:
+    """``hmac.digest(key, msg, "sha256")`` in two hashlib calls (OpenSSL's one-shot HMAC
+    costs about twice as much on a short message)."""
+    ipad, opad = _pads(key)
+    return hashlib.sha256(opad + hashlib.sha256(ipad + msg).digest()).digest()
 
 
 class _BlockHmac:
@@ -187,11 +223,9 @@ class _BlockHmac:
     __slots__ = ("_inner", "_outer")
 
     def __init__(self, key: bytes) -> None:
-        if len(key) > 64:
-            key = hashlib.sha256(key).digest()
-        key = key.ljust(64, b"\0")
-        self._inner = hashlib.sha256(key.translate(_XOR_36))
-        self._outer = hashlib.sha256(key.translate(_XOR_5C))
+        ipad, opad = _pads(key)
+        self._inner = hashlib.sha256(ipad)
+        self._outer = hashlib.sha256(opad)
 
     def digest(self, msg: bytes) -> bytes:
         inner = self._inner.copy()
@@ -202,23 +236,38 @@ class _BlockHmac:
 
     def blocks(self, start: int, count: int) -> bytes:
         """``HMAC(key, u64(start)) || ... || HMAC(key, u64(start + count - 1))``."""
-        inner, outer, pack = self._inner.copy, self._outer.copy, _U64.pack
-        out = []
-        for b in range(start, start + count):
+        inner, outer = self._inner.copy, self._outer.copy
+        end = start + count
+        indices: Sequence[bytes]
+        if end <= len(_BLOCK_INDEX):
+            indices = _BLOCK_INDEX[start:end]
+        else:
+            indices = [_U64.pack(b) for b in range(start, end)]
+        out: list[bytes] = []
+        append = out.append
+        for index in indices:
             i = inner()
-            i.update(pack(b))
+            i.update(index)
             o = outer()
             o.update(i.digest())
-            out.append(o.digest())
+            append(o.digest())
         return b"".join(out)
 
 
 _SHUFFLE_PREFIX = _lp("fairdeal/v1/shuffle")
+# lp("fairdeal/v1/shuffle") || lp(label) of the labels met lately, checked (labels are public).
+_LABEL_MESSAGES: dict[str, bytes] = {}
 
 
 def label_key(key: bytes, label: str) -> bytes:
     """``K = HMAC(game_key, lp("fairdeal/v1/shuffle") || lp(label))``: the key of one label's stream."""
-    return _BlockHmac(bytes(key)).digest(_SHUFFLE_PREFIX + _lp(check_label(label)))
+    message = _LABEL_MESSAGES.get(label) if type(label) is str else None
+    if message is None:
+        message = _SHUFFLE_PREFIX + _lp(check_label(label))
+        if len(_LABEL_MESSAGES) >= 4096:
+            _LABEL_MESSAGES.clear()
+        _LABEL_MESSAGES[label] = message
+    return _hmac_sha256(bytes(key), message)
 
 
 class Stream:
@@ -243,7 +292,8 @@ class Stream:
         """Append ``blocks`` more stream blocks to the unread words."""
         data = self._hmac.blocks(self._block, blocks)
         self._block += blocks
-        self._words = self._words[self._pos :] + struct.unpack(f">{8 * blocks}I", data)
+        words = _words(data)
+        self._words = self._words[self._pos :] + words if self._pos < len(self._words) else words
         self._pos = 0
 
     def u32(self) -> int:
@@ -282,28 +332,20 @@ class Stream:
     def shuffle(self, cards: Sequence[T]) -> list[T]:
         """Fisher-Yates over ``cards`` with ``uniform`` from this stream (protocol step 7)."""
         a = list(cards)
-        if len(a) >= len(_LIMITS):
-            for i in range(len(a) - 1, 0, -1):
-                j = self.uniform(i + 1)
-                a[i], a[j] = a[j], a[i]
-            return a
-        # The hot path: uniform() inlined over words fetched in advance. A
-        # rejection is rare (probability n / 2**32), so it takes the slow road.
-        self._ensure(len(a) - 1)
-        words, pos, limits = self._words, self._pos, _LIMITS
-        for i in range(len(a) - 1, 0, -1):
-            n = i + 1
-            x = words[pos]
-            pos += 1
-            if x < limits[n]:
-                j = x % n
-            else:
-                self._pos = pos
-                j = self.uniform(n)
-                self._ensure(i - 1)
-                words, pos = self._words, self._pos
+        m = len(a) - 1  # the number of draws when none is rejected
+        if 0 < m <= len(_DRAW_NS):
+            # The hot path: the m words that follow are the draws unless one is
+            # rejected (probability under m * 1024 / 2**32): test them all at once.
+            self._ensure(m)
+            pos = self._pos
+            draws = self._words[pos : pos + m]
+            if all(map(_lt, draws, _DRAW_LIMITS[-m:])):
+                self._pos = pos + m
+                return _swap_in(a, draws)
+        # A rejection, or a list past the fast path's tables: one uniform() per draw.
+        for i in range(m, 0, -1):
+            j = self.uniform(i + 1)
             a[i], a[j] = a[j], a[i]
-        self._pos = pos
         return a
 
 
@@ -312,7 +354,25 @@ def shuffle(key: bytes, label: str, cards: Sequence[T]) -> list[T]:
 
     The result's first element is the top of the stock. ``cards`` is not changed.
     """
-    return Stream(key, label).shuffle(cards)
+    a = list(cards)
+    m = len(a) - 1
+    if 0 < m <= len(_DRAW_NS):
+        # Stream.shuffle without the stream object: the blocks that hold m words, and
+        # when no word in them can be a rejection, the first m words are the draws.
+        data = _BlockHmac(label_key(key, label)).blocks(0, (m + 7) // 8)
+        if b"\xff\xff" not in data:
+            return _swap_in(a, _words(data))
+    return Stream(key, label).shuffle(a)
+
+
+def _swap_in(a: list[T], draws: Sequence[int]) -> list[T]:
+    """Protocol step 7 on ``a`` in place, given words ``draws`` of which the first len(a) - 1
+    are all accepted: for i = len(a) - 1 down to 1, j = x mod (i + 1), swap a[i] and a[j]."""
+    i = len(a) - 1
+    for j in map(_mod, draws, _DRAW_NS[-i:]):
+        a[i], a[j] = a[j], a[i]
+        i -= 1
+    return a
 
 
 def stream_bytes(key: bytes, label: str, n: int) -> bytes:
