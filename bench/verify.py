@@ -6,7 +6,7 @@ Makes ``N`` finished 4-player Crazy Eights records with fairdeal's own table
 and match (fixed seeds: two human seats that commit and reveal client seeds
 and play legal moves, sometimes by the turn timer; two bot seats), writes
 them to a temporary directory, then, ``R`` times over, reads every file and
-verifies it (:func:`verifier.replay.verify`: canonical form, the chain, every
+verifies it (:func:`fairdeal.verification.verify`: canonical form, the chain, every
 signature, the seeds, the replay of every move) and, as the baseline in the
 same run, reads every file and ``json.loads`` each line. Those times are CPU
 time of this one process (the machines are shared); medians are reported.
@@ -54,8 +54,8 @@ from click.testing import CliRunner
 from fairdeal.record import Signer
 from fairdeal.rules import get
 from fairdeal.table import Seat, Table, client_commitment
+from fairdeal.verification import verify
 from verifier.cli import main as verify_command
-from verifier.replay import verify
 
 SIGNER = Signer.from_seed(hashlib.sha256(b"bench/verify").digest())
 

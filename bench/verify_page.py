@@ -40,7 +40,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = os.environ.get("FAIRDEAL_CHROMIUM", "/usr/bin/chromium")

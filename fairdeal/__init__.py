@@ -58,7 +58,7 @@ from fairdeal.rules import get as get_rules  # noqa: E402
 from fairdeal.table import Seat, Table, TableError, Timing  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
-    from verifier.replay import Report
+    from fairdeal.verification import Report
 
 __all__ = [
     "__version__",
@@ -93,7 +93,7 @@ def verify(record: str | bytes | list[dict[str, Any]], *, key: str | None = None
     ``standings`` and ``outcome`` (as :attr:`Table.outcome`). ``key`` pins the server's public key (64 hex digits). Raises
     :class:`~fairdeal.record.RecordError` for text that is not a fairdeal record at all.
     """
-    from verifier.replay import verify as replay  # the verifier imports fairdeal, not the other way round
+    from fairdeal.verification import verify as replay  # the replay machinery, loaded when first used
 
     return replay(record, key=key)
 

@@ -22,7 +22,7 @@ Traceback (most recent call last):
 fairdeal.audit.Unreachable: http://localhost:1/.well-known/fairdeal-log: connection refused
 
 Like :mod:`fairdeal.tlog` it needs only the standard library and the record's helpers; the
-verifier is imported only for ``verify_records``.
+record checks (:mod:`fairdeal.verification`) are imported only when it fetches or verifies records.
 """
 
 from __future__ import annotations
@@ -86,8 +86,8 @@ def url_fetch(url: str, timeout: float = 30.0) -> bytes:
     """
     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
         raise AuditError(f"{url!r} is not an http:// or https:// URL")
-    from verifier.log import LogUnavailable
-    from verifier.log import url_fetch as fetch_whole
+    from fairdeal.verification.log import LogUnavailable
+    from fairdeal.verification.log import url_fetch as fetch_whole
 
     try:
         return fetch_whole(url, timeout, limit=None)  # the verifier's fetch: one way to ask a server
@@ -683,7 +683,7 @@ def _compare(report: AuditReport, record: _Record, lines: list[dict[str, Any]]) 
 
 
 def _verify(report: AuditReport, record: _Record, text: bytes) -> None:
-    from verifier.replay import verify  # the slow part, and a package of its own
+    from fairdeal.verification import verify  # the slow part: loaded only when records are verified
 
     try:
         result = verify(text, key=report.public_key)

@@ -9,7 +9,7 @@
 
 Each command is a subcommand of the :func:`main` group; input the protocol
 refuses becomes a one-line ``Error: ...`` and exit code 2 through
-:func:`user_input`, the one place that turns a :class:`ValueError` into a
+:func:`~fairdeal.cli_input.user_input`, the one place that turns a :class:`ValueError` into a
 usage error. This module needs only click and the protocol core, so the
 command works where the service's dependencies are not installed.
 """
@@ -17,11 +17,9 @@ command works where the service's dependencies are not installed.
 from __future__ import annotations
 
 import json
-import re
 import secrets
 import shlex
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +27,7 @@ import click
 
 from fairdeal import __version__
 from fairdeal.cards import codes, pack, parse_cards
+from fairdeal.cli_input import InputError, redact, user_input
 from fairdeal.fairness import Dealer, client_commitment, commitment, game_key, shuffle
 from fairdeal.rules import DEFAULT, SeatNames, catalogue_json
 from fairdeal.rules import get as get_rules
@@ -38,39 +37,6 @@ __all__ = ["main", "InputError", "user_input"]
 # Far more than any card game uses; it keeps a typo from filling the memory.
 MAX_PACKS = 1000
 
-# A server seed is secret until the end of its game; a mistyped command
-# (a seed without its option name, say) must not print it back. Any long
-# run of hex digits in an error message is hidden, whatever it was.
-_LONG_HEX = re.compile(r"[0-9a-fA-F]{16,}")
-
-
-def _redact(message: str) -> str:
-    return _LONG_HEX.sub("<hex hidden>", message)
-
-
-class InputError(click.ClickException):
-    """Input the protocol refuses: printed as one ``Error: ...`` line, exit code 2."""
-
-    exit_code = 2
-
-    def __init__(self, message: str) -> None:
-        super().__init__(_redact(" ".join(message.split())))
-
-
-@contextmanager
-def user_input() -> Iterator[None]:
-    """Report a :class:`ValueError` raised inside as bad input (exit code 2).
-
-    :class:`~fairdeal.fairness.FairnessError` and :class:`~fairdeal.cards.CardError`
-    are both ``ValueError``, and their messages already say what was wrong
-    without repeating a seed; they are shown on one line, long hex hidden.
-    """
-    try:
-        yield
-    except ValueError as error:
-        raise InputError(str(error)) from None
-
-
 class _Group(click.Group):
     """A click group whose usage errors never show a server seed."""
 
@@ -78,7 +44,7 @@ class _Group(click.Group):
         try:
             return super().make_context(*args, **kwargs)
         except click.UsageError as error:
-            error.message = _redact(error.message)
+            error.message = redact(error.message)
             raise
 
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
@@ -86,7 +52,7 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except click.UsageError as error:
             # Also the subcommands' own parsing errors, which happen in here.
-            error.message = _redact(error.message)
+            error.message = redact(error.message)
             raise
 
 
@@ -377,7 +343,7 @@ def witness_command(data_dir: Path, name: str | None, logs: Sequence[str], host:
         witness.close()
 
 
-# fairdeal.simulate owns the command; it imports user_input from here only when it runs.
+# fairdeal.simulate owns the command (it takes user_input from fairdeal.cli_input, as this module does).
 from fairdeal.simulate import simulate_command  # noqa: E402
 
 main.add_command(simulate_command, "simulate")

@@ -43,6 +43,7 @@ from typing import Any
 import click
 
 from fairdeal.bots import Bot, make_bot
+from fairdeal.cli_input import user_input
 from fairdeal.fairness import client_commitment, new_server_seed
 from fairdeal.record import Signer, canonical
 from fairdeal.rules import DEFAULT, Rules, Standing, get
@@ -279,9 +280,6 @@ def simulate_command(
       fairdeal simulate --rules crazy-eights --players 4 --games 10 --out sims --seed 1
       fairdeal simulate --rules eleusis --players 5 --games 2 --out sims --option dealer=1
     """
-    # Imported here: fairdeal.cli imports this module to register the command.
-    from fairdeal.cli import user_input
-
     with user_input():
         # Only the arguments are checked as input; a failure while playing is a bug, not bad input.
         options = _options(option_texts)

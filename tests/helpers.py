@@ -25,7 +25,7 @@ from fairdeal.record import Signer, check_chain, parse_record, resign
 from fairdeal.rules import IllegalMove, Move
 from fairdeal.rules.sequence import RunState
 from fairdeal.table import Seat, Table
-from verifier.replay import Report, verify
+from fairdeal.verification import Report, verify
 from verifier.report import json_report, text_report
 
 SEED = "00" * 32

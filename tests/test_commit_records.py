@@ -8,7 +8,7 @@ from __future__ import annotations
 from test_sequence_records import check_matches, check_edits, check_rewrites, check_simulate, record, stops
 from test_verifier_support import SIGNER, play
 
-from verifier.replay import verify
+from fairdeal.verification import verify
 from verifier.report import text_report
 
 COMMIT = ("run-tamper-commit-0", "commit", 4)

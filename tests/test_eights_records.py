@@ -24,8 +24,8 @@ from fairdeal.cli import main as fairdeal_main
 from fairdeal.record import resign
 from fairdeal.rules import get
 from fairdeal.table import Table
+from fairdeal.verification import verify
 from verifier.cli import main as verify_main
-from verifier.replay import verify
 from verifier.report import json_report, text_report
 
 SHORT = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from fairdeal.simulate import simulate
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 ROUNDS = 120
 """About 20 games (a round for each player): every player count with either dealer twice or

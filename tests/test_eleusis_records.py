@@ -21,7 +21,7 @@ from fairdeal.rules import get
 from fairdeal.rules.secret_rule import LIBRARY
 from fairdeal.table import Seat, Table, TableError
 from fairdeal.rules.eleusis import RULE
-from verifier.replay import verify
+from fairdeal.verification import verify
 from verifier.report import text_report
 
 CREATED = "2026-01-01T00:00:00Z"

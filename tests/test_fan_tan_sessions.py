@@ -16,7 +16,7 @@ from test_verifier_support import SIGNER, SIMULATED, play
 
 from fairdeal.record import resign
 from fairdeal.rules import get
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 GAMES = ("fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan")
 

@@ -11,7 +11,7 @@ from test_sequence_records import check_matches, check_edits, check_rewrites, ch
 from test_verifier_support import SIGNER, play
 
 from fairdeal.record import resign
-from verifier.replay import verify
+from fairdeal.verification import verify
 from verifier.report import json_report, text_report
 
 GAMES = ("michigan", "double-stops", "spin")

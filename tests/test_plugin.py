@@ -21,8 +21,8 @@ import fairdeal.rules as registry
 from fairdeal.cli import main
 from fairdeal.rules import GROUP, RULES, PluginError, Rules, catalogue, discover, how_to_play, own
 from fairdeal.simulate import simulate
+from fairdeal.verification import verify
 from fairdeal.web.engine import engine_bundle
-from verifier.replay import verify
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 from fastapi.testclient import TestClient  # noqa: E402

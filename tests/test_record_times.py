@@ -14,9 +14,9 @@ from fairdeal.record import check_at, fixed_clock, format_at, line_hash, parse_r
 from fairdeal.table import Table
 from fairdeal.service.dealing import DealingSession, client_commitment
 from fairdeal.cards import parse_cards
-from verifier.receipts import check_receipts
+from fairdeal.verification import verify
+from fairdeal.verification.receipts import check_receipts
 from verifier.cli import main
-from verifier.replay import verify
 
 GOLDEN = Path(__file__).parent / "golden"
 V1 = parse_record((GOLDEN / "crazy-eights-4p.jsonl").read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ from fairdeal.cards import codes, pack
 from fairdeal.record import canonical
 from fairdeal.rules import RULES, Move, get
 from fairdeal.simulate import simulate
-from verifier.replay import verify
+from fairdeal.verification import verify
 from verifier.replayer import FORMAT, ReplayError, hand_steps
 
 GOLDEN = Path(__file__).parent / "golden" / "crazy-eights-4p.jsonl"

@@ -18,7 +18,7 @@ from test_verifier_support import SIGNER, SIMULATED, play
 
 from fairdeal.cards import Card
 from fairdeal.record import resign
-from verifier.replay import verify
+from fairdeal.verification import verify
 from verifier.report import json_report, text_report
 
 

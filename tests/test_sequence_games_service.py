@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from fairdeal.fairness import client_commitment  # noqa: E402
 from fairdeal.service import Settings, create_app  # noqa: E402
 from fairdeal.service.models import MAX_SEATS  # noqa: E402
-from verifier.replay import verify  # noqa: E402
+from fairdeal.verification import verify  # noqa: E402
 
 CARD = re.compile(r'"([A2-9TJQK][CDHS])"')
 

@@ -20,7 +20,7 @@ from test_verifier_support import SIGNER, SIMULATED, play
 
 from fairdeal.rules import get
 from fairdeal.simulate import simulate
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 
 # --- the checks each run game gets ------------------------------------------------------

@@ -19,7 +19,7 @@ from helpers import (
 from test_verifier_support import SIGNER, SIMULATED, play
 
 from fairdeal.record import resign
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 GAMES = ("snip-snap-snorem", "earl-of-coventry", "jig")
 

@@ -33,9 +33,9 @@ from fairdeal.cards import Card, Rank, Suit
 from fairdeal.record import fixed_clock, parse_record, resign
 from fairdeal.rules import Move, get
 from fairdeal.table import Timing
+from fairdeal.verification import verify
+from fairdeal.verification.receipts import check_receipts
 from verifier.cli import main
-from verifier.receipts import check_receipts
-from verifier.replay import verify
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("FAIRDEAL_REGEN_GOLDEN") == "1"

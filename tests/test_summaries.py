@@ -16,7 +16,7 @@ from test_verifier_support import play
 from fairdeal.cards import Card
 from fairdeal.rules import RULES, catalogue
 from fairdeal.rules.summary import HandSummary, SeatNames
-from verifier.replay import verify
+from fairdeal.verification import verify
 from verifier.report import MovePrinter, json_report, text_report
 
 REPORT = Path(__file__).resolve().parent.parent / "verifier" / "report.py"

@@ -22,7 +22,7 @@ from test_verifier_support import SIGNER, play, seed_for, text_of
 from fairdeal.cards import ALL_CARDS, Card
 from fairdeal.fairness import client_commitment, commitment
 from fairdeal.record import RecordError, RecordWriter, canonical, check_at, check_created, resign
-from verifier.replay import Failure, Step, verify
+from fairdeal.verification import Failure, Step, verify
 
 RECORDS = {
     # 2 players, 1 human: draws, a keep, an eight naming a suit, auto-moves; 43 lines.

@@ -11,10 +11,11 @@ import json
 import pytest
 from test_verifier_support import SIGNER, play, seed_for, text_of
 
+import fairdeal.verification
+import fairdeal.verification.receipts
+import fairdeal.verification.replay
 import verifier
 import verifier.cli
-import verifier.receipts
-import verifier.replay
 import verifier.report
 from fairdeal.cards import pack
 from fairdeal.fairness import commitment, game_key, shuffle
@@ -22,12 +23,14 @@ from fairdeal.record import RecordError, Signer, canonical, check_chain, line_ha
 from fairdeal.rules import get
 from fairdeal.service.dealing import DealingSession
 from fairdeal.table import Seat, Table, client_commitment
-from verifier.replay import NOT_REVEALED, read_lines, verify
+from fairdeal.verification import NOT_REVEALED, Failure, verify
+from fairdeal.verification.replay import read_lines
 
 
 @pytest.mark.parametrize(
     "module",
-    [verifier, verifier.replay, verifier.receipts, verifier.report, verifier.cli],
+    [verifier, fairdeal.verification, fairdeal.verification.replay, fairdeal.verification.receipts, verifier.report,
+     verifier.cli],
     ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module):
@@ -222,7 +225,7 @@ REFUSED_CREATED = [
 @pytest.mark.parametrize("created", REFUSED_CREATED, ids=repr)
 def test_the_header_created_has_one_grammar(game, created):
     report = verify(_resigned(game.lines, lambda lines: lines[0].__setitem__("created", created)))
-    assert report.error == verifier.replay.Failure(
+    assert report.error == Failure(
         1, f"header created {created!r} is not a UTC date and time written YYYY-MM-DDTHH:MM:SSZ"
     )
     if created is None:
@@ -308,7 +311,7 @@ def test_numbers_are_integers_only(game):
     lines = game.text.splitlines()
     lines[2] = lines[2].replace('"seq":2', '"seq":2.0')
     report = verify("\n".join(lines))
-    assert report.error == verifier.replay.Failure(3, "the number 2.0 is not an integer (records hold integers only)")
+    assert report.error == Failure(3, "the number 2.0 is not an integer (records hold integers only)")
 
 
 def test_true_is_not_one(game):
@@ -319,7 +322,7 @@ def test_true_is_not_one(game):
     assert game.lines[ends[0]]["hand"] == 1
     report = verify(_resigned(game.lines, lambda lines: lines[ends[0]].__setitem__("hand", True)))
     assert not report.verified
-    assert report.error == verifier.replay.Failure(ends[0] + 1, "hand-end hand True but the rules give 1")
+    assert report.error == Failure(ends[0] + 1, "hand-end hand True but the rules give 1")
     report = verify(_resigned(game.lines, lambda lines: lines[moves[0]].__setitem__("seat", True)))
     assert not report.verified and report.error.reason == "move seat True is not a seat number"
     report = verify(_resigned(game.lines, lambda lines: lines[moves[0]].__setitem__("auto", 1)))
@@ -366,9 +369,9 @@ def test_not_a_record_at_all_raises_record_error():
 
 def test_a_second_header_or_a_line_before_the_start(game):
     report = verify(_resigned(game.lines, lambda lines: lines.insert(1, dict(lines[0]))))
-    assert report.error == verifier.replay.Failure(2, "a second header")
+    assert report.error == Failure(2, "a second header")
     moved = _resigned(game.lines, lambda lines: lines.insert(1, {"type": "move", "seat": 0, "move": "draw"}))
-    assert verify(moved).error == verifier.replay.Failure(2, "a move line before the start (client seeds come first)")
+    assert verify(moved).error == Failure(2, "a move line before the start (client seeds come first)")
 
 
 def test_hashes_of_lines_read_from_text_are_their_line_hashes(game):

@@ -1,7 +1,7 @@
 """The verifier's quick ways through a record read what the general ones read, byte for byte.
 
 Reading a line and reading its time each have a quick road for the common case
-(verifier/replay.py, fairdeal/record.py), taken only when it gives the general road's answer:
+(fairdeal/verification/replay.py, fairdeal/record.py), taken only when it gives the general road's answer:
 these tests hold the two side by side, on every line of the golden records and of the spec's
 vectors, and on lines and times changed a character at a time (fixed seeds).
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.record import at_ms, canonical, check_at, line_hash, parse_record
-from verifier.replay import _move_line, _parse, _read_unsigned, read_lines
+from fairdeal.verification.replay import _move_line, _parse, _read_unsigned, read_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted((ROOT / "tests" / "golden").glob("*.jsonl")) + sorted((ROOT / "spec" / "vectors").glob("*.jsonl"))

@@ -12,8 +12,8 @@ from test_verifier_support import play
 
 from fairdeal.rules import RULES
 from fairdeal.simulate import simulate
+from fairdeal.verification import verify
 from verifier.cli import main
-from verifier.replay import verify
 
 GAMES = 400
 """Every seat count with every number of human seats (25 kinds of table) 16 times, a seat that

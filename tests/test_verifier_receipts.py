@@ -11,8 +11,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from fairdeal.record import Signer, head_message
 from fairdeal.rules import Move, get
 from fairdeal.table import Seat, Table
-from verifier.receipts import check_receipts, read_receipts
-from verifier.replay import verify
+from fairdeal.verification import verify
+from fairdeal.verification.receipts import check_receipts, read_receipts
 
 GAME = dict(players=3, humans=2, receipts=True, options={"target": 40}, use_bots=False)
 

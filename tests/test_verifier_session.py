@@ -18,9 +18,9 @@ from test_verifier_support import SIGNER, text_of
 from fairdeal.cards import codes, parse_cards, pack
 from fairdeal.record import RecordError, canonical, resign
 from fairdeal.service.dealing import DealingSession, client_commitment
+from fairdeal.verification import NOT_REVEALED, Failure, verify
+from fairdeal.verification.receipts import check_receipts
 from verifier.cli import main
-from verifier.receipts import check_receipts
-from verifier.replay import NOT_REVEALED, Failure, verify
 
 
 def _session(*, seats=2, reveal=True, start_early=False, prefix=""):

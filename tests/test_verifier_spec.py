@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from fairdeal.record import canonical, check_chain, head_message, line_hash, parse_record
+from fairdeal.verification import verify
+from fairdeal.verification.replay import read_lines
 from verifier.cli import main
-from verifier.replay import read_lines, verify
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 DOC = (SPEC / "record.md").read_text(encoding="utf-8")

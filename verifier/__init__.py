@@ -7,15 +7,18 @@
 >>> report.verified, report.hands[0].scores, report.standings[0]
 (True, (0, 11), Standing(seat=1, total=11, place=1))
 
-The modules: :mod:`verifier.replay` (:func:`verify`, the :class:`Report`),
-:mod:`verifier.session` (dealing-session records), :mod:`verifier.receipts`
-(a player's receipts against a record), :mod:`verifier.report` (the text
-and JSON reports, the move-by-move replay), :mod:`verifier.cli` (the
-``fairdeal-verify`` command). It imports no service code: cryptography and
-click are all it needs.
+The checks themselves are fairdeal's (:mod:`fairdeal.verification`: :func:`verify`, the
+:class:`Report`, dealing sessions, receipts, the log), since the service and ``fairdeal audit``
+run them too; this package imports them and never the other way round. Its modules:
+:mod:`verifier.report` (the text and JSON reports, the move-by-move replay),
+:mod:`verifier.cli` (the ``fairdeal-verify`` command), :mod:`verifier.browser` and
+:mod:`verifier.replayer` (what the verify page and the hand replayer call in Pyodide);
+:mod:`verifier.replay`, :mod:`verifier.session`, :mod:`verifier.receipts` and
+:mod:`verifier.log` keep the old import paths working. It imports no service code:
+cryptography and click are all it needs.
 """
 
-from verifier.receipts import ReceiptCheck, check_receipts, read_receipts
-from verifier.replay import Failure, Hand, Report, verify
+from fairdeal.verification import Failure, Hand, Report, verify
+from fairdeal.verification.receipts import ReceiptCheck, check_receipts, read_receipts
 
 __all__ = ["verify", "Report", "Hand", "Failure", "check_receipts", "read_receipts", "ReceiptCheck"]

@@ -43,7 +43,7 @@ from fairdeal.record import (
     parse_record,
     signature_check,
 )
-from verifier.replay import Report, verify
+from fairdeal.verification import Report, verify
 from verifier.report import json_report, text_report
 
 __all__ = ["signature_requests", "verify_json", "verify_bytes", "catalogue", "call", "CALLABLE"]

@@ -32,9 +32,9 @@ import click
 
 from fairdeal.cosignature import WitnessKey
 from fairdeal.record import RecordError, parse_record
-from verifier.log import LogCheck, LogUnavailable, check_log, read_checkpoint, server_of
-from verifier.receipts import ReceiptCheck, check_receipts, read_receipts
-from verifier.replay import verify
+from fairdeal.verification import verify
+from fairdeal.verification.log import LogCheck, LogUnavailable, check_log, read_checkpoint, server_of
+from fairdeal.verification.receipts import ReceiptCheck, check_receipts, read_receipts
 from verifier.report import MovePrinter, json_report, safe, text_report, verdict
 
 __all__ = ["main"]

@@ -1,6 +1,6 @@
 """The hand replayer: every hand of a verified record, move by move, with every card face up.
 
-:func:`hand_steps` verifies the record with :func:`verifier.replay.verify` and, as
+:func:`hand_steps` verifies the record with :func:`fairdeal.verification.verify` and, as
 that replay goes (its ``watch``), notes one step for each deal and each move: the
 record's line, the seat, the move and the rule that allowed it
 (:meth:`~fairdeal.rules.Rules.why_legal`), and what the table shows after it,
@@ -42,7 +42,7 @@ from fairdeal.cards import codes
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.rules import Move, Rules, SeatNames
 from fairdeal.rules.base import standings_json
-from verifier.replay import NOT_REVEALED, Step, verify
+from fairdeal.verification import NOT_REVEALED, Step, verify
 
 __all__ = ["hand_steps", "ReplayError", "FORMAT"]
 

@@ -14,7 +14,7 @@ module names no game.
 >>> from fairdeal.record import Signer
 >>> from fairdeal.rules import DEFAULT, get
 >>> from fairdeal.table import Seat, Table
->>> from verifier.replay import verify
+>>> from fairdeal.verification import verify
 >>> rules = get(DEFAULT, {"target": 20})
 >>> table = Table.new("doc", rules, [Seat("Ann", bot=True), Seat("Bob", bot=True)],
 ...                   Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="00" * 32)
@@ -36,8 +36,8 @@ from typing import Any
 
 from fairdeal.rules import RULES, Move, Rules, Standing
 from fairdeal.rules.summary import SeatNames, display, safe
-from verifier.receipts import ReceiptCheck
-from verifier.replay import Hand, Report, Step
+from fairdeal.verification import Hand, Report, Step
+from fairdeal.verification.receipts import ReceiptCheck
 
 __all__ = ["text_report", "json_report", "verdict", "MovePrinter", "display", "safe"]
 
@@ -184,7 +184,7 @@ def json_report(report: Report, *, file: str | None = None, receipts: Sequence[R
 
 
 class MovePrinter:
-    """Watches a replay (:func:`verifier.replay.verify`'s ``watch``) and prints every move
+    """Watches a replay (:func:`fairdeal.verification.verify`'s ``watch``) and prints every move
     with every hand visible: the seat, the move, the card a draw drew, the table after it
     and each seat's hand, as the game's rules describe them. ``hand`` limits it to one hand."""
 

@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 from fairdeal.cards import Card, Rank, codes
 from fairdeal.rules.move import BASIC, Move, MoveError, MoveKind, declared
-from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, drawn_words, safe
+from fairdeal.rules.summary import HandResult, HandSummary, SeatNames, describe_chips, display, drawn_words, safe
 
 __all__ = [
     "Event",
@@ -302,22 +302,6 @@ class Secret:
     def _field(self) -> str:
         """The name of the field of :attr:`move` that its declaration marks secret."""
         return next(f.name for f in declared(self.move).fields if f.secret)
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended and what each seat scored in it.
-
-    ``how`` is ``"out"`` (``winners`` is the one seat that went out) or
-    ``"blocked"`` (``winners`` are the seats tied on the lowest count).
-    ``counts`` are the points left in each hand.
-    """
-
-    how: str
-    winners: tuple[int, ...]
-    counts: tuple[int, ...]
-    scores: tuple[int, ...]
-    reason: str = ""
 
 
 def went_out(seat: int, counts: Sequence[int], scores: Sequence[int] | None = None) -> HandResult:

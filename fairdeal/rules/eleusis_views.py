@@ -2,10 +2,9 @@
 public table's JSON (:class:`EleusisTable`), a round's summary (:class:`EleusisSummary`) and a
 judgement in words.
 
-The rules (the deal, the moves, the judgements, the scores) and the round's state are in
-:mod:`fairdeal.rules.eleusis`, which imports this module; this one takes the state it is given
-and imports the rules' module only for type checking (and, writing a summary's lines, for the
-one score it names, :data:`~fairdeal.rules.eleusis.NOT_DEALT_BONUS`).
+The rules (the deal, the moves, the judgements, the scores) are in :mod:`fairdeal.rules.eleusis`,
+which imports this module; the round's state is in :mod:`fairdeal.rules.eleusis_state`, which
+both import (this one never imports the rules).
 
 >>> from fairdeal.fairness import GameShuffle, game_key
 >>> from fairdeal.rules.eleusis import Eleusis
@@ -19,15 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from fairdeal.cards import Card, codes
 from fairdeal.rules.base import Event, HandResult, TableJSON, check_view_seat
+from fairdeal.rules.eleusis_state import NOT_DEALT_BONUS, EleusisState, Judgement, Pending, rejected_cards
 from fairdeal.rules.secret_rule import EXAMPLES, LIBRARY, SYNTAX_HELP
 from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
-
-if TYPE_CHECKING:  # eleusis imports this module: no import of it at run time
-    from fairdeal.rules.eleusis import EleusisState, Judgement, Pending
 
 __all__ = [
     "AwaitingCall",
@@ -40,11 +37,6 @@ __all__ = [
     "round_summary",
     "seat_view",
 ]
-
-
-def rejected_cards(sidelines: Sequence[Sequence[Sequence[Card]]]) -> int:
-    """How many cards the sidelines hold."""
-    return sum(len(entry) for column in sidelines for entry in column)
 
 
 # -- what a seat sees -------------------------------------------------------------------
@@ -303,8 +295,6 @@ class EleusisSummary(HandSummary):
             out.append(f"  expelled: {names.seats(self.expelled)}")
         out.append(f"  dealer's score {self.dealer_score}" + (" (no seat gets it: the server dealt)" if self.server_deals else ""))
         if self.not_dealt:
-            from fairdeal.rules.eleusis import NOT_DEALT_BONUS  # the rules import this module: not at its top
-
             out.append(f"  +{NOT_DEALT_BONUS} to each seat that has not dealt: {names.seats(self.not_dealt)}")
         for r, stock in enumerate(self.restocks, 1):
             out.append(f"  restock {r}: {display(stock)}")

@@ -27,14 +27,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fairdeal.cards import Card, CardError, codes
 
-if TYPE_CHECKING:  # base imports this module: no import of base at run time
-    from fairdeal.rules.base import HandResult
-
 __all__ = [
+    "HandResult",
     "HandSummary",
     "SeatNames",
     "safe",
@@ -46,6 +44,24 @@ __all__ = [
     "plays_json",
     "plays_from_json",
 ]
+
+
+# Here rather than in base: a summary describes how its hand ended, and base imports this
+# module (base re-exports it, so ``fairdeal.rules.base.HandResult`` still works).
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended and what each seat scored in it.
+
+    ``how`` is ``"out"`` (``winners`` is the one seat that went out) or
+    ``"blocked"`` (``winners`` are the seats tied on the lowest count).
+    ``counts`` are the points left in each hand.
+    """
+
+    how: str
+    winners: tuple[int, ...]
+    counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str = ""
 
 
 def safe(text: Any) -> str:

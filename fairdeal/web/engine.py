@@ -9,16 +9,16 @@ versions), dated 1980-01-01 00:00:00, mode 0644, made on Unix, no comment, no ex
 
 What it holds: every ``.py`` file of ``fairdeal/`` except ``fairdeal/service/`` and
 ``fairdeal/web/`` (the server and the pages, which the verifier never imports), every
-``.py`` file of ``verifier/`` and of each installed game plugin's package, names as they are
-imported (``fairdeal/rules/base.py``); and for each distribution that registers games, a
-``dist-info`` folder with its name, version and games, so that the page finds the games
-through their entry points as fairdeal does everywhere.
+``.py`` file of ``verifier/`` (the page's door, :mod:`verifier.browser`) and of each installed
+game plugin's package, names as they are imported (``fairdeal/rules/base.py``); and for each
+distribution that registers games, a ``dist-info`` folder with its name, version and games,
+so that the page finds the games through their entry points as fairdeal does everywhere.
 spec/verify-page.md is the contract.
 
 >>> bundle = engine_bundle()
 >>> bundle.data == build_bundle() and len(bundle.sha256) == 64
 True
->>> "fairdeal/record.py" in bundle.names and "verifier/replay.py" in bundle.names
+>>> "fairdeal/verification/replay.py" in bundle.names and "verifier/browser.py" in bundle.names
 True
 >>> any(name.startswith(("fairdeal/service/", "fairdeal/web/")) for name in bundle.names)
 False
@@ -45,14 +45,27 @@ _MODE = 0o100644  # a regular file, rw-r--r--
 def engine_files() -> dict[str, Path | bytes]:
     """The bundle's entries, by name, sorted: the installed file each comes from, or the bytes
     of a generated one (a plugin's distribution metadata)."""
-    import fairdeal
-    import verifier
+    import importlib.util
 
     files: dict[str, Path | bytes] = {}
-    for package in (fairdeal, verifier):
-        files.update(_python_files(Path(package.__file__).resolve()))
+    for name in _packages():
+        # Found, not imported: find_spec of a top-level name only looks for its files, so fairdeal
+        # bundles the verifier without depending on it (the verifier imports fairdeal).
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin is not None:
+            files.update(_python_files(Path(spec.origin).resolve()))
     files.update(_plugin_files())
     return dict(sorted(files.items()))
+
+
+def _packages() -> list[str]:
+    """The top-level packages the fairdeal distribution installs, by its metadata: ``fairdeal``
+    and ``verifier``."""
+    from importlib import metadata
+
+    names = sorted(name for name, dists in metadata.packages_distributions().items()
+                   if "fairdeal" in dists and name.isidentifier() and not name.startswith("_"))
+    return names or ["fairdeal", "verifier"]  # a checkout on PYTHONPATH has no metadata: its two packages
 
 
 def _python_files(init: Path) -> dict[str, Path]:

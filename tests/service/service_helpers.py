@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from fairdeal.fairness import client_commitment
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 CARD_CODE = re.compile(r'"([A2-9TJQK][CDHS])"')
 

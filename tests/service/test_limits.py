@@ -17,7 +17,7 @@ from test_verifier_support import play
 from fairdeal.service import Settings, create_app
 from fairdeal.service.errors import TooMany
 from fairdeal.service.limits import Rate, RateLimiter, StreamCounter, client_address, parse_networks
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = [("Bot A", True), ("Bot B", True)]

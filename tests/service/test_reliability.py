@@ -34,8 +34,8 @@ from service_helpers import choose
 from fairdeal.fairness import client_commitment
 from fairdeal.record import Signer, canonical, line_hash, resign, verify_head
 from fairdeal.tlog import Checkpoint, verify_checkpoint, verify_consistency
-from verifier.receipts import check_receipts
-from verifier.replay import verify
+from fairdeal.verification import verify
+from fairdeal.verification.receipts import check_receipts
 
 BIN = Path(sys.executable).parent
 FAIRDEAL = str(BIN / "fairdeal")

@@ -25,7 +25,7 @@ from fairdeal.rules import get
 from fairdeal.service import Settings, create_app
 from fairdeal.service.live import DEFAULT_CACHE_BYTES
 from fairdeal.table import Seat, Table
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 
 @pytest.fixture

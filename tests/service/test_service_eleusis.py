@@ -12,7 +12,7 @@ from service_helpers import Api
 
 from fairdeal.record import Signer, check_at, format_at, resign
 from fairdeal.service import create_app
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 SIGNER = Signer.from_seed(bytes(32))  # for a forged record's own signatures
 

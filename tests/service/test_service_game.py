@@ -12,7 +12,7 @@ from fairdeal.fairness import commitment, game_key, shuffle
 from fairdeal.cards import pack
 from fairdeal.record import check_chain, verify_head
 from fairdeal.rules import RULES
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 
 def test_a_human_plays_three_bots_to_the_end_and_the_record_verifies(api, caplog):

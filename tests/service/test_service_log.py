@@ -120,11 +120,11 @@ def test_the_tree_is_rebuilt_from_the_store_and_two_stores_never_fork_it(api, se
     assert made[0]["log"]["index"] == 0
 
 
-# -- fairdeal-verify --log's checks (verifier/log.py), the server's answers through the test client ----
+# -- fairdeal-verify --log's checks (fairdeal/verification/log.py), the server's answers through the test client ----
 
 
 def _fetch(api):
-    from verifier.log import LogUnavailable
+    from fairdeal.verification.log import LogUnavailable
 
     def fetch(url):
         response = api.client.get(url.removeprefix("http://testserver"))
@@ -137,7 +137,7 @@ def _fetch(api):
 
 def test_the_verifier_finds_a_record_in_the_log_and_names_what_does_not_match(api):
     from fairdeal.record import Signer, resign
-    from verifier.log import LogUnavailable, check_log
+    from fairdeal.verification.log import LogUnavailable, check_log
 
     fetch = _fetch(api)
     game = api.create([("A", True), ("B", True)], options={"target": 5}, host_id="alice")

@@ -10,7 +10,7 @@ from service_helpers import Api
 
 from fairdeal.record import check_at, parse_record
 from fairdeal.service import create_app
-from verifier.replay import verify
+from fairdeal.verification import verify
 
 
 def ann_and_a_bot(api: Api, **body) -> tuple[str, str]:

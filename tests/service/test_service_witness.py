@@ -27,8 +27,8 @@ from fairdeal.service.settings import SettingsError
 from fairdeal.service.store import open_store
 from fairdeal.service.transparency import default_origin
 from fairdeal.tlog import verifier_key, verify_checkpoint
+from fairdeal.verification.log import check_log
 from fairdeal.witness import Witness
-from verifier.log import check_log
 
 URL = "http://testserver"
 BOTS = {"options": {"target": 1, "restock_limit": 0}}

@@ -67,7 +67,7 @@ async def record(game_id: GameId, games: GamesDep) -> Response:
 @router.get("/{game_id}/verify", response_model=VerifyReport, responses=errors(404, 422))
 async def verify(game_id: GameId, games: GamesDep) -> JSONResponse:
     """Run the standalone verifier on the stored record, pinned to this server's key; its JSON report."""
-    from verifier.replay import verify as verify_record
+    from fairdeal.verification import verify as verify_record
 
     text = await games.store.call(games.record_text, game_id)
     # A whole replay: in a worker thread, whatever the store, so that other requests go on meanwhile.

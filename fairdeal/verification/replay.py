@@ -1,0 +1,1101 @@
+"""Replay a fairdeal record and check everything in it: the header, the chain and
+its signatures, the client seeds' commit-reveal, the server seed, and every
+deal, move, restock and score against the rules.
+
+:func:`fairdeal.verification.verify` reads a record (its text, or its lines
+already parsed) and returns a :class:`Report`; a game's record is checked here
+(:func:`verify_game`). It stops at the first failure, which it names by
+its 1-based line number and a reason a person understands; the hands played
+before the failure are still reported, for auditors.
+
+>>> from fairdeal.record import Signer
+>>> from fairdeal.verification import verify
+>>> from fairdeal.rules import DEFAULT, get
+>>> from fairdeal.table import Seat, Table
+>>> table = Table.new("doc", get(DEFAULT, {"target": 20}), [Seat("Ann", bot=True), Seat("Bob", bot=True)],
+...                   Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="00" * 32)
+>>> while not table.match.over:
+...     _ = table.move(table.match.turn, table.match.auto_move(), auto=True)
+>>> _ = table.reveal()
+>>> report = verify(table.writer.text())
+>>> report.verified, report.error, len(report.hands) >= 1
+(True, None, True)
+>>> table.lines[7]["card"] = "KD"   # a move nobody made
+>>> print(verify(table.lines).error)
+line 8: illegal move play KD by seat 0: the auto-move here is play TS
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import operator
+import re
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairdeal.cards import codes
+from fairdeal.fairness import (
+    PROTOCOL,
+    SEED_LINES,
+    FairnessError,
+    SeedError,
+    GameShuffle,
+    SeedPhase,
+    check_game_id,
+    commitment,
+    game_key,
+)
+from fairdeal.match import Match
+from fairdeal.record import (
+    FORMAT,
+    FORMAT_1,
+    FORMATS,
+    SIGNED_TYPES,
+    ChainError,
+    RecordError,
+    canonical,
+    at_ms,
+    check_at,
+    check_chain,
+    check_created,
+    format_at,
+    line_hash,
+)
+from fairdeal.rules import HandResult, IllegalMove, Move, MoveError, OptionsError, Outcome, Rules, ScoreSheet, Standing, get
+from fairdeal.rules.base import standings_json
+from fairdeal.rules.move import members as move_members, secret_members
+from fairdeal.rules.summary import HandSummary
+
+__all__ = ["verify_game", "read_record", "read_lines", "Report", "Hand", "Failure", "Step", "RecordError", "NOT_REVEALED"]
+
+MAX_SEAT_NAME = 40
+"""A seat name is 1 to 40 characters (fairdeal.table's limit)."""
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_SIG = re.compile(r"[0-9a-f]{128}")
+
+# Lines whose fields follow from the seed alone: a mismatch there is the deal's, not a player's.
+_SEED_LINES = frozenset({"draw-for-deal", "deal", "restock"})
+# The fields every line may carry besides its event (``at``: format 2's, checked by _check_times).
+_CHAIN_FIELDS = frozenset({"seq", "prev", "sig", "at"})
+_TIMING = ("turn_ms", "bot_ms", "next_hand_ms")
+"""The header's ``timing`` (format 2), each a whole number of milliseconds from 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why a record does not verify: the first line that fails (1-based) and the reason."""
+
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One finished hand as the seed and the rules give it.
+
+    ``summary`` is what the rules report of the hand, its family's typed
+    :class:`~fairdeal.rules.summary.HandSummary` (for Crazy Eights: ``deal``
+    by seat, ``turned`` and the starter, and ``restocks``, each new stock top
+    first); the rest is how it ended. ``sheet`` holds what a game's score
+    sheet keeps besides the totals (Hollywood scoring: ``games``, each game's
+    scores by seat), as its ``hand-end`` line shows it; ``score_sheet`` is
+    that sheet itself, which describes itself in the text report.
+    """
+
+    hand: int
+    dealer: int
+    summary: HandSummary
+    how: str
+    winners: tuple[int, ...]
+    counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    reason: str = ""
+    sheet: dict[str, Any] = field(default_factory=dict)
+    score_sheet: ScoreSheet | None = field(default=None, repr=False, compare=False)
+    dealt_at: str | None = None
+    """When its ``deal`` line was written (format 2; ``None`` in a format 1 record)."""
+    ended_at: str | None = None
+    """When its ``hand-end`` line was written (format 2)."""
+
+    @property
+    def deal(self) -> list[list[str]]:
+        return [codes(cards) for cards in self.summary.deal]
+
+    @property
+    def result(self) -> HandResult:
+        """How the hand ended, as the rules gave it."""
+        return HandResult(self.how, self.winners, self.counts, self.scores, self.reason)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "dealer": self.dealer,
+            **self.summary.to_json(),
+            "result": {
+                "how": self.how,
+                "winners": list(self.winners),
+                "counts": list(self.counts),
+                "reason": self.reason,
+            },
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+            **self.sheet,
+            **({} if self.dealt_at is None else {"dealt_at": self.dealt_at, "ended_at": self.ended_at}),
+        }
+
+
+@dataclass
+class Report:
+    """What :func:`fairdeal.verification.verify` found. ``verified`` is true only when ``error`` is ``None``."""
+
+    verified: bool = False
+    error: Failure | None = None
+    kind: str = "game"
+    """``"game"``, or ``"session"`` for a dealing session's record (spec/sessions.md)."""
+    game_id: str | None = None
+    rules: str | None = None
+    options: dict[str, int] = field(default_factory=dict)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    created: str | None = None
+    format: str | None = None
+    """The header's record format (``fairdeal-record/1`` or ``/2``), once read."""
+    timing: dict[str, int] | None = None
+    """A format 2 header's ``timing``: the timer every auto-move is checked against."""
+    server_key: str | None = None
+    """The key the signatures were checked with (the pinned one, or the header's)."""
+    commitment: str | None = None
+    client_seeds: list[str] | None = None
+    bots: list[int] | None = None
+    server_seed: str | None = None
+    first_dealer: int | None = None
+    draw: list[str] = field(default_factory=list)
+    """The cards turned face up in the draw for the first dealer."""
+    hands: list[Hand] = field(default_factory=list)
+    standings: tuple[Standing, ...] | None = None
+    """The final standings, once the match is over."""
+    totals: list[int] | None = None
+    """The totals after the last finished hand."""
+    abandoned: str | None = None
+    """The reason given when the game was abandoned."""
+    label_prefix: str | None = None
+    shuffles: list[dict[str, Any]] | None = None
+    """A session's shuffles: label, count, cards, and the derived ``order`` once the seed is known."""
+    lines: int = 0
+    moves: int = 0
+    record: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    """The lines read (up to the first unreadable one): what receipts are checked against."""
+    unread_from: int | None = None
+    """The first line that could not be read (nothing from there on was checked)."""
+    hashes: list[str] | None = field(default=None, repr=False, compare=False)
+    """Their hashes, when the record was read from its text."""
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, as the record shows it: the final standings, or the reason it was
+        abandoned; ``None`` while the record leaves the game in play. The same as the table's
+        (:attr:`Table.outcome <fairdeal.table.Table.outcome>`)."""
+        if self.abandoned is not None:
+            return Outcome(None, self.abandoned)
+        return None if self.standings is None else Outcome(self.standings)
+
+    @property
+    def verdict(self) -> str:
+        """``VERIFIED``, or ``NOT VERIFIED: line N: <reason>`` (the report's last line, unescaped)."""
+        return "VERIFIED" if self.verified else f"NOT VERIFIED: {self.error}"
+
+    def line_hash(self, seq: int) -> str:
+        """The hash of the record's line ``seq`` (0 is the header)."""
+        return self.hashes[seq] if self.hashes is not None else line_hash(self.record[seq])
+
+    def fail(self, line: int, reason: str) -> None:
+        """Record a failure unless an earlier one is known (receipts add theirs after the replay)."""
+        if self.error is None or line < self.error.line:
+            self.error = Failure(line, reason)
+        self.verified = False
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == "session":
+            return {
+                "verified": self.verified,
+                "kind": "session",
+                "game_id": self.game_id,
+                "rules": None,
+                "seats": len(self.seats),
+                "label_prefix": self.label_prefix,
+                "shuffles": [{k: v for k, v in s.items() if k != "line"} for s in self.shuffles or []],
+                "hands": [],
+                "standings": None,
+                "error": None if self.error is None else self.error.to_json(),
+            }
+        return {
+            "verified": self.verified,
+            "game_id": self.game_id,
+            "rules": self.rules,
+            "options": self.options,
+            "seats": self.seats,
+            "hands": [hand.to_json() for hand in self.hands],
+            "standings": standings_json(self.standings),
+            "abandoned": self.abandoned,
+            **({"timing": self.timing} if self.timing is not None else {}),
+            "error": None if self.error is None else self.error.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of the replay, for a caller that watches it (``fairdeal-verify --moves``).
+
+    ``before`` is the hand's state before the line (``None`` for the start)
+    and ``match`` the match after it; ``events`` are what the engine produced
+    for it; ``report`` holds the header's facts (seats and their names).
+    """
+
+    line: int
+    record: dict[str, Any]
+    events: list[dict[str, Any]]
+    before: Any
+    match: Match
+    report: Report
+
+
+class _Fail(Exception):
+    def __init__(self, index: int, reason: str) -> None:
+        self.index = index
+        self.reason = reason
+
+
+class _NotInteger(ValueError):
+    pass
+
+
+def _refuse_number(text: str) -> Any:
+    raise _NotInteger(text)
+
+
+# fairdeal records hold integers only: a float (or NaN) is refused while parsing.
+_decoder = json.JSONDecoder(parse_float=_refuse_number, parse_constant=_refuse_number)
+_decode = _decoder.decode
+# decode's own scanner, without decode's whitespace skipping around it: a canonical line has
+# none, and any other line is read again by decode, which says what is wrong with it.
+_scan = _decoder.scan_once
+
+
+_UNREAD = object()
+
+try:
+    from json.encoder import c_encode_basestring, c_make_encoder
+except ImportError:  # pragma: no cover - CPython and Pyodide have _json; a build without it reads slower
+    c_make_encoder = None
+if c_make_encoder is not None:
+    # canonical()'s encoding as text, from the C encoder itself: JSONEncoder.encode makes one on
+    # every call, with a table of the containers it is in (against cycles, which a parsed line
+    # cannot have). The same options as fairdeal.record's: keys sorted, no spaces, no ASCII
+    # escapes, no NaN (a parsed line holds no float at all).
+    _encode_parsed = c_make_encoder(None, json.JSONEncoder().default, c_encode_basestring, None, ":", ",", True, False, False)
+
+    def _canonical_text(obj: dict[str, Any]) -> str:
+        return "".join(_encode_parsed(obj, 0))
+else:  # pragma: no cover
+    def _canonical_text(obj: dict[str, Any]) -> str:
+        return canonical(obj).decode()
+
+
+def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
+    """One line's object and its hash, or ``None`` and why it cannot be read."""
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    if not raw or raw.isspace():
+        return None, "an empty line (a record has one JSON object on every line)"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte {exc.start + 1} of the line)"
+    try:
+        obj, end = _scan(text, 0)
+        if end != len(text):
+            raise ValueError(end)
+    except (ValueError, StopIteration, RecursionError):  # (_NotInteger and JSONDecodeError are ValueErrors)
+        obj = _UNREAD
+    try:
+        if obj is _UNREAD:
+            obj = _decode(text)
+    except _NotInteger as exc:
+        return None, f"the number {exc} is not an integer (records hold integers only)"
+    except json.JSONDecodeError as exc:
+        return None, f"not a complete JSON object ({exc.msg} at column {exc.colno}; a truncated record?)"
+    except RecursionError:
+        return None, "not a record line (nested too deeply)"
+    except ValueError:  # Python reads no integer of more than 4300 digits (sys.get_int_max_str_digits)
+        return None, "a number too long to read (records hold small integers)"
+    if not isinstance(obj, dict):
+        return None, "not a JSON object"
+    try:
+        encoded = canonical(obj)
+    except (UnicodeEncodeError, ValueError):
+        return None, "a string that is not valid Unicode text"
+    if encoded != raw:
+        # The hash is of the canonical encoding; a line in any other form (spaces, key
+        # order, escapes, a key twice) could be read differently by another verifier.
+        return None, "not in canonical form (keys sorted, no spaces, UTF-8; spec/record.md)"
+    # The line hash is of the canonical encoding without "sig": here, the line's own bytes.
+    return obj, line_hash(obj) if "sig" in obj else hashlib.sha256(raw).hexdigest()
+
+
+# A move line as canonical JSON writes it, most of a record: its keys in sorted order, each once,
+# no spaces, whole numbers as Python writes them (up to 16 digits), and text of printable ASCII
+# other than the double quote and the backslash: the characters JSON writes as they are, no escape.
+_TEXT = r'"([ !#-\[\]-~]*)"'
+_WHOLE = r"(0|-?[1-9][0-9]{0,15})"
+_MOVE_LINE = re.compile(
+    rf'\{{(?:"at":{_TEXT},)?(?:"auto":(true),)?(?:"card":{_TEXT},)?"move":{_TEXT},"prev":{_TEXT},'
+    rf'"seat":{_WHOLE},"seq":{_WHOLE},(?:"suit":{_TEXT},)?"type":"move"\}}'
+).fullmatch
+
+
+def _move_line(text: str) -> dict[str, Any] | None:
+    """The object of a move line in the one form :data:`_MOVE_LINE` matches, or ``None``.
+
+    For such a line, ``json.loads`` gives this very object (the same keys in the same order,
+    the same values), and :func:`~fairdeal.record.canonical` of it is the line again: what
+    :func:`_parse` checks with a JSON decoder and encoder, the pattern checks at once.
+
+    >>> _move_line('{"card":"9C","move":"play","prev":"00","seat":1,"seq":9,"type":"move"}')
+    {'card': '9C', 'move': 'play', 'prev': '00', 'seat': 1, 'seq': 9, 'type': 'move'}
+    >>> _move_line('{"move":"play","card":"9C","prev":"00","seat":1,"seq":9,"type":"move"}') is None
+    True
+    """
+    match = _MOVE_LINE(text)
+    if match is None:
+        return None
+    at, auto, card, move, prev, seat, seq, suit = match.groups()
+    line: dict[str, Any] = {}
+    if at is not None:
+        line["at"] = at
+    if auto is not None:
+        line["auto"] = True
+    if card is not None:
+        line["card"] = card
+    line["move"] = move
+    line["prev"] = prev
+    line["seat"] = int(seat)
+    line["seq"] = int(seq)
+    if suit is not None:
+        line["suit"] = suit
+    line["type"] = "move"
+    return line
+
+
+def _read_unsigned(raw: bytes) -> dict[str, Any] | None:
+    """The object of a canonical line without ``sig`` (most lines), read the quick way; ``None``
+    for any other line, or one that fails on the way: :func:`_parse` reads it again, checks
+    the same, and says what is wrong with it.
+
+    (Text decoded from UTF-8 holds no lone surrogate, so its canonical text equal to the line's
+    text is its canonical encoding equal to the line's bytes.)
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    line = _move_line(text)
+    if line is not None:
+        return line
+    try:
+        obj, end = _scan(text, 0)
+        if end == len(text) and type(obj) is dict and "sig" not in obj and _canonical_text(obj) == text:
+            return obj
+    except (ValueError, StopIteration, RecursionError):  # (_NotInteger and JSONDecodeError are ValueErrors)
+        pass
+    return None
+
+
+def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Failure | None]:
+    """The record's lines up to the first one that cannot be read, their hashes, and that failure.
+
+    Raises :class:`~fairdeal.record.RecordError` when the data is not a
+    fairdeal record at all: empty, or its first line is not a JSON header.
+
+    >>> lines, hashes, failure = read_lines(b'{"seq":0,"type":"header"}\\n{"seq":1,"type":"x"')
+    >>> len(lines), str(failure)
+    (1, "line 2: not a complete JSON object (Expecting ',' delimiter at column 20; a truncated record?)")
+    >>> read_lines(b'{"hello": "world"}\\n')
+    Traceback (most recent call last):
+    ...
+    fairdeal.record.RecordError: not a fairdeal record: the first line is not a record header
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    raws = data.split(b"\n")
+    if raws and raws[-1] == b"":
+        raws.pop()  # the newline that ends the last line
+    if not raws:
+        raise RecordError("not a fairdeal record: the file is empty")
+    lines: list[dict[str, Any]] = []
+    hashes: list[str] = []
+    sha256 = hashlib.sha256
+    for number, raw in enumerate(raws, 1):
+        obj = _read_unsigned(raw)
+        if obj is not None:
+            # The line hash is of the canonical encoding without "sig": here, the line's own bytes.
+            why = sha256(raw).hexdigest()
+        else:
+            obj, why = _parse(raw)  # why: the reason it cannot be read, else its hash
+        if number == 1 and (obj is None or obj.get("type") != "header"):
+            # The first line decides whether this is a record at all.
+            try:
+                first = json.loads(raw)
+            except (ValueError, RecursionError):
+                raise RecordError("not a fairdeal record: the first line is not JSON") from None
+            if not isinstance(first, dict) or first.get("type") != "header":
+                raise RecordError("not a fairdeal record: the first line is not a record header") from None
+        if obj is None:
+            return lines, hashes, Failure(number, why)
+        lines.append(obj)
+        hashes.append(why)
+    return lines, hashes, None
+
+
+_MOVES: dict[tuple[Any, ...], Move] = {}
+"""Moves read before, by the values of every member a move may have (:func:`move_members`, which
+the games declare); only lines whose members are all text or absent are kept, and those equal
+only text and absent members (never a JSON ``true`` that equals 1), so a line finds here exactly
+the move :meth:`Move.from_json` would read from it. A secret member (a dealer's rule, in a
+seat's own move) is never kept."""
+_MOVES_KEPT = 4096  # a record's moves repeat (a deck's cards); text from a record is not kept without end
+
+
+def _read_move(line: dict[str, Any]) -> Move:
+    """:meth:`Move.from_json` of a move line, remembered: a replay reads thousands of moves
+    that are the same few hundred. Raises :class:`MoveError` as it does."""
+    fields = tuple(map(line.get, move_members()))
+    try:
+        move = _MOVES.get(fields)
+    except TypeError:  # a list (a string of cards) in it: not one kept
+        return Move.from_json(line)
+    if move is None:
+        move = Move.from_json(line)
+        if (len(_MOVES) < _MOVES_KEPT and all(f is None or type(f) is str for f in fields)
+                and all(line.get(m) is None for m in secret_members())):
+            _MOVES[fields] = move
+    return move
+
+
+def _show(value: Any) -> str:
+    return repr(value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, and of the same JSON types all the way down (``true`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same, a, b))
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
+    return a == b
+
+
+_MISSING = object()
+
+
+def _compare(index: int, line: dict[str, Any], expected: dict[str, Any]) -> None:
+    """Raise :class:`_Fail` naming the first field where ``line`` differs from the engine's event."""
+    if "sig" not in line:
+        chained = {**expected, "seq": line.get("seq"), "prev": line.get("prev")}
+        if "at" in line:
+            chained["at"] = line["at"]
+        # Equal as Python values. A move's fields were type-checked before it was
+        # applied; elsewhere an integer could still be a JSON true or false.
+        if chained == line and (expected["type"] == "move" or all(map(_same, expected.values(), map(line.get, expected)))):
+            return
+    kind = expected["type"]
+    got = line.get("type")
+    if got != kind:
+        raise _Fail(index, f"a {got} line, but {'the seed gives' if kind in _SEED_LINES else 'the rules give'} a {kind} line here")
+    for key, value in expected.items():
+        found = line.get(key, _MISSING)
+        if found is _MISSING or not _same(value, found):
+            source = "the seed gives" if kind in _SEED_LINES else "the rules give"
+            if found is _MISSING:
+                raise _Fail(index, f"{kind} has no {key}, but {source} {_show(value)}")
+            raise _Fail(index, f"{kind} {key} {_show(found)} but {source} {_show(value)}")
+    _no_extra(index, line, expected.keys())
+
+
+def _no_extra(index: int, line: dict[str, Any], allowed: Any) -> None:
+    for key in line:
+        if key not in allowed and key not in _CHAIN_FIELDS:
+            raise _Fail(index, f"{line.get('type')} has a field {key!r} that the format does not give")
+
+
+def _created(created: Any) -> str:
+    """The header's ``created``, if it is written as spec/record.md gives it (``YYYY-MM-DDTHH:MM:SSZ``)."""
+    try:
+        return check_created(created)
+    except ValueError as exc:
+        raise _Fail(0, f"header {exc}") from None
+
+
+def _instant(ms: int) -> str:
+    """``ms`` as an ``at`` spells it, or in milliseconds where no ``at`` can (past the year 9999:
+    a header's ``turn_ms`` has no maximum, so a deadline may be there)."""
+    try:
+        return format_at(ms)
+    except OverflowError:
+        return f"{ms} ms after 1970 (past 9999-12-31)"
+
+
+def _timing(timing: Any) -> dict[str, int]:
+    """A format 2 game header's ``timing``: exactly turn_ms, bot_ms and next_hand_ms, each a
+    whole number of milliseconds from 0."""
+    if not isinstance(timing, dict) or sorted(timing) != sorted(_TIMING) or not all(
+        type(timing[k]) is int and timing[k] >= 0 for k in _TIMING
+    ):
+        raise _Fail(0, f"header timing {_show(timing)} is not {{turn_ms, bot_ms, next_hand_ms}}, each whole milliseconds from 0")
+    return dict(timing)
+
+
+def _read_times(lines: Sequence[dict[str, Any]], report: Report) -> list[int | None]:
+    """Each line's ``at`` in milliseconds for a format 2 record (``None`` where it is not well
+    formed: :func:`_check_times` says so); nothing for format 1."""
+    if report.format != FORMAT:
+        return []
+    return [at_ms(line.get("at")) for line in lines]
+
+
+def _check_times(
+    lines: Sequence[dict[str, Any]], end: int, report: Report, times: Sequence[int | None] | None = None
+) -> None:
+    """Report the first of the first ``end`` lines whose time is wrong: in format 2 an ``at``
+    not well formed or before the line before's; in format 1 any ``at`` (its lines have none).
+    It runs after the replay, so that a line the replay refuses first keeps the replay's reason.
+    ``times`` are the lines' times as :func:`_read_times` read them, if it did."""
+    end = min(end, len(lines))
+    if report.format == FORMAT and times and len(times) >= end:
+        read = times[:end]
+        if None not in read and all(map(operator.le, read, read[1:])):
+            return  # every time well formed, none before the one before: the loop finds nothing
+    last: int | None = None
+    for index in range(end):
+        line = lines[index]
+        if report.format != FORMAT:
+            if "at" in line:
+                report.fail(index + 1, f"a field 'at' in a {FORMAT_1} record (its lines have no time)")
+                return
+            continue
+        ms = times[index] if times else None
+        if ms is None:  # not read yet, or not well formed: check_at says why
+            try:
+                ms = check_at(line.get("at"))
+            except ValueError as exc:
+                report.fail(index + 1, str(exc))
+                return
+        if last is not None and ms < last:
+            report.fail(index + 1, f"at {line['at']} is before the line before's ({format_at(last)}): times never go backwards")
+            return
+        last = ms
+
+
+def _seed_line(index: int, phase: SeedPhase, line: dict[str, Any]) -> None:
+    """A line of the client seeds' commit-reveal, read by the one seed phase the server runs too."""
+    try:
+        phase.read(line)
+    except SeedError as exc:
+        raise _Fail(index, exc.reason) from None
+
+
+def _header_keys(line: dict[str, Any], report: Report, key: str | None) -> None:
+    """The header's time, commitment and server key (checked against a pinned ``key``), into ``report``."""
+    report.created = _created(line.get("created"))
+    report.format = line.get("format")
+    if report.format == FORMAT:
+        try:
+            at = format_at(check_at(line.get("at")))
+        except ValueError as exc:
+            raise _Fail(0, f"header {exc}") from None
+        if at[:19] + "Z" != report.created:
+            raise _Fail(0, f"header at {at!r} is not its created {report.created!r} (the same time to the second)")
+    report.commitment = line.get("commitment")
+    if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
+        raise _Fail(0, "header commitment is not 64 lowercase hex digits")
+    server_key = line.get("server_key")
+    if not isinstance(server_key, str) or not _HEX64.fullmatch(server_key):
+        raise _Fail(0, "header server_key is not 64 lowercase hex digits (an Ed25519 public key)")
+    if key is not None and server_key != key:
+        raise _Fail(0, f"the header's server_key {server_key[:16]}... is not the key you gave ({key[:16]}...)")
+    report.server_key = key or server_key
+
+
+class _Replay:
+    """The state of one verification, line by line."""
+
+    def __init__(self, lines: Sequence[dict[str, Any]], report: Report, watch: Callable[[Step], None] | None):
+        self.lines = lines
+        self.report = report
+        self.watch = watch
+        self.rules: Rules | None = None
+        self.match: Match | None = None
+        self.phase: SeedPhase | None = None
+        self.revealed: dict[int, str] = {}
+        """Each hand's secret (a game's :class:`~fairdeal.rules.base.Secret`), by hand number, as its reveal line gives it."""
+        self.times: list[int | None] = []
+        """Each line's ``at`` in milliseconds (format 2; ``None`` where it is not well formed)."""
+        self.hand_times: dict[int, list[str | None]] = {}
+        """Each hand's deal and end times (format 2), by hand number."""
+        self.types: list[Any] | None = None
+        """Each line's ``type`` (:meth:`line_types`)."""
+
+    # -- the header --------------------------------------------------------
+
+    def header(self, key: str | None) -> None:
+        report, line = self.report, self.lines[0]
+        if line.get("type") != "header":
+            raise _Fail(0, "the first line is not a header")
+        fmt, protocol = line.get("format"), line.get("protocol")
+        if fmt not in FORMATS:
+            raise _Fail(0, f"unknown record format {fmt!r}: this verifier reads {' and '.join(FORMATS)}")
+        if protocol != PROTOCOL:
+            raise _Fail(0, f"unknown fairness protocol {protocol!r}: this verifier knows {PROTOCOL} only")
+        if "kind" in line:
+            raise _Fail(0, f"unknown record kind {line['kind']!r}: this verifier reads games and sessions")
+        try:
+            report.game_id = check_game_id(line.get("game_id"))
+        except FairnessError as exc:
+            raise _Fail(0, f"header game_id: {exc}") from None
+        name, options = line.get("rules"), line.get("options")
+        if not isinstance(options, dict):
+            raise _Fail(0, f"header options {_show(options)} is not a JSON object")
+        try:
+            self.rules = get(name, options)
+        except OptionsError as exc:
+            raise _Fail(0, f"header: {exc}") from None
+        missing = [k for k in self.rules.options if k not in options]
+        if missing:
+            # Defaults may change between versions: a record names every option it was played with.
+            raise _Fail(0, f"header options do not give {missing[0]!r} (a record lists every option of {self.rules.name})")
+        report.rules, report.options = self.rules.name, dict(self.rules.options)
+        seats = line.get("seats")
+        if not isinstance(seats, list):
+            raise _Fail(0, "header seats is not a list")
+        for n, seat in enumerate(seats):
+            if not isinstance(seat, dict) or type(seat.get("bot")) is not bool:
+                raise _Fail(0, f"header seat {n} needs a name and whether a bot plays it")
+            seat_name = seat.get("name")
+            if not isinstance(seat_name, str) or not 1 <= len(seat_name) <= MAX_SEAT_NAME:
+                raise _Fail(0, f"header seat {n}: a seat name is 1 to {MAX_SEAT_NAME} characters")
+        try:
+            self.rules.check_seats(len(seats))
+        except OptionsError as exc:
+            raise _Fail(0, f"header seats: {exc}") from None
+        report.seats = [{"name": s["name"], "bot": s["bot"]} for s in seats]
+        _header_keys(line, report, key)
+        if fmt == FORMAT:
+            report.timing = _timing(line.get("timing"))
+
+    # -- the server seed ---------------------------------------------------
+
+    def server_seed(self) -> str | None:
+        """The revealed seed, checked against the header's commitment (``None`` before the reveal)."""
+        types = self.line_types()
+        if "reveal" not in types:
+            return None
+        index = types.index("reveal")  # the first reveal line
+        line = self.lines[index]
+        _no_extra(index, line, ("type", "server_seed"))
+        seed = line.get("server_seed")
+        if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
+            raise _Fail(index, "reveal server_seed is not 64 lowercase hex digits")
+        if commitment(seed) != self.report.commitment:
+            raise _Fail(index, "the revealed server seed does not match the commitment in the header")
+        self.report.server_seed = seed
+        return seed
+
+    def line_types(self) -> list[Any]:
+        """Every line's ``type``, in order: what the passes over the whole record before the
+        replay look for (one list, searched in C, rather than a loop over the lines each)."""
+        if self.types is None:
+            self.types = [line.get("type") for line in self.lines]
+        return self.types
+
+    # -- a game's committed secrets -------------------------------------------
+
+    def secrets(self, end: int) -> int:
+        """Check every hand's revealed secret against its commitment, for a game that declares
+        one (:class:`fairdeal.rules.base.Secret`; spec/fairness.md, "Secret rules"), as a player
+        can at the hand's end without the server seed. Returns where the replay must stop:
+        before a hand whose reveal fails, else ``end``. The secrets are kept for the replay,
+        which needs a seat's secret before the hand's moves can be judged.
+        """
+        declared = self.rules.secret if self.rules is not None else None
+        if declared is None:
+            return end  # a game with no secret: its record's lines are its events', compared in the replay
+        types = self.line_types()
+        if declared.commitment not in types and declared.reveal not in types:
+            return end
+        noun = declared.noun
+        committed: dict[int, tuple[int, Any]] = {}
+        for index in range(end):
+            line = self.lines[index]
+            kind = line.get("type")
+            if kind == declared.commitment:
+                committed.setdefault(line.get("hand"), (index, line.get("commitment")))
+            elif kind == declared.reveal:
+                hand, secret, nonce = line.get("hand"), line.get(noun), line.get("nonce")
+                if type(hand) is not int or hand in self.revealed:
+                    self.report.fail(index + 1, f"{kind} hand {_show(hand)} is not a round whose {noun} is still secret")
+                    return index
+                if not isinstance(secret, str) or not isinstance(nonce, str) or not _HEX64.fullmatch(nonce):
+                    self.report.fail(index + 1, f"{kind} gives the {noun} as text and its nonce as 64 lowercase hex digits")
+                    return committed.get(hand, (index,))[0]
+                if hand not in committed:
+                    self.report.fail(index + 1, f"the {noun} of round {hand} is revealed, but no line before commits to it")
+                    return index
+                at, expected = committed[hand]
+                if declared.digest(secret, nonce) != expected:
+                    self.report.fail(index + 1, f"the {noun} and nonce revealed for round {hand} do not match the commitment on line {at + 1}")
+                    # Replay no move of that round (here and above): judged by a secret it was
+                    # not committed to, they would fail first and hide which line is false.
+                    return at
+                self.revealed[hand] = secret
+        return end
+
+    def _secret_move(self, index: int, line: dict[str, Any], move: Move, hand: int) -> Move | None:
+        """A move that gives the game's secret, as the record has it (without the secret), with
+        the secret its hand revealed; ``None`` when that reveal is false (already reported, on
+        its later line): the hand cannot be judged, and the replay stops here."""
+        declared = self.rules.secret if self.rules is not None else None
+        if declared is None or move.kind != declared.move:
+            return move
+        noun = declared.noun
+        if noun in line:
+            raise _Fail(index, f"move has a field {noun!r}: a secret {noun} is never written in its move "
+                               f"(only its round's {declared.reveal} gives it)")
+        if hand in self.revealed:
+            return declared.restored(move, self.revealed[hand])
+        if self.report.error is not None:
+            return None
+        raise _Fail(index, f"the {noun} committed to here is never revealed (round {hand} has no {declared.reveal} line)")
+
+    # -- client seeds and the start ----------------------------------------
+
+    def seeds(self, end: int) -> int:
+        """Check the commit-reveal lines up to the start line; returns the start line's index."""
+        report = self.report
+        phase = self.phase = SeedPhase(len(report.seats), [s for s, seat in enumerate(report.seats) if not seat["bot"]])
+        for index in range(1, end):
+            line = self.lines[index]
+            kind = line.get("type")
+            if kind in SEED_LINES:
+                _seed_line(index, phase, line)
+                if kind == "start":
+                    report.client_seeds, report.bots = phase.seat_seeds(), phase.bots()
+                    return index
+            elif kind in ("abandon", "reveal"):
+                return index
+            elif kind == "header":
+                raise _Fail(index, "a second header")
+            else:
+                raise _Fail(index, f"a {kind} line before the start (client seeds come first)")
+        return end
+
+    # -- the match ---------------------------------------------------------
+
+    def play(self, start: int, end: int, seed: str) -> int:
+        """Replay the lines from the start line to ``end``; returns the reveal's index (or ``end``)."""
+        report, lines, rules = self.report, self.lines, self.rules
+        assert rules is not None and report.game_id is not None and report.client_seeds is not None and self.phase is not None
+        key = game_key(seed, report.game_id, report.client_seeds)
+        match = self.match = Match(rules, len(report.seats), GameShuffle(key))
+        pending: deque[dict[str, Any]] = deque(match.start())
+        report.first_dealer = match.first_dealer
+        if self.watch:
+            self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
+        apply, from_json, watch, known, members = match.apply, _read_move, self.watch, _MOVES, move_members()
+        secret_move = None if rules.secret is None else rules.secret.move
+        # The turn's deadline (format 2): the time of the line after which the seat got the
+        # turn (a move's last line, its events included) plus the turn times the rules' factor.
+        # A draw that leaves the turn with its seat does not start it again (spec/record.md).
+        # Only an auto-move's line needs the deadline: ``began`` is where the turn began (its
+        # line, the state and whether the match was over then), read into one when it does.
+        began = (start + len(pending), match.state, match.over)
+        moves = 0
+        closed = False  # the round's secrets revealed for an abandon that must follow
+        index = start + 1
+        try:
+            while index < end:
+                line = lines[index]
+                if pending:
+                    _compare(index, line, pending.popleft())
+                    if line["type"] == "draw-for-deal":
+                        report.draw = line["cards"]
+                    elif line["type"] in ("deal", "hand-end"):
+                        times = self.hand_times.setdefault(line.get("hand"), [None, None])
+                        times[line["type"] == "hand-end"] = line.get("at")
+                    index += 1
+                    continue
+                kind = line.get("type")
+                if kind == "reveal":
+                    if not match.over and report.abandoned is None:
+                        raise _Fail(index, "the server seed is revealed before the game is over")
+                    return index
+                if match.over or report.abandoned is not None:
+                    after = "abandon" if report.abandoned is not None else "match-end"
+                    raise _Fail(index, f"a {kind} line after the {after}: only the reveal may follow")
+                if kind == "move":
+                    seat = line.get("seat")
+                    if type(seat) is not int:
+                        raise _Fail(index, f"move seat {_show(seat)} is not a seat number")
+                    auto = line.get("auto", False)
+                    if auto is not True and "auto" in line:
+                        raise _Fail(index, f"move auto {_show(auto)}: auto is true when present")
+                    try:
+                        try:
+                            move = known[tuple(map(line.get, members))]  # _read_move's, at once
+                        except (KeyError, TypeError):
+                            move = from_json(line)
+                    except MoveError as exc:
+                        raise _Fail(index, str(exc)) from None
+                    if move.kind == secret_move:  # (a game with a secret: no call for every other move)
+                        move = self._secret_move(index, line, move, match.hand_no)
+                        if move is None:
+                            return end  # nothing from here on can be judged; the failure is reported
+                    # (A line without a well-formed time is _check_times's to report.)
+                    if auto:
+                        turn = self._turn_from(*began)
+                        if turn is not None and self.times[index] is not None and self.times[index] < turn[0]:
+                            due, first, factor = turn
+                            times = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
+                            raise _Fail(index, f"an auto-move at {line['at']}, before its turn's deadline {_instant(due)} "
+                                               f"(the turn began at line {first + 1}, {lines[first]['at']}, plus {times})")
+                    before = match.state
+                    drawing = move.kind == "draw"  # (the kind is the line's "move", read above)
+                    if drawing:
+                        key_before = (match.hand_no, match.turn)
+                    try:
+                        events = apply(seat, move, auto=auto)
+                    except IllegalMove as exc:
+                        raise _Fail(index, str(exc)) from None
+                    if not drawing or (match.hand_no, match.turn) != key_before:
+                        began = (index + len(events) - 1, match.state, match.over)
+                    # _compare's first test, here (nearly every line passes it); it says why not.
+                    chained = {**events[0], "seq": line.get("seq"), "prev": line.get("prev")}
+                    if "at" in line:
+                        chained["at"] = line["at"]
+                    if chained != line or "sig" in line:
+                        _compare(index, line, events[0])
+                    if len(events) > 1:
+                        pending.extend(events[1:])
+                    moves += 1
+                    if watch:
+                        watch(Step(index + 1, line, events, before, match, report))
+                elif kind == "abandon":
+                    if match.abandon_events() and not closed:
+                        raise _Fail(index, "the game is abandoned before the round's secret rule is revealed")
+                    self.abandon(index, line)
+                elif (closing := match.abandon_events()) and kind == closing[0]["type"] and not closed:
+                    # An abandon in the middle of a round reveals what the round kept secret first.
+                    pending.extend(closing)
+                    closed = True
+                    after = index + len(closing)
+                    if after >= end or lines[after].get("type") != "abandon":
+                        raise _Fail(min(after, end - 1), f"the round's {kind} for an abandon must be followed by the abandon line")
+                    continue
+                elif kind in SEED_LINES:
+                    _seed_line(index, self.phase, line)  # the phase is over: it says why not
+                else:
+                    raise _Fail(index, f"a {kind} line where the rules expect a move")
+                index += 1
+        finally:
+            report.moves = moves
+        return index
+
+    def _turn_from(self, last: int, state: Any, over: bool) -> tuple[int, int, int] | None:
+        """The turn that starts after line ``last`` (0-based) in ``state`` (``over``: the match
+        was over then): its deadline in milliseconds, that line, and the rules' factor; ``None``
+        when no time is checked (format 1, no turn)."""
+        timing = self.report.timing
+        if timing is None or last >= len(self.times) or self.times[last] is None:
+            return None
+        if over or state is None:
+            return None
+        factor = self.rules.turn_factor(state)
+        return self.times[last] + timing["turn_ms"] * factor, last, factor
+
+    def abandon(self, index: int, line: dict[str, Any]) -> None:
+        _no_extra(index, line, ("type", "reason"))
+        reason = line.get("reason")
+        if not isinstance(reason, str) or len(reason) > 200:
+            raise _Fail(index, "abandon reason is text of at most 200 characters")
+        self.report.abandoned = reason
+
+    def finish(self) -> None:
+        """Copy the hands (and the standings, once the match is over) into the report."""
+        match, report = self.match, self.report
+        if match is None:
+            return
+        report.hands = [
+            Hand(h.hand, h.dealer, h.summary, h.result.how, h.result.winners, h.result.counts,
+                 h.result.scores, h.totals, h.result.reason, _sheet_fields(h.sheet), h.sheet,
+                 *self.hand_times.get(h.hand, (None, None)))
+            for h in match.hands
+        ]
+        if match.hands:
+            report.totals = list(match.totals)
+        if match.over:
+            report.standings = match.standings
+
+
+def _sheet_fields(sheet: Any) -> dict[str, Any]:
+    """What a score sheet shows in a hand-end line besides the totals (``{}`` for a plain sheet)."""
+    if sheet is None:
+        return {}
+    return {key: value for key, value in sheet.record().items() if key != "totals"}
+
+
+NOT_REVEALED = "the record ends here and the server seed is not revealed (a game in progress, or a truncated record)"
+
+
+def read_record(
+    lines: str | bytes | Sequence[dict[str, Any]], key: str | None
+) -> tuple[list[dict[str, Any]], list[str] | None, Report, str | None]:
+    """The start of every check, a game's or a session's: the record's lines, their hashes
+    (``None`` for lines given parsed), its report so far (failed at the first line that cannot
+    be read, or for an empty record) and ``key`` as it is compared (lowercase).
+
+    Raises ``ValueError`` for a ``key`` that is not 64 hex digits, and
+    :class:`~fairdeal.record.RecordError` for text that is not a fairdeal record at all.
+
+    >>> lines, hashes, report, key = read_record([], None)
+    >>> lines, hashes, str(report.error)
+    ([], None, 'line 1: the record is empty')
+    """
+    if key is not None:
+        key = key.strip().lower()
+        if not _HEX64.fullmatch(key):
+            raise ValueError("a server key is 64 hex digits (the raw Ed25519 public key)")
+    unreadable: Failure | None = None
+    hashes: list[str] | None = None
+    if isinstance(lines, (str, bytes)):
+        lines, hashes, unreadable = read_lines(lines)
+    lines = list(lines)
+    report = Report(lines=len(lines), record=lines, hashes=hashes)
+    if unreadable is not None:
+        report.fail(unreadable.line, unreadable.reason)
+        report.unread_from = unreadable.line
+    if not lines:
+        report.fail(1, "the record is empty")
+    return lines, hashes, report, key
+
+
+def verify_game(
+    lines: Sequence[dict[str, Any]],
+    hashes: list[str] | None,
+    report: Report,
+    key: str | None,
+    watch: Callable[[Step], None] | None = None,
+) -> Report:
+    """Check a game's record (not empty), as :func:`read_record` gave it; ``report`` filled in.
+    :func:`fairdeal.verification.verify` reads a record and hands a game's here (a dealing
+    session's to :func:`fairdeal.verification.session.verify_session`).
+
+    ``key`` pins the server's published public key instead of trusting the header's.
+    ``watch`` is called with a :class:`Step` for the start and every move, as the replay goes.
+    """
+    replay = _Replay(lines, report, watch)
+    # The checks run in this order: the header, the chain and its signatures, the
+    # server seed against its commitment, the client seeds, then the replay (only
+    # of lines before any failure found so far). The earliest failing line wins.
+    end = _header_and_chain(lambda: replay.header(key), lines, report, hashes)
+    if end is None:
+        return report
+    replay.times = _read_times(lines, report)
+    end = replay.secrets(end)
+    try:
+        seed = replay.server_seed()
+        start = replay.seeds(end)
+        if start < end:
+            kind = lines[start]["type"]
+            if kind == "reveal":
+                raise _Fail(start, "the server seed is revealed before the game is over")
+            if kind == "abandon":
+                replay.abandon(start, lines[start])
+                reveal = start + 1
+                if reveal < end and lines[reveal].get("type") != "reveal":
+                    raise _Fail(reveal, f"a {lines[reveal].get('type')} line after the abandon: only the reveal may follow")
+            elif seed is None:
+                reveal = end
+            else:
+                reveal = replay.play(start, end, seed)
+            if reveal + 1 < end:
+                raise _Fail(reveal + 1, f"a {lines[reveal + 1].get('type')} line after the reveal: the reveal is the last line")
+        if report.error is None and lines[-1].get("type") != "reveal":
+            # Finished or not, a record without its reveal proves nothing yet.
+            raise _Fail(end - 1, NOT_REVEALED)
+    except _Fail as failure:
+        report.fail(failure.index + 1, failure.reason)
+    finally:
+        replay.finish()
+    _check_times(lines, len(lines) if report.error is None else report.error.line, report, replay.times)
+    report.verified = report.error is None
+    return report
+
+
+def _header_and_chain(
+    header: Callable[[], None], lines: Sequence[dict[str, Any]], report: Report, hashes: list[str] | None
+) -> int | None:
+    """Check the header (``header()``, which raises :class:`_Fail`), then the chain and its
+    signatures: how many lines come before the first failure found, or ``None`` when the header
+    fails (nothing after it can be checked; the report says why). A game's and a session's alike."""
+    try:
+        header()
+    except _Fail as failure:
+        report.fail(failure.index + 1, failure.reason)
+        return None
+    try:
+        _chain(lines, report.server_key, hashes)
+    except ChainError as exc:
+        report.fail(exc.line, exc.reason)
+    return len(lines) if report.error is None else report.error.line - 1
+
+
+def _chain(lines: Sequence[dict[str, Any]], key: str | None, hashes: list[str] | None) -> None:
+    """:func:`fairdeal.record.check_chain`, except for an unsigned last line of an unfinished record.
+
+    A record that stops before its reveal (a game in progress) ends on a line
+    the server did not sign; it does not verify anyway, and "not revealed"
+    says why better than "not signed".
+    """
+    # A sig not written as the format writes it fails, even one that would check (in capitals, say);
+    # the chain is checked up to that line, so that a line before it that breaks the chain is the verdict.
+    unwritten = next((index for index, line in enumerate(lines)
+                      if "sig" in line and not (isinstance(line["sig"], str) and _SIG.fullmatch(line["sig"]))), None)
+    end = len(lines) if unwritten is None else unwritten + 1
+    unwritten_sig = "sig is not 128 lowercase hex digits (an Ed25519 signature)"
+    try:
+        check_chain(lines[:end], key, hashes=None if hashes is None else hashes[:end])
+    except ChainError as exc:
+        if exc.line == end and unwritten is not None:
+            raise ChainError(end, unwritten_sig) from None
+        last = lines[-1]
+        unfinished_tail = (
+            exc.line == len(lines) > 1
+            and "sig" not in last
+            and not (type(last.get("type")) is str and last["type"] in SIGNED_TYPES)  # (a list is unhashable)
+            and last.get("seq") == len(lines) - 1
+            and last.get("prev") == (line_hash(lines[-2]) if hashes is None else hashes[-2])
+        )
+        if not unfinished_tail:
+            raise
+    if unwritten is not None:
+        raise ChainError(end, unwritten_sig)

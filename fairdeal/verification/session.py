@@ -1,0 +1,137 @@
+"""Dealing-session records (spec/sessions.md): the same format as a game's, other line types.
+
+A session is fairness protocol v1 without a game: client seeds, then shuffles of
+any cards under the operator's labels, then the reveal. A verifier checks the
+chain and signatures, the commit-reveal, the server seed against its
+commitment and that every shuffle line is a well-formed request; after the
+reveal it derives each shuffle's order (the record never holds it), which
+the operator's game is then checked against by whoever knows that game.
+
+:func:`fairdeal.verification.verify` hands a record whose header says ``"kind":
+"session"`` to :func:`verify_session`; its :class:`~fairdeal.verification.replay.Report`
+then has ``kind == "session"`` and the derived ``shuffles``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from fairdeal.cards import ALL_CARDS, codes, parse_cards
+from fairdeal.fairness import PROTOCOL, SEED_LINES, FairnessError, SeedPhase, check_game_id, check_label, game_key, shuffle
+from fairdeal.record import FORMATS
+from fairdeal.verification.replay import NOT_REVEALED, Report, _Fail, _header_and_chain, _header_keys, _no_extra, _Replay, _seed_line, _show, _check_times
+
+__all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
+
+MAX_SESSION_SEATS = 16
+MAX_SHUFFLE_CARDS = 1024
+MAX_PREFIX = 32
+
+_HEADER_FIELDS = frozenset(
+    {"type", "format", "protocol", "kind", "game_id", "rules", "seats", "label_prefix", "commitment", "server_key", "created", "at"}
+)
+_CODES = frozenset(card.code for card in ALL_CARDS)
+_PREFIX = re.compile(r"[a-z0-9/_-]*")
+
+
+def verify_session(
+    lines: Sequence[dict[str, Any]], hashes: list[str] | None, report: Report, key: str | None
+) -> Report:
+    """Check a session record; ``report`` may already hold an unreadable line's failure."""
+    report.kind = "session"
+    report.shuffles = []
+    replay = _Replay(lines, report, None)
+    end = _header_and_chain(lambda: _header(lines[0], report, key), lines, report, hashes)
+    if end is None:
+        return report
+    try:
+        seed = replay.server_seed()
+        _lines(lines, end, report, seed)
+        if report.error is None and lines[-1].get("type") != "reveal":
+            raise _Fail(end - 1, NOT_REVEALED)
+    except _Fail as failure:
+        report.fail(failure.index + 1, failure.reason)
+    # Format 2: every line's at well formed, never going back (after the lines' own checks).
+    _check_times(lines, len(lines) if report.error is None else report.error.line, report)
+    report.verified = report.error is None
+    return report
+
+
+def _header(line: dict[str, Any], report: Report, key: str | None) -> None:
+    if line.get("format") not in FORMATS:
+        raise _Fail(0, f"unknown record format {line.get('format')!r}: this verifier reads {' and '.join(FORMATS)}")
+    if line.get("protocol") != PROTOCOL:
+        raise _Fail(0, f"unknown fairness protocol {line.get('protocol')!r}: this verifier knows {PROTOCOL} only")
+    for field in sorted(set(line) - _HEADER_FIELDS - {"seq", "prev", "sig"}):
+        raise _Fail(0, f"a session header has no field {field!r}")
+    try:
+        report.game_id = check_game_id(line.get("game_id"))
+    except FairnessError as exc:
+        raise _Fail(0, f"header game_id: {exc}") from None
+    if line.get("rules", _Fail) is not None:
+        raise _Fail(0, "a session header has rules null")
+    seats = line.get("seats")
+    if type(seats) is not int or not 1 <= seats <= MAX_SESSION_SEATS:
+        raise _Fail(0, f"session seats {_show(seats)}: a session has 1 to {MAX_SESSION_SEATS} client seeds")
+    prefix = line.get("label_prefix")
+    if not isinstance(prefix, str) or len(prefix) > MAX_PREFIX or not _PREFIX.fullmatch(prefix):
+        raise _Fail(0, f"label_prefix is at most {MAX_PREFIX} characters of a-z 0-9 / _ -")
+    report.label_prefix = prefix
+    report.seats = [{"seat": s} for s in range(seats)]
+    _header_keys(line, report, key)
+
+
+def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str | None) -> None:
+    phase = SeedPhase(len(report.seats))  # every seat of a session brings a client seed
+    key: bytes | None = None
+    labels: set[str] = set()
+    for index in range(1, end):
+        line = lines[index]
+        kind = line.get("type")
+        if kind == "reveal":
+            if index + 1 < end:
+                raise _Fail(index + 1, f"a {lines[index + 1].get('type')} line after the reveal: the reveal is the last line")
+            return
+        if kind == "start" and phase.started:
+            raise _Fail(index, "a second start")
+        if kind in SEED_LINES:
+            _seed_line(index, phase, line)
+            if kind == "start":
+                report.client_seeds = phase.seat_seeds()
+                if seed is not None:
+                    key = game_key(seed, report.game_id, report.client_seeds)
+        elif kind == "shuffle":
+            if not phase.started:
+                raise _Fail(index, "a shuffle before the start (the client seeds are still open)")
+            report.shuffles.append(_shuffle(index, line, report.label_prefix, labels, key))
+        else:
+            raise _Fail(index, f"a {kind} line: a dealing session has none")
+
+
+def _shuffle(index: int, line: dict[str, Any], prefix: str, labels: set[str], key: bytes | None) -> dict[str, Any]:
+    _no_extra(index, line, ("type", "label", "cards", "count"))
+    if "sig" not in line:
+        raise _Fail(index, "a shuffle line is not signed")
+    label, cards, count = line.get("label"), line.get("cards"), line.get("count")
+    try:
+        check_label(label)
+    except FairnessError as exc:
+        raise _Fail(index, f"shuffle label: {exc}") from None
+    if not label.startswith(prefix):
+        raise _Fail(index, f"shuffle label {label!r} does not start with the session's prefix {prefix!r}")
+    if label in labels:
+        raise _Fail(index, f"label {label!r} has already dealt in this session")
+    labels.add(label)
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_SHUFFLE_CARDS:
+        raise _Fail(index, f"shuffle cards: a shuffle takes 1 to {MAX_SHUFFLE_CARDS} card codes")
+    for code in cards:
+        if code not in _CODES:
+            raise _Fail(index, f"shuffle cards: {_show(code)} is not a card code (A23456789TJQK then CDHS)")
+    if type(count) is not int or count != len(cards):
+        raise _Fail(index, f"shuffle count {_show(count)} but it lists {len(cards)} cards")
+    derived = {"label": label, "count": count, "cards": list(cards), "line": index + 1}
+    if key is not None:
+        derived["order"] = codes(shuffle(key, label, parse_cards(cards)))
+    return derived
