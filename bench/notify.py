@@ -38,9 +38,9 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from load import HOST, BenchError, choose, database, server  # noqa: E402
+from load import HOST, BenchError, choose, database, server
 
-from fairdeal.fairness import client_commitment  # noqa: E402
+from fairdeal.fairness import client_commitment
 
 ARRIVAL_SECONDS = 10.0
 """A line that has not reached the stream by then stops the run."""
@@ -54,7 +54,9 @@ class Spectator:
         self.changed = threading.Condition()
         self.ready = threading.Event()
         self.client = httpx.Client(timeout=httpx.Timeout(30, read=None))
-        self.thread = threading.Thread(target=self._read, args=(f"{url}/games/{game_id}/events?wait=3600",), daemon=True)
+        self.thread = threading.Thread(
+            target=self._read, args=(f"{url}/games/{game_id}/events?wait=3600",), daemon=True
+        )
         self.thread.start()
         if not self.ready.wait(30):
             raise BenchError("the stream did not open")
@@ -66,9 +68,9 @@ class Spectator:
                 for text in response.iter_lines():
                     now = time.monotonic()
                     if text.startswith("event: "):
-                        kind = text[len("event: "):]
+                        kind = text[len("event: ") :]
                     elif text.startswith("id: "):
-                        event_id = int(text[len("id: "):])
+                        event_id = int(text[len("id: ") :])
                     elif text == "" and kind is not None:
                         if kind == "line" and event_id is not None:
                             with self.changed:
@@ -97,8 +99,11 @@ def new_table(client: httpx.Client, url: str) -> tuple[str, dict[int, str]]:
     for step in ("commit", "reveal"):
         for seat, token in tokens.items():
             body = {"commitment": client_commitment(f"seed {seat}")} if step == "commit" else {"seed": f"seed {seat}"}
-            client.post(f"{url}/games/{game['game_id']}/seats/{seat}/{step}", json=body,
-                        headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+            client.post(
+                f"{url}/games/{game['game_id']}/seats/{seat}/{step}",
+                json=body,
+                headers={"Authorization": f"Bearer {token}"},
+            ).raise_for_status()
     return game["game_id"], tokens
 
 
@@ -111,7 +116,9 @@ def move(client: httpx.Client, url: str, game_id: str, tokens: dict[int, str]) -
         view = client.get(f"{url}/games/{game_id}/seats/{seat}/view", headers=auth).json()
         if view["your_turn"]:
             sent = time.monotonic()
-            answer = client.post(f"{url}/games/{game_id}/moves", json={"seq": view["seq"], **choose(view)}, headers=auth)
+            answer = client.post(
+                f"{url}/games/{game_id}/moves", json={"seq": view["seq"], **choose(view)}, headers=auth
+            )
             answer.raise_for_status()
             return int(answer.json()["receipt"]["seq"]), sent, time.monotonic() - sent
     return None
@@ -122,9 +129,11 @@ def latencies(mode: str, database_url: str, data_dir: Path, moves: int) -> tuple
     stream; and to the move's answer from server two."""
     os.environ["FAIRDEAL_LIVE_UPDATES"] = mode  # (server() passes the environment on)
     logs = Path(data_dir)
-    with server(database_url, data_dir, 1, logs / f"one-{mode}.log") as (port_one, _), \
-         server(database_url, data_dir, 1, logs / f"two-{mode}.log") as (port_two, _), \
-         httpx.Client(timeout=30) as client:
+    with (
+        server(database_url, data_dir, 1, logs / f"one-{mode}.log") as (port_one, _),
+        server(database_url, data_dir, 1, logs / f"two-{mode}.log") as (port_two, _),
+        httpx.Client(timeout=30) as client,
+    ):
         one, two = f"http://{HOST}:{port_one}", f"http://{HOST}:{port_two}"
         time.sleep(1.0)  # the listeners connect
         took: list[float] = []
@@ -168,9 +177,11 @@ def main() -> None:
                     took, answered = latencies(mode, database_url, data_dir, args.moves)
                     results[f"{mode}_p50_ms"] = round(statistics.median(took), 1)
                     results[f"{mode}_p99_ms"] = round(percentile(took, 99), 1)
-                    print(f"{mode}: {len(took)} moves, to the other stream mean {statistics.mean(took):.1f} ms, "
-                          f"max {max(took):.1f} ms; the move's own answer p50 {statistics.median(answered):.1f} ms, "
-                          f"p99 {percentile(answered, 99):.1f} ms")
+                    print(
+                        f"{mode}: {len(took)} moves, to the other stream mean {statistics.mean(took):.1f} ms, "
+                        f"max {max(took):.1f} ms; the move's own answer p50 {statistics.median(answered):.1f} ms, "
+                        f"p99 {percentile(answered, 99):.1f} ms"
+                    )
     except BenchError as exc:
         sys.exit(f"bench/notify.py: {exc}")
     print(json.dumps(results))

@@ -85,7 +85,9 @@ async def open_table(conn: Connection, number: int) -> str:
     body = {
         "options": {"target": 500},
         "seats": [{"name": "Person", "bot": False}] + [{"name": f"Bot {s}", "bot": True} for s in (1, 2, 3)],
-        "turn_seconds": TURN_SECONDS, "bot_seconds": 0, "next_hand_seconds": TURN_SECONDS,
+        "turn_seconds": TURN_SECONDS,
+        "bot_seconds": 0,
+        "next_hand_seconds": TURN_SECONDS,
     }
     game = await conn.ok("POST", "/games", body, status=201)
     game_id, token = game["game_id"], game["seats"][0]["join_token"]
@@ -156,7 +158,9 @@ def window(records: Records, before: dict[str, int]) -> tuple[int, list[int]]:
             if line["type"] != "move":
                 continue
             moves += 1
-            first_of_turn = not (previous["type"] == "move" and previous.get("auto") and previous["seat"] == line["seat"])
+            first_of_turn = not (
+                previous["type"] == "move" and previous.get("auto") and previous["seat"] == line["seat"]
+            )
             if line.get("auto") and first_of_turn:
                 lags.append(check_at(line["at"]) - (check_at(previous["at"]) + TURN_MS))
     return moves, lags
@@ -222,7 +226,9 @@ async def measure(url: str, port: int, group: int, log_path: Path, tables: int, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", default="100,1000,10000", help="table counts, the baseline first (default 100,1000,10000)")
+    parser.add_argument(
+        "--tables", default="100,1000,10000", help="table counts, the baseline first (default 100,1000,10000)"
+    )
     parser.add_argument("--seconds", type=float, default=65.0, help="seconds measured at each count (default 65)")
     parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     args = parser.parse_args()
@@ -244,22 +250,29 @@ def main() -> None:
                 except BenchError:
                     print(log_path.read_text(errors="replace")[-3000:], file=sys.stderr)
                     raise
-        result["cpu_ratio"] = result["cpu_ms_per_move"] / (results[0]["cpu_ms_per_move"] if results else result["cpu_ms_per_move"])
+        result["cpu_ratio"] = result["cpu_ms_per_move"] / (
+            results[0]["cpu_ms_per_move"] if results else result["cpu_ms_per_move"]
+        )
         results.append(result)
         full = "none" if math.isnan(result["full_gc_pause_ms"]) else f"{result['full_gc_pause_ms']:.0f} ms"
-        print(f"  {result['moves']} moves, {result['turns_per_s']:.0f} timed-out turns/s; "
-              f"CPU {result['cpu_ms_per_move']:.3f} ms/move ({result['cpu_share']:.0%} of a core, "
-              f"x{result['cpu_ratio']:.2f} of {counts[0]} tables'); timer lag p50 {result['lag_p50_ms']:.0f} ms, "
-              f"p99 {result['lag_p99_ms']:.0f} ms, max {result['lag_max_ms']:.0f} ms; "
-              f"{result['mem_kb_per_game']:.1f} KiB per game; collections' longest pause {result['gc_pause_ms']:.0f} ms "
-              f"(full: {full}); "
-              f"{result['replays']} records replayed", flush=True)
+        print(
+            f"  {result['moves']} moves, {result['turns_per_s']:.0f} timed-out turns/s; "
+            f"CPU {result['cpu_ms_per_move']:.3f} ms/move ({result['cpu_share']:.0%} of a core, "
+            f"x{result['cpu_ratio']:.2f} of {counts[0]} tables'); timer lag p50 {result['lag_p50_ms']:.0f} ms, "
+            f"p99 {result['lag_p99_ms']:.0f} ms, max {result['lag_max_ms']:.0f} ms; "
+            f"{result['mem_kb_per_game']:.1f} KiB per game; collections' longest pause {result['gc_pause_ms']:.0f} ms "
+            f"(full: {full}); "
+            f"{result['replays']} records replayed",
+            flush=True,
+        )
     last = results[-1]
-    print(f"store={args.store} tables={last['tables']} baseline_tables={counts[0]} "
-          f"cpu_ms_per_move={last['cpu_ms_per_move']:.3f} cpu_ratio={last['cpu_ratio']:.2f} "
-          f"lag_p50_ms={last['lag_p50_ms']:.0f} lag_p99_ms={last['lag_p99_ms']:.0f} "
-          f"mem_kb_per_game={last['mem_kb_per_game']:.1f} gc_pause_ms={last['gc_pause_ms']:.0f} "
-          f"full_gc_pause_ms={last['full_gc_pause_ms']:.0f} replays={last['replays']}")
+    print(
+        f"store={args.store} tables={last['tables']} baseline_tables={counts[0]} "
+        f"cpu_ms_per_move={last['cpu_ms_per_move']:.3f} cpu_ratio={last['cpu_ratio']:.2f} "
+        f"lag_p50_ms={last['lag_p50_ms']:.0f} lag_p99_ms={last['lag_p99_ms']:.0f} "
+        f"mem_kb_per_game={last['mem_kb_per_game']:.1f} gc_pause_ms={last['gc_pause_ms']:.0f} "
+        f"full_gc_pause_ms={last['full_gc_pause_ms']:.0f} replays={last['replays']}"
+    )
 
 
 if __name__ == "__main__":

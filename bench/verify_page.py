@@ -44,7 +44,14 @@ from fairdeal.verification import verify
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = os.environ.get("FAIRDEAL_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
 
 
 def bench_record() -> str:
@@ -161,7 +168,9 @@ def main() -> None:
         times |= cli_runs(path, record, args.repeat)
     result = {key: statistics.median(values) for key, values in times.items()}
     result["replay_ratio"] = result["page_replay_s"] / result["cli_replay_s"]
-    print(f"record: 4-player Crazy Eights, {len(record.splitlines())} lines, {moves} moves; median of {args.repeat} runs")
+    print(
+        f"record: 4-player Crazy Eights, {len(record.splitlines())} lines, {moves} moves; median of {args.repeat} runs"
+    )
     for key, value in result.items():
         print(f"  {key:14} {value:8.3f}")
     print(" ".join(f"{key}={value:.3f}" for key, value in result.items()))

@@ -48,14 +48,14 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from typing import TYPE_CHECKING, Any  # noqa: E402
+from typing import TYPE_CHECKING, Any
 
-from fairdeal.cards import Card, Suit  # noqa: E402
-from fairdeal.fairness import Dealer, client_commitment, new_server_seed  # noqa: E402
-from fairdeal.record import Signer  # noqa: E402
-from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, Outcome, Standing, catalogue  # noqa: E402
-from fairdeal.rules import get as get_rules  # noqa: E402
-from fairdeal.table import Seat, Table, TableError, Timing  # noqa: E402
+from fairdeal.cards import Card, Suit
+from fairdeal.fairness import Dealer, client_commitment, new_server_seed
+from fairdeal.record import Signer
+from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, Outcome, Standing, catalogue
+from fairdeal.rules import get as get_rules
+from fairdeal.table import Seat, Table, TableError, Timing
 
 if TYPE_CHECKING:  # pragma: no cover
     from fairdeal.verification import Report

@@ -34,7 +34,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -116,11 +116,11 @@ def parse_duration(text: str) -> int:
 
 
 def _when(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _seconds(created: str) -> float:
-    return datetime.strptime(created, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()
+    return datetime.strptime(created, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).timestamp()
 
 
 def parse_now(text: str) -> float:
@@ -244,14 +244,18 @@ class AuditReport:
             out.append(f"previous checkpoint: size {self.previous['size']}, root {self.previous['root']}: {verdict}")
         if self.witnesses is not None:
             w = self.witnesses
-            out.append(f"witnesses: cosigned by {', '.join(w['cosigned']) or 'none'} "
-                       f"({w['quorum']} of {len(w['given'])} required)")
+            out.append(
+                f"witnesses: cosigned by {', '.join(w['cosigned']) or 'none'} "
+                f"({w['quorum']} of {len(w['given'])} required)"
+            )
         for warning in self.warnings:
             out.append(f"warning: {warning}")
         if self.checkpoint is not None and self.entries == self.checkpoint["size"]:
             t = self.totals
-            out.append(f"{self.entries} entries: {t['started']} started, {t['revealed']} revealed, "
-                       f"{t['abandoned']} abandoned, {t['open']} open ({t['stale']} past {_duration(self.stale_after)})")
+            out.append(
+                f"{self.entries} entries: {t['started']} started, {t['revealed']} revealed, "
+                f"{t['abandoned']} abandoned, {t['open']} open ({t['stale']} past {_duration(self.stale_after)})"
+            )
             out.append(f"{self.records_checked} ended records checked against their end entries")
             for title, groups in (("by rules", self.by_rules), ("by host", self.by_host)):
                 if groups:
@@ -260,8 +264,10 @@ class AuditReport:
                     for name, group in sorted(groups.items()):
                         g = _rate(group)
                         rate = "-" if g["abandoned_rate"] is None else f"{g['abandoned_rate']:.0%}"
-                        out.append(f"  {name:<{width}}  {g['started']:>5} started  {g['abandoned']:>5} abandoned = "
-                                   f"{rate:>4} of those ended  {g['stale']:>4} stale")
+                        out.append(
+                            f"  {name:<{width}}  {g['started']:>5} started  {g['abandoned']:>5} abandoned = "
+                            f"{rate:>4} of those ended  {g['stale']:>4} stale"
+                        )
         if self.problems:
             out.append(f"PROBLEMS ({len(self.problems)}):")
             out.extend(f"  {p.kind}: {p.message}" for p in self.problems)
@@ -371,7 +377,9 @@ def audit(
     if tiles:  # the origin is the checkpoint's (its key's name, so signed): was it the one seen before?
         report.origin = origin = checkpoint.origin
         if saved is not None and saved.get("origin") != origin:
-            report.problem("origin-changed", f"the log's origin is now {origin!r}, not {saved.get('origin')!r} as before")
+            report.problem(
+                "origin-changed", f"the log's origin is now {origin!r}, not {saved.get('origin')!r} as before"
+            )
     size = checkpoint.size
     report.checkpoint = _checkpoint_json(note, size, checkpoint.root)
     if keys:
@@ -400,8 +408,11 @@ def audit(
     report.entries = size
     tree = Tree([leaf_hash(t) for t in raw])
     if tree.root(size) != checkpoint.root:
-        report.problem("root-mismatch", f"the {size} entries served hash to root {tree.root(size).hex()}, "
-                       f"not the checkpoint's {checkpoint.root.hex()}: the entries are not the log the server signed")
+        report.problem(
+            "root-mismatch",
+            f"the {size} entries served hash to root {tree.root(size).hex()}, "
+            f"not the checkpoint's {checkpoint.root.hex()}: the entries are not the log the server signed",
+        )
 
     if tiles:
         _check_tiles(report, base, fetch, tree)
@@ -410,15 +421,33 @@ def audit(
     if not tiles or records is not None:
         _check_records(report, records.rstrip("/") if records else base, fetch, entries, verify_records, progress)
     else:  # a log's tiles are not its service: the records are somewhere else
-        report.warnings.append("records not checked: the log was read by its tiles alone (give the service's URL with --records)")
+        report.warnings.append(
+            "records not checked: the log was read by its tiles alone (give the service's URL with --records)"
+        )
         for stale in report.stale:
             _stale_problem(report, entries[stale["id"]], None)
 
     # A checkpoint the witnesses did not cosign may be a fork shown to this auditor alone: not kept.
-    if state is not None and consistent and not any(p.kind in ("key-changed", "origin-changed", "root-mismatch",
-                                                               "not-witnessed") for p in report.problems):
-        _save_state(state, {"format": STATE_FORMAT, "url": base, "origin": origin, "public_key": trusted,
-                            "checkpoint": note, "size": size, "root": checkpoint.root.hex(), "audited": _when(now)})
+    if (
+        state is not None
+        and consistent
+        and not any(
+            p.kind in ("key-changed", "origin-changed", "root-mismatch", "not-witnessed") for p in report.problems
+        )
+    ):
+        _save_state(
+            state,
+            {
+                "format": STATE_FORMAT,
+                "url": base,
+                "origin": origin,
+                "public_key": trusted,
+                "checkpoint": note,
+                "size": size,
+                "root": checkpoint.root.hex(),
+                "audited": _when(now),
+            },
+        )
     return report
 
 
@@ -449,46 +478,59 @@ def _witnessed(report: AuditReport, note: str, keys: list[WitnessKey], quorum: i
     try:
         require_quorum(note, keys, quorum)
     except LogError as exc:
-        report.problem("not-witnessed", f"the checkpoint of size {report.checkpoint['size'] if report.checkpoint else '?'} "
-                       f"is not witnessed as required: {exc}")
+        report.problem(
+            "not-witnessed",
+            f"the checkpoint of size {report.checkpoint['size'] if report.checkpoint else '?'} "
+            f"is not witnessed as required: {exc}",
+        )
 
 
-def _described(report: AuditReport, base: str, fetch: Fetch, key: str | None,
-               saved: dict[str, Any] | None) -> tuple[str, str, str]:
+def _described(
+    report: AuditReport, base: str, fetch: Fetch, key: str | None, saved: dict[str, Any] | None
+) -> tuple[str, str, str]:
     """The log's origin, the key to check it with, and its checkpoint's URL, from the service's
     description of its log (``/.well-known/fairdeal-log``)."""
     info = _json(fetch, f"{base}/.well-known/fairdeal-log")
-    if not isinstance(info, dict) or not all(isinstance(info.get(k), str) for k in ("checkpoint", "origin", "public_key")):
+    if not isinstance(info, dict) or not all(
+        isinstance(info.get(k), str) for k in ("checkpoint", "origin", "public_key")
+    ):
         raise AuditError(f"{base}/.well-known/fairdeal-log: not a fairdeal log's description")
     served_key = info["public_key"].lower()
     report.origin = origin = info["origin"]
     trusted = key or (saved or {}).get("public_key") or served_key
     report.public_key = trusted
     if served_key != trusted:
-        report.problem("key-changed", f"the server now gives the log's key as {served_key}, not {trusted} "
-                       f"({'the one pinned with --key' if key else 'the one seen on first use'}); "
-                       "if the operator changed it on purpose, run again with --key NEW-KEY")
+        report.problem(
+            "key-changed",
+            f"the server now gives the log's key as {served_key}, not {trusted} "
+            f"({'the one pinned with --key' if key else 'the one seen on first use'}); "
+            "if the operator changed it on purpose, run again with --key NEW-KEY",
+        )
     if saved is not None and saved.get("origin") != origin:
         report.problem("origin-changed", f"the log's origin is now {origin!r}, not {saved.get('origin')!r} as before")
     if key is not None and saved is not None and saved.get("public_key") not in (None, key):
         report.warnings.append(f"--key {key} replaces the key the state file kept, {saved.get('public_key')}")
     if saved is None and key is None:
-        report.warnings.append(f"first audit of this log: trusting the key it gives, {served_key} "
-                               "(pin it with --key to be sure)")
+        report.warnings.append(
+            f"first audit of this log: trusting the key it gives, {served_key} (pin it with --key to be sure)"
+        )
 
     note_url = urllib.parse.urljoin(base + "/", info["checkpoint"])
     return origin, trusted, note_url
 
 
-def _tiles_source(report: AuditReport, base: str, key: str | None,
-                  saved: dict[str, Any] | None) -> tuple[None, str, str]:
+def _tiles_source(
+    report: AuditReport, base: str, key: str | None, saved: dict[str, Any] | None
+) -> tuple[None, str, str]:
     """:func:`_described` for a log read by its tiles alone: the key pinned or kept, no origin
     (the checkpoint's own is read, and compared with the state's), the checkpoint at
     ``<prefix>/checkpoint``."""
     trusted = key or (saved or {}).get("public_key")
     if not isinstance(trusted, str):
-        raise AuditError("a log read by its tiles alone does not say its key: give it with --key HEX "
-                         "(later audits keep it in the state file)")
+        raise AuditError(
+            "a log read by its tiles alone does not say its key: give it with --key HEX "
+            "(later audits keep it in the state file)"
+        )
     report.public_key = trusted
     if key is not None and saved is not None and saved.get("public_key") not in (None, key):
         report.warnings.append(f"--key {key} replaces the key the state file kept, {saved.get('public_key')}")
@@ -511,12 +553,25 @@ def _check_tiles(report: AuditReport, base: str, fetch: Fetch, tree: Tree) -> No
         raise AuditError(f"{exc} (not a log's tiles)") from None
     if wrong:
         shown = ", ".join(wrong[:5]) + (f" and {len(wrong) - 5} more" if len(wrong) > 5 else "")
-        report.problem("tile-mismatch", f"{len(wrong)} hash tiles served are not the tree of the entries served: "
-                       f"{shown}; a client that takes its proofs from them is shown another log", tiles=wrong)
+        report.problem(
+            "tile-mismatch",
+            f"{len(wrong)} hash tiles served are not the tree of the entries served: "
+            f"{shown}; a client that takes its proofs from them is shown another log",
+            tiles=wrong,
+        )
 
 
-def _consistency(report: AuditReport, base: str, fetch: Fetch, saved: dict[str, Any] | None,
-                 size: int, root: bytes, note: str, tree: Tree, tiles: bool = False) -> bool:
+def _consistency(
+    report: AuditReport,
+    base: str,
+    fetch: Fetch,
+    saved: dict[str, Any] | None,
+    size: int,
+    root: bytes,
+    note: str,
+    tree: Tree,
+    tiles: bool = False,
+) -> bool:
     """Check the checkpoint against the last one the state holds; whether the state may move on."""
     if saved is None:
         return True
@@ -528,8 +583,12 @@ def _consistency(report: AuditReport, base: str, fetch: Fetch, saved: dict[str, 
     both = {"previous": report.previous, "checkpoint": report.checkpoint}
     if old_size > size:
         report.consistent = False
-        report.problem("inconsistent", f"the log shrank: it had {old_size} entries, its checkpoint now says {size}\n"
-                       f"previous checkpoint:\n{_indent(old_note)}\nnew checkpoint:\n{_indent(note)}", **both)
+        report.problem(
+            "inconsistent",
+            f"the log shrank: it had {old_size} entries, its checkpoint now says {size}\n"
+            f"previous checkpoint:\n{_indent(old_note)}\nnew checkpoint:\n{_indent(note)}",
+            **both,
+        )
         return False
     try:
         if old_size == size:
@@ -547,9 +606,13 @@ def _consistency(report: AuditReport, base: str, fetch: Fetch, saved: dict[str, 
         if isinstance(exc, AuditError):
             raise
         report.consistent = False
-        report.problem("inconsistent", f"THE LOG FORKED OR WAS REWRITTEN: the checkpoint of size {size} is not "
-                       f"an extension of the one of size {old_size} seen before ({exc})\n"
-                       f"previous checkpoint:\n{_indent(old_note)}\nnew checkpoint:\n{_indent(note)}", **both)
+        report.problem(
+            "inconsistent",
+            f"THE LOG FORKED OR WAS REWRITTEN: the checkpoint of size {size} is not "
+            f"an extension of the one of size {old_size} seen before ({exc})\n"
+            f"previous checkpoint:\n{_indent(old_note)}\nnew checkpoint:\n{_indent(note)}",
+            **both,
+        )
         return False
     report.consistent = True
     return True
@@ -581,17 +644,29 @@ def _read_entries(report: AuditReport, texts: list[bytes]) -> dict[str, _Record]
         record = records.setdefault(entry["id"], _Record(entry["id"]))
         if entry["type"] == "start":
             if record.start is not None:
-                report.problem("duplicate-start", f"{entry['kind']} {entry['id']} is started twice "
-                               f"(entries {record.start_index} and {index})", entry["id"], index=index)
+                report.problem(
+                    "duplicate-start",
+                    f"{entry['kind']} {entry['id']} is started twice (entries {record.start_index} and {index})",
+                    entry["id"],
+                    index=index,
+                )
                 continue
             record.start, record.start_index, record.kind = entry, index, entry["kind"]
         else:
             if record.start is None:
-                report.problem("end-without-start", f"entry {index} ends {entry['id']}, which no earlier entry started",
-                               entry["id"], index=index)
+                report.problem(
+                    "end-without-start",
+                    f"entry {index} ends {entry['id']}, which no earlier entry started",
+                    entry["id"],
+                    index=index,
+                )
             if record.end is not None:
-                report.problem("duplicate-end", f"{entry['id']} is ended twice (entries {record.end_index} and {index})",
-                               entry["id"], index=index)
+                report.problem(
+                    "duplicate-end",
+                    f"{entry['id']} is ended twice (entries {record.end_index} and {index})",
+                    entry["id"],
+                    index=index,
+                )
                 continue
             record.end, record.end_index = entry, index
     for record in records.values():
@@ -610,8 +685,16 @@ def _read_entries(report: AuditReport, texts: list[bytes]) -> dict[str, _Record]
                 group["open"] += 1
                 group["stale"] += late
         if late:
-            report.stale.append({"id": record.id, "kind": record.kind, "rules": start.get("rules"), "host": start["host"],
-                                 "created": start["created"], "index": record.start_index})
+            report.stale.append(
+                {
+                    "id": record.id,
+                    "kind": record.kind,
+                    "rules": start.get("rules"),
+                    "host": start["host"],
+                    "created": start["created"],
+                    "index": record.start_index,
+                }
+            )
     return records
 
 
@@ -619,8 +702,14 @@ def _record_url(base: str, record: _Record) -> str:
     return f"{base}/{'sessions' if record.kind == 'session' else 'games'}/{urllib.parse.quote(record.id)}/record"
 
 
-def _check_records(report: AuditReport, base: str, fetch: Fetch, records: dict[str, _Record],
-                   verify_records: bool, progress: Progress | None) -> None:
+def _check_records(
+    report: AuditReport,
+    base: str,
+    fetch: Fetch,
+    records: dict[str, _Record],
+    verify_records: bool,
+    progress: Progress | None,
+) -> None:
     """Each ended record's last line against its end entry; each stale one's record, to say whether
     it is really unfinished or the server left its end out of the log."""
     stale = {s["id"] for s in report.stale}
@@ -630,8 +719,11 @@ def _check_records(report: AuditReport, base: str, fetch: Fetch, records: dict[s
             text = fetch(_record_url(base, record))
         except Unreachable as exc:
             if record.end is not None:
-                report.problem("record-missing", f"{record.kind} {record.id} ended (entry {record.end_index}) "
-                               f"but its record cannot be read: {exc}", record.id)
+                report.problem(
+                    "record-missing",
+                    f"{record.kind} {record.id} ended (entry {record.end_index}) but its record cannot be read: {exc}",
+                    record.id,
+                )
             else:
                 _stale_problem(report, record, None)
             continue
@@ -640,7 +732,9 @@ def _check_records(report: AuditReport, base: str, fetch: Fetch, records: dict[s
         except RecordError as exc:
             lines = None
             if record.end is not None:
-                report.problem("head-mismatch", f"{record.kind} {record.id}: its record is not readable ({exc})", record.id)
+                report.problem(
+                    "head-mismatch", f"{record.kind} {record.id}: its record is not readable ({exc})", record.id
+                )
         if record.end is None:
             _stale_problem(report, record, lines)
         elif lines is not None:
@@ -655,8 +749,10 @@ def _check_records(report: AuditReport, base: str, fetch: Fetch, records: dict[s
 def _stale_problem(report: AuditReport, record: _Record, lines: list[dict[str, Any]] | None) -> None:
     start = record.start or {}
     what = f"{record.kind} {record.id}" + (f" ({start['rules']})" if start.get("rules") else "")
-    message = (f"{what} started {start.get('created')} by host {start.get('host')} (entry {record.start_index}) "
-               f"and never ended in the log")
+    message = (
+        f"{what} started {start.get('created')} by host {start.get('host')} (entry {record.start_index}) "
+        f"and never ended in the log"
+    )
     revealed = lines is not None and lines[-1].get("type") == "reveal"
     if revealed:
         message += ": yet its record ends with a reveal, so the server left its end entry out of the log"
@@ -666,8 +762,11 @@ def _stale_problem(report: AuditReport, record: _Record, lines: list[dict[str, A
 def _compare(report: AuditReport, record: _Record, lines: list[dict[str, Any]]) -> None:
     end, start, last = record.end or {}, record.start or {}, lines[-1]
     header = lines[0]
-    found = {"seq": last.get("seq"), "head": line_hash(last),
-             "how": "abandoned" if any(line.get("type") == "abandon" for line in lines) else "revealed"}
+    found = {
+        "seq": last.get("seq"),
+        "head": line_hash(last),
+        "how": "abandoned" if any(line.get("type") == "abandon" for line in lines) else "revealed",
+    }
     wrong = [name for name in ("seq", "head", "how") if found[name] != end.get(name)]
     if last.get("type") != "reveal":
         wrong.insert(0, "type")
@@ -675,11 +774,16 @@ def _compare(report: AuditReport, record: _Record, lines: list[dict[str, Any]]) 
         if name in start and header.get(name) != start[name]:
             wrong.append(f"header {name}")
     if wrong:
-        report.problem("head-mismatch", f"{record.kind} {record.id}: its record does not match the log "
-                       f"({', '.join(wrong)}): the end entry {record.end_index} says seq {end.get('seq')} head "
-                       f"{end.get('head')} ({end.get('how')}), the record's last line is seq {found['seq']} "
-                       f"{last.get('type')} hash {found['head']} ({found['how']})",
-                       record.id, log={k: end.get(k) for k in ("seq", "head", "how")}, record=found)
+        report.problem(
+            "head-mismatch",
+            f"{record.kind} {record.id}: its record does not match the log "
+            f"({', '.join(wrong)}): the end entry {record.end_index} says seq {end.get('seq')} head "
+            f"{end.get('head')} ({end.get('how')}), the record's last line is seq {found['seq']} "
+            f"{last.get('type')} hash {found['head']} ({found['how']})",
+            record.id,
+            log={k: end.get(k) for k in ("seq", "head", "how")},
+            record=found,
+        )
 
 
 def _verify(report: AuditReport, record: _Record, text: bytes) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from typing import ClassVar
 
 __all__ = [
     "Suit",
@@ -125,7 +126,7 @@ class Card:
     ('QS', 'queen of spades')
     """
 
-    __slots__ = ("rank", "suit", "index", "code", "display", "name")
+    __slots__ = ("code", "display", "index", "name", "rank", "suit")
 
     rank: Rank
     suit: Suit
@@ -138,7 +139,7 @@ class Card:
     name: str
     """Spoken name: ``"ten of diamonds"``."""
 
-    _interned: dict[tuple[int, int], Card] = {}
+    _interned: ClassVar[dict[tuple[int, int], Card]] = {}
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
         try:

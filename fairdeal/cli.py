@@ -37,6 +37,7 @@ __all__ = ["main", "InputError", "user_input"]
 # Far more than any card game uses; it keeps a typo from filling the memory.
 MAX_PACKS = 1000
 
+
 class _Group(click.Group):
     """A click group whose usage errors never show a server seed."""
 
@@ -135,9 +136,18 @@ def export_verifier_command(directory: Path) -> None:
     help="One per seat, in seat order (seat 0 first); give '' for a seat without one. "
     "The number of seats is the number of these options.",
 )
-@click.option("--label", required=True, metavar="LABEL", help="What is shuffled: hand/1/deal, hand/1/restock/1, draw-for-deal ...")
-@click.option("--packs", type=int, default=None, metavar="N", help="Shuffle a game pack of N packs in card order (default 1).")
-@click.option("--cards", default=None, metavar="CODE,CODE,...", help="Shuffle exactly these cards, in this order (a restock's cards in card order).")
+@click.option(
+    "--label", required=True, metavar="LABEL", help="What is shuffled: hand/1/deal, hand/1/restock/1, draw-for-deal ..."
+)
+@click.option(
+    "--packs", type=int, default=None, metavar="N", help="Shuffle a game pack of N packs in card order (default 1)."
+)
+@click.option(
+    "--cards",
+    default=None,
+    metavar="CODE,CODE,...",
+    help="Shuffle exactly these cards, in this order (a restock's cards in card order).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: commitment, label, order.")
 def derive_command(
     server_seed: str,
@@ -221,27 +231,71 @@ def demo_command() -> None:
 
 @main.command("audit")
 @click.argument("url")
-@click.option("--key", default=None, metavar="HEX",
-              help="The log's public key to pin (64 hex digits); else the one seen on first use, kept in the state file.")
-@click.option("--state", "state_path", default=None, type=click.Path(dir_okay=False, path_type=Path),
-              help="The state file: the last checkpoint seen (default: under $XDG_CACHE_HOME or ~/.cache, fairdeal/audit/).")
+@click.option(
+    "--key",
+    default=None,
+    metavar="HEX",
+    help="The log's public key to pin (64 hex digits); else the one seen on first use, kept in the state file.",
+)
+@click.option(
+    "--state",
+    "state_path",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The state file: the last checkpoint seen (default: under $XDG_CACHE_HOME or ~/.cache, fairdeal/audit/).",
+)
 @click.option("--no-state", is_flag=True, help="Remember nothing: no consistency with an earlier run.")
-@click.option("--stale-after", default="24h", metavar="DURATION", show_default=True,
-              help="A game or session not ended this long after it started is reported (24h, 90m, 2d, 3600s).")
+@click.option(
+    "--stale-after",
+    default="24h",
+    metavar="DURATION",
+    show_default=True,
+    help="A game or session not ended this long after it started is reported (24h, 90m, 2d, 3600s).",
+)
 @click.option("--verify-records", is_flag=True, help="Also replay every ended record with the verifier (slow).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (spec/log.md, Auditing).")
-@click.option("--witness", "witnesses", multiple=True, metavar="VKEY",
-              help="A witness whose cosignature counts: its verifier key (name+keyid+base64). Repeatable.")
-@click.option("--quorum", type=int, default=None, metavar="K",
-              help="How many of the --witness keys must have cosigned the checkpoint (default: all).")
-@click.option("--tiles", is_flag=True,
-              help="URL is the log's C2SP tlog-tiles prefix (https://host/log): read it by its tiles alone (needs --key the first time).")
-@click.option("--records", default=None, metavar="URL",
-              help="With --tiles: the service's base URL, to check the ended records against the log.")
-@click.option("--now", default=None, hidden=True, help="The time to measure from (tests): YYYY-MM-DDTHH:MM:SSZ or epoch seconds.")
-def audit_command(url: str, key: str | None, state_path: Path | None, no_state: bool, stale_after: str,
-                  verify_records: bool, as_json: bool, witnesses: Sequence[str], quorum: int | None,
-                  tiles: bool, records: str | None, now: str | None) -> None:
+@click.option(
+    "--witness",
+    "witnesses",
+    multiple=True,
+    metavar="VKEY",
+    help="A witness whose cosignature counts: its verifier key (name+keyid+base64). Repeatable.",
+)
+@click.option(
+    "--quorum",
+    type=int,
+    default=None,
+    metavar="K",
+    help="How many of the --witness keys must have cosigned the checkpoint (default: all).",
+)
+@click.option(
+    "--tiles",
+    is_flag=True,
+    help="URL is the log's C2SP tlog-tiles prefix (https://host/log): read it by its tiles alone (needs --key the first time).",
+)
+@click.option(
+    "--records",
+    default=None,
+    metavar="URL",
+    help="With --tiles: the service's base URL, to check the ended records against the log.",
+)
+@click.option(
+    "--now", default=None, hidden=True, help="The time to measure from (tests): YYYY-MM-DDTHH:MM:SSZ or epoch seconds."
+)
+def audit_command(
+    url: str,
+    key: str | None,
+    state_path: Path | None,
+    no_state: bool,
+    stale_after: str,
+    verify_records: bool,
+    as_json: bool,
+    witnesses: Sequence[str],
+    quorum: int | None,
+    tiles: bool,
+    records: str | None,
+    now: str | None,
+) -> None:
     """Audit the transparency log of the fairdeal service at URL (its base URL).
 
     Checks the signed checkpoint, rebuilds the tree from every entry, checks it
@@ -277,9 +331,20 @@ def audit_command(url: str, key: str | None, state_path: Path | None, no_state: 
                 bar[0].render_progress()
             bar[0].update(done - bar[0].pos)
 
-        report = audit(url, url_fetch, state=state, key=key, stale_after=parse_duration(stale_after),
-                       now=None if now is None else parse_now(now), verify_records=verify_records,
-                       progress=progress, witnesses=witnesses, quorum=quorum, tiles=tiles, records=records)
+        report = audit(
+            url,
+            url_fetch,
+            state=state,
+            key=key,
+            stale_after=parse_duration(stale_after),
+            now=None if now is None else parse_now(now),
+            verify_records=verify_records,
+            progress=progress,
+            witnesses=witnesses,
+            quorum=quorum,
+            tiles=tiles,
+            records=records,
+        )
         if bar:
             bar.pop().render_finish()
     if as_json:
@@ -291,18 +356,33 @@ def audit_command(url: str, key: str | None, state_path: Path | None, no_state: 
 
 
 @main.command("witness")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("witness"), show_default=True,
-              help="The witness's key (witness-key.pem, made on first start) and state (witness.db).")
-@click.option("--name", default=None, metavar="NAME",
-              help="The witness's name, a schema-less URL (witness.example.com/w1); needed on the first start, kept.")
-@click.option("--log", "logs", multiple=True, metavar="VKEY",
-              help="A log to witness: its verifier key (the verifier_key of its /.well-known/fairdeal-log). Repeatable.")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("witness"),
+    show_default=True,
+    help="The witness's key (witness-key.pem, made on first start) and state (witness.db).",
+)
+@click.option(
+    "--name",
+    default=None,
+    metavar="NAME",
+    help="The witness's name, a schema-less URL (witness.example.com/w1); needed on the first start, kept.",
+)
+@click.option(
+    "--log",
+    "logs",
+    multiple=True,
+    metavar="VKEY",
+    help="A log to witness: its verifier key (the verifier_key of its /.well-known/fairdeal-log). Repeatable.",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", default=8100, show_default=True, type=click.IntRange(0, 65535), help="The port to listen on.")
 @click.option("--evidence", is_flag=True, help="Print the forks this witness refused (JSON) and exit.")
 @click.option("--show-key", is_flag=True, help="Print the witness's verifier key and exit.")
-def witness_command(data_dir: Path, name: str | None, logs: Sequence[str], host: str, port: int, evidence: bool,
-                    show_key: bool) -> None:
+def witness_command(
+    data_dir: Path, name: str | None, logs: Sequence[str], host: str, port: int, evidence: bool, show_key: bool
+) -> None:
     """Run a witness of fairdeal logs (C2SP tlog-witness): it cosigns each checkpoint a log sends
     that is consistent with the last one it cosigned, and never one that is not, across restarts.
 
@@ -322,8 +402,12 @@ def witness_command(data_dir: Path, name: str | None, logs: Sequence[str], host:
         witness = Witness(data_dir, name=name, logs=logs)
     try:
         if evidence:
-            click.echo(json.dumps({"name": witness.name, "verifier_key": witness.verifier_key,
-                                   "evidence": witness.evidence()}, indent=1))
+            click.echo(
+                json.dumps(
+                    {"name": witness.name, "verifier_key": witness.verifier_key, "evidence": witness.evidence()},
+                    indent=1,
+                )
+            )
             return
         if show_key:
             click.echo(witness.verifier_key)
@@ -333,8 +417,9 @@ def witness_command(data_dir: Path, name: str | None, logs: Sequence[str], host:
         try:
             import uvicorn
         except ImportError as exc:
-            raise click.ClickException(f"the witness needs the service's extra: pip install 'fairdeal[service]' "
-                                       f"({exc.name} is missing)") from None
+            raise click.ClickException(
+                f"the witness needs the service's extra: pip install 'fairdeal[service]' ({exc.name} is missing)"
+            ) from None
         click.echo(f"fairdeal witness {witness.name} on http://{host}:{port}")
         click.echo(f"  verifier key: {witness.verifier_key}")
         click.echo(f"  witnessing: {', '.join(witness.logs)}")

@@ -217,8 +217,10 @@ def require_quorum(note: str | bytes, witnesses: Sequence[WitnessKey], quorum: i
         raise LogError(f"the checkpoint carries a bad cosignature: {exc}") from None
     if len(found) < need:
         missing = [n for n in names if n not in found]
-        raise LogError(f"the checkpoint has valid cosignatures from {len(found)} of the {need} witnesses required "
-                       f"(of the {len(names)} given): none from {', '.join(missing)}")
+        raise LogError(
+            f"the checkpoint has valid cosignatures from {len(found)} of the {need} witnesses required "
+            f"(of the {len(names)} given): none from {', '.join(missing)}"
+        )
     return found
 
 

@@ -165,8 +165,6 @@ def game_key(server_seed: str, game_id: str, client_seeds: Sequence[str]) -> byt
     return hmac.digest(key, b"".join(parts), "sha256")
 
 
-
-
 _U64 = struct.Struct(">Q")
 _TWO32 = 1 << 32
 # Rejection limits 2^32 - (2^32 mod n) for the n a shuffle of up to two
@@ -280,7 +278,7 @@ class Stream:
     (40, True)
     """
 
-    __slots__ = ("_hmac", "_block", "_words", "_pos")
+    __slots__ = ("_block", "_hmac", "_pos", "_words")
 
     def __init__(self, key: bytes, label: str) -> None:
         self._hmac = _BlockHmac(label_key(key, label))
@@ -509,7 +507,9 @@ class SeedPhase:
 
     def _seat(self, kind: str, seat: Any) -> int:
         if self.started:
-            raise SeedError(f"a {kind} line after the start: the client seeds were fixed at the start", out_of_order=True)
+            raise SeedError(
+                f"a {kind} line after the start: the client seeds were fixed at the start", out_of_order=True
+            )
         if type(seat) is not int or not 0 <= seat < self.seats:
             raise SeedError(f"{kind} seat {seat!r} is not a seat of this {self.seats}-seat game", out_of_order=True)
         if seat not in self.humans:
@@ -572,7 +572,9 @@ class SeedPhase:
         """Take the step a record line of the phase (:data:`SEED_LINES`) says was taken."""
         kind = line.get("type")
         if self.started and kind in SEED_LINES:
-            raise SeedError(f"a {kind} line after the start: the client seeds were fixed at the start", out_of_order=True)
+            raise SeedError(
+                f"a {kind} line after the start: the client seeds were fixed at the start", out_of_order=True
+            )
         if kind == "client-commit":
             _only(line, ("type", "seat", "commitment"))
             self.commit(line.get("seat"), line.get("commitment"))
@@ -589,18 +591,23 @@ class SeedPhase:
         _only(line, expected)
         seeds, want = line.get("client_seeds"), expected["client_seeds"]
         if not isinstance(seeds, list) or len(seeds) != self.seats:
-            raise SeedError(f"start client_seeds must list one seed for each of the {self.seats} seats", out_of_order=False)
+            raise SeedError(
+                f"start client_seeds must list one seed for each of the {self.seats} seats", out_of_order=False
+            )
         for s in range(self.seats):
             if type(seeds[s]) is not str or seeds[s] != want[s]:
                 source = f"seat {s} revealed {want[s]!r}" if s in self.seeds else f"seat {s} revealed none"
                 raise SeedError(f"start client_seeds[{s}] is {seeds[s]!r} but {source}", out_of_order=False)
         if self.names_bots:
             bots = line.get("bots")
-            if type(bots) is not list or len(bots) != len(expected["bots"]) or any(
-                type(b) is not int or b != e for b, e in zip(bots, expected["bots"])
+            if (
+                type(bots) is not list
+                or len(bots) != len(expected["bots"])
+                or any(type(b) is not int or b != e for b, e in zip(bots, expected["bots"]))
             ):
                 raise SeedError(
-                    f"start bots {bots!r} but the seats without a client seed are {expected['bots']}", out_of_order=False
+                    f"start bots {bots!r} but the seats without a client seed are {expected['bots']}",
+                    out_of_order=False,
                 )
         self.start()
 
@@ -700,7 +707,9 @@ class Dealer:
     def commit(self, seat: int, client_commitment_hex: str) -> None:
         """Accept ``seat``'s commitment (64 hex digits, either case) to its client seed."""
         self._check_open()
-        text = client_commitment_hex.strip().lower() if isinstance(client_commitment_hex, str) else client_commitment_hex
+        text = (
+            client_commitment_hex.strip().lower() if isinstance(client_commitment_hex, str) else client_commitment_hex
+        )
         self.phase.commit(seat, text)
 
     def reveal_client_seed(self, seat: int, client_seed: str) -> None:

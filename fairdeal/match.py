@@ -25,12 +25,24 @@ from typing import Any
 
 from fairdeal.cards import Card, codes, pack
 from fairdeal.rules.base import (
-    Event, HandResult, IllegalMove, Move, Rules, ScoreSheet, Shuffler, Standing, standings, standings_json,
+    Event,
+    HandResult,
+    IllegalMove,
+    Move,
+    Rules,
+    ScoreSheet,
+    Shuffler,
+    Standing,
+    standings,
+    standings_json,
 )
 from fairdeal.rules.position import position_text, read_position
 from fairdeal.rules.summary import HandSummary
 
 __all__ = ["Match", "HandReport", "draw_for_deal"]
+
+_MOVES_READ = 1024
+"""How many moves a match keeps read (:meth:`Match._read_move`) before it starts again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +96,7 @@ class Match:
         self.between_hands = False
         """A hand has ended, the match goes on, and the next deal waits for :meth:`next_hand`."""
         self._summaries_kept_from = 0  # the first hand whose summary forget_summaries has not dropped
+        self._read: dict[int, list[Any]] = {}  # :meth:`_read_move`'s, by the move's id
 
     @classmethod
     def from_position(cls, rules: Rules, text: str, shuffle: Shuffler, *, hold_deals: bool = False) -> Match:
@@ -189,9 +202,11 @@ class Match:
             raise IllegalMove("the match is over", move=move, seat=seat)
         if self.between_hands:
             raise IllegalMove("the hand is over and the next one is not dealt yet", move=move, seat=seat)
-        unread = rules.unread(move)
-        if unread:
-            raise IllegalMove(unread, move=move, seat=seat)
+        read = self._read.get(id(move))
+        if read is None or read[0] is not move or read[1] is not rules:
+            read = self._read_move(move, rules)
+        if read[2]:
+            raise IllegalMove(read[2], move=move, seat=seat)
         if auto:
             expected = rules.auto_move(state)
             if seat != state.turn:
@@ -199,13 +214,32 @@ class Match:
             if move != expected:
                 raise IllegalMove(f"the auto-move here is {expected}", move=move, seat=seat)
         state, derived = rules.apply(state, seat, move, self._shuffle)
-        event: Event = {"type": "move", "seat": seat, **move.to_json()}
+        event: Event = {"type": "move", "seat": seat, **(read[3] or self._move_json(move, read))}
         if auto:
             event["auto"] = True
         self.state = state
         if state.result is not None:
             return [event, *derived, *self._end_hand()]
         return [event, *derived] if derived else [event]
+
+    def _read_move(self, move: Move, rules: Rules) -> list[Any]:
+        """``[move, rules, rules.unread(move), its JSON once made]``, kept by the move's id for
+        the next time the same move object comes (a replay reads a record's moves as the same
+        few hundred objects; the entry holds the move, so no other object can take its id)."""
+        read = [move, rules, rules.unread(move), None]
+        if len(self._read) >= _MOVES_READ:
+            self._read.clear()  # (a table's moves are new objects every time: none comes again)
+        self._read[id(move)] = read
+        return read
+
+    @staticmethod
+    def _move_json(move: Move, read: list[Any]) -> dict[str, Any]:
+        """:meth:`Move.to_json`, kept in ``read`` when every value is text or a number: an
+        event gets a shallow copy, so a value shared between events is never a list."""
+        fields = move.to_json()
+        if all(type(value) in (str, int) for value in fields.values()):
+            read[3] = fields
+        return fields
 
     def abandon_events(self) -> list[Event]:
         """What an abandon now must make public first (the rules' :meth:`~Rules.abandon_events`

@@ -252,25 +252,47 @@ def simulate(
 
 
 @click.command("simulate")
-@click.option("--rules", "rules_name", default=DEFAULT, show_default=True, metavar="NAME", help="The game to play (see `fairdeal catalogue`).")
+@click.option(
+    "--rules",
+    "rules_name",
+    default=DEFAULT,
+    show_default=True,
+    metavar="NAME",
+    help="The game to play (see `fairdeal catalogue`).",
+)
 @click.option("--players", type=int, required=True, metavar="N", help="Seats at each table.")
 @click.option("--games", type=int, required=True, metavar="K", help="How many games (whole matches) to play.")
 @click.option(
-    "--out", "out_dir", required=True, metavar="DIR",
-    type=click.Path(file_okay=False, path_type=Path), help="Where to write the records (created if missing).",
+    "--out",
+    "out_dir",
+    required=True,
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where to write the records (created if missing).",
 )
 @click.option(
-    "--seed", default=None, metavar="S",
+    "--seed",
+    default=None,
+    metavar="S",
     help="Make the run reproducible byte for byte. Its server seeds are then predictable: for testing only.",
 )
 @click.option("--receipts", is_flag=True, help="Also write each seat's receipts, DIR/<game_id>.seat<N>.receipts.jsonl.")
 @click.option("--bot", type=click.Choice(BOT_CHOICES), default="heuristic", show_default=True, help="Which bots play.")
 @click.option(
-    "--option", "option_texts", multiple=True, metavar="NAME=N",
+    "--option",
+    "option_texts",
+    multiple=True,
+    metavar="NAME=N",
     help="A rules option (see `fairdeal catalogue`), e.g. --option dealer=1; repeat for more.",
 )
 def simulate_command(
-    rules_name: str, players: int, games: int, out_dir: Path, seed: str | None, receipts: bool, bot: str,
+    rules_name: str,
+    players: int,
+    games: int,
+    out_dir: Path,
+    seed: str | None,
+    receipts: bool,
+    bot: str,
     option_texts: tuple[str, ...],
 ) -> None:
     """Play bot games through a real table and write each one's signed record.
@@ -288,8 +310,17 @@ def simulate_command(
             get(rules_name, options).check_seats(players)
     played: list[SimulatedGame] = []
     try:
-        simulate(rules_name, players, games, out_dir, seed=seed, receipts=receipts, bot=bot, progress=played.append,
-                 options=options)
+        simulate(
+            rules_name,
+            players,
+            games,
+            out_dir,
+            seed=seed,
+            receipts=receipts,
+            bot=bot,
+            progress=played.append,
+            options=options,
+        )
     except SimulationError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:

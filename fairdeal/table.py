@@ -100,8 +100,10 @@ class Table(SeededRecord):
 
     def __repr__(self) -> str:
         # The commitment, never the seed: a repr ends up in logs and tracebacks.
-        return (f"<Table {self.game_id!r} {self.rules.name} seats={len(self.seats)} seq={self.seq} "
-                f"commitment={self.commitment[:16]}...>")
+        return (
+            f"<Table {self.game_id!r} {self.rules.name} seats={len(self.seats)} seq={self.seq} "
+            f"commitment={self.commitment[:16]}...>"
+        )
 
     @classmethod
     def new(
@@ -158,8 +160,14 @@ class Table(SeededRecord):
 
     @classmethod
     def restore(
-        cls, lines: Sequence[dict[str, Any]], server_seed: str, signer: Signer, *, secret: str | None = None,
-        hold_deals: bool = False, clock: Clock | None = None,
+        cls,
+        lines: Sequence[dict[str, Any]],
+        server_seed: str,
+        signer: Signer,
+        *,
+        secret: str | None = None,
+        hold_deals: bool = False,
+        clock: Clock | None = None,
     ) -> Table:
         """Rebuild a table from its stored record and sealed seed by applying every line again.
 
@@ -184,7 +192,9 @@ class Table(SeededRecord):
         ``secret`` is :attr:`secret` as of their last line (see :meth:`restore`)."""
         declared = self.rules.secret
         if declared is not None:
-            self._revealed.update((line["hand"], line[declared.noun]) for line in lines if line.get("type") == declared.reveal)
+            self._revealed.update(
+                (line["hand"], line[declared.noun]) for line in lines if line.get("type") == declared.reveal
+            )
         self._secret = secret
         for line in lines:
             self.replay(line)
@@ -219,7 +229,9 @@ class Table(SeededRecord):
                 # The record keeps the secret out of the move: its hand's reveal has it, or the sealed secret.
                 text = self._revealed.get(self.match.hand_no, self._secret)
                 if text is None:
-                    raise TableError(f"line {line['seq']}: the {declared.noun} is neither revealed nor given as the secret")
+                    raise TableError(
+                        f"line {line['seq']}: the {declared.noun} is neither revealed nor given as the secret"
+                    )
                 move = declared.restored(move, text)
             self._apply(line["seat"], move, auto=line.get("auto", False))
         elif line["type"] == "abandon":
@@ -396,4 +408,3 @@ class Table(SeededRecord):
         # Before the end the seed would show every hidden card of a game still in play.
         if not self.finished:
             raise TableError("the server seed is revealed only when the game is over")
-

@@ -136,8 +136,10 @@ def parse_tile_path(path: str) -> Tile:
     """
     match = _PATH.fullmatch(path)
     if match is None:
-        raise TileError(f"{path[:80]!r} is not a tile's path: tile/<level 0-{MAX_LEVEL}>/<index>[.p/<width 1-255>] "
-                        "or tile/entries/<index>[.p/<width>], the index in 3-digit elements like x001/x234/067")
+        raise TileError(
+            f"{path[:80]!r} is not a tile's path: tile/<level 0-{MAX_LEVEL}>/<index>[.p/<width 1-255>] "
+            "or tile/entries/<index>[.p/<width>], the index in 3-digit elements like x001/x234/067"
+        )
     level, elements, width = match.groups()
     if elements.count("/") >= _MAX_ELEMENTS:
         raise TileError(f"{path[:80]!r}: index beyond any log")
@@ -222,10 +224,12 @@ def read_bundle(data: bytes, width: int) -> list[bytes]:
             raise TileError(f"entry bundle: more than the {width} entries it should hold")
         if at + 2 > len(data):
             raise TileError(f"entry bundle: entry {len(entries)} is cut short in its length")
-        length = int.from_bytes(data[at:at + 2], "big")
-        entry = data[at + 2:at + 2 + length]
+        length = int.from_bytes(data[at : at + 2], "big")
+        entry = data[at + 2 : at + 2 + length]
         if len(entry) != length:
-            raise TileError(f"entry bundle: entry {len(entries)} is cut short ({length} bytes said, {len(entry)} there)")
+            raise TileError(
+                f"entry bundle: entry {len(entries)} is cut short ({length} bytes said, {len(entry)} there)"
+            )
         entries.append(entry)
         at += 2 + length
     if len(entries) != width:
@@ -239,8 +243,9 @@ Fetch = Callable[[str], bytes]
 """``fetch(url)``: the body of a 200 answer (as :data:`fairdeal.audit.Fetch`)."""
 
 
-def read_entries(fetch: Fetch, prefix: str, size: int,
-                 progress: Callable[[int, int], None] | None = None) -> list[bytes]:
+def read_entries(
+    fetch: Fetch, prefix: str, size: int, progress: Callable[[int, int], None] | None = None
+) -> list[bytes]:
     """The first ``size`` entries of the log at ``prefix`` (where ``<prefix>/tile/`` is), from its
     entry bundles; :class:`TileError` naming a bundle that is not what it should be."""
     entries: list[bytes] = []

@@ -247,8 +247,7 @@ def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
         raise LogError(f"inclusion proof of leaf {index} in a tree of {size} does not lead to the root")
 
 
-def verify_consistency(first: int, second: int, first_root: bytes, second_root: bytes,
-                       proof: Sequence[bytes]) -> None:
+def verify_consistency(first: int, second: int, first_root: bytes, second_root: bytes, proof: Sequence[bytes]) -> None:
     """Check a consistency proof as RFC 9162 section 2.1.4.2 says; :class:`LogError` if it fails.
 
     ``first`` == ``second`` needs an empty proof and equal roots; ``first`` == 0 an empty proof
@@ -301,8 +300,9 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def start_entry(kind: str, record_id: str, commitment: str, created: str, host: str,
-                rules: str | None = None) -> dict[str, Any]:
+def start_entry(
+    kind: str, record_id: str, commitment: str, created: str, host: str, rules: str | None = None
+) -> dict[str, Any]:
     """The entry that announces a game (``kind`` "game", with its ``rules``) or a dealing
     session (``kind`` "session", no rules) when it is created.
 
@@ -310,8 +310,14 @@ def start_entry(kind: str, record_id: str, commitment: str, created: str, host: 
     >>> start_entry("game", "g1", "ab" * 32, "2026-01-01T00:00:00Z", "alice", rules=DEFAULT)["type"]
     'start'
     """
-    entry: dict[str, Any] = {"type": "start", "kind": kind, "id": record_id, "commitment": commitment,
-                             "created": created, "host": host}
+    entry: dict[str, Any] = {
+        "type": "start",
+        "kind": kind,
+        "id": record_id,
+        "commitment": commitment,
+        "created": created,
+        "host": host,
+    }
     if kind == "game":
         entry["rules"] = rules
     return parse_entry(canonical(entry))
@@ -328,8 +334,10 @@ def entry_bytes(entry: dict[str, Any]) -> bytes:
     return canonical(entry)
 
 
-_START_KEYS = {"game": {"type", "kind", "id", "rules", "commitment", "created", "host"},
-               "session": {"type", "kind", "id", "commitment", "created", "host"}}
+_START_KEYS = {
+    "game": {"type", "kind", "id", "rules", "commitment", "created", "host"},
+    "session": {"type", "kind", "id", "commitment", "created", "host"},
+}
 _END_KEYS = {"type", "id", "how", "seq", "head"}
 
 
@@ -469,7 +477,7 @@ def split_note(note: str | bytes) -> tuple[str, list[tuple[str, bytes]]]:
     for line in lines[:-1].split("\n"):
         if not line.startswith(_DASH):
             raise LogError(f"signature line {line[:40]!r} does not start with an em dash and a space")
-        signer_name, _, sig64 = line[len(_DASH):].partition(" ")
+        signer_name, _, sig64 = line[len(_DASH) :].partition(" ")
         try:
             raw = base64.b64decode(sig64, validate=True)
         except (binascii.Error, ValueError):

@@ -102,8 +102,14 @@ class Witness:
     key ID would change, and every cosignature it made would stop counting).
     """
 
-    def __init__(self, directory: str | Path, name: str | None = None, logs: Sequence[str] = (), *,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        directory: str | Path,
+        name: str | None = None,
+        logs: Sequence[str] = (),
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         if name is not None:
             try:
                 witness_key(name, "00" * 32)  # the name alone checked, before any file is made
@@ -129,12 +135,16 @@ class Witness:
             row = self._db.execute("SELECT value FROM meta WHERE name = 'name'").fetchone()
         if row is None:
             if name is None:
-                raise WitnessError(f"{self.directory} holds no witness yet: give it a name (--name, e.g. witness.example.com/w1)")
+                raise WitnessError(
+                    f"{self.directory} holds no witness yet: give it a name (--name, e.g. witness.example.com/w1)"
+                )
             with self._lock:
                 self._db.execute("INSERT INTO meta (name, value) VALUES ('name', ?)", (name,))
         elif name is not None and name != row[0]:
-            raise WitnessError(f"the witness in {self.directory} is named {row[0]!r}, not {name!r}: "
-                               "its name is part of its key ID, and cannot change")
+            raise WitnessError(
+                f"the witness in {self.directory} is named {row[0]!r}, not {name!r}: "
+                "its name is part of its key ID, and cannot change"
+            )
         self.name: str = name if row is None else row[0]  # type: ignore[assignment]
 
     def close(self) -> None:
@@ -173,7 +183,9 @@ class Witness:
         lines = head.split("\n")
         old_line = _OLD.fullmatch(lines[0])
         if not blank or old_line is None:
-            return Answer.refusal(400, "the request is an old size line (old N), proof lines, a blank line and a checkpoint")
+            return Answer.refusal(
+                400, "the request is an old size line (old N), proof lines, a blank line and a checkpoint"
+            )
         old = int(old_line.group(1))
         if len(lines) - 1 > MAX_PROOF_LINES:
             return Answer.refusal(400, f"more than {MAX_PROOF_LINES} consistency proof lines")
@@ -222,18 +234,41 @@ class Witness:
             now = int(self.clock())
             line = cosign(checkpoint_text, self.name, self.signer.public_hex, self.signer.sign, now)
             kept = checkpoint_text + "\n" + _log_lines(note, key) + line
-            db.execute("INSERT INTO logs (origin, size, root, note, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (origin) DO "
-                       "UPDATE SET size = excluded.size, root = excluded.root, note = excluded.note, at = excluded.at",
-                       (origin, checkpoint.size, checkpoint.root, kept, now))
+            db.execute(
+                "INSERT INTO logs (origin, size, root, note, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (origin) DO "
+                "UPDATE SET size = excluded.size, root = excluded.root, note = excluded.note, at = excluded.at",
+                (origin, checkpoint.size, checkpoint.root, kept, now),
+            )
         return Answer(200, line.encode())
 
-    def _keep_evidence(self, db: sqlite3.Connection, origin: str, reason: str, row: tuple[Any, ...], note: str,
-                       size: int, root: bytes, proof: list[bytes]) -> None:
+    def _keep_evidence(
+        self,
+        db: sqlite3.Connection,
+        origin: str,
+        reason: str,
+        row: tuple[Any, ...],
+        note: str,
+        size: int,
+        root: bytes,
+        proof: list[bytes],
+    ) -> None:
         # Both notes are signed by the log: together they prove it showed two trees that cannot both be its.
-        db.execute("INSERT OR IGNORE INTO evidence (origin, at, reason, cosigned_size, cosigned_root, cosigned_note, "
-                   "refused_size, refused_root, refused_note, proof) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   (origin, int(self.clock()), reason, int(row[0]), bytes(row[1]), row[2], size, root, note,
-                    json.dumps([_b64(p) for p in proof])))
+        db.execute(
+            "INSERT OR IGNORE INTO evidence (origin, at, reason, cosigned_size, cosigned_root, cosigned_note, "
+            "refused_size, refused_root, refused_note, proof) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                origin,
+                int(self.clock()),
+                reason,
+                int(row[0]),
+                bytes(row[1]),
+                row[2],
+                size,
+                root,
+                note,
+                json.dumps([_b64(p) for p in proof]),
+            ),
+        )
 
     # -- reading ------------------------------------------------------------------------
 
@@ -248,12 +283,21 @@ class Witness:
         """Every fork refused: ``{"origin", "at", "reason", "cosigned": {"size", "root", "note"},
         "refused": {...}, "proof": [base64]}``, oldest first (roots in hex, notes as signed)."""
         with self._lock:
-            rows = self._db.execute("SELECT origin, at, reason, cosigned_size, cosigned_root, cosigned_note, refused_size, "
-                                    "refused_root, refused_note, proof FROM evidence ORDER BY id").fetchall()
-        return [{"origin": r[0], "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(r[1])), "reason": r[2],
-                 "cosigned": {"size": r[3], "root": bytes(r[4]).hex(), "note": r[5]},
-                 "refused": {"size": r[6], "root": bytes(r[7]).hex(), "note": r[8]}, "proof": json.loads(r[9])}
-                for r in rows]
+            rows = self._db.execute(
+                "SELECT origin, at, reason, cosigned_size, cosigned_root, cosigned_note, refused_size, "
+                "refused_root, refused_note, proof FROM evidence ORDER BY id"
+            ).fetchall()
+        return [
+            {
+                "origin": r[0],
+                "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(r[1])),
+                "reason": r[2],
+                "cosigned": {"size": r[3], "root": bytes(r[4]).hex(), "note": r[5]},
+                "refused": {"size": r[6], "root": bytes(r[7]).hex(), "note": r[8]},
+                "proof": json.loads(r[9]),
+            }
+            for r in rows
+        ]
 
     def info(self) -> dict[str, Any]:
         """What ``GET /`` says: the witness's name and key, the logs it witnesses."""
@@ -299,15 +343,19 @@ class Witness:
         async def info(request: Request) -> Response:
             return JSONResponse(self.info())
 
-        return Starlette(routes=[
-            Route("/add-checkpoint", add_checkpoint, methods=["POST"]),
-            Route("/evidence", evidence, methods=["GET"]),
-            Route("/{origin_hash:str}/checkpoint", checkpoint, methods=["GET"]),
-            Route("/", info, methods=["GET"]),
-        ])
+        return Starlette(
+            routes=[
+                Route("/add-checkpoint", add_checkpoint, methods=["POST"]),
+                Route("/evidence", evidence, methods=["GET"]),
+                Route("/{origin_hash:str}/checkpoint", checkpoint, methods=["GET"]),
+                Route("/", info, methods=["GET"]),
+            ]
+        )
 
 
 def _log_lines(note: str, key: NoteKey) -> str:
     """The signature lines of ``note`` by the log's key (the ones the witness verified)."""
     _, signatures = split_note(note)
-    return "".join(f"\u2014 {name} {_b64(raw)}\n" for name, raw in signatures if name == key.name and raw[:4] == key.key_id)
+    return "".join(
+        f"\u2014 {name} {_b64(raw)}\n" for name, raw in signatures if name == key.name and raw[:4] == key.key_id
+    )

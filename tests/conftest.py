@@ -64,6 +64,7 @@ def pytest_collection_modifyitems(session, config, items) -> None:
     files: dict[Path, list] = {}
     for item in items:
         files.setdefault(Path(str(item.path)), []).append(item)
+
     def longest_first(paths):
         rank = {name: i for i, name in enumerate(LONG_FILES)}
         return sorted(paths, key=lambda f: rank.get(f.relative_to(TESTS).as_posix(), len(rank)))

@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from test_verifier_support import SIGNER, play as play_game, text_of
+from test_verifier_support import SIGNER, text_of
+from test_verifier_support import play as play_game
 
 from fairdeal.bots import make_bot
 from fairdeal.cards import Card, Suit, parse_cards
@@ -55,8 +56,9 @@ def table_runs(text: str) -> tuple[tuple[tuple[int, Card], ...], tuple[int, ...]
     return plays, tuple(starts)
 
 
-def run_position(*hands: str, turn: int = 0, runs: str = "", current: str | None = None, dealer: int | None = None,
-                 **fields: Any) -> RunState:
+def run_position(
+    *hands: str, turn: int = 0, runs: str = "", current: str | None = None, dealer: int | None = None, **fields: Any
+) -> RunState:
     """A run game's hand in progress (Sequence, Michigan, Commit): the seats' hands, the runs on the
     table as :func:`table_runs` reads them and ``current``, the card to follow, as card codes; the
     last seat deals unless ``dealer`` says. ``fields`` are the game's own, given as they are."""
@@ -76,8 +78,18 @@ def run_position(*hands: str, turn: int = 0, runs: str = "", current: str | None
     )
 
 
-def pile_state(state_type, *hands: str, pile: str, stock: str = "", named: str | None = None, turn: int = 0,
-               dealer: int | None = None, pending: str | None = None, hand: int = 1, **fields: Any):
+def pile_state(
+    state_type,
+    *hands: str,
+    pile: str,
+    stock: str = "",
+    named: str | None = None,
+    turn: int = 0,
+    dealer: int | None = None,
+    pending: str | None = None,
+    hand: int = 1,
+    **fields: Any,
+):
     """A draw-pile game's hand in progress, a ``state_type``
     (:class:`~fairdeal.rules.crazy_eights.PileState`): ``pile`` is bottom first (its last card is the
     top), ``stock`` top first, ``named`` the suit a wild card named and ``pending`` the card drawn
@@ -185,7 +197,9 @@ def check_explain(match, seat: int, view, moves: Sequence[Move]) -> None:
         assert (match.explain(seat, card) is None) == (card in playable), card
 
 
-def play_session(match, rng, bot_share: float, check: Callable[[int, Sequence[Move]], None] | None = None) -> list[dict]:
+def play_session(
+    match, rng, bot_share: float, check: Callable[[int, Sequence[Move]], None] | None = None
+) -> list[dict]:
     """Start ``match`` and play it to its end, each move the heuristic bot's with probability
     ``bot_share``, else a random legal one: the match's lines. At every turn the seat has legal
     moves, :func:`check_explain` holds, and so does ``check(seat, moves)`` if given."""
@@ -287,8 +301,12 @@ def bare(line: dict) -> dict:
 def tampered(lines, index, change: Callable[[dict], Any] | None = None, *, drop=False, insert=None) -> list[dict]:
     """``lines`` with line ``index`` changed in place by ``change``, dropped, or with ``insert``
     put before it; then re-chained and re-signed (signed lines stay signed)."""
-    out = [copy.deepcopy(bare(line)) | ({"at": line["at"]} if "at" in line else {}) | ({"sig": ""} if "sig" in line else {})
-           for line in lines]
+    out = [
+        copy.deepcopy(bare(line))
+        | ({"at": line["at"]} if "at" in line else {})
+        | ({"sig": ""} if "sig" in line else {})
+        for line in lines
+    ]
     if drop:
         del out[index]
     elif insert is not None:
@@ -324,7 +342,7 @@ def check_session_report(lines, hands: int) -> tuple[Report, str, dict]:
     chips = [line for line in lines if line["type"] == "chips"]
     assert text.count("  chips: ") == len(chips)
     final = lines[-2]["standings"]
-    standings = text[text.index("final standings"):].splitlines()[1 : 1 + len(final)]
+    standings = text[text.index("final standings") :].splitlines()[1 : 1 + len(final)]
     assert [row.split()[-1] for row in standings] == [str(row["total"]) for row in final]
 
     data = json.loads(json_report(report))

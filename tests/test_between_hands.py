@@ -129,8 +129,15 @@ def test_readiness_and_an_abandon_between_hands() -> None:
 
 def _with_bot() -> Table:
     rules = get("crazy-eights", {"target": 10_000})
-    table = Table.new("hold-bot", rules, [Seat("Ann"), Seat("Bot", bot=True)], SIGNER, created=CREATED,
-                      server_seed=SEED, hold_deals=True)
+    table = Table.new(
+        "hold-bot",
+        rules,
+        [Seat("Ann"), Seat("Bot", bot=True)],
+        SIGNER,
+        created=CREATED,
+        server_seed=SEED,
+        hold_deals=True,
+    )
     _seeds(table)
     while not table.between_hands:
         table.move(table.match.turn, table.match.auto_move(), auto=True)

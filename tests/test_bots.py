@@ -235,7 +235,9 @@ def test_a_view_holds_no_other_seats_cards():
     others = {card for s, hand in enumerate(match.state.hands) if s != seat for card in hand}
     hidden = others | set(match.state.stock)
     seen = {value for value in vars_of(seat_view) if isinstance(value, Card)}
-    seen |= {card for value in vars_of(seat_view) if isinstance(value, tuple) for card in value if isinstance(card, Card)}
+    seen |= {
+        card for value in vars_of(seat_view) if isinstance(value, tuple) for card in value if isinstance(card, Card)
+    }
     assert own <= seen
     assert not seen & hidden
 

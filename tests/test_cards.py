@@ -6,12 +6,60 @@ import pytest
 
 from fairdeal.cards import ALL_CARDS, Card, CardError, Rank, Suit, codes, pack, parse_cards
 
-ONE_PACK_CODES = (
-    "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC "
-    "AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD "
-    "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH "
-    "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
-).split()
+ONE_PACK_CODES = [
+    "AC",
+    "2C",
+    "3C",
+    "4C",
+    "5C",
+    "6C",
+    "7C",
+    "8C",
+    "9C",
+    "TC",
+    "JC",
+    "QC",
+    "KC",
+    "AD",
+    "2D",
+    "3D",
+    "4D",
+    "5D",
+    "6D",
+    "7D",
+    "8D",
+    "9D",
+    "TD",
+    "JD",
+    "QD",
+    "KD",
+    "AH",
+    "2H",
+    "3H",
+    "4H",
+    "5H",
+    "6H",
+    "7H",
+    "8H",
+    "9H",
+    "TH",
+    "JH",
+    "QH",
+    "KH",
+    "AS",
+    "2S",
+    "3S",
+    "4S",
+    "5S",
+    "6S",
+    "7S",
+    "8S",
+    "9S",
+    "TS",
+    "JS",
+    "QS",
+    "KS",
+]
 
 
 def test_one_pack_is_in_protocol_card_order():

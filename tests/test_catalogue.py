@@ -70,7 +70,9 @@ def test_get_rules_serves_the_catalogue(tmp_path):
     from fairdeal.service.app import create_app
     from fairdeal.service.settings import Settings
 
-    with TestClient(create_app(Settings(data_dir=str(tmp_path), bot_delay=0, next_hand_seconds=0, tick_seconds=0))) as client:
+    with TestClient(
+        create_app(Settings(data_dir=str(tmp_path), bot_delay=0, next_hand_seconds=0, tick_seconds=0))
+    ) as client:
         answer = client.get("/rules")
         assert answer.status_code == 200 and answer.json() == catalogue()
         one = client.get("/rules/michigan")
@@ -127,8 +129,14 @@ def test_a_game_declares_exactly_the_move_kinds_its_seats_are_offered(name):
     # Each value of a choice (Eleusis: the server deals, or the seats do and give their rule).
     variants = [{}] + [{o.name: v} for o in cls.OPTIONS if o.choices for v in o.choices if v != o.default]
     for options, seats in itertools.product(variants, range(cls.min_seats, min(cls.max_seats, 5) + 1)):
-        table = Table.new(f"kinds-{seats}", get(name, options), [Seat(f"P{s}", bot=True) for s in range(seats)],
-                          Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="0d" * 32)
+        table = Table.new(
+            f"kinds-{seats}",
+            get(name, options),
+            [Seat(f"P{s}", bot=True) for s in range(seats)],
+            Signer.from_seed(bytes(32)),
+            created="2026-01-01T00:00:00Z",
+            server_seed="0d" * 32,
+        )
         rng = random.Random(seats)
         for _ in range(1500):
             if table.over:

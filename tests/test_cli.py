@@ -72,8 +72,19 @@ def test_derive_prints_the_vector_order(name):
 
 
 def test_derive_defaults_to_one_pack_and_matches_the_library():
-    result = run("derive", "--server-seed", SEED, "--game-id", "demo", "--client-seed", "alice",
-                 "--client-seed", "", "--label", "hand/1/deal")
+    result = run(
+        "derive",
+        "--server-seed",
+        SEED,
+        "--game-id",
+        "demo",
+        "--client-seed",
+        "alice",
+        "--client-seed",
+        "",
+        "--label",
+        "hand/1/deal",
+    )
     key = game_key(SEED, "demo", ["alice", ""])
     assert result.stdout.split() == [c.code for c in shuffle(key, "hand/1/deal", pack())]
 
@@ -87,8 +98,9 @@ def test_derive_cards_accepts_10_and_lower_case_and_prints_codes():
 
 def test_seat_count_is_the_number_of_client_seeds():
     one = run("derive", "--server-seed", SEED, "--game-id", "demo", "--client-seed", "", "--label", "x")
-    two = run("derive", "--server-seed", SEED, "--game-id", "demo", "--client-seed", "", "--client-seed", "",
-              "--label", "x")
+    two = run(
+        "derive", "--server-seed", SEED, "--game-id", "demo", "--client-seed", "", "--client-seed", "", "--label", "x"
+    )
     assert one.stdout != two.stdout
 
 
@@ -98,7 +110,10 @@ BAD = [
     (["derive", "--server-seed", "ab" * 31, "--game-id", "g", "--label", "x"], "64 hex digits"),
     (["derive", "--server-seed", SEED, "--game-id", "g", "--label", "Hand/1"], "a label is"),
     (["derive", "--server-seed", SEED, "--game-id", "g", "--label", "x" * 65], "a label is"),
-    (["derive", "--server-seed", SEED, "--game-id", "g", "--label", "x", "--client-seed", "a" * 129], "128 UTF-8 bytes"),
+    (
+        ["derive", "--server-seed", SEED, "--game-id", "g", "--label", "x", "--client-seed", "a" * 129],
+        "128 UTF-8 bytes",
+    ),
     (["derive", "--server-seed", SEED, "--game-id", "", "--label", "x"], "game id"),
     (["derive", "--server-seed", SEED, "--game-id", "a\nb", "--label", "x"], "control characters"),
     (["derive", "--server-seed", SEED, "--game-id", "g", "--label", "x", "--cards", "AS,1X"], "'1X'"),
@@ -157,8 +172,12 @@ def test_installed_console_script():
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["order"] == v["order"]
 
-    bad = subprocess.run([FAIRDEAL, "derive", "--server-seed", "xy" * 32, "--game-id", "g", "--label", "x"],
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [FAIRDEAL, "derive", "--server-seed", "xy" * 32, "--game-id", "g", "--label", "x"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr == "Error: the server seed must be hex digits 0-9a-f only\n"

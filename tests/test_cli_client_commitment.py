@@ -18,7 +18,12 @@ FAIRDEAL = str(Path(sys.executable).with_name("fairdeal"))
 
 # Every non-empty client seed of the spec's vectors, with the commitment the independent generator gave it.
 SEEDS = sorted(
-    {(seed, fingerprint) for v in VECTORS for seed, fingerprint in zip(v["client_seeds"], v["client_commitments"]) if seed}
+    {
+        (seed, fingerprint)
+        for v in VECTORS
+        for seed, fingerprint in zip(v["client_seeds"], v["client_commitments"])
+        if seed
+    }
 )
 
 

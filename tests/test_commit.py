@@ -20,8 +20,7 @@ from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import Move, OptionsError, get
 from fairdeal.rules.commit import NINE, REMOVED
-from fairdeal.rules.sequence import RunState, run_choice
-from fairdeal.rules.sequence import BID, EXCHANGE
+from fairdeal.rules.sequence import BID, EXCHANGE, RunState, run_choice
 
 NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 COMMIT = get("commit")
@@ -58,7 +57,9 @@ def test_four_or_more_players_and_options():
     assert COMMIT.options == {"deals": 0, "stack": 50}
 
 
-@pytest.mark.parametrize("seats, each, stops", [(4, 12, 3), (5, 10, 1), (6, 8, 3), (7, 7, 2), (8, 6, 3), (9, 5, 6), (10, 5, 1)])
+@pytest.mark.parametrize(
+    "seats, each, stops", [(4, 12, 3), (5, 10, 1), (6, 8, 3), (7, 7, 2), (8, 6, 3), (9, 5, 6), (10, 5, 1)]
+)
 def test_without_the_eight_of_diamonds_dealt_evenly_and_the_rest_are_stops(seats, each, stops):
     state, events = COMMIT.deal(seats, seats - 1, 1, NO_SHUFFLE)
     assert events == [{"type": "deal", "hand": 1, "dealer": seats - 1}]
@@ -121,9 +122,15 @@ def test_the_texts_example_the_nine_of_diamonds_opens_a_choice():
     state, _ = act(state, 0, "3S")
     assert state.turn == 1 and legal(state) == ["play 4S", "play 4S then 9D"]
     state, events = act(state, 1, "4S", then="9D")
-    assert chips(events) == [("nine-of-diamonds", 2, 1, 2), ("nine-of-diamonds", 3, 1, 2), ("nine-of-diamonds", 0, 1, 2)]
+    assert chips(events) == [
+        ("nine-of-diamonds", 2, 1, 2),
+        ("nine-of-diamonds", 3, 1, 2),
+        ("nine-of-diamonds", 0, 1, 2),
+    ]
     assert state.turn == 2 and state.fork == Card.parse("4S") and legal(state) == ["play TD", "play 5S"]
-    assert COMMIT.explain(COMMIT.view(state, 2), Card.parse("QH")) == "you must play 5♠ or 10♦, the next card of the run"
+    assert (
+        COMMIT.explain(COMMIT.view(state, 2), Card.parse("QH")) == "you must play 5♠ or 10♦, the next card of the run"
+    )
     # He takes the diamonds: J♦ follows, the spades wait for a new lead.
     state, _ = act(state, 2, "TD")
     assert state.fork is None and state.turn == 3 and legal(state) == ["play JD"]
@@ -162,9 +169,15 @@ def test_going_out_before_the_nine_was_played_costs_its_holder_two_to_each_and_k
     state = position("5C", "9D KS KH 2D", "KC 3D", "4D 6D", turn=0)
     state, events = act(state, 0, "5C")
     assert chips(events) == [
-        ("held-nine", 1, 2, 2), ("held-nine", 1, 3, 2), ("held-nine", 1, 0, 2),
-        ("held-king", 1, 2, 2), ("held-king", 1, 3, 2), ("held-king", 1, 0, 2),
-        ("held-king", 2, 3, 1), ("held-king", 2, 0, 1), ("held-king", 2, 1, 1),
+        ("held-nine", 1, 2, 2),
+        ("held-nine", 1, 3, 2),
+        ("held-nine", 1, 0, 2),
+        ("held-king", 1, 2, 2),
+        ("held-king", 1, 3, 2),
+        ("held-king", 1, 0, 2),
+        ("held-king", 2, 3, 1),
+        ("held-king", 2, 0, 1),
+        ("held-king", 2, 1, 1),
     ]
     assert state.result.winners == (0,) and state.result.counts == (0, 4, 2, 2)
     assert state.result.scores == (5, -11, 1, 5) and sum(state.result.scores) == 0

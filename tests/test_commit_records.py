@@ -5,7 +5,7 @@ simulate`` plays it. The checks are tests/test_sequence_records.py's.
 
 from __future__ import annotations
 
-from test_sequence_records import check_matches, check_edits, check_rewrites, check_simulate, record, stops
+from test_sequence_records import check_edits, check_matches, check_rewrites, check_simulate, record, stops
 from test_verifier_support import SIGNER, play
 
 from fairdeal.verification import verify
@@ -35,7 +35,9 @@ def test_every_single_rewrite_that_breaks_the_rules_is_rejected():
 
 
 def test_the_report_shows_the_stops_and_every_counter():
-    report = verify(play("report-commit", 5, humans=1, rules="commit", options={"deals": 1}).lines, key=SIGNER.public_hex)
+    report = verify(
+        play("report-commit", 5, humans=1, rules="commit", options={"deals": 1}).lines, key=SIGNER.public_hex
+    )
     text = text_report(report)
     assert "stops (face down): " in text and "run 1: " in text and text.endswith("VERIFIED\n")
 

@@ -397,7 +397,6 @@ class TestRestock:
         # A whole hand from a fixed seed in which the seats always draw when they may.
         _key, shuffler = protocol_shuffler("runout-0")
 
-
         match = Match(get("crazy-eights"), 2, shuffler)
         events = match.start()
         while match.hand_no == 1:
@@ -457,7 +456,6 @@ class TestRestockLimit:
     @pytest.mark.parametrize("limit, ordinal", [(20, "21st"), (2, "3rd")])
     def test_in_a_real_hand(self, limit, ordinal):
         # A fixed seed; the seats draw whenever they may, so the stock keeps running out.
-
 
         _key, shuffler = protocol_shuffler("runout-0")
         match = Match(get("crazy-eights", {"restock_limit": limit}), 2, shuffler)
@@ -532,8 +530,21 @@ class TestPassing:
 
 class TestScoring:
     def test_points_table(self):
-        table = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 50, "9": 9,
-                 "T": 10, "J": 10, "Q": 10, "K": 10}
+        table = {
+            "A": 1,
+            "2": 2,
+            "3": 3,
+            "4": 4,
+            "5": 5,
+            "6": 6,
+            "7": 7,
+            "8": 50,
+            "9": 9,
+            "T": 10,
+            "J": 10,
+            "Q": 10,
+            "K": 10,
+        }
         for card in pack():
             assert card_points(card) == table[card.rank.letter], card
 
@@ -652,7 +663,10 @@ class TestExplain:
         assert RULES.explain(RULES.view(named, 0), Card.parse("9C")) == "9♣ does not match ♥, the suit named with 8♠"
 
         drawing = make_state("9C 5H 2D 3C", "KD", pile="5S", stock="9H", drawn=1)
-        assert RULES.explain(RULES.view(drawing, 0), Card.parse("5H")) == "you have started drawing: draw until a card fits"
+        assert (
+            RULES.explain(RULES.view(drawing, 0), Card.parse("5H"))
+            == "you have started drawing: draw until a card fits"
+        )
 
         pending = make_state("9C 5H 2D 3S", "KD", pile="5S", stock="9H", drawn=1, pending="3S")
         view = RULES.view(pending, 0)
@@ -832,6 +846,7 @@ def test_legal_moves_apply_and_explain_agree(game, seats, restock_limit, play_bi
     if state.result is not None:
         result = state.result
         assert sum(result.scores) == (
-            sum(result.counts) if result.how == "out"
+            sum(result.counts)
+            if result.how == "out"
             else len(result.winners) * sum(c - min(result.counts) for c in result.counts)
         )

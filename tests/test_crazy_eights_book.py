@@ -46,11 +46,14 @@ def test_registered_with_its_options():
 
 
 @pytest.mark.parametrize("name", EIGHTS_GAMES)
-@pytest.mark.parametrize("options, message", [
-    ({"partners": 2}, "partners must be 0"),
-    ({"deals": -1}, "deals must be between"),
-    ({"restock_limit": 20}, "has no option 'restock_limit'"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"partners": 2}, "partners must be 0"),
+        ({"deals": -1}, "deals must be between"),
+        ({"restock_limit": 20}, "has no option 'restock_limit'"),
+    ],
+)
 def test_options_the_games_cannot_play_are_refused(name, options, message):
     if "deals" in options and name == "hollywood-eights":
         options, message = {"target": 0}, "target must be between"

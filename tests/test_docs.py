@@ -29,6 +29,13 @@ def test_docstring_examples(name):
 
 
 def test_the_core_modules_have_examples():
-    for name in ("fairdeal", "fairdeal.cards", "fairdeal.fairness", "fairdeal.rules", "fairdeal.table", "fairdeal.verification.replay"):
+    for name in (
+        "fairdeal",
+        "fairdeal.cards",
+        "fairdeal.fairness",
+        "fairdeal.rules",
+        "fairdeal.table",
+        "fairdeal.verification.replay",
+    ):
         tests = doctest.DocTestFinder().find(importlib.import_module(name))
         assert sum(len(t.examples) for t in tests) > 0, name

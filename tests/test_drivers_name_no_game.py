@@ -7,7 +7,9 @@ from pathlib import Path
 from fairdeal.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME_NAME = re.compile(r"""["'`](%s)["'`]""" % "|".join(re.escape(name) for name in sorted(RULES, key=len, reverse=True)))
+GAME_NAME = re.compile(
+    r"""["'`](%s)["'`]""" % "|".join(re.escape(name) for name in sorted(RULES, key=len, reverse=True))
+)
 
 
 def _driver_files() -> list[Path]:
@@ -52,13 +54,21 @@ def _branching_on(words: set[str]) -> re.Pattern[str]:
     """A comparison with, a lookup of or a case of one of ``words`` as a quoted string:
     ``kind == "rule"``, ``in ("bid", ...)``, ``line["rule"]``, ``.get("rule-reveal")``, ``case "call"``."""
     quoted = r"""["'](?:%s)["']""" % "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?:==|!=|\bin|\bcase)\s*[(\[{{]?\s*{quoted}|\[\s*{quoted}\s*\]|\.get\(\s*{quoted}|{quoted}\s*(?:==|!=|\bin\b)")
+    return re.compile(
+        rf"(?:==|!=|\bin|\bcase)\s*[(\[{{]?\s*{quoted}|\[\s*{quoted}\s*\]|\.get\(\s*{quoted}|{quoted}\s*(?:==|!=|\bin\b)"
+    )
 
 
 def test_the_feature_search_would_find_a_branch():
     pattern = _branching_on({"rule", "rule-reveal"})
-    for text in ('if move.kind == "rule":', 'kind in ("rule", "x")', 'line["rule"]', "line.get('rule-reveal')",
-                 'if "rule" in line:', 'case "rule":'):
+    for text in (
+        'if move.kind == "rule":',
+        'kind in ("rule", "x")',
+        'line["rule"]',
+        "line.get('rule-reveal')",
+        'if "rule" in line:',
+        'case "rule":',
+    ):
         assert pattern.search(text), text
     assert not pattern.search('{"schema": {"type": "rule"}}') and not pattern.search('FIELDS = ("move", "rule")')
 
@@ -97,4 +107,6 @@ def test_no_page_script_names_a_game_feature():
             if quoted.search(TYPEOF.sub("", line)):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert found == []
-    assert quoted.search('if (legal("bid")) box.focus();') and not quoted.search(TYPEOF.sub("", 'typeof x === "string"'))
+    assert quoted.search('if (legal("bid")) box.focus();') and not quoted.search(
+        TYPEOF.sub("", 'typeof x === "string"')
+    )

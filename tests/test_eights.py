@@ -70,7 +70,10 @@ def test_a_partnership_block_compares_the_sides_cards():
     assert state.result.winners == (1, 3) and state.result.scores == (0, 1, 0, 1)
     assert state.result.reason == "seats 1 and 3 hold the fewest cards (3 cards)"
     tie = passes(eights_state("KD", "2C 3C", "4C 5C", "7C", pile="9S", turn=0, partners=True), 0, 1, 2, 3)
-    assert tie.result.winners == () and tie.result.reason == "a tie: seats 0 and 2 and seats 1 and 3 hold the fewest cards (3 cards each)"
+    assert (
+        tie.result.winners == ()
+        and tie.result.reason == "a tie: seats 0 and 2 and seats 1 and 3 hold the fewest cards (3 cards each)"
+    )
 
 
 @pytest.mark.parametrize("seats", [2, 4, 5])
@@ -97,7 +100,9 @@ def test_a_starter_eight_is_buried_in_eights_too():
     from helpers import cards
     from test_eights_support import rigged
 
-    state, events = RULES.deal(3, dealer=0, hand=1, shuffle=rigged(cards("AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 8S")))
+    state, events = RULES.deal(
+        3, dealer=0, hand=1, shuffle=rigged(cards("AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 8S"))
+    )
     assert events[0]["turned"] == ["8S", "3D"] and state.top == Card.parse("3D")
 
 

@@ -203,7 +203,21 @@ def test_a_table_restores_from_its_record(name):
 def test_fairdeal_simulate_plays_each_game(name, tmp_path):
     result = CliRunner().invoke(
         fairdeal_main,
-        ["simulate", "--rules", name, "--players", "3", "--games", "2", "--out", str(tmp_path), "--seed", "7", "--bot", "mixed"],
+        [
+            "simulate",
+            "--rules",
+            name,
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--out",
+            str(tmp_path),
+            "--seed",
+            "7",
+            "--bot",
+            "mixed",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"simulated 2 games of {name}, ")

@@ -26,12 +26,27 @@ SEED = "00" * 32
 def eights_state(*hands: str, pile: str, partners: bool = False, out: Sequence[int] = (), **position) -> EightsState:
     """An Eights hand in progress (:func:`helpers.pile_state`); ``pile`` is bottom first (its last
     card is the top, its first the starter), ``stock`` top first."""
-    return pile_state(EightsState, *hands, pile=pile, sides=sides_of(len(hands), partners), out=tuple(out),
-                      dealt=tuple(cards(h) for h in hands), turned=cards(pile)[:1], **position)
+    return pile_state(
+        EightsState,
+        *hands,
+        pile=pile,
+        sides=sides_of(len(hands), partners),
+        out=tuple(out),
+        dealt=tuple(cards(h) for h in hands),
+        turned=cards(pile)[:1],
+        **position,
+    )
 
 
-def go_boom_state(*hands: str, stock: str = "", turn: int = 0, plays: str = "", passed: Sequence[int] = (),
-                  leader: int | None = None, hand: int = 1) -> GoBoomState:
+def go_boom_state(
+    *hands: str,
+    stock: str = "",
+    turn: int = 0,
+    plays: str = "",
+    passed: Sequence[int] = (),
+    leader: int | None = None,
+    hand: int = 1,
+) -> GoBoomState:
     """A Go Boom hand in progress; ``plays`` is the round so far as ``"seat:card ..."``."""
     round_ = tuple((int(seat), Card.parse(code)) for seat, code in (p.split(":") for p in plays.split()))
     return GoBoomState(

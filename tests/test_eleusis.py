@@ -16,7 +16,12 @@ from fairdeal.match import Match
 from fairdeal.rules import RULES, IllegalMove, Move, get
 from fairdeal.rules.base import stream_bytes
 from fairdeal.rules.eleusis import (
+    CALL,
+    FORECAST,
     HARD_STOP,
+    NO_PLAY,
+    RULE,
+    STRING,
     Eleusis,
     EleusisState,
     first_player,
@@ -24,7 +29,6 @@ from fairdeal.rules.eleusis import (
     player_order,
 )
 from fairdeal.rules.secret_rule import LIBRARY, RuleError, SecretRule
-from fairdeal.rules.eleusis import CALL, FORECAST, NO_PLAY, RULE, STRING
 
 ALTERNATE = "card.colour != last.colour"
 """The rule most tests play under: a red card after a black one, or a black after a red."""
@@ -57,8 +61,17 @@ def play(rules, state, seat, move, tag="eleusis"):
 
 
 # What a judgement line leaves out when it did not happen.
-NOTHING_HAPPENED = {"dealer_card": None, "returned": 0, "fresh": 0, "forecaster": None, "call": None,
-                    "call_card": None, "overthrown": False, "forecaster_penalty": 0, "expelled": False}
+NOTHING_HAPPENED = {
+    "dealer_card": None,
+    "returned": 0,
+    "fresh": 0,
+    "forecaster": None,
+    "call": None,
+    "call_card": None,
+    "overthrown": False,
+    "forecaster_penalty": 0,
+    "expelled": False,
+}
 
 
 def judgement(events):
@@ -122,8 +135,12 @@ def test_the_first_player_is_found_by_counting_to_the_starters_value():
 @pytest.fixture
 def table():
     rules, state, _ = dealt()
-    state = position(state, mainline=cards("7H"), turn=1,
-                     hands=(cards("2C 3C"), cards("2S 3H 4D 5S 2S"), cards("4C 5C"), cards("6C 7C")))
+    state = position(
+        state,
+        mainline=cards("7H"),
+        turn=1,
+        hands=(cards("2C 3C"), cards("2S 3H 4D 5S 2S"), cards("4C 5C"), cards("6C 7C")),
+    )
     return rules, state
 
 
@@ -229,7 +246,9 @@ def test_a_stock_down_to_four_cards_gets_a_fresh_pack_under_it(table):
     assert after.stock == cards("AH AS KC KD") + tuple(restock)
     assert after.restocks == 1 and after.restocked == (tuple(restock),)
     # The next run-down brings pack 2 (label restock/2).
-    again, events = play(rules, replace(after, stock=after.stock[-5:], phase="play", turn=1), 1, Move.play(Card.parse("4D")))
+    again, events = play(
+        rules, replace(after, stock=after.stock[-5:], phase="play", turn=1), 1, Move.play(Card.parse("4D"))
+    )
     assert events[0]["restock"] == 2 and again.stock[-52:] == tuple(fair(4)("hand/1/restock/2", pack()))
 
 
@@ -303,8 +322,14 @@ def test_an_incorrect_call_overthrows_the_forecaster(table):
 
 def forecast_no_play(table, hand):
     rules, state = table
-    state = replace(state, forecaster=3, marker=0, marker_layout=1, was_forecaster=frozenset({3}),
-                    hands=state.hands[:1] + (cards(hand),) + state.hands[2:])
+    state = replace(
+        state,
+        forecaster=3,
+        marker=0,
+        marker_layout=1,
+        was_forecaster=frozenset({3}),
+        hands=state.hands[:1] + (cards(hand),) + state.hands[2:],
+    )
     pending, _ = play(rules, state, 1, NO_PLAY())
     return rules, state, pending
 
@@ -403,8 +428,14 @@ def test_the_round_ends_when_every_player_is_expelled(table):
 
 def test_the_round_ends_when_all_but_the_forecaster_are_expelled(table):
     rules, state = table
-    state = replace(long_layout(state, 50), expelled=frozenset({0, 2}), forecaster=3, marker=0,
-                    marker_layout=5, was_forecaster=frozenset({3}))
+    state = replace(
+        long_layout(state, 50),
+        expelled=frozenset({0, 2}),
+        forecaster=3,
+        marker=0,
+        marker_layout=5,
+        was_forecaster=frozenset({3}),
+    )
     pending, _ = play(rules, state, 1, Move.play(Card.parse("3H")))
     after, _ = play(rules, pending, 3, CALL("wrong"))
     assert after.result.reason == "every player but the Forecaster is expelled"
@@ -437,8 +468,15 @@ def test_the_seat_dealer_scores_the_highest_score_or_twice_the_cards_before_the_
     after = ended(rules, state, hands, turn=4)
     assert after.result.scores == (14, 6, 0, 4, 14)
     # With a Forecaster (seat 2) whose marker went down on a layout of 3 cards: 2 x 3 = 6.
-    marked = replace(state, mainline=cards("7H 8S 9H"), sidelines=((), (), ()), forecaster=2, marker=2,
-                     marker_layout=3, was_forecaster=frozenset({2}))
+    marked = replace(
+        state,
+        mainline=cards("7H 8S 9H"),
+        sidelines=((), (), ()),
+        forecaster=2,
+        marker=2,
+        marker_layout=3,
+        was_forecaster=frozenset({2}),
+    )
     pending, _ = play(rules, replace(marked, hands=hands, turn=4), 4, Move.play(Card.parse("2S")))
     after, _ = play(rules, pending, 2, CALL("right"))
     # The Forecaster's bonus: one card (2S) went on the mainline after his marker: +1.
@@ -450,8 +488,15 @@ def test_the_forecaster_bonus_is_one_per_mainline_card_and_two_per_sideline_card
     rules, state = table
     # Marker on 7H (layout 2: 7H and 3S below it); since then 8S 9H on the mainline, 4S and a
     # string of two on sidelines: 2 x 1 + 2 x 3 = 8.
-    state = replace(state, mainline=cards("7H 8S 9H"), sidelines=((cards("3S"), cards("4S")), (), (cards("TS JS"),)),
-                    forecaster=0, marker=0, marker_layout=2, was_forecaster=frozenset({0}))
+    state = replace(
+        state,
+        mainline=cards("7H 8S 9H"),
+        sidelines=((cards("3S"), cards("4S")), (), (cards("TS JS"),)),
+        forecaster=0,
+        marker=0,
+        marker_layout=2,
+        was_forecaster=frozenset({0}),
+    )
     hands = (cards("2C") * 3, cards("2S") * 5, cards("4C") * 2, cards("2S"))
     pending, _ = play(rules, replace(state, hands=hands, turn=3), 3, Move.play(Card.parse("2S")))
     after, _ = play(rules, pending, 0, CALL("right"))
@@ -498,7 +543,9 @@ def test_the_seat_dealer_gives_the_rule_from_the_library_or_typed():
     assert rules.auto_move(state) == RULE(LIBRARY[state.chosen].text) and view.suggested == LIBRARY[state.chosen].text
     assert "library" not in rules.view(state, 0).to_json()
     after, events = rules.apply(state, 2, RULE(LIBRARY[-1].text), None)
-    assert events == [{"type": "rule-commitment", "hand": 1, "commitment": rule_commitment(LIBRARY[-1].text, state.nonce)}]
+    assert events == [
+        {"type": "rule-commitment", "hand": 1, "commitment": rule_commitment(LIBRARY[-1].text, state.nonce)}
+    ]
     assert (after.phase, after.turn) == ("play", state.first)
     typed = "card.colour   !=   last.colour"
     after, _ = rules.apply(state, 2, RULE(typed), None)
@@ -588,7 +635,9 @@ def test_bots_play_two_hundred_rounds_to_the_end_well_before_the_hard_stop():
             assert moves < 20_000
         for report in match.hands:
             assert report.summary.to_json()["rule"]
-            assert len(report.summary.mainline) + sum(len(e) for c in report.summary.sidelines for e in c) < HARD_STOP // 2
+            assert (
+                len(report.summary.mainline) + sum(len(e) for c in report.summary.sidelines for e in c) < HARD_STOP // 2
+            )
         rounds += len(match.hands)
     assert rounds >= 200
     assert parsed == {"play", "string", "no-play", "forecast", "pass", "call", "rule"}
@@ -683,9 +732,25 @@ def test_a_judgement_in_words():
     from fairdeal.rules import SeatNames
 
     names = SeatNames(("Ann", "Bob", "Cy", "Di"))
-    event = {"type": "judgement", "hand": 1, "seat": 1, "play": "no-play", "cards": ["3H", "4D"], "right": False,
-             "penalty": 0, "dealer_card": "2S", "returned": 0, "fresh": 0, "forecaster": 3, "call": "wrong",
-             "call_card": "4D", "overthrown": True, "forecaster_penalty": 5, "expelled": False}
+    event = {
+        "type": "judgement",
+        "hand": 1,
+        "seat": 1,
+        "play": "no-play",
+        "cards": ["3H", "4D"],
+        "right": False,
+        "penalty": 0,
+        "dealer_card": "2S",
+        "returned": 0,
+        "fresh": 0,
+        "forecaster": 3,
+        "call": "wrong",
+        "call_card": "4D",
+        "overthrown": True,
+        "forecaster_penalty": 5,
+        "expelled": False,
+    }
     assert Eleusis().describe_event(event, names) == (
         "seat 1 (Bob): no play is wrong; Forecaster seat 3 (Di) called wrong (4♦): overthrown, draws 5; "
-        "2♠ goes on the mainline")
+        "2♠ goes on the mainline"
+    )

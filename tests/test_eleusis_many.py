@@ -26,8 +26,15 @@ def test_simulated_rounds_verify(tmp_path):
     game = 0
     while rounds < ROUNDS:
         players, dealer = 4 + game % 5, game // 5 % 2
-        (path,) = simulate("eleusis", players, 1, tmp_path / str(game), seed=f"many-{game}", bot="mixed",
-                           options={"dealer": dealer, "rounds": 0})
+        (path,) = simulate(
+            "eleusis",
+            players,
+            1,
+            tmp_path / str(game),
+            seed=f"many-{game}",
+            bot="mixed",
+            options={"dealer": dealer, "rounds": 0},
+        )
         report = verify(path.read_text())
         assert report.verified, f"{path.name}: {report.error}"
         assert len(report.hands) == players and report.standings is not None

@@ -18,9 +18,9 @@ from fairdeal.bots import make_bot
 from fairdeal.fairness import rule_commitment
 from fairdeal.record import parse_record
 from fairdeal.rules import get
+from fairdeal.rules.eleusis import RULE
 from fairdeal.rules.secret_rule import LIBRARY
 from fairdeal.table import Seat, Table, TableError
-from fairdeal.rules.eleusis import RULE
 from fairdeal.verification import verify
 from verifier.report import text_report
 
@@ -43,8 +43,14 @@ class TypingDealer:
 
 
 def _table(game_id: str, seats: int, options: dict) -> Table:
-    table = Table.new(game_id, get("eleusis", options), [Seat(f"P{s}") for s in range(seats)], SIGNER,
-                      created=CREATED, server_seed=seed_for(game_id))
+    table = Table.new(
+        game_id,
+        get("eleusis", options),
+        [Seat(f"P{s}") for s in range(seats)],
+        SIGNER,
+        created=CREATED,
+        server_seed=seed_for(game_id),
+    )
     table.start()
     return table
 
@@ -143,7 +149,9 @@ def test_a_commitment_the_seed_does_not_give_is_refused_where_it_stands(served):
     reveal = first(served, "rule-reveal")
     other = next(rule.text for rule in LIBRARY if rule.text != served[reveal]["rule"])
     # A server that commits to another rule than the stream chose, and reveals that one.
-    forged = tampered(served, commit, lambda line: line.update(commitment=rule_commitment(other, served[reveal]["nonce"])))
+    forged = tampered(
+        served, commit, lambda line: line.update(commitment=rule_commitment(other, served[reveal]["nonce"]))
+    )
     forged = tampered(forged, reveal, lambda line: line.update(rule=other))
     refused(forged, commit, "rule-commitment commitment")
 

@@ -38,13 +38,19 @@ def test_the_zip_holds_exactly_the_packages_python_files_with_their_bytes():
             if "__pycache__" not in path.parts and not name.startswith(("fairdeal/service/", "fairdeal/web/")):
                 expected[name] = path.read_bytes()
     # Each distribution that registers games, with its name, version and games alone.
-    games = "[fairdeal.games]\n" + "".join(f"{name} = {cls.__module__}:{cls.__qualname__}\n" for name, cls in sorted(RULES.items()) if own(cls))
+    games = "[fairdeal.games]\n" + "".join(
+        f"{name} = {cls.__module__}:{cls.__qualname__}\n" for name, cls in sorted(RULES.items()) if own(cls)
+    )
     expected["fairdeal-0.1.0.dist-info/METADATA"] = b"Metadata-Version: 2.1\nName: fairdeal\nVersion: 0.1.0\n"
     expected["fairdeal-0.1.0.dist-info/entry_points.txt"] = games.encode()
     # The example plugin, which the suite installs (examples/switch): its package and its game.
     assert plugins == ["fairdeal_switch"] and "fairdeal_switch/__init__.py" in expected
-    expected["fairdeal_switch-0.1.0.dist-info/METADATA"] = b"Metadata-Version: 2.1\nName: fairdeal-switch\nVersion: 0.1.0\n"
-    expected["fairdeal_switch-0.1.0.dist-info/entry_points.txt"] = b"[fairdeal.games]\nswitch = fairdeal_switch:Switch\n"
+    expected["fairdeal_switch-0.1.0.dist-info/METADATA"] = (
+        b"Metadata-Version: 2.1\nName: fairdeal-switch\nVersion: 0.1.0\n"
+    )
+    expected["fairdeal_switch-0.1.0.dist-info/entry_points.txt"] = (
+        b"[fairdeal.games]\nswitch = fairdeal_switch:Switch\n"
+    )
     with zipfile.ZipFile(io.BytesIO(engine_bundle().data)) as archive:
         infos = archive.infolist()
         assert [info.filename for info in infos] == sorted(expected)
@@ -52,7 +58,11 @@ def test_the_zip_holds_exactly_the_packages_python_files_with_their_bytes():
         assert {(info.compress_type, info.date_time, info.external_attr >> 16) for info in infos} == {
             (zipfile.ZIP_STORED, (1980, 1, 1, 0, 0, 0), 0o100644)
         }
-    assert "fairdeal/verification/replay.py" in expected and "verifier/browser.py" in expected and "fairdeal/rules/fan_tan.py" in expected
+    assert (
+        "fairdeal/verification/replay.py" in expected
+        and "verifier/browser.py" in expected
+        and "fairdeal/rules/fan_tan.py" in expected
+    )
     assert list(engine_files()) == sorted(expected)
 
 
@@ -81,8 +91,13 @@ def test_the_verifier_runs_without_the_cryptography_package():
         "text, checked = json.load(sys.stdin)\n"
         "print(json.dumps(verify_json(text, checked)['report']['verified']))\n"
     )
-    run = subprocess.run([sys.executable, "-c", script], input=json.dumps([text, _checked(text)]),
-                         capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps([text, _checked(text)]),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) is True
 

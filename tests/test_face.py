@@ -17,8 +17,14 @@ SIGNER = Signer.from_seed(bytes(32))
 
 
 def bot_table(name: str, seats: int) -> Table:
-    return Table.new(f"face-{name}", get_rules(name), [Seat(f"P{s}", bot=True) for s in range(seats)], SIGNER,
-                     created="2026-01-01T00:00:00Z", server_seed="ab" * 32)
+    return Table.new(
+        f"face-{name}",
+        get_rules(name),
+        [Seat(f"P{s}", bot=True) for s in range(seats)],
+        SIGNER,
+        created="2026-01-01T00:00:00Z",
+        server_seed="ab" * 32,
+    )
 
 
 def test_the_face_imports_from_the_package():
@@ -28,7 +34,9 @@ def test_the_face_imports_from_the_package():
 
 @pytest.mark.parametrize("name", list(RULES))
 def test_every_move_of_every_game_reads_back_from_its_text(name):
-    table = bot_table(name, RULES[name].min_seats + 1 if RULES[name].max_seats > RULES[name].min_seats else RULES[name].min_seats)
+    table = bot_table(
+        name, RULES[name].min_seats + 1 if RULES[name].max_seats > RULES[name].min_seats else RULES[name].min_seats
+    )
     kinds = set()
     for _ in range(400):
         if table.over:
@@ -59,8 +67,14 @@ def test_a_move_text_that_cannot_be_read_says_why():
 
 
 def test_a_table_answers_turn_moves_view_over_and_standings():
-    table = Table.new("face", get_rules("crazy-eights", {"target": 20}), [Seat("Ann"), Seat("Bot", bot=True)], SIGNER,
-                      created="2026-01-01T00:00:00Z", server_seed="00" * 32)
+    table = Table.new(
+        "face",
+        get_rules("crazy-eights", {"target": 20}),
+        [Seat("Ann"), Seat("Bot", bot=True)],
+        SIGNER,
+        created="2026-01-01T00:00:00Z",
+        server_seed="00" * 32,
+    )
     assert table.turn is None and table.legal_moves(0) == [] and not table.over
     with pytest.raises(TableError, match="has not started"):
         table.view(0)
@@ -123,7 +137,9 @@ def test_created_without_a_clock_still_stamps_every_line_with_it():
 
 def test_a_created_that_is_no_time_names_the_field():
     with pytest.raises(TableError, match="created 'yesterday' is not a UTC date and time"):
-        Table.new("face", get_rules("crazy-eights"), [Seat("A", bot=True), Seat("B", bot=True)], SIGNER, created="yesterday")
+        Table.new(
+            "face", get_rules("crazy-eights"), [Seat("A", bot=True), Seat("B", bot=True)], SIGNER, created="yesterday"
+        )
 
 
 # -- the server seed: readable for storage, shown nowhere, closing nothing ------------------------
@@ -131,8 +147,14 @@ def test_a_created_that_is_no_time_names_the_field():
 
 def test_the_server_seed_is_read_for_storage_without_closing_the_client_seeds():
     seed = "5e" * 32
-    table = Table.new("face-seed", get_rules("crazy-eights"), [Seat("Ann"), Seat("Bot", bot=True)], SIGNER,
-                      created="2026-01-01T00:00:00Z", server_seed=seed)
+    table = Table.new(
+        "face-seed",
+        get_rules("crazy-eights"),
+        [Seat("Ann"), Seat("Bot", bot=True)],
+        SIGNER,
+        created="2026-01-01T00:00:00Z",
+        server_seed=seed,
+    )
     assert table.server_seed == seed and table.dealer.server_seed == seed and table.revealed_seed is None
     table.commit(0, fairdeal.client_commitment("ann"))  # reading the seed closed nothing
     table.reveal_client_seed(0, "ann")
@@ -146,8 +168,14 @@ def test_the_server_seed_is_read_for_storage_without_closing_the_client_seeds():
 def test_a_bad_server_seed_is_refused_without_repeating_it():
     bad = "zz" * 32
     with pytest.raises(ValueError) as caught:
-        Table.new("face", get_rules("crazy-eights"), [Seat("A", bot=True), Seat("B", bot=True)], SIGNER,
-                  created="2026-01-01T00:00:00Z", server_seed=bad)
+        Table.new(
+            "face",
+            get_rules("crazy-eights"),
+            [Seat("A", bot=True), Seat("B", bot=True)],
+            SIGNER,
+            created="2026-01-01T00:00:00Z",
+            server_seed=bad,
+        )
     assert bad not in str(caught.value) and "server seed" in str(caught.value)
 
 
@@ -157,8 +185,9 @@ def test_a_bad_server_seed_is_refused_without_repeating_it():
 def test_a_tables_position_is_read_back_into_a_match_that_plays_on():
     table = bot_table("go-boom", 3)
     with pytest.raises(TableError, match="no position yet"):
-        Table.new("face-p", get_rules("go-boom"), [Seat("Ann"), Seat("Bot", bot=True)], SIGNER,
-                  created="2026-01-01T00:00:00Z").position()
+        Table.new(
+            "face-p", get_rules("go-boom"), [Seat("Ann"), Seat("Bot", bot=True)], SIGNER, created="2026-01-01T00:00:00Z"
+        ).position()
     for _ in range(5):
         table.move(table.turn, table.match.auto_move(), auto=True)
     text = table.position()
@@ -171,12 +200,15 @@ def test_a_tables_position_is_read_back_into_a_match_that_plays_on():
     assert match.apply(table.turn, move) == table.match.apply(table.turn, move)
 
 
-@pytest.mark.parametrize("edit, error", [
-    (lambda text: text.replace('"turn":', '"turn":9,"x":', 1), "unknown key 'x'"),
-    (lambda text: text.replace('"turn":', '"turn":7,"turn":', 1), "'turn' is given twice"),
-    (lambda text: text[:-1], "the position is not JSON"),
-    (lambda text: text.replace('"hand":1', '"hand":NaN', 1), "NaN is not a JSON value"),
-])
+@pytest.mark.parametrize(
+    "edit, error",
+    [
+        (lambda text: text.replace('"turn":', '"turn":9,"x":', 1), "unknown key 'x'"),
+        (lambda text: text.replace('"turn":', '"turn":7,"turn":', 1), "'turn' is given twice"),
+        (lambda text: text[:-1], "the position is not JSON"),
+        (lambda text: text.replace('"hand":1', '"hand":NaN', 1), "NaN is not a JSON value"),
+    ],
+)
 def test_a_position_that_cannot_be_read_says_what_is_wrong(edit, error):
     table = bot_table("go-boom", 3)
     with pytest.raises(PositionError, match=error):

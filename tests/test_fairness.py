@@ -515,13 +515,41 @@ def test_the_seed_phase_reads_the_lines_the_dealer_wrote():
 @pytest.mark.parametrize(
     ("line", "reason", "out_of_order"),
     [
-        ({"type": "client-commit", "seat": 1, "commitment": "ab" * 32}, "seat 1 is played by a bot and brings no client seed", True),
-        ({"type": "client-commit", "seat": 4, "commitment": "ab" * 32}, "client-commit seat 4 is not a seat of this 4-seat game", True),
-        ({"type": "client-commit", "seat": 0, "commitment": "AB" * 32}, "client-commit commitment is not 64 lowercase hex digits", False),
-        ({"type": "client-commit", "seat": 0, "commitment": "ab" * 32, "x": 1}, "client-commit has a field 'x' that the format does not give", False),
-        ({"type": "client-reveal", "seat": 0, "seed": "ann"}, "seat 0 revealed its client seed before every seat committed (waiting for seats [0, 2])", True),
-        ({"type": "start", "client_seeds": ["", "", "", ""], "bots": [0, 1, 2]}, "start bots [0, 1, 2] but the seats without a client seed are [0, 1, 2, 3]", False),
-        ({"type": "start", "client_seeds": ["", ""], "bots": []}, "start client_seeds must list one seed for each of the 4 seats", False),
+        (
+            {"type": "client-commit", "seat": 1, "commitment": "ab" * 32},
+            "seat 1 is played by a bot and brings no client seed",
+            True,
+        ),
+        (
+            {"type": "client-commit", "seat": 4, "commitment": "ab" * 32},
+            "client-commit seat 4 is not a seat of this 4-seat game",
+            True,
+        ),
+        (
+            {"type": "client-commit", "seat": 0, "commitment": "AB" * 32},
+            "client-commit commitment is not 64 lowercase hex digits",
+            False,
+        ),
+        (
+            {"type": "client-commit", "seat": 0, "commitment": "ab" * 32, "x": 1},
+            "client-commit has a field 'x' that the format does not give",
+            False,
+        ),
+        (
+            {"type": "client-reveal", "seat": 0, "seed": "ann"},
+            "seat 0 revealed its client seed before every seat committed (waiting for seats [0, 2])",
+            True,
+        ),
+        (
+            {"type": "start", "client_seeds": ["", "", "", ""], "bots": [0, 1, 2]},
+            "start bots [0, 1, 2] but the seats without a client seed are [0, 1, 2, 3]",
+            False,
+        ),
+        (
+            {"type": "start", "client_seeds": ["", ""], "bots": []},
+            "start client_seeds must list one seed for each of the 4 seats",
+            False,
+        ),
     ],
 )
 def test_the_seed_phase_says_why_it_refuses_a_step(line, reason, out_of_order):
@@ -538,7 +566,9 @@ def test_a_session_phase_names_no_bots_and_every_seat_brings_a_seed():
     with pytest.raises(SeedError, match="start has a field 'bots' that the format does not give"):
         phase.read({"type": "start", "client_seeds": ["", ""], "bots": [0, 1]})
     phase.read({"type": "start", "client_seeds": ["", ""]})
-    with pytest.raises(SeedError, match="a client-commit line after the start: the client seeds were fixed at the start"):
+    with pytest.raises(
+        SeedError, match="a client-commit line after the start: the client seeds were fixed at the start"
+    ):
         phase.commit(0, client_commitment("late"))
 
 

@@ -57,7 +57,7 @@ def position(
     rows: Sequence[str] = (),
     rest: int | None = None,
     turn: int = 0,
-    opening: Rank | None | str = "default",
+    opening: Rank | str | None = "default",
     pot: int = 0,
 ) -> FanTanState:
     """A deal in progress. ``rows`` are "first-last" pairs (e.g. "6H-9H"); every card
@@ -133,8 +133,10 @@ def test_options_the_games_cannot_play_are_refused(name, options, message):
         get(name, options)
 
 
-@pytest.mark.parametrize("name, low, high", [("fan-tan", 3, 8), ("sjueren", 3, 6), ("five-or-nine", 3, 8),
-                                             ("play-or-pay", 3, 8), ("liberty-fan-tan", 3, 8)])
+@pytest.mark.parametrize(
+    "name, low, high",
+    [("fan-tan", 3, 8), ("sjueren", 3, 6), ("five-or-nine", 3, 8), ("play-or-pay", 3, 8), ("liberty-fan-tan", 3, 8)],
+)
 def test_seat_counts(name, low, high):
     rules = get(name)
     for seats in (low, high):
@@ -310,7 +312,10 @@ def test_penalized_pass_with_two_sevens_pays_for_each():
     state = position(rules, "7C 7D", "6C 8D", "8C 6D", rest=2)
     _, events = rules.apply(state, 0, Move.pass_(), NO_SHUFFLE)
     assert chip_tuples(events)[2:] == [
-        ("held-seven", 0, 1, 5), ("held-seven", 0, 2, 5), ("held-seven", 0, 2, 5), ("held-seven", 0, 1, 5),
+        ("held-seven", 0, 1, 5),
+        ("held-seven", 0, 2, 5),
+        ("held-seven", 0, 2, 5),
+        ("held-seven", 0, 1, 5),
     ]
 
 
@@ -467,9 +472,23 @@ def test_starting_with_the_higher_of_two_touching_cards_wins_the_next_lead(name)
     assert state.turn == 0 and dealt == list(state.hands)
     assert len(rules.legal_moves(rules.view(state, 0))) == 13  # the leader may lead any card
     script = [
-        (0, "9S"), (1, "TS"), (2, "JS"), (3, "QS"), (0, "KS"), (1, "AS"),
-        (2, "pass"), (3, "pass"), (0, "2S"), (1, "3S"), (2, "4S"), (3, "5S"),
-        (0, "pass"), (1, "6S"), (2, "7S"), (3, "pass"), (0, "8S"),
+        (0, "9S"),
+        (1, "TS"),
+        (2, "JS"),
+        (3, "QS"),
+        (0, "KS"),
+        (1, "AS"),
+        (2, "pass"),
+        (3, "pass"),
+        (0, "2S"),
+        (1, "3S"),
+        (2, "4S"),
+        (3, "5S"),
+        (0, "pass"),
+        (1, "6S"),
+        (2, "7S"),
+        (3, "pass"),
+        (0, "8S"),
     ]
     passes = 0
     for seat, what in script:
@@ -522,8 +541,11 @@ def test_going_out_in_the_sequence_games(name, pays_per_card):
     new, events = rules.apply(state, 0, Move.play(Card.parse("4S")), NO_SHUFFLE)
     left = len(state.hands[2])
     if pays_per_card:
-        assert chip_tuples(events) == [("cards-left", 1, "pot", 2), ("cards-left", 2, "pot", left),
-                                       ("pot", "pot", 0, 3 + 2 + left)]
+        assert chip_tuples(events) == [
+            ("cards-left", 1, "pot", 2),
+            ("cards-left", 2, "pot", left),
+            ("pot", "pot", 0, 3 + 2 + left),
+        ]
     else:
         assert chip_tuples(events) == [("pot", "pot", 0, 3)]
     assert sum(new.result.scores) == 3  # the pot of this hand-built position came from nowhere
@@ -537,8 +559,12 @@ def all_moves() -> list[Move]:
 
 
 SESSION_OPTIONS = [
-    ("fan-tan", {}), ("fan-tan", {"passing": 1}), ("sjueren", {}), ("five-or-nine", {}),
-    ("play-or-pay", {}), ("liberty-fan-tan", {}),
+    ("fan-tan", {}),
+    ("fan-tan", {"passing": 1}),
+    ("sjueren", {}),
+    ("five-or-nine", {}),
+    ("play-or-pay", {}),
+    ("liberty-fan-tan", {}),
 ]
 
 

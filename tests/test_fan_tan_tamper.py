@@ -40,8 +40,11 @@ def touched(lines: list[dict]) -> set[int]:
     penalties = [i for i, line in enumerate(lines) if line.get("reason") in ("penalty", "held-seven")]
     if penalties:
         out |= {penalties[0], penalties[0] + 1}
-    leads = [i for i in range(1, len(lines))
-             if lines[i]["type"] == lines[i - 1]["type"] == "move" and lines[i]["seat"] == lines[i - 1]["seat"]]
+    leads = [
+        i
+        for i in range(1, len(lines))
+        if lines[i]["type"] == lines[i - 1]["type"] == "move" and lines[i]["seat"] == lines[i - 1]["seat"]
+    ]
     if leads:
         out |= {leads[0] - 1, leads[0]}
     return out | the_end(lines)
@@ -77,4 +80,6 @@ def test_the_records_hold_what_the_mutations_are_for():
     assert {line.get("reason") for line in record("fan-tan", 1)} >= {"penalty", "held-seven"}
     for name in ("play-or-pay", "liberty-fan-tan"):
         lines = record(name)
-        assert any(a.get("seat") == b.get("seat") and a["type"] == b["type"] == "move" for a, b in zip(lines, lines[1:]))
+        assert any(
+            a.get("seat") == b.get("seat") and a["type"] == b["type"] == "move" for a, b in zip(lines, lines[1:])
+        )

@@ -130,8 +130,13 @@ def test_fairdeal_and_verifier_import_no_cycle():
 
 
 def test_fairdeal_never_imports_verifier():
-    back = sorted((m, t) for m, targets in graph().items() if m.split(".")[0] == "fairdeal"
-                  for t in targets if t.split(".")[0] == "verifier")
+    back = sorted(
+        (m, t)
+        for m, targets in graph().items()
+        if m.split(".")[0] == "fairdeal"
+        for t in targets
+        if t.split(".")[0] == "verifier"
+    )
     assert not back, "fairdeal imports verifier: " + ", ".join(f"{m} -> {t}" for m, t in back)
 
 

@@ -19,6 +19,7 @@ from fairdeal.fairness import shuffle
 from fairdeal.match import Match, draw_for_deal
 from fairdeal.rules import IllegalMove, Move, get, standings
 
+
 def started(seats: int = 2, options=None, game_id: str = "match-test") -> Match:
     _key, shuffler = protocol_shuffler(game_id, seats)
     match = Match(get("crazy-eights", options), seats, shuffler)
@@ -114,8 +115,13 @@ class TestHands:
         events = match.apply(0, play("5S"))
         assert events[0] == {"type": "move", "seat": 0, "move": "play", "card": "5S"}
         assert events[1] == {
-            "type": "hand-end", "hand": 1, "how": "out", "winners": [0],
-            "counts": [0, 13], "scores": [13, 0], "totals": [13, 0],
+            "type": "hand-end",
+            "hand": 1,
+            "how": "out",
+            "winners": [0],
+            "counts": [0, 13],
+            "scores": [13, 0],
+            "totals": [13, 0],
         }
         assert events[2]["type"] == "deal" and events[2]["hand"] == 2 and events[2]["dealer"] == 1 - dealer
         assert len(events) == 3
@@ -179,7 +185,9 @@ class TestMatchEnd:
         ends = [e for e in events if e["type"] == "hand-end"]
         assert max(ends[-1]["totals"]) >= 100
         assert all(max(e["totals"]) < 100 for e in ends[:-1])
-        assert events[-1]["type"] == "match-end" and events[-1]["standings"] == [row.to_json() for row in match.standings]
+        assert events[-1]["type"] == "match-end" and events[-1]["standings"] == [
+            row.to_json() for row in match.standings
+        ]
 
     def test_equal_totals_share_the_place(self):
         assert [s.place for s in standings([30, 105, 30, 0])] == [1, 2, 2, 4]
@@ -246,7 +254,11 @@ class TestMoves:
         put(match, "2C 4D 5H", "KD 3C", pile="5S", stock="7H 3S", turn=0)
         assert match.auto_move() == play("5H")
         assert match.apply(0, play("5H"), auto=True)[0] == {
-            "type": "move", "seat": 0, "move": "play", "card": "5H", "auto": True,
+            "type": "move",
+            "seat": 0,
+            "move": "play",
+            "card": "5H",
+            "auto": True,
         }
 
     def test_any_other_move_is_refused_as_an_auto_move(self):

@@ -22,18 +22,27 @@ from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
 from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
 from fairdeal.rules.michigan import MichiganSheet
-from fairdeal.rules.sequence import RunState, run_choice
-from fairdeal.rules.sequence import AUCTION, BID, EXCHANGE
+from fairdeal.rules.sequence import AUCTION, BID, EXCHANGE, RunState, run_choice
 
 NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 MICHIGAN = get("michigan")
 
 
-def position(rules, *hands: str, turn: int = 0, runs: str = "", current: str | None = None,
-             dead: str = "", layout: tuple[int, ...] | None = None, dealer: int | None = None, **extra) -> RunState:
+def position(
+    rules,
+    *hands: str,
+    turn: int = 0,
+    runs: str = "",
+    current: str | None = None,
+    dead: str = "",
+    layout: tuple[int, ...] | None = None,
+    dealer: int | None = None,
+    **extra,
+) -> RunState:
     layout = layout if layout is not None else (len(hands),) * len(rules.layout_cards())
-    return run_position(*hands, turn=turn, runs=runs, current=current, dealer=dealer, dead=cards(dead), layout=layout,
-                        **extra)
+    return run_position(
+        *hands, turn=turn, runs=runs, current=current, dealer=dealer, dead=cards(dead), layout=layout, **extra
+    )
 
 
 def act(rules, state: RunState, seat: int, move: Move | str) -> tuple[RunState, list[dict]]:
@@ -89,8 +98,14 @@ def test_a_game_refuses_a_move_kind_or_field_it_does_not_read():
         match.apply(match.turn, Move.play(card, then=Card.parse("AD") if card.code != "AD" else Card.parse("KD")))
     with pytest.raises(IllegalMove, match="Crazy Eights has no move 'bid'"):
         match.apply(match.turn, BID(2))
-    assert get("sequence").unread(Move.play(Card.parse("9C"), then=Card.parse("AD"))) == "Sequence plays one card at a time"
-    assert get("michigan").unread(Move.play(Card.parse("9C"), then=Card.parse("AD"))) == "Michigan plays one card at a time"
+    assert (
+        get("sequence").unread(Move.play(Card.parse("9C"), then=Card.parse("AD")))
+        == "Sequence plays one card at a time"
+    )
+    assert (
+        get("michigan").unread(Move.play(Card.parse("9C"), then=Card.parse("AD")))
+        == "Michigan plays one card at a time"
+    )
     assert get("spin").unread(Move.play(Card.parse("9C"), then=Card.parse("AD"))) is None
 
 
@@ -109,7 +124,11 @@ def test_options_and_players():
 def test_the_extra_hand_is_dealt_at_the_dealers_left_and_everyone_stakes_on_each_pay_card():
     state, events = MICHIGAN.deal(4, 3, 1, NO_SHUFFLE)
     # Five places, the extra hand first: it gets A♣, seat 0 (the dealer's left) 2♣, ...
-    assert state.extra[:2] == cards("AC 6C") and state.hands[0][:2] == cards("2C 7C") and state.hands[3][0] == Card.parse("5C")
+    assert (
+        state.extra[:2] == cards("AC 6C")
+        and state.hands[0][:2] == cards("2C 7C")
+        and state.hands[3][0] == Card.parse("5C")
+    )
     assert [len(state.extra)] + [len(h) for h in state.hands] == [11, 11, 10, 10, 10]
     assert sorted(state.extra + sum(state.hands, ())) == list(ALL_CARDS)
     assert events[0] == {"type": "deal", "hand": 1, "dealer": 3}
@@ -117,15 +136,23 @@ def test_the_extra_hand_is_dealt_at_the_dealers_left_and_everyone_stakes_on_each
     assert state.layout == (4, 4, 4, 4) and state.net == (-4, -4, -4, -4)
     assert state.phase == "choose" and state.turn == 3
     view = MICHIGAN.view(state, 1)
-    assert MICHIGAN.legal_moves(view) == [] and MICHIGAN.explain(view, state.hands[1][0]) == "the dealer is deciding about the extra hand"
+    assert (
+        MICHIGAN.legal_moves(view) == []
+        and MICHIGAN.explain(view, state.hands[1][0]) == "the dealer is deciding about the extra hand"
+    )
     assert view.to_json()["layout"] == {"AH": 4, "KC": 4, "QD": 4, "JS": 4} and view.dead_size == 11
 
 
 def test_the_dealer_keeps_his_hand_and_the_extra_hand_is_dead():
     state, _ = MICHIGAN.deal(3, 2, 1, NO_SHUFFLE)
     assert legal(MICHIGAN, state) == ["keep", "exchange", "auction"]
-    assert MICHIGAN.explain(MICHIGAN.view(state, 2), state.hands[2][0]).startswith("first say what becomes of the extra hand")
-    assert refusal(MICHIGAN, state, 2, BID(2)) == "first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand"
+    assert MICHIGAN.explain(MICHIGAN.view(state, 2), state.hands[2][0]).startswith(
+        "first say what becomes of the extra hand"
+    )
+    assert (
+        refusal(MICHIGAN, state, 2, BID(2))
+        == "first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand"
+    )
     assert refusal(MICHIGAN, state, 0, Move.keep()) == "it is not your turn: the dealer decides about the extra hand"
     extra = state.extra
     state, events = act(MICHIGAN, state, 2, Move.keep())
@@ -141,7 +168,11 @@ def test_the_dealer_exchanges_his_hand_for_the_extra_hand_and_knows_the_dead_han
     assert MICHIGAN.view(state, 2).discarded == own and MICHIGAN.view(state, 2).to_json()["discarded"] == codes(own)
     assert MICHIGAN.view(state, 0).discarded == () and "discarded" not in MICHIGAN.view(state, 0).to_json()
     summary = MICHIGAN.summary(state).to_json()
-    assert summary["exchange"] == {"seat": 2, "price": 0} and summary["dead"] == codes(own) and summary["extra"] == codes(extra)
+    assert (
+        summary["exchange"] == {"seat": 2, "price": 0}
+        and summary["dead"] == codes(own)
+        and summary["extra"] == codes(extra)
+    )
 
 
 def test_the_auction_goes_once_round_from_the_dealers_left_and_the_highest_bid_buys():
@@ -149,7 +180,10 @@ def test_the_auction_goes_once_round_from_the_dealers_left_and_the_highest_bid_b
     state, _ = act(MICHIGAN, state, 0, AUCTION())
     assert state.phase == "auction" and state.turn == 1
     assert legal(MICHIGAN, state) == ["pass"] + [f"bid {n}" for n in range(1, 11)]
-    assert MICHIGAN.explain(MICHIGAN.view(state, 1), state.hands[1][0]) == "the extra hand is up for auction: bid for it or pass"
+    assert (
+        MICHIGAN.explain(MICHIGAN.view(state, 1), state.hands[1][0])
+        == "the extra hand is up for auction: bid for it or pass"
+    )
     assert MICHIGAN.explain(MICHIGAN.view(state, 2), state.hands[2][0]) == "the extra hand is being auctioned"
     assert refusal(MICHIGAN, state, 2, BID(3)) == "it is not your turn: seat 1 bids next"
     assert refusal(MICHIGAN, state, 1, BID(11)) == "a bid is at most 10 counters"
@@ -162,7 +196,11 @@ def test_the_auction_goes_once_round_from_the_dealers_left_and_the_highest_bid_b
     assert state.hands[3] == extra and state.dead == own and state.exchanged == 3
     assert state.net[3] == -4 - 4 and state.net[0] == -4 + 4
     assert state.phase == "play" and state.turn == 1
-    assert MICHIGAN.summary(state).to_json()["bids"] == [{"seat": 1, "bid": 3}, {"seat": 2, "bid": None}, {"seat": 3, "bid": 4}]
+    assert MICHIGAN.summary(state).to_json()["bids"] == [
+        {"seat": 1, "bid": 3},
+        {"seat": 2, "bid": None},
+        {"seat": 3, "bid": 4},
+    ]
 
 
 def test_equal_bids_go_to_the_first_bidder_from_the_dealers_left():
@@ -290,13 +328,19 @@ def test_spin_the_ace_of_diamonds_goes_down_only_with_a_normal_play():
     state = position(rules, "9C AD 2S", "TC", "3S", runs="8C", current="8C")
     view = rules.view(state, 0)
     assert legal(rules, state) == ["play 9C", "play 9C then AD"]
-    assert rules.explain(view, Card.parse("AD")) == "A♦ goes down only with a play of yours, to stop the run (Spin): play 9♣ then A♦"
+    assert (
+        rules.explain(view, Card.parse("AD"))
+        == "A♦ goes down only with a play of yours, to stop the run (Spin): play 9♣ then A♦"
+    )
     assert refusal(rules, state, 0, Move.play(Card.parse("AD"))) == rules.explain(view, Card.parse("AD"))
     # Not at another player's turn: "only at the time that he can make a normal play".
     other = position(rules, "TC", "9C AD 2S", "3S", turn=0, runs="8C", current="8C")
     assert legal(rules, other, 1) == []
     assert refusal(rules, other, 1, Move.play(Card.parse("9C"), then=Card.parse("AD"))) == "it is not your turn"
-    assert refusal(rules, state, 0, Move.play(Card.parse("9C"), then=Card.parse("KD"))) == "only A♦ goes down with another card"
+    assert (
+        refusal(rules, state, 0, Move.play(Card.parse("9C"), then=Card.parse("KD")))
+        == "only A♦ goes down with another card"
+    )
     without = position(rules, "9C 2S", "TC AD", "3S", runs="8C", current="8C")
     assert refusal(rules, without, 0, Move.play(Card.parse("9C"), then=Card.parse("AD"))) == "you do not hold A♦"
 
@@ -352,11 +396,15 @@ def test_the_heuristic_bot_follows_the_texts_advice():
     assert run_choice(rules, rules.view(lead, 0), rules.legal_moves(rules.view(lead, 0))) == Move.play(Card.parse("8C"))
     # Knowing the 6♠ is dead (its own discarded hand), it leads spades: the run stops at its 5♠.
     known = position(rules, "4S 5S 3D 7D", "4C", "5C", turn=0, dead="6S 9C", exchanged=0)
-    assert run_choice(rules, rules.view(known, 0), rules.legal_moves(rules.view(known, 0))) == Move.play(Card.parse("4S"))
+    assert run_choice(rules, rules.view(known, 0), rules.legal_moves(rules.view(known, 0))) == Move.play(
+        Card.parse("4S")
+    )
     # Spin: it spins to lead the pay card it holds.
     spin = get("spin")
     state = position(spin, "9C AD QD 2S", "TC", "3S", runs="8C", current="8C")
-    assert run_choice(spin, spin.view(state, 0), spin.legal_moves(spin.view(state, 0))) == Move.play(Card.parse("9C"), then=Card.parse("AD"))
+    assert run_choice(spin, spin.view(state, 0), spin.legal_moves(spin.view(state, 0))) == Move.play(
+        Card.parse("9C"), then=Card.parse("AD")
+    )
     state, _ = act(spin, state, 0, Move.play(Card.parse("9C"), then=Card.parse("AD")))
     assert run_choice(spin, spin.view(state, 0), spin.legal_moves(spin.view(state, 0))) == Move.play(Card.parse("QD"))
 

@@ -7,7 +7,7 @@ simulate`` plays them. The checks are tests/test_sequence_records.py's.
 from __future__ import annotations
 
 import pytest
-from test_sequence_records import check_matches, check_edits, check_rewrites, check_simulate, record, stops
+from test_sequence_records import check_edits, check_matches, check_rewrites, check_simulate, record, stops
 from test_verifier_support import SIGNER, play
 
 from fairdeal.record import resign

@@ -95,7 +95,9 @@ def test_two_plugins_may_not_take_one_name(monkeypatch):
         pass
 
     real = list(metadata.entry_points(group=GROUP))
-    monkeypatch.setattr(registry.metadata, "entry_points", lambda group: [*real, _Entry("switch", "other:Other", Other)])
+    monkeypatch.setattr(
+        registry.metadata, "entry_points", lambda group: [*real, _Entry("switch", "other:Other", Other)]
+    )
     with pytest.raises(PluginError, match="another game is already registered as 'switch'"):
         discover()
 
@@ -117,7 +119,10 @@ def test_the_bots_play_it(tmp_path):
 
 
 def test_fairdeal_simulate_and_fairdeal_verify_take_it(tmp_path):
-    result = CliRunner().invoke(main, ["simulate", "--rules", "switch", "--players", "4", "--games", "2", "--out", str(tmp_path), "--seed", "p1"])
+    result = CliRunner().invoke(
+        main,
+        ["simulate", "--rules", "switch", "--players", "4", "--games", "2", "--out", str(tmp_path), "--seed", "p1"],
+    )
     assert result.exit_code == 0, result.output
     records = sorted(tmp_path.glob("*.jsonl"))
     assert len(records) == 2
@@ -136,19 +141,32 @@ def test_the_engine_bundle_carries_the_plugin_for_the_browser():
 
 
 def test_the_service_serves_and_plays_it(tmp_path):
-    settings = Settings(data_dir=tmp_path / "data", database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", bot_delay=0,
-                        next_hand_seconds=0, tick_seconds=0)
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        database_url=f"sqlite:///{tmp_path / 'db.sqlite'}",
+        bot_delay=0,
+        next_hand_seconds=0,
+        tick_seconds=0,
+    )
     app = create_app(settings)
     with TestClient(app) as client:
         assert client.get("/rules/switch").json()["title"] == RULES["switch"].title
         assert client.get("/rules/switch/help").json()["help"] == how_to_play("switch")
-        body = {"rules": "switch", "options": {"target": 30},
-                "seats": [{"name": "Ann", "bot": False}, {"name": "Bot 1", "bot": True}, {"name": "Bot 2", "bot": True}]}
+        body = {
+            "rules": "switch",
+            "options": {"target": 30},
+            "seats": [{"name": "Ann", "bot": False}, {"name": "Bot 1", "bot": True}, {"name": "Bot 2", "bot": True}],
+        }
         game = client.post("/games", json=body)
         assert game.status_code == 201, game.text
         gid, token = game.json()["game_id"], game.json()["seats"][0]["join_token"]
         auth = {"Authorization": f"Bearer {token}"}
-        assert client.post(f"/games/{gid}/seats/0/commit", headers=auth, json={"commitment": client_commitment("ann")}).status_code == 200
+        assert (
+            client.post(
+                f"/games/{gid}/seats/0/commit", headers=auth, json={"commitment": client_commitment("ann")}
+            ).status_code
+            == 200
+        )
         assert client.post(f"/games/{gid}/seats/0/reveal", headers=auth, json={"seed": "ann"}).status_code == 200
         view = client.get(f"/games/{gid}/seats/0/view", headers=auth).json()
         kinds = set()

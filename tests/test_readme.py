@@ -12,7 +12,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 def _embedding_section() -> str:
     text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Embed fairdeal in your server"):]
+    section = text[text.index("## Embed fairdeal in your server") :]
     return section[: section.index("\n## ", 1)]
 
 
@@ -38,6 +38,11 @@ def test_the_embedding_section_runs_as_a_doctest_and_its_record_verifies(tmp_pat
     result = runner.run(test, out=report.append)
     assert result.attempted > 10 and result.failed == 0, "".join(report)
     shown = re.search(r"\$ \.venv/bin/fairdeal-verify game-42\.jsonl \| tail -1\n(.*)\n", section).group(1)
-    verify = subprocess.run([str(Path(sys.executable).parent / "fairdeal-verify"), "game-42.jsonl"], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=120)
+    verify = subprocess.run(
+        [str(Path(sys.executable).parent / "fairdeal-verify"), "game-42.jsonl"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert verify.returncode == 0 and verify.stdout.splitlines()[-1] == shown == "VERIFIED"

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 from test_verifier_support import SIGNER, seed_for, text_of
 
-from fairdeal.record import check_at, fixed_clock, format_at, line_hash, parse_record, resign
-from fairdeal.table import Table
-from fairdeal.service.dealing import DealingSession, client_commitment
 from fairdeal.cards import parse_cards
+from fairdeal.record import check_at, fixed_clock, format_at, line_hash, parse_record, resign
+from fairdeal.service.dealing import DealingSession, client_commitment
+from fairdeal.table import Table
 from fairdeal.verification import verify
 from fairdeal.verification.receipts import check_receipts
 from verifier.cli import main
@@ -60,7 +60,9 @@ def test_an_auto_move_before_its_deadline_is_rejected_naming_the_line():
     report = _resigned(V2, lambda ls: _shift(ls[i], -1))  # one millisecond early
     assert not report.verified
     assert report.error.line == i + 1
-    assert report.error.reason.startswith(f"an auto-move at {format_at(check_at(V2[i]['at']) - 1)}, before its turn's deadline ")
+    assert report.error.reason.startswith(
+        f"an auto-move at {format_at(check_at(V2[i]['at']) - 1)}, before its turn's deadline "
+    )
     assert f"(the turn began at line {i}, {V2[i - 1]['at']}, plus 250 ms)" in report.error.reason
     # The same record with a shorter turn in its header would do: the header is what is checked.
     assert _resigned(V2, lambda ls: (_shift(ls[i], -1), ls[0]["timing"].__setitem__("turn_ms", 249))).verified
@@ -85,8 +87,14 @@ def test_a_turn_longer_than_any_date_is_a_verdict_not_a_crash(tmp_path):
 def test_a_draw_that_keeps_the_turn_does_not_start_its_time_again():
     # A player's draw, then the timer's move for the same turn: the deadline is the turn's, from
     # before the draw (as the service keeps it).
-    i = next(i for i, line in enumerate(V2) if line.get("auto") and V2[i - 1].get("move") == "draw"
-             and V2[i - 1]["seat"] == line["seat"] and not V2[i - 1].get("auto"))
+    i = next(
+        i
+        for i, line in enumerate(V2)
+        if line.get("auto")
+        and V2[i - 1].get("move") == "draw"
+        and V2[i - 1]["seat"] == line["seat"]
+        and not V2[i - 1].get("auto")
+    )
     report = _resigned(V2, lambda ls: ls[i].__setitem__("at", format_at(check_at(ls[i - 1]["at"]) + 1)))
     assert report.verified, report.error
 
@@ -100,8 +108,17 @@ def test_times_never_go_backwards():
 
 
 @pytest.mark.parametrize(
-    "at", ["2026-01-01T00:00:10.25Z", "2026-01-01T00:00:10Z", "2026-01-01T00:00:10.250+00:00",
-           "2026-01-01 00:00:10.250Z", "2026-02-30T00:00:10.250Z", "2026-01-01T00:00:60.000Z", 1767225610250, None],
+    "at",
+    [
+        "2026-01-01T00:00:10.25Z",
+        "2026-01-01T00:00:10Z",
+        "2026-01-01T00:00:10.250+00:00",
+        "2026-01-01 00:00:10.250Z",
+        "2026-02-30T00:00:10.250Z",
+        "2026-01-01T00:00:60.000Z",
+        1767225610250,
+        None,
+    ],
     ids=repr,
 )
 def test_an_at_has_one_grammar(at):
@@ -111,10 +128,16 @@ def test_an_at_has_one_grammar(at):
 
 def test_the_headers_time_is_its_created_and_its_timing_is_given():
     report = _resigned(V2, lambda ls: ls[0].__setitem__("at", "2026-01-01T00:00:01.000Z"))
-    assert str(report.error) == ("line 1: header at '2026-01-01T00:00:01.000Z' is not its created "
-                                 "'2026-01-01T00:00:00Z' (the same time to the second)")
-    for timing in (None, {"turn_ms": 250}, {"turn_ms": True, "bot_ms": 0, "next_hand_ms": 0},
-                   {"turn_ms": -1, "bot_ms": 0, "next_hand_ms": 0}):
+    assert str(report.error) == (
+        "line 1: header at '2026-01-01T00:00:01.000Z' is not its created "
+        "'2026-01-01T00:00:00Z' (the same time to the second)"
+    )
+    for timing in (
+        None,
+        {"turn_ms": 250},
+        {"turn_ms": True, "bot_ms": 0, "next_hand_ms": 0},
+        {"turn_ms": -1, "bot_ms": 0, "next_hand_ms": 0},
+    ):
         report = _resigned(V2, lambda ls: ls[0].__setitem__("timing", timing))
         assert report.error.line == 1 and report.error.reason.startswith("header timing ")
 
@@ -122,14 +145,21 @@ def test_the_headers_time_is_its_created_and_its_timing_is_given():
 def test_a_receipt_with_another_time_than_its_line_is_caught():
     report = verify(text_of(V2))
     line = V2[20]
-    receipt = {"game_id": "honest-454", "seq": 20, "hash": report.line_hash(20),
-               "sig": SIGNER.sign_head("honest-454", 20, report.line_hash(20)), "at": line["at"]}
+    receipt = {
+        "game_id": "honest-454",
+        "seq": 20,
+        "hash": report.line_hash(20),
+        "sig": SIGNER.sign_head("honest-454", 20, report.line_hash(20)),
+        "at": line["at"],
+    }
     [ok] = check_receipts(report, [receipt])
     assert ok.status == "ok" and ok.reason.endswith(f"written at {line['at']}")
     [other] = check_receipts(report, [{**receipt, "at": "2026-01-01T00:00:00.000Z"}])
     assert other.status == "invalid"
-    assert other.reason == (f"its at '2026-01-01T00:00:00.000Z' is not the time of the line it signs: the record's "
-                            f"line 21 (whose hash the signature holds) was written at '{line['at']}'")
+    assert other.reason == (
+        f"its at '2026-01-01T00:00:00.000Z' is not the time of the line it signs: the record's "
+        f"line 21 (whose hash the signature holds) was written at '{line['at']}'"
+    )
 
 
 def test_a_receipt_proves_an_auto_move_came_early():
@@ -139,8 +169,13 @@ def test_a_receipt_proves_an_auto_move_came_early():
     i = _auto(V2)
     start = i - 1
     honest = verify(text_of(V2))
-    receipt = {"game_id": "honest-454", "seq": start, "hash": honest.line_hash(start),
-               "sig": SIGNER.sign_head("honest-454", start, honest.line_hash(start)), "at": V2[start]["at"]}
+    receipt = {
+        "game_id": "honest-454",
+        "seq": start,
+        "hash": honest.line_hash(start),
+        "sig": SIGNER.sign_head("honest-454", start, honest.line_hash(start)),
+        "at": V2[start]["at"],
+    }
     forged = copy.deepcopy(V2)
     for line in forged[: start + 1]:
         if line is not forged[0]:

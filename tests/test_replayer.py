@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.fairness import GameShuffle, game_key
 from fairdeal.cards import codes, pack
+from fairdeal.fairness import GameShuffle, game_key
 from fairdeal.record import canonical
 from fairdeal.rules import RULES, Move, get
 from fairdeal.simulate import simulate
@@ -30,7 +30,9 @@ def record(tmp_path: Path, rules: str, seats: int, options=None, bot="heuristic"
 
 
 def every_card(step) -> Counter:
-    return Counter([c for hand in step["hands"] for c in hand] + [c for place in step["places"] for c in place["cards"]])
+    return Counter(
+        [c for hand in step["hands"] for c in hand] + [c for place in step["places"] for c in place["cards"]]
+    )
 
 
 def check_hand(record_text: str, hand: dict, packs: Counter) -> None:
@@ -46,7 +48,11 @@ def check_hand(record_text: str, hand: dict, packs: Counter) -> None:
     for before, step in zip(steps, steps[1:]):
         line = lines[step["line"] - 1]
         assert step["kind"] == "move" and line["type"] == "move"
-        assert (step["seat"], step["move"], step["auto"]) == (line["seat"], str(Move.from_json(line)), bool(line.get("auto")))
+        assert (step["seat"], step["move"], step["auto"]) == (
+            line["seat"],
+            str(Move.from_json(line)),
+            bool(line.get("auto")),
+        )
         assert before["turn"] == step["seat"]
         assert step["why"] and step["words"].startswith(f"seat {step['seat']} (")
     assert steps[-1]["turn"] is None and hand["result"] is not None
@@ -55,7 +61,12 @@ def check_hand(record_text: str, hand: dict, packs: Counter) -> None:
 def test_a_whole_michigan_deal(tmp_path):
     played = record(tmp_path, "michigan", 4, {"deals": 1})
     replay = hand_steps(played)
-    assert (replay["format"], replay["rules"], replay["module"], replay["unit"]) == (FORMAT, "michigan", "michigan", "counters")
+    assert (replay["format"], replay["rules"], replay["module"], replay["unit"]) == (
+        FORMAT,
+        "michigan",
+        "michigan",
+        "counters",
+    )
     assert [s["name"] for s in replay["seats"]] == [s["name"] for s in verify(played).seats]
     [hand] = replay["hands"]
     check_hand(played, hand, Counter(codes(pack())))
@@ -109,7 +120,9 @@ def test_a_record_that_does_not_verify_is_refused(tmp_path):
     lines = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
     n = next(i for i, line in enumerate(lines) if line["type"] == "move" and line["move"] == "play")
     lines[n]["card"] = "KD" if lines[n]["card"] != "KD" else "QD"
-    with pytest.raises(ReplayError, match=rf"^the record does not verify, so its hands are not replayed: line {n + 1}: "):
+    with pytest.raises(
+        ReplayError, match=rf"^the record does not verify, so its hands are not replayed: line {n + 1}: "
+    ):
         hand_steps(text(lines))
 
 
@@ -123,6 +136,7 @@ def test_a_record_whose_seed_is_not_revealed_is_refused():
 
 # -- the rule that allowed a move, family by family ----------------------------------------
 
+
 def whys(tmp_path, rules: str, seats: int) -> list[str]:
     replay = hand_steps(record(tmp_path, rules, seats, bot="random", seed="why"))
     return [s["why"] for h in replay["hands"] for s in h["steps"][1:]]
@@ -130,17 +144,35 @@ def whys(tmp_path, rules: str, seats: int) -> list[str]:
 
 CARD = r"(10|[2-9AJQK])[♣♦♥♠]"
 FAMILIES = {
-    "crazy-eights": [rf"^{CARD} on {CARD}: (same suit|same rank|\w+ were named)$", r"an eight is wild: names \w+\)?$",
-                     r"^no card fits: draws$", r"^plays the card just drawn \("],
+    "crazy-eights": [
+        rf"^{CARD} on {CARD}: (same suit|same rank|\w+ were named)$",
+        r"an eight is wild: names \w+\)?$",
+        r"^no card fits: draws$",
+        r"^plays the card just drawn \(",
+    ],
     "eights": [rf"^{CARD} on {CARD}: (same suit|same rank)$", r"^an eight is wild: names \w+$"],
-    "go-boom": [rf"^{CARD} leads the round: any card may lead$", rf"^{CARD} on {CARD}: same (suit|rank)$", r"^no card matches: draws$"],
-    "fan-tan": [rf"^{CARD} starts the \w+ row$", rf"^{CARD} goes next to {CARD} on the \w+ row$", r"^cannot play: passes and pays 1 chip$"],
+    "go-boom": [
+        rf"^{CARD} leads the round: any card may lead$",
+        rf"^{CARD} on {CARD}: same (suit|rank)$",
+        r"^no card matches: draws$",
+    ],
+    "fan-tan": [
+        rf"^{CARD} starts the \w+ row$",
+        rf"^{CARD} goes next to {CARD} on the \w+ row$",
+        r"^cannot play: passes and pays 1 chip$",
+    ],
     "sequence": [rf"^{CARD} starts a new run: the lowest \w+ in hand$", rf"^{CARD} follows {CARD} in the run$"],
     "michigan": [r"^the dealer (keeps|takes|puts) ", rf"^{CARD} follows {CARD} in the run$"],
-    "snip-snap-snorem": [rf"^{CARD} starts a new group: any card may lead$", rf"^{CARD} carries the group on: the next card is an? \w+$",
-                         r"^cannot carry the group on \(the next card is an? \w+\): passes$"],
-    "rolling-stone": [rf"^{CARD} leads the trick: any card may lead$", rf"^{CARD} follows suit: \w+ were led$",
-                      r"^holds no \w+: cannot follow, picks up the trick$"],
+    "snip-snap-snorem": [
+        rf"^{CARD} starts a new group: any card may lead$",
+        rf"^{CARD} carries the group on: the next card is an? \w+$",
+        r"^cannot carry the group on \(the next card is an? \w+\): passes$",
+    ],
+    "rolling-stone": [
+        rf"^{CARD} leads the trick: any card may lead$",
+        rf"^{CARD} follows suit: \w+ were led$",
+        r"^holds no \w+: cannot follow, picks up the trick$",
+    ],
 }
 
 

@@ -24,8 +24,12 @@ from fairdeal.table import Seat, Table
 def deal_of(*hands: str, turn: int = 0) -> RollingStoneState:
     held = tuple(cards(h) for h in hands)
     return RollingStoneState(
-        hand=1, dealer=(turn - 1) % len(hands), hands=held, turn=turn,
-        seen=frozenset((position(turn, held),)), dealt=held,
+        hand=1,
+        dealer=(turn - 1) % len(hands),
+        hands=held,
+        turn=turn,
+        seen=frozenset((position(turn, held),)),
+        dealt=held,
     )
 
 
@@ -50,13 +54,16 @@ def test_registered_with_its_name_options_and_seats():
         get("rolling-stone", {"deals": -1})
 
 
-@pytest.mark.parametrize("seats, ranks", [
-    (4, "A K Q J 10 9 8 7"),
-    (5, "A K Q J 10 9 8 7 6 5"),
-    (6, "A K Q J 10 9 8 7 6 5 4 3"),
-])
+@pytest.mark.parametrize(
+    "seats, ranks",
+    [
+        (4, "A K Q J 10 9 8 7"),
+        (5, "A K Q J 10 9 8 7 6 5"),
+        (6, "A K Q J 10 9 8 7 6 5 4 3"),
+    ],
+)
 def test_the_pack_is_cut_down_so_that_each_player_gets_eight(seats, ranks):
-    """"When 4 play, use the Ace, King, Queen, Jack, 10, 9, 8, 7 of each suit. If there is a 5th
+    """ "When 4 play, use the Ace, King, Queen, Jack, 10, 9, 8, 7 of each suit. If there is a 5th
     player, add the 6's and 5's. If there is a 6th player, add the 4's and 3's.\""""
     cut = rolling_stone_pack(seats)
     assert len(cut) == 8 * seats
@@ -84,7 +91,7 @@ def test_the_deal_shuffles_the_cut_pack_under_the_deals_label():
 
 
 def test_when_all_follow_the_trick_is_put_aside_and_the_highest_card_leads():
-    """"If all follow suit, the player who put down the highest card leads again. In this case
+    """ "If all follow suit, the player who put down the highest card leads again. In this case
     the cards that were played to this first trick are turned over and put aside.\""""
     rules = get("rolling-stone")
     state = deal_of("9S 7H", "AS 8D", "7S KD", "KS JH")
@@ -92,8 +99,14 @@ def test_when_all_follow_the_trick_is_put_aside_and_the_highest_card_leads():
     assert events == [] and state.turn == 1 and state.trick == () and state.aside == 4
     assert [len(h) for h in state.hands] == [1, 1, 1, 1]
     assert state.tricks[0] == {
-        "plays": [{"seat": 0, "card": "9S"}, {"seat": 1, "card": "AS"}, {"seat": 2, "card": "7S"}, {"seat": 3, "card": "KS"}],
-        "end": "aside", "by": 1,
+        "plays": [
+            {"seat": 0, "card": "9S"},
+            {"seat": 1, "card": "AS"},
+            {"seat": 2, "card": "7S"},
+            {"seat": 3, "card": "KS"},
+        ],
+        "end": "aside",
+        "by": 1,
     }
 
 
@@ -110,14 +123,17 @@ def test_play_high_or_low_but_follow_suit_if_able():
 
 
 def test_a_seat_that_cannot_follow_picks_up_the_trick_and_leads():
-    """"Whenever a player cannot follow suit at his proper turn to play ..., he must pick up all
+    """ "Whenever a player cannot follow suit at his proper turn to play ..., he must pick up all
     the cards previously played in that trick. This ends that trick, and the player who has
     picked up the cards begins the next trick by leading any card that he pleases.\""""
     rules = get("rolling-stone")
     state, _ = run(rules, deal_of("AS 7H", "9S 8D", "KD QD", "TS JH"), (0, "AS"), (1, "9S"))
     view = rules.view(state, 2)
     assert rules.legal_moves(view) == [Move.pass_()]
-    assert rules.explain(view, Card.parse("KD")) == "you hold no spades: you cannot follow, so you pick up the trick (pass)"
+    assert (
+        rules.explain(view, Card.parse("KD"))
+        == "you hold no spades: you cannot follow, so you pick up the trick (pass)"
+    )
     state, events = run(rules, state, (2, "pass"))
     assert events == [{"type": "pick-up", "hand": 1, "seat": 2, "cards": ["AS", "9S"]}]
     assert state.hands[2] == cards("KD QD AS 9S") and state.turn == 2 and state.trick == ()
@@ -142,7 +158,7 @@ def test_the_leader_plays_any_card_and_cannot_pass():
 
 
 def test_the_first_out_wins_the_deal():
-    """"Eventually one player will get rid of all of his cards, thus winning the hand." The deal
+    """ "Eventually one player will get rid of all of his cards, thus winning the hand." The deal
     ends at once, even in the middle of a trick."""
     rules = get("rolling-stone")
     state, _ = run(rules, deal_of("AS 7H", "9S", "KD QD", "TS JH"), (0, "AS"), (1, "9S"))
@@ -166,7 +182,10 @@ def test_a_deal_that_goes_round_in_a_circle_is_blocked():
     assert events == [{"type": "pick-up", "hand": 1, "seat": 0, "cards": ["7S"]}]
     assert state.result.how == "blocked" and state.turn is None
     assert state.result.winners == (1, 2, 3) and state.result.scores == (0, 1, 1, 1)
-    assert state.result.reason == "the play went round in a circle: the same cards in the same hands, the same seat to lead"
+    assert (
+        state.result.reason
+        == "the play went round in a circle: the same cards in the same hands, the same seat to lead"
+    )
 
 
 def test_a_deal_longer_than_the_trick_limit_is_blocked():
@@ -214,8 +233,16 @@ def test_views_show_the_trick_and_hide_the_other_hands():
     state, _ = run(rules, deal_of("AS 7H", "9S 8D", "KD QD", "TS JH"), (0, "AS"), (1, "9S"), (2, "pass"))
     public = rules.view(state, None).to_json()
     assert public == {
-        "seat": None, "hand_no": 1, "dealer": 3, "hand": [], "hand_sizes": [1, 1, 4, 2], "turn": 2,
-        "trick": [], "led": None, "aside": 0, "tricks": 1,
+        "seat": None,
+        "hand_no": 1,
+        "dealer": 3,
+        "hand": [],
+        "hand_sizes": [1, 1, 4, 2],
+        "turn": 2,
+        "trick": [],
+        "led": None,
+        "aside": 0,
+        "tricks": 1,
         "last": {"plays": [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "9S"}], "end": "picked-up", "by": 2},
     }
     state, _ = run(rules, state, (2, "KD"))
@@ -266,7 +293,10 @@ def test_seeded_sessions_keep_every_card_and_agree_with_their_events():
                 break
             events = match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
         assert len(match.hands) == seats
-        assert sum(match.totals) >= seats and events[-1] == {"type": "match-end", "standings": [row.to_json() for row in match.standings]}
+        assert sum(match.totals) >= seats and events[-1] == {
+            "type": "match-end",
+            "standings": [row.to_json() for row in match.standings],
+        }
 
 
 def test_the_timer_alone_always_finishes_a_deal():
@@ -290,7 +320,9 @@ def test_a_table_records_every_pick_up_and_restores_from_its_record():
     bots = [make_bot("heuristic"), make_bot("random", seed=1)] * 3
     table, lines = played_by_bots("rs-six", get("rolling-stone"), seats, bots, signer, "cd" * 32)
     passes = [i for i, line in enumerate(lines) if line.get("move") == "pass"]
-    assert passes and all(lines[i + 1]["type"] == "pick-up" and lines[i + 1]["seat"] == lines[i]["seat"] for i in passes)
+    assert passes and all(
+        lines[i + 1]["type"] == "pick-up" and lines[i + 1]["seat"] == lines[i]["seat"] for i in passes
+    )
     assert len([line for line in lines if line["type"] == "hand-end"]) == 6  # each of the six deals once
     restored = Table.restore(lines, "cd" * 32, signer)
     assert restored.lines == table.lines and restored.match.totals == table.match.totals

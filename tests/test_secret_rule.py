@@ -23,9 +23,9 @@ from fairdeal.rules.secret_rule import (
     MAX_DEPTH,
     MAX_NODES,
     MAX_RULE_CHARS,
+    SYNTAX_HELP,
     RuleError,
     SecretRule,
-    SYNTAX_HELP,
 )
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "games" / "eleusis.md"
@@ -123,16 +123,21 @@ def test_card_attributes():
     assert holds("card.rank = 13 and card.suit = spades and card.colour = black and card.face", card="KS")
     assert holds("card.rank = 10 and card.suit = diamonds and card.colour = red and not card.face", card="TD")
     assert holds("card.rank = 1 and not card.face", card="AH")
-    assert [c.code for c in ALL_CARDS if right("card.face", "5C", c.code)] == [
-        r + s for s in "CDHS" for r in "JQK"]
+    assert [c.code for c in ALL_CARDS if right("card.face", "5C", c.code)] == [r + s for s in "CDHS" for r in "JQK"]
     assert {c.code for c in ALL_CARDS if right("card.colour = red", "5C", c.code)} == {
-        c.code for c in ALL_CARDS if c.code[1] in "DH"}
+        c.code for c in ALL_CARDS if c.code[1] in "DH"
+    }
 
 
 def test_last2_and_last3_are_the_starter_while_the_mainline_is_short():
     names = "last.rank * 100 + last2.rank * 10 + last3.rank"
-    for mainline, value in (("2C", 222), ("2C 3C", 322), ("2C 3C 4C", 432), ("2C 3C 4C 5C", 543),
-                            ("2C 3C 4C 5C 6C 7C", 765)):
+    for mainline, value in (
+        ("2C", 222),
+        ("2C 3C", 322),
+        ("2C 3C 4C", 432),
+        ("2C 3C 4C 5C", 543),
+        ("2C 3C 4C 5C 6C 7C", 765),
+    ):
         assert holds(f"{names} = {value}", mainline=mainline), mainline
 
 
@@ -152,21 +157,24 @@ def test_constants_and_truth():
 # --- operators -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", [
-    "1 + 2 * 3 = 7",
-    "(1 + 2) * 3 = 9",
-    "10 - 3 - 2 = 5",
-    "10 - (3 - 2) = 9",
-    "7 mod 4 * 2 = 6",
-    "2 * 7 mod 4 = 2",
-    "2 * (7 mod 4) = 6",
-    "1 + 1 = 2",
-    "not false and false = false",  # not binds tighter than and, and = tighter than not
-    "true or false and false",  # and binds tighter than or
-    "not (true and false)",
-    "(true or false) and true",
-    "3 < 4 and 4 <= 4 and 5 > 4 and 4 >= 4 and 3 != 4",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 + 2 * 3 = 7",
+        "(1 + 2) * 3 = 9",
+        "10 - 3 - 2 = 5",
+        "10 - (3 - 2) = 9",
+        "7 mod 4 * 2 = 6",
+        "2 * 7 mod 4 = 2",
+        "2 * (7 mod 4) = 6",
+        "1 + 1 = 2",
+        "not false and false = false",  # not binds tighter than and, and = tighter than not
+        "true or false and false",  # and binds tighter than or
+        "not (true and false)",
+        "(true or false) and true",
+        "3 < 4 and 4 <= 4 and 5 > 4 and 4 >= 4 and 3 != 4",
+    ],
+)
 def test_precedence(text):
     assert holds(text)
 
@@ -202,7 +210,7 @@ def test_parity_and_abs():
 
 def test_arithmetic_is_exact():
     product = " * ".join(["999"] * 20)
-    assert holds(f"{product} mod 997 = {999 ** 20 % 997} and {product} > 999")
+    assert holds(f"{product} mod 997 = {999**20 % 997} and {product} > 999")
 
 
 # --- judging strings -------------------------------------------------------------------------
@@ -252,37 +260,46 @@ def test_the_mainline_is_never_empty():
 # --- canonical text --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("written, canonical", [
-    ("card.colour=red", "card.colour = red"),
-    ("  CARD . Colour   =   RED  ", "card.colour = red"),
-    ("((card.colour = red))", "card.colour = red"),
-    ("card.rank = 007", "card.rank = 7"),
-    ("card.rank+1=last.rank", "card.rank + 1 = last.rank"),
-    ("(card.rank - (last.rank - 1)) = ((1 + 2) + 3)", "card.rank - (last.rank - 1) = 1 + 2 + 3"),
-    ("(card.rank * 2) mod 3 = (1 * (2 * 3))", "card.rank * 2 mod 3 = 1 * (2 * 3)"),
-    ("card.face AND (last.face and (last2.face))", "card.face and last.face and last2.face"),
-    ("(card.face or last.face) or last2.face", "card.face or last.face or last2.face"),
-    ("(card.face or last.face) and last2.face", "(card.face or last.face) and last2.face"),
-    ("card.face or (last.face and last2.face)", "card.face or last.face and last2.face"),
-    ("not (card.face)", "not card.face"),
-    ("not(not card.face)", "not not card.face"),
-    ("not (card.face and last.face)", "not (card.face and last.face)"),
-    ("(not card.face) and last.face", "not card.face and last.face"),
-    ("not (card.rank = 1)", "not card.rank = 1"),
-    ("(card.rank = 1) = (last.rank = 1)", "(card.rank = 1) = (last.rank = 1)"),
-    ("Odd( card.rank )", "odd(card.rank)"),
-    ("odd((card.rank + 1))", "odd(card.rank + 1)"),
-    ("If card.face Then true Else (if last.face then true else false)",
-     "if card.face then true else if last.face then true else false"),
-    ("if (if card.face then true else false) then true else false",
-     "if (if card.face then true else false) then true else false"),
-    ("(if card.face then 1 else 2) + 1 = 2", "(if card.face then 1 else 2) + 1 = 2"),
-    ("if card.face or last.face then true else false", "if card.face or last.face then true else false"),
-    ("card.rank=1AND card.face", "card.rank = 1 and card.face"),  # a number may touch the name after it
-    # the spec's example
-    (" IF Odd( last.rank )THEN ((card.colour=BLACK)) else card.colour = red",
-     "if odd(last.rank) then card.colour = black else card.colour = red"),
-])
+@pytest.mark.parametrize(
+    "written, canonical",
+    [
+        ("card.colour=red", "card.colour = red"),
+        ("  CARD . Colour   =   RED  ", "card.colour = red"),
+        ("((card.colour = red))", "card.colour = red"),
+        ("card.rank = 007", "card.rank = 7"),
+        ("card.rank+1=last.rank", "card.rank + 1 = last.rank"),
+        ("(card.rank - (last.rank - 1)) = ((1 + 2) + 3)", "card.rank - (last.rank - 1) = 1 + 2 + 3"),
+        ("(card.rank * 2) mod 3 = (1 * (2 * 3))", "card.rank * 2 mod 3 = 1 * (2 * 3)"),
+        ("card.face AND (last.face and (last2.face))", "card.face and last.face and last2.face"),
+        ("(card.face or last.face) or last2.face", "card.face or last.face or last2.face"),
+        ("(card.face or last.face) and last2.face", "(card.face or last.face) and last2.face"),
+        ("card.face or (last.face and last2.face)", "card.face or last.face and last2.face"),
+        ("not (card.face)", "not card.face"),
+        ("not(not card.face)", "not not card.face"),
+        ("not (card.face and last.face)", "not (card.face and last.face)"),
+        ("(not card.face) and last.face", "not card.face and last.face"),
+        ("not (card.rank = 1)", "not card.rank = 1"),
+        ("(card.rank = 1) = (last.rank = 1)", "(card.rank = 1) = (last.rank = 1)"),
+        ("Odd( card.rank )", "odd(card.rank)"),
+        ("odd((card.rank + 1))", "odd(card.rank + 1)"),
+        (
+            "If card.face Then true Else (if last.face then true else false)",
+            "if card.face then true else if last.face then true else false",
+        ),
+        (
+            "if (if card.face then true else false) then true else false",
+            "if (if card.face then true else false) then true else false",
+        ),
+        ("(if card.face then 1 else 2) + 1 = 2", "(if card.face then 1 else 2) + 1 = 2"),
+        ("if card.face or last.face then true else false", "if card.face or last.face then true else false"),
+        ("card.rank=1AND card.face", "card.rank = 1 and card.face"),  # a number may touch the name after it
+        # the spec's example
+        (
+            " IF Odd( last.rank )THEN ((card.colour=BLACK)) else card.colour = red",
+            "if odd(last.rank) then card.colour = black else card.colour = red",
+        ),
+    ],
+)
 def test_canonical_text(written, canonical):
     rule = SecretRule.parse(written)
     assert rule.text == canonical
@@ -415,73 +432,82 @@ def test_any_spelling_reads_to_one_canonical_text_with_the_same_meaning(data):
     for _ in range(8):
         line = [rng.choice(ALL_CARDS) for _ in range(rng.randint(1, 4))]
         card, sidelines = rng.choice(ALL_CARDS), rng.randint(0, 20)
-        env = {"card": card, "last": line[-1], "last2": line[max(0, len(line) - 2)],
-               "last3": line[max(0, len(line) - 3)], "mainline": len(line), "sidelines": sidelines,
-               "layout": len(line) + sidelines}
+        env = {
+            "card": card,
+            "last": line[-1],
+            "last2": line[max(0, len(line) - 2)],
+            "last3": line[max(0, len(line) - 3)],
+            "mainline": len(line),
+            "sidelines": sidelines,
+            "layout": len(line) + sidelines,
+        }
         assert again.accepts(line, card, sidelines) == bool(meaning(env)), (rule.text, [c.code for c in line], card)
 
 
 # --- errors ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, column, reason", [
-    # syntax
-    ("card.rank >", 12, "expected a number, a name or '(', found the end of the rule"),
-    ("(card.rank = 1", 15, "expected ')' to close the '(' at column 1"),
-    ("card.rank = 1)", 14, "unbalanced ')'"),
-    ("card.colour = red black", 19, "expected an operator or the end of the rule, found 'black'"),
-    ("card.rank = 1 then", 15, "'then' with no 'if' before it"),
-    ("if card.face card.face else true", 14, "expected 'then' for the 'if' at column 1"),
-    ("if card.face then true", 23, "expected 'else' for the 'if' at column 1"),
-    ("card.rank < 3 < 4", 15, "comparisons do not chain"),
-    ("1 + if true then 1 else 2 = 3", 5, "this 'if' must be in parentheses"),
-    ("if true then if true then true else false else false", 14, "this 'if' must be in parentheses"),
-    ("card.rank = -1", 13, "a negative one is written 0 - 1"),
-    ("card.rank = and", 13, "expected a number, a name or '(', found 'and'"),
-    ("", 1, "the rule is empty"),
-    ("   ", 1, "the rule is empty"),
-    # names
-    ("card.suit = harts", 13, "unknown name 'harts'; did you mean 'hearts'?"),
-    ("lst.rank = 1", 1, "unknown name 'lst'; did you mean 'last'?"),
-    ("card.color = red", 6, "unknown attribute 'color'; did you mean 'colour'?"),
-    ("card.value = 1", 6, "unknown attribute 'value'"),
-    ("card.odd", 6, "odd is a function of a number: odd(card.rank)"),
-    ("card. = 1", 7, "expected rank, suit, colour or face after 'card.'"),
-    ("card = last", 6, "card is a card: read it as card.rank"),
-    ("rank(card) = 1", 1, "write card.rank, not rank(card)"),
-    ("suit = hearts", 1, "suit is read from a card"),
-    ("odd card.rank", 5, "expected '(' after odd"),
-    ("odd(card.rank", 14, "expected ')' to close the '(' at column 4"),
-    # tokens
-    ("card.rank == 3", 11, "equality is written '='"),
-    ("card.rank <> 3", 11, "write '!='"),
-    ("card.rank % 2 = 0", 11, "write 'mod'"),
-    ("card.rank / 2 = 0", 11, "there is no division"),
-    ("card.face && last.face", 11, "write 'and'"),
-    ("!card.face", 1, "write 'not'"),
-    ("card.rank = 1000", 13, "numbers go from 0 to 999"),
-    ("card.rank = 3 # three", 15, "'#' is not part of the rule language"),
-    # characters
-    ("card.suit = hearts\n", 19, "U+000A is a control character"),
-    ("card.rank\t= 3", 10, "U+0009 is a control character"),
-    ("card.suit = h\u00e9arts", 14, "U+00E9 is not plain ASCII"),
-    ("card.suit = \u2665", 13, "U+2665 is not plain ASCII"),
-    # types
-    ("card.suit = 3", 11, "card.suit = 3: a suit compares with a suit, not a number"),
-    ("card.colour != hearts", 13, "a colour compares with a colour, not a suit"),
-    ("card.suit < hearts", 11, "'<' compares numbers; a suit has only = and !="),
-    ("card.rank + card.suit = 1", 11, "card.rank + card.suit: '+' takes numbers, not a suit"),
-    ("card.rank mod red = 1", 11, "'mod' takes numbers, not a colour"),
-    ("card.rank and true", 11, "card.rank and true: 'and' joins conditions, not a number"),
-    ("true or card.suit", 6, "'or' joins conditions, not a suit"),
-    ("not card.rank", 1, "not card.rank: 'not' takes a condition, not a number"),
-    ("odd(card.suit)", 5, "odd takes a number, not a suit"),
-    ("even(  card.colour)", 8, "even takes a number, not a colour"),
-    ("if card.rank then true else false", 4, "the condition of an 'if' must be true or false, not a number"),
-    ("if true then 1 else red", 16, "'then' gives a number, 'else' gives a colour"),
-    ("card.rank", 1, "a rule must be a condition (true or false for the card), not a number"),
-    ("if true then hearts else spades", 1, "a rule must be a condition"),
-])
+@pytest.mark.parametrize(
+    "text, column, reason",
+    [
+        # syntax
+        ("card.rank >", 12, "expected a number, a name or '(', found the end of the rule"),
+        ("(card.rank = 1", 15, "expected ')' to close the '(' at column 1"),
+        ("card.rank = 1)", 14, "unbalanced ')'"),
+        ("card.colour = red black", 19, "expected an operator or the end of the rule, found 'black'"),
+        ("card.rank = 1 then", 15, "'then' with no 'if' before it"),
+        ("if card.face card.face else true", 14, "expected 'then' for the 'if' at column 1"),
+        ("if card.face then true", 23, "expected 'else' for the 'if' at column 1"),
+        ("card.rank < 3 < 4", 15, "comparisons do not chain"),
+        ("1 + if true then 1 else 2 = 3", 5, "this 'if' must be in parentheses"),
+        ("if true then if true then true else false else false", 14, "this 'if' must be in parentheses"),
+        ("card.rank = -1", 13, "a negative one is written 0 - 1"),
+        ("card.rank = and", 13, "expected a number, a name or '(', found 'and'"),
+        ("", 1, "the rule is empty"),
+        ("   ", 1, "the rule is empty"),
+        # names
+        ("card.suit = harts", 13, "unknown name 'harts'; did you mean 'hearts'?"),
+        ("lst.rank = 1", 1, "unknown name 'lst'; did you mean 'last'?"),
+        ("card.color = red", 6, "unknown attribute 'color'; did you mean 'colour'?"),
+        ("card.value = 1", 6, "unknown attribute 'value'"),
+        ("card.odd", 6, "odd is a function of a number: odd(card.rank)"),
+        ("card. = 1", 7, "expected rank, suit, colour or face after 'card.'"),
+        ("card = last", 6, "card is a card: read it as card.rank"),
+        ("rank(card) = 1", 1, "write card.rank, not rank(card)"),
+        ("suit = hearts", 1, "suit is read from a card"),
+        ("odd card.rank", 5, "expected '(' after odd"),
+        ("odd(card.rank", 14, "expected ')' to close the '(' at column 4"),
+        # tokens
+        ("card.rank == 3", 11, "equality is written '='"),
+        ("card.rank <> 3", 11, "write '!='"),
+        ("card.rank % 2 = 0", 11, "write 'mod'"),
+        ("card.rank / 2 = 0", 11, "there is no division"),
+        ("card.face && last.face", 11, "write 'and'"),
+        ("!card.face", 1, "write 'not'"),
+        ("card.rank = 1000", 13, "numbers go from 0 to 999"),
+        ("card.rank = 3 # three", 15, "'#' is not part of the rule language"),
+        # characters
+        ("card.suit = hearts\n", 19, "U+000A is a control character"),
+        ("card.rank\t= 3", 10, "U+0009 is a control character"),
+        ("card.suit = h\u00e9arts", 14, "U+00E9 is not plain ASCII"),
+        ("card.suit = \u2665", 13, "U+2665 is not plain ASCII"),
+        # types
+        ("card.suit = 3", 11, "card.suit = 3: a suit compares with a suit, not a number"),
+        ("card.colour != hearts", 13, "a colour compares with a colour, not a suit"),
+        ("card.suit < hearts", 11, "'<' compares numbers; a suit has only = and !="),
+        ("card.rank + card.suit = 1", 11, "card.rank + card.suit: '+' takes numbers, not a suit"),
+        ("card.rank mod red = 1", 11, "'mod' takes numbers, not a colour"),
+        ("card.rank and true", 11, "card.rank and true: 'and' joins conditions, not a number"),
+        ("true or card.suit", 6, "'or' joins conditions, not a suit"),
+        ("not card.rank", 1, "not card.rank: 'not' takes a condition, not a number"),
+        ("odd(card.suit)", 5, "odd takes a number, not a suit"),
+        ("even(  card.colour)", 8, "even takes a number, not a colour"),
+        ("if card.rank then true else false", 4, "the condition of an 'if' must be true or false, not a number"),
+        ("if true then 1 else red", 16, "'then' gives a number, 'else' gives a colour"),
+        ("card.rank", 1, "a rule must be a condition (true or false for the card), not a number"),
+        ("if true then hearts else spades", 1, "a rule must be a condition"),
+    ],
+)
 def test_errors_say_what_was_expected_and_where(text, column, reason):
     with pytest.raises(RuleError) as caught:
         SecretRule.parse(text)
@@ -495,7 +521,10 @@ def test_errors_say_what_was_expected_and_where(text, column, reason):
 def test_the_error_message_shape():
     with pytest.raises(RuleError) as caught:
         SecretRule.parse("card.rank >")
-    assert str(caught.value) == "rule 'card.rank >' at column 12: expected a number, a name or '(', found the end of the rule"
+    assert (
+        str(caught.value)
+        == "rule 'card.rank >' at column 12: expected a number, a name or '(', found the end of the rule"
+    )
 
 
 def test_a_long_rule_is_quoted_around_the_fault():
@@ -615,9 +644,37 @@ def test_the_spec_lists_the_library_in_order():
 
 
 def test_the_syntax_help_names_everything_and_its_example_is_a_rule():
-    for name in ("card", "last", "last2", "last3", "rank", "suit", "colour", "face", "clubs", "diamonds",
-                 "hearts", "spades", "red", "black", "mainline", "sidelines", "layout", "odd", "even", "abs",
-                 "mod", "not", "and", "or", "if", "then", "else", "true", "false"):
+    for name in (
+        "card",
+        "last",
+        "last2",
+        "last3",
+        "rank",
+        "suit",
+        "colour",
+        "face",
+        "clubs",
+        "diamonds",
+        "hearts",
+        "spades",
+        "red",
+        "black",
+        "mainline",
+        "sidelines",
+        "layout",
+        "odd",
+        "even",
+        "abs",
+        "mod",
+        "not",
+        "and",
+        "or",
+        "if",
+        "then",
+        "else",
+        "true",
+        "false",
+    ):
         assert re.search(rf"\b{name}\b", SYNTAX_HELP), name
     example = SYNTAX_HELP.rsplit("Example: ", 1)[1].strip()
     assert SecretRule.parse(example) == EXAMPLES[0]

@@ -28,12 +28,24 @@ NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 RULES = get("sequence")
 
 
-def position(*hands: str, turn: int = 0, runs: str = "", current: str | None = None, stopped: str | None = None,
-             dealer: int | None = None) -> RunState:
+def position(
+    *hands: str,
+    turn: int = 0,
+    runs: str = "",
+    current: str | None = None,
+    stopped: str | None = None,
+    dealer: int | None = None,
+) -> RunState:
     """A Sequence position: the seats' hands, and the runs on the table (``"4S 5S | 2H"``:
     two runs, cards in the order played; the seat that played them does not matter here)."""
-    return run_position(*hands, turn=turn, runs=runs, current=current, dealer=dealer,
-                        stopped=None if stopped is None else Suit.parse(stopped))
+    return run_position(
+        *hands,
+        turn=turn,
+        runs=runs,
+        current=current,
+        dealer=dealer,
+        stopped=None if stopped is None else Suit.parse(stopped),
+    )
 
 
 legal = partial(helpers.legal, RULES)
@@ -105,14 +117,22 @@ def test_the_texts_example_from_the_four_of_spades_to_the_ace():
     # "When the Ace is reached, the one who plays it must begin a new suit", with his lowest card of it.
     assert state.current is None and state.turn == 2 and state.stopped == Suit.SPADES
     assert legal(state) == ["play 3H"]
-    assert [codes(run) for run in state.run_cards()] == [["4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]]
+    assert [codes(run) for run in state.run_cards()] == [
+        ["4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]
+    ]
 
 
 def test_a_lead_is_the_lowest_card_of_a_suit_the_leader_chooses():
     state = position("KS 4S 9H 2H AD", "3C")
     assert legal(state) == ["play AD", "play 2H", "play 4S"]
-    assert RULES.explain(RULES.view(state, 0), Card.parse("9H")) == "a lead is your lowest card of a suit: your lowest heart is 2♥"
-    assert refusal(state, 0, Move.play(Card.parse("KS"))) == "a lead is your lowest card of a suit: your lowest spade is 4♠"
+    assert (
+        RULES.explain(RULES.view(state, 0), Card.parse("9H"))
+        == "a lead is your lowest card of a suit: your lowest heart is 2♥"
+    )
+    assert (
+        refusal(state, 0, Move.play(Card.parse("KS")))
+        == "a lead is your lowest card of a suit: your lowest spade is 4♠"
+    )
 
 
 def test_the_holder_of_the_next_card_must_play_it_and_nothing_else():

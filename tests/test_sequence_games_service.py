@@ -34,7 +34,13 @@ def client(tmp_path: Any, request: pytest.FixtureRequest) -> Iterator[TestClient
         digest = hashlib.sha256(f"{request.node.name}/{next(count)}".encode()).digest()
         return f"run-{digest[:6].hex()}", digest.hex()
 
-    settings = Settings(data_dir=tmp_path / "data", database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", bot_delay=0, next_hand_seconds=0, tick_seconds=0)
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        database_url=f"sqlite:///{tmp_path / 'db.sqlite'}",
+        bot_delay=0,
+        next_hand_seconds=0,
+        tick_seconds=0,
+    )
     app = create_app(settings, new_ids=new_ids)
     with TestClient(app) as client:
         yield client
@@ -50,7 +56,10 @@ def ok(client: TestClient, method: str, url: str, token: str | None = None, stat
 
 def start(client: TestClient, rules: str, seats: int, options: dict | None = None) -> tuple[str, str, dict]:
     """A table of ``seats`` with Ann (seat 0) the one human; returns the game id, her token, her view."""
-    body = {"rules": rules, "seats": [{"name": "Ann", "bot": False}] + [{"name": f"Bot {i}", "bot": True} for i in range(1, seats)]}
+    body = {
+        "rules": rules,
+        "seats": [{"name": "Ann", "bot": False}] + [{"name": f"Bot {i}", "bot": True} for i in range(1, seats)],
+    }
     if options:
         body["options"] = options
     game = ok(client, "POST", "/games", status=201, json=body)
@@ -73,7 +82,9 @@ def ann_chooses(view: dict) -> dict:
     return moves[0]
 
 
-@pytest.mark.parametrize("rules, seats", [("sequence", 3), ("michigan", 4), ("double-stops", 3), ("spin", 5), ("commit", 4)])
+@pytest.mark.parametrize(
+    "rules, seats", [("sequence", 3), ("michigan", 4), ("double-stops", 3), ("spin", 5), ("commit", 4)]
+)
 def test_one_game_of_each_plays_through_the_api_and_verifies(client, rules, seats):
     gid, token, view = start(client, rules, seats, {"deals": 2})
     made: set[str] = set()
@@ -124,6 +135,7 @@ def shown(view: dict) -> set[str]:
 
 def _hidden(client: TestClient, gid: str) -> set[str]:
     """The cards Ann may not see: the other seats' hands, the extra (or dead) hand, the stops."""
+
     def hidden(table: Any, row: Any) -> set[str]:
         state = table.match.state
         cards = [c for hand in state.hands[1:] for c in hand] + list(state.extra) + list(state.dead)
@@ -155,16 +167,27 @@ def test_a_move_with_a_bid_or_a_second_card_is_read_from_the_body(client):
         view = ok(client, "POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], "move": "auction"})["view"]
     assert view["your_turn"] and view["table"]["phase"] in ("auction", "play")
     if view["table"]["phase"] == "auction":
-        bad = client.post(f"/games/{gid}/moves", headers={"Authorization": f"Bearer {token}"},
-                          json={"seq": view["seq"], "move": "bid", "amount": 0})
+        bad = client.post(
+            f"/games/{gid}/moves",
+            headers={"Authorization": f"Bearer {token}"},
+            json={"seq": view["seq"], "move": "bid", "amount": 0},
+        )
         assert bad.status_code == 422
-        too_much = client.post(f"/games/{gid}/moves", headers={"Authorization": f"Bearer {token}"},
-                               json={"seq": view["seq"], "move": "bid", "amount": 11})
+        too_much = client.post(
+            f"/games/{gid}/moves",
+            headers={"Authorization": f"Bearer {token}"},
+            json={"seq": view["seq"], "move": "bid", "amount": 11},
+        )
         assert too_much.status_code in (409, 422) and "at most 10 counters" in too_much.text
-        view = ok(client, "POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], "move": "bid", "amount": 3})["view"]
+        view = ok(client, "POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], "move": "bid", "amount": 3})[
+            "view"
+        ]
         assert {"seat": 0, "bid": 3} in view["table"]["bids"] or view["table"]["phase"] == "play"
-    wrong = client.post(f"/games/{gid}/moves", headers={"Authorization": f"Bearer {token}"},
-                        json={"seq": view["seq"], "move": "play", "card": "2C", "then": "AD"})
+    wrong = client.post(
+        f"/games/{gid}/moves",
+        headers={"Authorization": f"Bearer {token}"},
+        json={"seq": view["seq"], "move": "play", "card": "2C", "then": "AD"},
+    )
     assert wrong.status_code in (409, 422) and "Michigan plays one card at a time" in wrong.text
 
 
@@ -174,7 +197,9 @@ def test_a_table_seats_up_to_ten(client):
     table = view["table"]
     assert len(view["seats"]) == 10 and sum(table["hand_sizes"]) + sum(map(len, table["runs"])) == 52
     while view["status"] == "playing":
-        view = ok(client, "POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]})["view"]
+        view = ok(client, "POST", f"/games/{gid}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]})[
+            "view"
+        ]
     assert ok(client, "GET", f"/games/{gid}/verify")["verified"]
     eleven = client.post("/games", json={"rules": "sequence", "seats": [{"name": f"P{i}"} for i in range(11)]})
     assert eleven.status_code == 422

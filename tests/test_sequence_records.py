@@ -22,7 +22,6 @@ from fairdeal.rules import get
 from fairdeal.simulate import simulate
 from fairdeal.verification import verify
 
-
 # --- the checks each run game gets ------------------------------------------------------
 
 
@@ -45,8 +44,12 @@ def check_matches(name: str) -> set[str]:
         chips = [bare(line) for line in played.lines if line["type"] == "chips"]
         assert chips == hand.summary.to_json().get("chips", [])
         # Every card is somewhere: on the table, left in a hand, dead, or a stop.
-        where = [*sum(hand.summary.to_json()["runs"], []), *sum(hand.summary.to_json()["left"], []), *hand.summary.to_json().get("dead", []),
-                 *hand.summary.to_json().get("stops", [])]
+        where = [
+            *sum(hand.summary.to_json()["runs"], []),
+            *sum(hand.summary.to_json()["left"], []),
+            *hand.summary.to_json().get("dead", []),
+            *hand.summary.to_json().get("stops", []),
+        ]
         assert len(where) == len(set(where)) == (51 if name == "commit" else 52)
         seen |= {line["reason"] for line in played.lines if line["type"] == "chips"}
         seen |= {line["move"] + ("-then" if "then" in line else "") for line in played.lines if line["type"] == "move"}
@@ -62,8 +65,11 @@ def record(game_id: str, name: str, seats: int) -> tuple[dict, ...]:
 
 def stops(lines) -> list[int]:
     """Lines where a seat leads again after its own card stopped the run (two moves in a row)."""
-    return [i for i in range(1, len(lines))
-            if lines[i]["type"] == lines[i - 1]["type"] == "move" and lines[i]["seat"] == lines[i - 1]["seat"]]
+    return [
+        i
+        for i in range(1, len(lines))
+        if lines[i]["type"] == lines[i - 1]["type"] == "move" and lines[i]["seat"] == lines[i - 1]["seat"]
+    ]
 
 
 def touched(lines) -> set[int]:
@@ -91,7 +97,9 @@ def touched(lines) -> set[int]:
 def edited(lines) -> set[int]:
     """For the forger's edits, fewer lines: the chain does not care which game it is."""
     kinds = [line["type"] for line in lines]
-    marked = [i for i, line in enumerate(lines) if "then" in line or line.get("move") == "bid" or line["type"] == "hand-end"]
+    marked = [
+        i for i, line in enumerate(lines) if "then" in line or line.get("move") == "bid" or line["type"] == "hand-end"
+    ]
     return {0, kinds.index("deal") + 1, *marked[:3]}
 
 
@@ -107,7 +115,11 @@ def same_auction(lines, changed) -> bool:
     if len(lines) != len(changed) or len(diff) != 1:
         return False
     old, new = lines[diff[0]], changed[diff[0]]
-    if old.get("move") != "bid" or set(bare(new)) != set(bare(old)) or {k for k in bare(old) if old[k] != new[k]} != {"amount"}:
+    if (
+        old.get("move") != "bid"
+        or set(bare(new)) != set(bare(old))
+        or {k for k in bare(old) if old[k] != new[k]} != {"amount"}
+    ):
         return False
     amount = new["amount"]
     if type(amount) is not int or not 1 <= amount <= get(lines[0]["rules"], lines[0]["options"]).options["max_bid"]:

@@ -138,10 +138,17 @@ def test_records_replay_through_the_match_line_for_line(seeded):
         lines = lines_of(path)
         header, start = lines[0], next(line for line in lines if line["type"] == "start")
         key = game_key(lines[-1]["server_seed"], header["game_id"], start["client_seeds"])
-        match = Match(get(header["rules"], header["options"]), len(header["seats"]),
-                      lambda label, cards, key=key: shuffle(key, label, cards))
+        match = Match(
+            get(header["rules"], header["options"]),
+            len(header["seats"]),
+            lambda label, cards, key=key: shuffle(key, label, cards),
+        )
         replayed = [*match.start()]
-        body = [line for line in lines if line["type"] not in ("header", "client-commit", "client-reveal", "start", "reveal")]
+        body = [
+            line
+            for line in lines
+            if line["type"] not in ("header", "client-commit", "client-reveal", "start", "reveal")
+        ]
         for line in body:
             if line["type"] == "move":
                 replayed.extend(match.apply(line["seat"], Move.from_json(line), auto=line.get("auto", False)))
@@ -177,7 +184,9 @@ def test_receipts_are_signed_and_match_the_record_line_for_line(seeded):
             for receipt in receipts:
                 assert receipt["game_id"] == header["game_id"]
                 assert receipt["hash"] == line_hash(lines[receipt["seq"]])
-                assert verify_head(header["server_key"], receipt["game_id"], receipt["seq"], receipt["hash"], receipt["sig"])
+                assert verify_head(
+                    header["server_key"], receipt["game_id"], receipt["seq"], receipt["hash"], receipt["sig"]
+                )
             assert lines[receipts[0]["seq"]]["type"] == "client-commit"
             assert lines[receipts[1]["seq"]]["type"] == "client-reveal"
 
@@ -209,8 +218,14 @@ class SpyBot(HeuristicBot):
 
 
 def test_play_hands_each_bot_only_its_own_seats_view():
-    table = Table.new("spy", get("crazy-eights"), [Seat(f"p{s}") for s in range(4)], Signer.generate(),
-                      created=SEEDED_CREATED, server_seed="11" * 32)
+    table = Table.new(
+        "spy",
+        get("crazy-eights"),
+        [Seat(f"p{s}") for s in range(4)],
+        Signer.generate(),
+        created=SEEDED_CREATED,
+        server_seed="11" * 32,
+    )
     for s in range(4):
         table.commit(s, client_commitment(f"c{s}"))
     for s in range(4):
@@ -261,11 +276,30 @@ def test_options_change_the_game(tmp_path):
 
 def test_command_writes_records_and_prints_one_summary_line(tmp_path):
     out = tmp_path / "sims"
-    result = CliRunner().invoke(main, ["simulate", "--rules", "crazy-eights", "--players", "3", "--games", "2",
-                                       "--out", str(out), "--seed", "c1", "--receipts", "--bot", "mixed"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "simulate",
+            "--rules",
+            "crazy-eights",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--out",
+            str(out),
+            "--seed",
+            "c1",
+            "--receipts",
+            "--bot",
+            "mixed",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
-    moves = sum(1 for name in ("sim-c1-1", "sim-c1-2") for line in lines_of(out / f"{name}.jsonl") if line["type"] == "move")
+    moves = sum(
+        1 for name in ("sim-c1-1", "sim-c1-2") for line in lines_of(out / f"{name}.jsonl") if line["type"] == "move"
+    )
     assert result.stdout == f"simulated 2 games of crazy-eights, {moves} moves: records and 6 receipt files in {out}\n"
     library = simulate("crazy-eights", 3, 2, tmp_path / "lib", seed="c1", receipts=True, bot="mixed")
     assert files(out) == files(library[0].parent)
@@ -277,7 +311,10 @@ def test_command_writes_records_and_prints_one_summary_line(tmp_path):
         (["--players", "7", "--games", "1"], "Error: Crazy Eights is for 2 to 6 players, not 7"),
         (["--players", "1", "--games", "1"], "Error: Crazy Eights is for 2 to 6 players, not 1"),
         (["--players", "2", "--games", "0"], "Error: games must be a whole number of at least 1, not 0"),
-        (["--players", "2", "--games", "1", "--rules", "hearts"], "Error: unknown rules 'hearts'; known: commit, crazy-eights"),
+        (
+            ["--players", "2", "--games", "1", "--rules", "hearts"],
+            "Error: unknown rules 'hearts'; known: commit, crazy-eights",
+        ),
         (["--players", "2", "--games", "1", "--seed", "a b"], "Error: a seed is 1 to 64 letters"),
     ],
 )
@@ -307,15 +344,23 @@ def test_command_reports_an_output_directory_it_cannot_make(tmp_path):
 
 def test_installed_script(tmp_path):
     out = tmp_path / "run"
-    done = subprocess.run([FAIRDEAL, "simulate", "--players", "2", "--games", "2", "--out", str(out), "--seed", "p"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [FAIRDEAL, "simulate", "--players", "2", "--games", "2", "--out", str(out), "--seed", "p"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("simulated 2 games of crazy-eights, ") and done.stdout.count("\n") == 1
     library = simulate("crazy-eights", 2, 2, tmp_path / "lib", seed="p")
     assert files(out) == files(library[0].parent)
 
-    bad = subprocess.run([FAIRDEAL, "simulate", "--players", "9", "--games", "1", "--out", str(tmp_path / "bad")],
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        [FAIRDEAL, "simulate", "--players", "9", "--games", "1", "--out", str(tmp_path / "bad")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr == "Error: Crazy Eights is for 2 to 6 players, not 9\n"

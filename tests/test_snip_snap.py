@@ -9,6 +9,7 @@ to read; whole deals and sessions come from fixed seeds through the real
 from __future__ import annotations
 
 import random
+
 import pytest
 from helpers import cards, check_legal_moves_in_play, net_chips, played_by_bots, protocol_shuffler, run
 
@@ -34,8 +35,12 @@ def position(*hands: str, rest: int | None = None, turn: int = 0, laid: str = ""
         taken = set(cards(laid)) | {c for h in held for c in h}
         held[rest] += [c for c in ALL_CARDS if c not in taken]
     return SnipSnapState(
-        hand=1, dealer=(turn - 1) % len(hands), hands=tuple(tuple(h) for h in held), turn=turn,
-        net=(0,) * len(hands), dealt=tuple(tuple(h) for h in held),
+        hand=1,
+        dealer=(turn - 1) % len(hands),
+        hands=tuple(tuple(h) for h in held),
+        turn=turn,
+        net=(0,) * len(hands),
+        dealt=tuple(tuple(h) for h in held),
     )
 
 
@@ -57,7 +62,9 @@ def calls(state: SnipSnapState, group: int = 0) -> list[tuple[int, str, str | No
 
 def test_every_game_is_registered_with_its_name_and_defaults():
     assert {name: RULES[name] for name in GAMES} == {
-        "snip-snap-snorem": SnipSnapSnorem, "earl-of-coventry": EarlOfCoventry, "jig": Jig,
+        "snip-snap-snorem": SnipSnapSnorem,
+        "earl-of-coventry": EarlOfCoventry,
+        "jig": Jig,
     }
     for name in GAMES:
         rules = get(name)
@@ -66,13 +73,16 @@ def test_every_game_is_registered_with_its_name_and_defaults():
     assert get("earl-of-coventry").title == "The Earl of Coventry"
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"deals": -1}, "deals must be between 0"),
-    ({"deals": 1001}, "deals must be between 0"),
-    ({"stack": -5}, "stack must be between 0 and 1000000"),
-    ({"target": 100}, "snip-snap-snorem has no option 'target'; options: deals, stack"),
-    ({"deals": True}, "option 'deals' must be an integer"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"deals": -1}, "deals must be between 0"),
+        ({"deals": 1001}, "deals must be between 0"),
+        ({"stack": -5}, "stack must be between 0 and 1000000"),
+        ({"target": 100}, "snip-snap-snorem has no option 'target'; options: deals, stack"),
+        ({"deals": True}, "option 'deals' must be an integer"),
+    ],
+)
 def test_options_the_games_cannot_play_are_refused(options, message):
     with pytest.raises(OptionsError, match=message):
         get("snip-snap-snorem", options)
@@ -100,7 +110,7 @@ def test_the_whole_pack_is_dealt_one_card_at_a_time_from_the_dealers_left(seats)
 
 
 def test_the_texts_example_six_of_hearts_pass_snip_snap_snorem():
-    """"The first player puts down a 6 of hearts. The next player to the left has no 6 and
+    """ "The first player puts down a 6 of hearts. The next player to the left has no 6 and
     therefore must say "Pass." The next player has the 6 of diamonds ... "Snip." The next player
     ... has both of the remaining 6's and therefore puts them down one at a time, saying "Snap"
     for the first of them, and "Snorem" for the second." And he plays the next group's first card."""
@@ -121,7 +131,7 @@ def test_the_texts_example_six_of_hearts_pass_snip_snap_snorem():
 
 
 def test_two_kings_played_both_go_down_and_cannot_be_held_back_for_snorem():
-    """"If you have 2 Kings, you must put both of them down if you decide to play a King."
+    """ "If you have 2 Kings, you must put both of them down if you decide to play a King."
     The move names one; the other goes down with it, in the same move, called in turn."""
     rules = get("snip-snap-snorem")
     state = position("KH 3C", "KC KS 4C", "5C", "KD 6C", rest=2)
@@ -218,7 +228,7 @@ def test_going_out_without_passes_moves_no_chip():
 
 
 def test_the_young_players_verses_for_a_five():
-    """"There's as good as 5 can be." "There's a 5 as good as he." "There's the best 5 of all
+    """ "There's as good as 5 can be." "There's a 5 as good as he." "There's the best 5 of all
     the three." "And there's the Earl of Coventry!" """
     rules = get("earl-of-coventry")
     state = position("5H 2C", "5C 3C", "5D 5S 4C", rest=0)
@@ -234,7 +244,9 @@ def test_the_young_players_verses_for_a_five():
 
 def test_the_verses_name_every_rank():
     assert [earl_verse(Rank.ACE, i) for i in range(3)] == [
-        "There's as good as an ace can be", "There's an ace as good as he", "There's the best ace of all the three",
+        "There's as good as an ace can be",
+        "There's an ace as good as he",
+        "There's the best ace of all the three",
     ]
     assert earl_verse(Rank.EIGHT, 1) == "There's an 8 as good as he"
     assert earl_verse(Rank.TEN, 0) == "There's as good as 10 can be"
@@ -272,7 +284,7 @@ def test_the_earl_of_coventry_plays_exactly_as_snip_snap_snorem():
 
 
 def test_jig_the_texts_example_five_six_seven_eight():
-    """"The player at the left of the dealer begins by putting down a 5. The next player must put
+    """ "The player at the left of the dealer begins by putting down a 5. The next player must put
     down any 6 or must pass his turn. The next player must put down any 7 ... The play is completed
     by the next person who puts down any 8. The one who completes the play with the fourth card in
     sequence then begins the new series." """
@@ -281,7 +293,9 @@ def test_jig_the_texts_example_five_six_seven_eight():
     assert rules.legal_moves(rules.view(state, 0)) == [Move.play(c) for c in sorted(state.hands[0])]
     state, _ = run(rules, state, (0, "5H"))
     assert rules.view(state, 1).wanted == Rank.SIX
-    assert rules.explain(rules.view(state, 1), Card.parse("7C")) == "you must put down your 6s (6♠): the next card is a 6"
+    assert (
+        rules.explain(rules.view(state, 1), Card.parse("7C")) == "you must put down your 6s (6♠): the next card is a 6"
+    )
     state, _ = run(rules, state, (1, "6S"), (2, "7D"), (3, "8C"))
     assert calls(state) == [(0, "5H", None), (1, "6S", "Snip"), (2, "7D", "Snap"), (3, "8C", "Snorem")]
     assert state.groups[0]["end"] == "four" and state.turn == 3
@@ -298,12 +312,22 @@ def test_jig_all_the_cards_of_the_rank_go_down_as_one_step():
     """A seat that plays a rank puts down every card of that rank it holds; they make one step of
     the series (a 6, however many sixes), so the next seat needs a 7."""
     rules = get("jig")
-    state, events = run(rules, position("5H 8D 8H 8S 2C", "6S 6C 7C 7H 3C", "7D 5C 5D 5S 4C", "8C 6D 6H 7S 9C", rest=0),
-                         (0, "5H"), (1, "6S"))
+    state, events = run(
+        rules,
+        position("5H 8D 8H 8S 2C", "6S 6C 7C 7H 3C", "7D 5C 5D 5S 4C", "8C 6D 6H 7S 9C", rest=0),
+        (0, "5H"),
+        (1, "6S"),
+    )
     assert events == [{"type": "put-down", "hand": 1, "seat": 1, "cards": ["6C"]}]
     assert rules.view(state, 2).wanted == Rank.SEVEN
     state, _ = run(rules, state, (2, "7D"), (3, "8C"))
-    assert calls(state) == [(0, "5H", None), (1, "6S", "Snip"), (1, "6C", "Snip"), (2, "7D", "Snap"), (3, "8C", "Snorem")]
+    assert calls(state) == [
+        (0, "5H", None),
+        (1, "6S", "Snip"),
+        (1, "6C", "Snip"),
+        (2, "7D", "Snap"),
+        (3, "8C", "Snorem"),
+    ]
 
 
 def test_jig_a_series_ends_at_the_ace():

@@ -14,7 +14,15 @@ import functools
 import pytest
 import test_tamper as tamper
 from helpers import (
-    bare, check_session_report, first, refused, replayed_moves, session_record, tamper_record, tampered, the_end,
+    bare,
+    check_session_report,
+    first,
+    refused,
+    replayed_moves,
+    session_record,
+    tamper_record,
+    tampered,
+    the_end,
 )
 from test_verifier_support import SIGNER, SIMULATED, play
 
@@ -110,11 +118,12 @@ def test_a_put_down_left_out_changed_or_added_is_refused(name):
     held_back = lines[i]["cards"][:-1] or None
     if held_back:
         # Holding back one of the rank for later ("instead of holding out one of the cards for Snorem").
-        refused(tampered(lines, i, lambda line: line.update(cards=held_back)), i, "put-down cards", "but the rules give")
+        refused(
+            tampered(lines, i, lambda line: line.update(cards=held_back)), i, "put-down cards", "but the rules give"
+        )
     refused(tampered(lines, i, lambda line: line.update(seat=(line["seat"] + 1) % 4)), i, "put-down seat")
     # A single card put down as though the seat held two.
-    j = next(k for k in range(len(lines) - 1)
-             if lines[k].get("move") == "play" and lines[k + 1]["type"] != "put-down")
+    j = next(k for k in range(len(lines) - 1) if lines[k].get("move") == "play" and lines[k + 1]["type"] != "put-down")
     hand = next(line["hand"] for line in reversed(lines[:j]) if line["type"] == "deal")
     extra = {"type": "put-down", "hand": hand, "seat": lines[j]["seat"], "cards": ["AS"]}
     refused(tampered(lines, j + 1, insert=extra), j + 1, "a put-down line where the rules expect")
@@ -125,13 +134,22 @@ def test_a_seat_that_could_continue_the_group_passes_instead(name):
     lines = session(name)
     # A play right after another seat's play continues that seat's group (a new lead is made by
     # the seat that ended the group).
-    j = next(k for k in range(1, len(lines)) if lines[k].get("move") == "play" and lines[k - 1].get("move") == "play"
-             and lines[k - 1]["seat"] != lines[k]["seat"] and "auto" not in lines[k])
+    j = next(
+        k
+        for k in range(1, len(lines))
+        if lines[k].get("move") == "play"
+        and lines[k - 1].get("move") == "play"
+        and lines[k - 1]["seat"] != lines[k]["seat"]
+        and "auto" not in lines[k]
+    )
     bad = tampered(lines, j, lambda line: (line.pop("card"), line.update(move="pass")))
     refused(bad, j, "illegal move pass", "you must play when you can")
     # And a leader may not pass at all.
-    lead = next(k for k in range(1, len(lines))
-                if lines[k].get("move") == "play" and lines[k - 1]["type"] == "deal" and "auto" not in lines[k])
+    lead = next(
+        k
+        for k in range(1, len(lines))
+        if lines[k].get("move") == "play" and lines[k - 1]["type"] == "deal" and "auto" not in lines[k]
+    )
     bad = tampered(lines, lead, lambda line: (line.pop("card"), line.update(move="pass")))
     refused(bad, lead, "illegal move pass", "you lead: put down any card")
 
@@ -184,10 +202,15 @@ def test_the_report_of_the_texts_example_group():
     from fairdeal.rules.snip_snap import Group
 
     names = SeatNames.of([{"name": n, "bot": False} for n in ("Ann", "Bob", "Cy", "Di")])
-    group = {"turns": [
-        {"seat": 0, "cards": ["6H"], "calls": [None]}, {"seat": 1, "cards": []},
-        {"seat": 2, "cards": ["6D"], "calls": ["Snip"]}, {"seat": 3, "cards": ["6C", "6S"], "calls": ["Snap", "Snorem"]},
-    ], "end": "four"}
+    group = {
+        "turns": [
+            {"seat": 0, "cards": ["6H"], "calls": [None]},
+            {"seat": 1, "cards": []},
+            {"seat": 2, "cards": ["6D"], "calls": ["Snip"]},
+            {"seat": 3, "cards": ["6C", "6S"], "calls": ["Snap", "Snorem"]},
+        ],
+        "end": "four",
+    }
     assert Group.from_json(group).describe(names) == (
         'seat 0 (Ann) 6♥; seat 1 (Bob) passes; seat 2 (Cy) 6♦ "Snip"; seat 3 (Di) 6♣ "Snap", 6♠ "Snorem"'
     )

@@ -51,8 +51,16 @@ GAMES = {
 
 def _played(name: str) -> str:
     game_id, seats, rules, options = GAMES[name]
-    return play(game_id, seats, humans=2, rules=rules, options=options, use_bots=False,
-                clock=fixed_clock(CREATED, 250), timing=Timing(turn_ms=250)).text
+    return play(
+        game_id,
+        seats,
+        humans=2,
+        rules=rules,
+        options=options,
+        use_bots=False,
+        clock=fixed_clock(CREATED, 250),
+        timing=Timing(turn_ms=250),
+    ).text
 
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
@@ -120,7 +128,9 @@ def test_michigan_return_lines_go_card_by_card_in_layout_order_then_seat_by_seat
     assert reasons == sorted(reasons, key=["pay-card", "cards-left", "return"].index)
     returns = [e for e in events if e.get("reason") == "return"]
     layout = [c.code for c in get("michigan").layout_cards()]
-    assert [e["from"] for e in returns] == [c for c in layout for _ in range(seats) if c in {e["from"] for e in returns}]
+    assert [e["from"] for e in returns] == [
+        c for c in layout for _ in range(seats) if c in {e["from"] for e in returns}
+    ]
     assert [e["to"] for e in returns] == [(dealer + 1 + i) % seats for i in range(seats)] * (len(returns) // seats)
     assert len({e["from"] for e in returns}) == 4 and all(e["amount"] == 1 for e in returns)  # one deal: one each
     assert events[-1]["layout"] == dict.fromkeys(layout, 0)
@@ -140,7 +150,9 @@ def test_commit_held_nine_then_held_king_one_line_per_seat_paid():
     assert reasons == sorted(reasons, key=["nine-of-diamonds", "held-nine", "held-king"].index)
     nine = [e for e in chips if e["reason"] == "held-nine"]
     holder = nine[0]["from"]
-    assert [(e["from"], e["to"], e["amount"]) for e in nine] == [(holder, (holder + i) % seats, 2) for i in range(1, seats)]
+    assert [(e["from"], e["to"], e["amount"]) for e in nine] == [
+        (holder, (holder + i) % seats, 2) for i in range(1, seats)
+    ]
     kings = [e for e in chips if e["reason"] == "held-king"]
     payers = list(dict.fromkeys(e["from"] for e in kings))
     # Holders from the winner's left; each pays every other seat one line of as many as its kings.
@@ -158,9 +170,15 @@ def test_commit_held_king_is_one_line_per_seat_paid_with_two_kings_paying_two():
     _, events = rules.apply(state, 0, Move.play(Card.parse("5S")), lambda label, c: list(c))
     got = [(e["reason"], e["from"], e["to"], e["amount"]) for e in events]
     assert got == [
-        ("held-nine", 1, 2, 2), ("held-nine", 1, 3, 2), ("held-nine", 1, 0, 2),
-        ("held-king", 1, 2, 2), ("held-king", 1, 3, 2), ("held-king", 1, 0, 2),
-        ("held-king", 3, 0, 1), ("held-king", 3, 1, 1), ("held-king", 3, 2, 1),
+        ("held-nine", 1, 2, 2),
+        ("held-nine", 1, 3, 2),
+        ("held-nine", 1, 0, 2),
+        ("held-king", 1, 2, 2),
+        ("held-king", 1, 3, 2),
+        ("held-king", 1, 0, 2),
+        ("held-king", 3, 0, 1),
+        ("held-king", 3, 1, 1),
+        ("held-king", 3, 2, 1),
     ]
 
 
@@ -195,8 +213,16 @@ def test_spins_lowest_lead_counts_the_pay_cards_the_privilege_allows():
 
 @pytest.fixture(scope="module")
 def receipted():
-    game = play("answers-receipts", 2, humans=1, receipts=True, options={"target": 10}, use_bots=False,
-                clock=fixed_clock(CREATED, 250), timing=Timing(turn_ms=250))
+    game = play(
+        "answers-receipts",
+        2,
+        humans=1,
+        receipts=True,
+        options={"target": 10},
+        use_bots=False,
+        clock=fixed_clock(CREATED, 250),
+        timing=Timing(turn_ms=250),
+    )
     report = verify(game.text)
     assert report.verified and report.format == "fairdeal-record/2"
     return game
@@ -253,7 +279,10 @@ def test_after_a_broken_chain_the_replay_reads_only_the_lines_before_it(receipte
     assert verify(text_of(broken)).error.line == moves[2] + 1
     lines[hand_end] = {**lines[hand_end], "sig": lines[hand_end]["sig"].upper()}
     report = verify(text_of(lines))
-    assert (report.error.line, report.error.reason) == (hand_end + 1, "sig is not 128 lowercase hex digits (an Ed25519 signature)")
+    assert (report.error.line, report.error.reason) == (
+        hand_end + 1,
+        "sig is not 128 lowercase hex digits (an Ed25519 signature)",
+    )
 
 
 def test_a_second_reveal_of_a_rounds_rule_fails_there_and_the_replay_stops_before_it():

@@ -77,12 +77,27 @@ def test_every_state_of_a_played_match_round_trips(name):
 def test_the_json_is_plain_json_with_cards_as_codes_and_suits_as_letters():
     rules = get("crazy-eights")
     state, _ = rules.deal(2, dealer=0, hand=1, shuffle=UNSHUFFLED)
-    state, _ = rules.apply(state, 1, Move.draw(), UNSHUFFLED)   # seat 1 holds no diamond and no 2
+    state, _ = rules.apply(state, 1, Move.draw(), UNSHUFFLED)  # seat 1 holds no diamond and no 2
     data = rules.state_to_json(state)
     assert data["hands"][1] == ["AC", "3C", "5C", "7C", "9C", "JC", "KC", "3D"]
     assert data["pile"] == ["2D"] and data["pending"] == "3D" and data["drawn"] == 1 and data["turn"] == 1
-    assert set(data) == {"hand", "dealer", "hands", "stock", "pile", "named", "turn", "drawn", "pending", "passes",
-                         "restocks", "result", "dealt", "turned", "restocked"}
+    assert set(data) == {
+        "hand",
+        "dealer",
+        "hands",
+        "stock",
+        "pile",
+        "named",
+        "turn",
+        "drawn",
+        "pending",
+        "passes",
+        "restocks",
+        "result",
+        "dealt",
+        "turned",
+        "restocked",
+    }
     state, _ = rules.apply(state, 1, Move.play(Card.parse("3D")), UNSHUFFLED)
     state, _ = rules.apply(state, 0, Move.play(Card.parse("8C"), Suit.HEARTS), UNSHUFFLED)
     assert rules.state_to_json(state)["named"] == "H"
@@ -147,7 +162,7 @@ def test_a_bad_card_code_is_refused():
     error = refused(rules, data)
     assert error.field == "stock[2]"
     assert str(error) == "stock[2]: '1X' is not a card code (rank A23456789TJQK, suit CDHS: '8H', 'TD')"
-    data["stock"][2] = "8h"   # the state's codes are exact: no lower case, no "10H"
+    data["stock"][2] = "8h"  # the state's codes are exact: no lower case, no "10H"
     assert refused(rules, data).field == "stock[2]"
 
 
@@ -163,7 +178,10 @@ def test_a_bad_suit_or_rank_letter_is_refused():
 def test_a_free_form_record_is_whole_numbers_only():
     rules, data = dealt("go-boom", 3)
     data["rounds"] = [{"leader": 1.5, "plays": [], "passed": [], "won_by": None}]
-    assert str(refused(rules, data)) == "rounds[0].leader: the number 1.5 is not a JSON value of a state (whole numbers only)"
+    assert (
+        str(refused(rules, data))
+        == "rounds[0].leader: the number 1.5 is not a JSON value of a state (whole numbers only)"
+    )
 
 
 def test_a_set_lists_nothing_twice():
@@ -177,7 +195,7 @@ def test_a_set_lists_nothing_twice():
 
 def test_a_card_in_two_places():
     rules, data = dealt("crazy-eights", 3)
-    data["pile"] = [data["hands"][1][0]]   # AC, also in seat 1's hand; the starter is nowhere
+    data["pile"] = [data["hands"][1][0]]  # AC, also in seat 1's hand; the starter is nowhere
     data["turned"] = data["pile"]
     error = refused(rules, data)
     assert str(error) == "AC is both in seat 1's hand and on the pile" and error.field is None
@@ -201,11 +219,12 @@ def test_two_packs_from_the_layouts_seat_count():
     data["stock"].remove("7C")
     assert str(refused(rules, data)) == "one of the pack's two 7C is nowhere"
     rules, data = dealt("eights", 6)
-    data["hands"][3].append("2C")   # seat 2 holds one 2C, the other is in the stock
+    data["hands"][3].append("2C")  # seat 2 holds one 2C, the other is in the stock
     data["hands"][4].append("2C")
     assert str(refused(rules, data)) == (
         "2C is in four places (in seat 2's hand; in seat 3's hand; in seat 4's hand; in the stock) but the pack has two"
-        " (the position has 106 cards, the pack 104)")
+        " (the position has 106 cards, the pack 104)"
+    )
 
 
 def test_a_removed_card_and_a_cut_down_pack():
@@ -248,7 +267,9 @@ def test_a_table_the_game_is_not_for():
 def test_a_turn_and_a_result_go_together():
     rules, data = dealt("crazy-eights", 3)
     data["turn"] = None
-    assert str(refused(rules, data)) == "turn: a hand in play has a seat to act; a finished hand has none (and a result)"
+    assert (
+        str(refused(rules, data)) == "turn: a hand in play has a seat to act; a finished hand has none (and a result)"
+    )
 
 
 def test_a_list_of_counts_that_disagrees_with_the_seats():
@@ -281,7 +302,9 @@ def test_crazy_eights_pile_and_the_card_just_drawn():
     rules, data = dealt("crazy-eights", 3)
     data["pending"] = data["hands"][1][0]
     data["drawn"] = 1
-    assert str(refused(rules, data)) == "pending: AC is not the card the seat to act has just drawn (the last of its hand)"
+    assert (
+        str(refused(rules, data)) == "pending: AC is not the card the seat to act has just drawn (the last of its hand)"
+    )
     rules, data = dealt("crazy-eights", 3)
     data["passes"] = 3
     assert str(refused(rules, data)) == "passes: 3 passes in a row at 3 seats (as many block the hand)"
@@ -299,7 +322,7 @@ def test_eights_sides_and_seats_out():
 def test_fan_tan_rows():
     rules, data = dealt("fan-tan", 3)
     hands = data["hands"]
-    for hand in hands:   # 6H to 9H go to the table as the hearts row
+    for hand in hands:  # 6H to 9H go to the table as the hearts row
         hand[:] = [c for c in hand if c not in ("6H", "7H", "8H", "9H")]
     data["rows"][2] = ["6H", "9H"]
     rules.state_from_json(data)
@@ -317,7 +340,7 @@ def test_sjueren_rows_are_ace_high():
     rules, data = dealt("sjueren", 3)
     for hand in data["hands"]:
         hand[:] = [c for c in hand if c not in ("7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC")]
-    data["rows"][0] = ["7C", "AC"]   # the ace is above the king
+    data["rows"][0] = ["7C", "AC"]  # the ace is above the king
     assert rules.state_from_json(data).rows[0] == (Card.parse("7C"), Card.parse("AC"))
 
 
@@ -325,10 +348,13 @@ def test_sequence_games_build_one_suit_at_a_time():
     rules, data = dealt("play-or-pay", 3)
     for hand in data["hands"]:
         hand[:] = [c for c in hand if c not in ("QC", "KC", "AC", "5D")]
-    data["rows"][0] = ["QC", "AC"]   # round the corner
+    data["rows"][0] = ["QC", "AC"]  # round the corner
     data["rows"][1] = ["5D", "5D"]
     data["leads"] = ["QC", "5D"]
-    assert str(refused(rules, data)) == "rows: two suits are being built (clubs and diamonds): no new suit until all 13 are down"
+    assert (
+        str(refused(rules, data))
+        == "rows: two suits are being built (clubs and diamonds): no new suit until all 13 are down"
+    )
     data["rows"][1] = None
     data["hands"][0].append("5D")
     data["leads"] = []
@@ -351,7 +377,7 @@ def test_a_run_goes_on_from_its_current_card():
 
 def test_the_turn_follows_the_cards_in_a_run():
     rules, data = dealt("sequence", 3)
-    data["hands"][2].remove("2C")   # seat 2 led the 2C; the 3C is seat 0's
+    data["hands"][2].remove("2C")  # seat 2 led the 2C; the 3C is seat 0's
     data["plays"], data["runs"], data["current"], data["last"] = [[2, "2C"]], [0], "2C", 2
     data["turn"] = 1
     assert str(refused(rules, data)) == "turn: seat 1 holds no card that goes on with the run (3C)"
@@ -373,7 +399,10 @@ def test_a_jig_series_ends_at_the_ace():
     for seat, card in ((1, "KC"), (2, "AD"), (0, "2D")):
         data["hands"][seat].remove(card)
     data["turns"], data["turn"] = [[1, ["KC"]], [2, ["AD"]], [0, ["2D"]]], 1
-    assert str(refused(rules, data)) == "turns[2]: the group was over (ace) before this turn: a finished group is in groups"
+    assert (
+        str(refused(rules, data))
+        == "turns[2]: the group was over (ace) before this turn: a finished group is in groups"
+    )
 
 
 def test_michigan_phases_and_the_extra_hand():
@@ -457,7 +486,12 @@ def test_a_puzzle_set_up_from_json_and_played_on():
     assert state.result.how == "out" and state.result.winners == (0,)
     # Seat 2 paid a chip for each pass; at the end seat 1 pays one for QS, seat 2 four; seat 0 takes the pot.
     assert [(e["reason"], e["from"], e["amount"]) for e in events] == [
-        ("pass", 2, 1), ("pass", 2, 1), ("cards-left", 1, 1), ("cards-left", 2, 4), ("pot", "pot", 7)]
+        ("pass", 2, 1),
+        ("pass", 2, 1),
+        ("cards-left", 1, 1),
+        ("cards-left", 2, 4),
+        ("pot", "pot", 7),
+    ]
     assert state.net == (7, -1, -6)
     round_trip(rules, state)
 
@@ -472,8 +506,16 @@ def test_a_crazy_eights_position_with_the_rest_of_the_pack_in_the_stock():
     hands = [["8S", "3H"], ["KD", "QD", "2C"]]
     pile = ["9H", "3C"]
     placed = {c for h in hands for c in h} | set(pile)
-    data = {"hand": 1, "dealer": 1, "hands": hands, "pile": pile, "named": None, "turn": 0, "turned": ["9H"],
-            "stock": [c.code for c in pack() if c.code not in placed]}
+    data = {
+        "hand": 1,
+        "dealer": 1,
+        "hands": hands,
+        "pile": pile,
+        "named": None,
+        "turn": 0,
+        "turned": ["9H"],
+        "stock": [c.code for c in pack() if c.code not in placed],
+    }
     rules = get("crazy-eights")
     state = rules.state_from_json(data)
     state, _ = rules.apply(state, 0, Move.play(Card.parse("8S"), state.hands[0][0].suit), UNSHUFFLED)

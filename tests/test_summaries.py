@@ -21,7 +21,15 @@ from verifier.report import MovePrinter, json_report, text_report
 
 REPORT = Path(__file__).resolve().parent.parent / "verifier" / "report.py"
 # The hand's fields in the JSON report that are not its summary's (the sheet's are the hand's own).
-NOT_SUMMARY = {"hand", "dealer", "result", "scores", "totals", "dealt_at", "ended_at"}  # the times: the record's, format 2
+NOT_SUMMARY = {
+    "hand",
+    "dealer",
+    "result",
+    "scores",
+    "totals",
+    "dealt_at",
+    "ended_at",
+}  # the times: the record's, format 2
 
 
 def _options(name: str) -> dict[str, int]:

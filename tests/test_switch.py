@@ -18,6 +18,7 @@ from importlib import metadata, resources
 
 import helpers
 import pytest
+from fairdeal_switch import Switch, SwitchState, card_points
 from helpers import cards, check_legal_moves, in_order, play
 
 # fairdeal before the plugin: fairdeal's first import discovers the installed games, this one
@@ -27,7 +28,6 @@ from fairdeal.cards import Card, Rank, Suit, pack
 from fairdeal.fairness import GameShuffle, game_key
 from fairdeal.match import Match
 from fairdeal.rules import Move, PositionError, Standing
-from fairdeal_switch import Switch, SwitchState, card_points
 
 RULES = Switch()
 SEED = "00" * 32
@@ -46,8 +46,15 @@ EVERY_MOVE = (
 def make_state(*hands: str, pile: str, restocks: int = 0, **position) -> SwitchState:
     """A hand in progress (:func:`helpers.pile_state`); ``pile`` is bottom first (its last card is
     the top, its first the starter), ``stock`` top first."""
-    return helpers.pile_state(SwitchState, *hands, pile=pile, restocks=restocks, turned=cards(pile)[:1],
-                              restocked=((),) * restocks, **position)
+    return helpers.pile_state(
+        SwitchState,
+        *hands,
+        pile=pile,
+        restocks=restocks,
+        turned=cards(pile)[:1],
+        restocked=((),) * restocks,
+        **position,
+    )
 
 
 def no_shuffle(label, cards_):
@@ -100,7 +107,9 @@ def with_starter(starter: str, seats: int):
 
 
 class TestDeal:
-    @pytest.mark.parametrize("seats, size, stock", [(2, 7, 37), (3, 7, 30), (4, 7, 23), (5, 5, 26), (6, 5, 21), (7, 5, 16)])
+    @pytest.mark.parametrize(
+        "seats, size, stock", [(2, 7, 37), (3, 7, 30), (4, 7, 23), (5, 5, 26), (6, 5, 21), (7, 5, 16)]
+    )
     def test_hand_sizes_stock_and_starter(self, seats, size, stock):
         _, shuffler = helpers.protocol_shuffler(f"switch-sizes-{seats}", seats, SEED)
         state, events = RULES.deal(seats, dealer=0, hand=1, shuffle=shuffler)
@@ -111,7 +120,11 @@ class TestDeal:
 
     def test_one_card_at_a_time_clockwise_from_the_dealers_left(self):
         state, _ = RULES.deal(3, dealer=2, hand=1, shuffle=in_order)
-        assert state.hands == (cards("AC 4C 7C TC KC 3D 6D"), cards("2C 5C 8C JC AD 4D 7D"), cards("3C 6C 9C QC 2D 5D 8D"))
+        assert state.hands == (
+            cards("AC 4C 7C TC KC 3D 6D"),
+            cards("2C 5C 8C JC AD 4D 7D"),
+            cards("3C 6C 9C QC 2D 5D 8D"),
+        )
         assert state.top == Card.parse("9D") and state.turn == 0 and state.stock == tuple(pack()[22:])
 
     @pytest.mark.parametrize("seats", [1, 8])
@@ -301,13 +314,20 @@ class TestDrawing:
     def test_nothing_to_draw_and_nothing_fits_passes(self):
         state = make_state("9C", "KD", pile="5H")
         assert legal(state) == ["pass"]
-        assert refusal(state, 0, DRAW) == "there is nothing to draw: the stock is empty and the pile has only its top card"
+        assert (
+            refusal(state, 0, DRAW) == "there is nothing to draw: the stock is empty and the pile has only its top card"
+        )
         state = after(state, 0, PASS)
         assert (state.turn, state.passes) == (1, 1)
 
     def test_a_pass_is_refused_while_a_card_fits_or_can_be_drawn(self):
-        assert refusal(make_state("5C", "KD", pile="5H"), 0, PASS) == "you may pass only when you cannot play, and 5♣ fits"
-        assert refusal(make_state("9C", "KD", pile="5H", stock="3S"), 0, PASS) == "you may pass only when there is nothing to draw"
+        assert (
+            refusal(make_state("5C", "KD", pile="5H"), 0, PASS) == "you may pass only when you cannot play, and 5♣ fits"
+        )
+        assert (
+            refusal(make_state("9C", "KD", pile="5H", stock="3S"), 0, PASS)
+            == "you may pass only when there is nothing to draw"
+        )
 
     def test_legal_moves_apply_and_explain_agree_on_hand_made_positions(self):
         for state in (
@@ -325,8 +345,21 @@ class TestDrawing:
 
 class TestScoring:
     def test_card_values(self):
-        values = {code: card_points(Card.parse(code)) for code in "AS 2H 8D JC KH QS TD 9C 7C 3D".split()}
-        assert values == {"AS": 20, "2H": 20, "8D": 20, "JC": 20, "KH": 10, "QS": 10, "TD": 10, "9C": 9, "7C": 7, "3D": 3}
+        values = {
+            code: card_points(Card.parse(code)) for code in ["AS", "2H", "8D", "JC", "KH", "QS", "TD", "9C", "7C", "3D"]
+        }
+        assert values == {
+            "AS": 20,
+            "2H": 20,
+            "8D": 20,
+            "JC": 20,
+            "KH": 10,
+            "QS": 10,
+            "TD": 10,
+            "9C": 9,
+            "7C": 7,
+            "3D": 3,
+        }
 
     def test_going_out_scores_every_card_left_in_the_other_hands(self):
         state = after(make_state("AS KD 3C", "5H", "2H 8C", pile="5D", turn=1), 1, play("5H"))
@@ -343,7 +376,12 @@ class TestScoring:
         state = make_state("5H 7D", "3C 9D", "TD 6C 7H", "QD QH TC JC", pile="KS", passes=3, turn=3)
         state = after(state, 3, PASS)
         result = state.result
-        assert (result.how, result.winners, result.counts, result.scores) == ("blocked", (0, 1), (12, 12, 23, 50), (49, 49, 0, 0))
+        assert (result.how, result.winners, result.counts, result.scores) == (
+            "blocked",
+            (0, 1),
+            (12, 12, 23, 50),
+            (49, 49, 0, 0),
+        )
         assert result.reason == "everyone passed in turn"
 
     def test_a_finished_hand_is_scored_into_the_match(self):
@@ -423,7 +461,9 @@ class TestView:
     def test_the_drawn_card_is_seen_only_by_its_drawer(self):
         state = make_state("9C 7H", "KD", pile="5H", stock="7S", pending="7H")
         assert RULES.view(state, 0).to_json()["pending"] == "7H"
-        assert RULES.view(state, 1).to_json()["pending"] is None and "7H" not in _codes_in(RULES.view(state, 1).to_json())
+        assert RULES.view(state, 1).to_json()["pending"] is None and "7H" not in _codes_in(
+            RULES.view(state, 1).to_json()
+        )
 
 
 # --- the position as JSON ------------------------------------------------------------
@@ -474,7 +514,9 @@ def test_a_few_hundred_matches_from_fixed_seeds_end_properly():
         match = Match(rules, seats, shuffler)
         match.start()
         rng = random.Random(number)
-        bots = [make_bot("heuristic" if (seat + number) % 2 else "random", seed=number * 10 + seat) for seat in range(seats)]
+        bots = [
+            make_bot("heuristic" if (seat + number) % 2 else "random", seed=number * 10 + seat) for seat in range(seats)
+        ]
         for moves in range(20_000):
             if match.over:
                 break
@@ -500,7 +542,9 @@ def test_a_few_hundred_matches_from_fixed_seeds_end_properly():
                 assert all(result.scores[w] == sum(c - low for c in result.counts) for w in result.winners)
         assert [sum(r.result.scores[s] for r in match.hands) for s in range(seats)] == list(match.totals)
     assert seen["match-end"] == 300
-    assert min(seen["penalty of 4 or more"], seen["reversed"], seen["restock"], seen["hand blocked"], seen["hand out"]) > 0, seen
+    assert (
+        min(seen["penalty of 4 or more"], seen["reversed"], seen["restock"], seen["hand blocked"], seen["hand out"]) > 0
+    ), seen
 
 
 def test_the_heuristic_bot_plays_only_legal_moves_and_beats_random_bots():

@@ -189,6 +189,7 @@ def test_an_edited_signature_or_seed_is_rejected(record):
 
 # -- a rewritten record, re-chained and re-signed: the replay catches it ----------------
 
+
 def _iso(value: Any) -> bool:
     try:
         check_created(value)
@@ -204,7 +205,11 @@ def _times_hold(lines: list[dict[str, Any]]) -> bool:
         times = [check_at(line.get("at")) for line in lines]
     except ValueError:
         return False
-    return times == sorted(times) and lines[0]["at"][:19] + "Z" == lines[0]["created"] and lines[0]["timing"]["turn_ms"] == 0
+    return (
+        times == sorted(times)
+        and lines[0]["at"][:19] + "Z" == lines[0]["created"]
+        and lines[0]["timing"]["turn_ms"] == 0
+    )
 
 
 def _event(line: dict[str, Any]) -> bytes:
@@ -248,7 +253,8 @@ def _may_verify(lines: list[dict[str, Any]], changed: list[dict[str, Any]]) -> b
         # Another bot pace or pause (nothing the verifier can check), the same turn.
         timing = new.get("timing")
         return (
-            isinstance(timing, dict) and timing.keys() == old["timing"].keys()
+            isinstance(timing, dict)
+            and timing.keys() == old["timing"].keys()
             and all(type(v) is int and v >= 0 for v in timing.values())
             and timing["turn_ms"] == old["timing"]["turn_ms"]
         )
@@ -315,7 +321,9 @@ class _Resigned:
             return forged, text_of(forged)
         writer = RecordWriter(SIGNER, self.honest[:index])
         for line in changed[index:]:
-            writer.append({k: v for k, v in line.items() if k not in ("seq", "prev", "sig")}, sign=("sig" in line) or None)
+            writer.append(
+                {k: v for k, v in line.items() if k not in ("seq", "prev", "sig")}, sign=("sig" in line) or None
+            )
         forged = writer.lines
         if index not in self.checked:
             self.checked.add(index)
@@ -355,13 +363,16 @@ def test_rewrites_that_make_another_valid_record_verify():
     commits = [i for i, l in enumerate(lines) if l["type"] == "client-commit"]
     rewrites = {
         "a seat's name": lambda ls: ls[0]["seats"][0].__setitem__("name", "Ann Lee ♥"),
-        "the creation time": lambda ls: [ls[0].__setitem__("created", "2026-02-03T04:05:06Z")]
-        + [line.__setitem__("at", "2026-02-03T04:05:06.500Z") for line in ls],
+        "the creation time": lambda ls: (
+            [ls[0].__setitem__("created", "2026-02-03T04:05:06Z")]
+            + [line.__setitem__("at", "2026-02-03T04:05:06.500Z") for line in ls]
+        ),
         "an extra header field": lambda ls: ls[0].__setitem__("timer", {"seconds": 20}),
         "the abandon's reason": lambda ls: ls[-2].__setitem__("reason", ""),
         "a timed-out move made by the player": lambda ls: ls[move].pop("auto"),
         "commitments in the other order": lambda ls: ls.__setitem__(
-            slice(commits[0], commits[1] + 1), [ls[commits[1]], ls[commits[0]]]),
+            slice(commits[0], commits[1] + 1), [ls[commits[1]], ls[commits[0]]]
+        ),
         "an extra signature": lambda ls: ls[move].__setitem__("sig", "0" * 128),
     }
     for what, change in rewrites.items():
@@ -415,7 +426,9 @@ def test_an_illegal_card_is_named_with_its_reason(two):
     seat, state = lines[i]["seat"], states[i]
     absent = next(c for c in ALL_CARDS if c not in state.hands[seat] and c.rank != 8)
     report = _forge(lines, lambda ls: ls[i].__setitem__("card", absent.code))
-    assert report.error == Failure(i + 1, f"illegal move play {absent.code} by seat {seat}: you do not hold {absent.display}")
+    assert report.error == Failure(
+        i + 1, f"illegal move play {absent.code} by seat {seat}: you do not hold {absent.display}"
+    )
     # A card it holds that does not follow the suit an eight named.
     for i, line in enumerate(lines):
         state = states.get(i)
@@ -438,8 +451,11 @@ def test_an_illegal_card_is_named_with_its_reason(two):
     # An eight must name a suit; no other card may.
     j = _first(lines, lambda l: l["type"] == "move" and l.get("suit") and not l.get("auto"))
     report = _forge(lines, lambda ls: ls[j].pop("suit"))
-    assert report.error == Failure(j + 1, f"illegal move play {lines[j]['card']} by seat {lines[j]['seat']}: "
-                                          f"name a suit for {Card.parse(lines[j]['card']).display}")
+    assert report.error == Failure(
+        j + 1,
+        f"illegal move play {lines[j]['card']} by seat {lines[j]['seat']}: "
+        f"name a suit for {Card.parse(lines[j]['card']).display}",
+    )
 
 
 def test_a_wrong_auto_move(two):
@@ -447,7 +463,10 @@ def test_a_wrong_auto_move(two):
     i = _first(lines, lambda l: l.get("auto") and l["move"] == "play" and l["card"][0] != "8")
     report = _forge(lines, lambda ls: ls[i].update(move="draw", card=None) or ls[i].pop("card"))
     assert report.error.line == i + 1
-    assert report.error.reason == f"illegal move draw by seat {lines[i]['seat']}: the auto-move here is play {lines[i]['card']}"
+    assert (
+        report.error.reason
+        == f"illegal move draw by seat {lines[i]['seat']}: the auto-move here is play {lines[i]['card']}"
+    )
 
 
 def test_a_wrong_score_claim(two):
@@ -474,7 +493,9 @@ def test_a_wrong_total_and_a_wrong_winner(two):
 def test_a_wrong_seed_does_not_match_the_commitment(two):
     other = seed_for("another seed")
     report = _forge(two.lines, lambda ls: ls[-1].__setitem__("server_seed", other))
-    assert report.error == Failure(len(two.lines), "the revealed server seed does not match the commitment in the header")
+    assert report.error == Failure(
+        len(two.lines), "the revealed server seed does not match the commitment in the header"
+    )
 
 
 def test_a_seed_committed_in_the_header_but_not_the_one_that_dealt(two):
@@ -538,8 +559,10 @@ def test_client_seeds_come_from_human_seats_once_and_are_fixed_at_the_start():
     # A bot seat cannot bring a seed.
     two = _play("two")
     c2 = _first(two.lines, lambda l: l["type"] == "client-commit")
-    report = _forge(two.lines, lambda ls: ls.insert(c2 + 1, {"type": "client-commit", "seat": 1,
-                                                              "commitment": client_commitment("bot")}))
+    report = _forge(
+        two.lines,
+        lambda ls: ls.insert(c2 + 1, {"type": "client-commit", "seat": 1, "commitment": client_commitment("bot")}),
+    )
     assert report.error == Failure(c2 + 2, "seat 1 is played by a bot and brings no client seed")
     # Each seat commits once.
     report = _forge(lines, lambda ls: ls.insert(commit + 1, dict(ls[commit])))
@@ -552,7 +575,9 @@ def test_client_seeds_come_from_human_seats_once_and_are_fixed_at_the_start():
     # Nothing after the start changes a seed.
     reveal_line = {"type": "client-reveal", "seat": 2, "seed": "late"}
     report = _forge(lines, lambda ls: ls.insert(start + 4, reveal_line))
-    assert report.error == Failure(start + 5, "a client-reveal line after the start: the client seeds were fixed at the start")
+    assert report.error == Failure(
+        start + 5, "a client-reveal line after the start: the client seeds were fixed at the start"
+    )
 
 
 def test_the_end_of_a_record(two):

@@ -115,14 +115,21 @@ def test_the_spec_example():
         assert [h.hex() for h in tree.inclusion_proof(case["index"], case["size"])] == case["proof"]
     for case in VECTORS["consistency"]:
         assert [h.hex() for h in tree.consistency_proof(case["first"], case["second"])] == case["proof"]
-        verify_consistency(case["first"], case["second"], tree.root(case["first"]), tree.root(case["second"]),
-                           [bytes.fromhex(h) for h in case["proof"]])
+        verify_consistency(
+            case["first"],
+            case["second"],
+            tree.root(case["first"]),
+            tree.root(case["second"]),
+            [bytes.fromhex(h) for h in case["proof"]],
+        )
     signer = Signer.from_seed(bytes.fromhex(VECTORS["private_key_seed"]))
     assert signer.public_hex == VECTORS["public_key"]
     assert key_id(VECTORS["origin"], bytes.fromhex(signer.public_hex)).hex() == VECTORS["key_id"]
     note = signed_checkpoint(Checkpoint(VECTORS["origin"], 3, tree.root()), signer.public_hex, signer.sign)
     assert note == VECTORS["checkpoint"]
-    assert verify_checkpoint(note, signer.public_hex, VECTORS["origin"]) == Checkpoint(VECTORS["origin"], 3, tree.root())
+    assert verify_checkpoint(note, signer.public_hex, VECTORS["origin"]) == Checkpoint(
+        VECTORS["origin"], 3, tree.root()
+    )
     # The entries are what start_entry and end_entry write.
     assert [parse_entry(e) for e in VECTORS["entries"]] == [json.loads(e) for e in VECTORS["entries"]]
     assert entry_bytes(end_entry("g1", "revealed", 41, "33" * 32)).decode() == VECTORS["entries"][2]
@@ -217,7 +224,10 @@ def test_go_sumdb_note_example():
     public = base64.b64decode(vkey.split("+")[2])[1:].hex()
     assert verifier_key("PeterNeumann", public) == vkey
     text = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n"
-    note = text + "\n\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"
+    note = (
+        text
+        + "\n\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"
+    )
     assert open_note(note, "PeterNeumann", public) == text
     # A second signature by another key (a witness) is ignored; one by this key that fails is refused.
     other = Signer.from_seed(bytes(32))
@@ -236,17 +246,19 @@ def test_checkpoints_sign_and_parse():
     cp = Checkpoint("example.com/log", 12, hashlib.sha256(b"x").digest(), ("extension",))
     note = signed_checkpoint(cp, signer.public_hex, signer.sign)
     assert verify_checkpoint(note, signer.public_hex) == cp
-    with pytest.raises(LogError, match="not .example.org"):
+    with pytest.raises(LogError, match=r"not .example.org"):
         verify_checkpoint(note, signer.public_hex, origin="example.org")
     with pytest.raises(LogError, match="does not verify"):
         verify_checkpoint(note.replace("\n12\n", "\n13\n"), signer.public_hex)
     # The checker is injectable, as the verify page needs (Web Crypto checks Ed25519 there).
-    with signature_check(lambda key, message, sig: False):
-        with pytest.raises(LogError, match="does not verify"):
-            verify_checkpoint(note, signer.public_hex)
-    for bad, reason in [("o\n012\n" + base64.b64encode(bytes(32)).decode() + "\n", "leading zeros"),
-                        ("o\n1\nAAAA\n", "32 bytes"), ("o\n1\n", "an origin, a tree size"),
-                        ("\n1\n" + base64.b64encode(bytes(32)).decode() + "\n", "origin")]:
+    with signature_check(lambda key, message, sig: False), pytest.raises(LogError, match="does not verify"):
+        verify_checkpoint(note, signer.public_hex)
+    for bad, reason in [
+        ("o\n012\n" + base64.b64encode(bytes(32)).decode() + "\n", "leading zeros"),
+        ("o\n1\nAAAA\n", "32 bytes"),
+        ("o\n1\n", "an origin, a tree size"),
+        ("\n1\n" + base64.b64encode(bytes(32)).decode() + "\n", "origin"),
+    ]:
         with pytest.raises(LogError, match=reason):
             parse_checkpoint(bad)
     for bad in ["no blank line\n", "text\n\nnot a signature\n", "text\n\n\u2014 name ***\n"]:

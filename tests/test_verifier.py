@@ -29,8 +29,14 @@ from fairdeal.verification.replay import read_lines
 
 @pytest.mark.parametrize(
     "module",
-    [verifier, fairdeal.verification, fairdeal.verification.replay, fairdeal.verification.receipts, verifier.report,
-     verifier.cli],
+    [
+        verifier,
+        fairdeal.verification,
+        fairdeal.verification.replay,
+        fairdeal.verification.receipts,
+        verifier.report,
+        verifier.cli,
+    ],
     ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module):
@@ -112,8 +118,14 @@ def test_json_shape_of_a_hand(game):
 
 
 def test_a_game_in_progress_is_not_verified_the_seed_is_not_revealed():
-    table = Table.new("live", get("crazy-eights"), [Seat("Ann"), Seat("Bot", bot=True)], SIGNER,
-                      created="2026-01-01T00:00:00Z", server_seed=seed_for("live"))
+    table = Table.new(
+        "live",
+        get("crazy-eights"),
+        [Seat("Ann"), Seat("Bot", bot=True)],
+        SIGNER,
+        created="2026-01-01T00:00:00Z",
+        server_seed=seed_for("live"),
+    )
     table.commit(0, client_commitment("ann"))
     table.reveal_client_seed(0, "ann")
     for _ in range(6):
@@ -156,8 +168,14 @@ def test_an_abandoned_game_verifies_with_no_standings():
 
 
 def test_a_game_abandoned_before_the_start_verifies():
-    table = Table.new("early", get("crazy-eights"), [Seat("Ann"), Seat("Bob")], SIGNER,
-                      created="2026-01-01T00:00:00Z", server_seed=seed_for("early"))
+    table = Table.new(
+        "early",
+        get("crazy-eights"),
+        [Seat("Ann"), Seat("Bob")],
+        SIGNER,
+        created="2026-01-01T00:00:00Z",
+        server_seed=seed_for("early"),
+    )
     table.commit(0, client_commitment("a"))
     table.abandon("nobody came")
     table.reveal()
@@ -185,13 +203,21 @@ def _resigned(lines, change, signer=SIGNER):
 @pytest.mark.parametrize(
     ("field", "value", "reason"),
     [
-        ("format", "fairdeal-record/3", "unknown record format 'fairdeal-record/3': this verifier reads fairdeal-record/1 and fairdeal-record/2"),
+        (
+            "format",
+            "fairdeal-record/3",
+            "unknown record format 'fairdeal-record/3': this verifier reads fairdeal-record/1 and fairdeal-record/2",
+        ),
         ("protocol", "fairdeal/v2", "unknown fairness protocol 'fairdeal/v2': this verifier knows fairdeal/v1 only"),
         ("rules", "whist", "header: unknown rules 'whist'"),
         ("options", {"target": 0}, "header: target must be between 1 and 100000 points"),
         ("options", {"target": True}, "header: option 'target' must be an integer, not True"),
         ("seats", [{"name": "solo", "bot": False}], "header seats: Crazy Eights is for 2 to 6 players, not 1"),
-        ("seats", [{"name": "", "bot": False}, {"name": "b", "bot": True}], "header seat 0: a seat name is 1 to 40 characters"),
+        (
+            "seats",
+            [{"name": "", "bot": False}, {"name": "b", "bot": True}],
+            "header seat 0: a seat name is 1 to 40 characters",
+        ),
         ("commitment", "AB" * 32, "header commitment is not 64 lowercase hex digits"),
     ],
 )
@@ -249,8 +275,14 @@ def test_any_real_utc_second_is_a_created(game, created):
 
 def test_a_human_seat_that_reveals_the_empty_seed_is_a_human_with_an_empty_seed():
     # Bea commits to "" and reveals it: a seed like any other, and she plays her seat herself.
-    table = Table.new("empty-seed", get("crazy-eights", {"target": 10}), [Seat("Ann"), Seat("Bea"), Seat("Cid", bot=True)],
-                      SIGNER, created="2026-01-01T00:00:00Z", server_seed=seed_for("empty-seed"))
+    table = Table.new(
+        "empty-seed",
+        get("crazy-eights", {"target": 10}),
+        [Seat("Ann"), Seat("Bea"), Seat("Cid", bot=True)],
+        SIGNER,
+        created="2026-01-01T00:00:00Z",
+        server_seed=seed_for("empty-seed"),
+    )
     for seat, seed in ((0, "ann's seed"), (1, "")):
         table.commit(seat, client_commitment(seed))
     for seat, seed in ((0, "ann's seed"), (1, "")):
@@ -265,9 +297,11 @@ def test_a_human_seat_that_reveals_the_empty_seed_is_a_human_with_an_empty_seed(
     assert report.verified, report.error
     assert report.client_seeds == ["ann's seed", "", ""] and report.bots == [2]
     seat_lines = verifier.report.text_report(report).split("seats\n", 1)[1].splitlines()[:3]
-    assert seat_lines == ["  0  Ann, client seed \"ann's seed\"", "  1  Bea, client seed ''", "  2  Cid (bot)"]
+    assert seat_lines == ['  0  Ann, client seed "ann\'s seed"', "  1  Bea, client seed ''", "  2  Cid (bot)"]
     assert json.loads(verifier.report.json_report(report))["seats"] == [
-        {"name": "Ann", "bot": False}, {"name": "Bea", "bot": False}, {"name": "Cid", "bot": True},
+        {"name": "Ann", "bot": False},
+        {"name": "Bea", "bot": False},
+        {"name": "Cid", "bot": True},
     ]
 
 
@@ -348,8 +382,14 @@ def test_check_chain_refuses_a_boolean_seq_and_a_null_sig(game):
 
 def test_parse_record_splits_only_at_newlines():
     """A seat name or client seed may hold U+2028 or U+0085, which canonical JSON leaves raw."""
-    table = Table.new("names", get("crazy-eights", {"target": 10}), [Seat("Ann\u2028Lee"), Seat("Bo\x85", bot=True)],
-                      SIGNER, created="2026-01-01T00:00:00Z", server_seed=seed_for("names"))
+    table = Table.new(
+        "names",
+        get("crazy-eights", {"target": 10}),
+        [Seat("Ann\u2028Lee"), Seat("Bo\x85", bot=True)],
+        SIGNER,
+        created="2026-01-01T00:00:00Z",
+        server_seed=seed_for("names"),
+    )
     table.commit(0, client_commitment("seed\u2029"))
     table.reveal_client_seed(0, "seed\u2029")
     while not table.match.over:

@@ -186,7 +186,9 @@ def test_receipts_prove_a_rewrite(files):
     assert result.stdout.splitlines()[-1].startswith(
         f"NOT VERIFIED: line {cut + 1}: PROOF OF A REWRITE: the server signed line {cut + 1} (seq {cut}) as hash "
     )
-    proofs = [line for line in result.stdout.splitlines() if line.startswith("  receipt") and "PROOF OF A REWRITE" in line]
+    proofs = [
+        line for line in result.stdout.splitlines() if line.startswith("  receipt") and "PROOF OF A REWRITE" in line
+    ]
     assert len(proofs) == sum(1 for r in good.receipts if r["seq"] >= cut)
     # Many records: the proof is listed under the record's verdict.
     result = run(d / "cut.jsonl", d / "other.jsonl", "--receipts", d / "receipts.jsonl")
@@ -227,7 +229,11 @@ def test_a_progress_bar_only_on_a_terminal_and_verdicts_after_it(files):
     env = {**os.environ, "TERM": "xterm"}
     proc = subprocess.run(
         [sys.executable, "-m", "verifier.cli", str(d / "good.jsonl"), str(d / "other.jsonl")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=slave, text=True, env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
+        env=env,
     )
     os.close(slave)
     try:
@@ -237,5 +243,7 @@ def test_a_progress_bar_only_on_a_terminal_and_verdicts_after_it(files):
     assert proc.returncode == 0
     assert "verifying" in bar
     assert proc.stdout.splitlines() == [
-        f"{d / 'good.jsonl'}: VERIFIED", f"{d / 'other.jsonl'}: VERIFIED", "2 records: 2 verified, 0 not verified",
+        f"{d / 'good.jsonl'}: VERIFIED",
+        f"{d / 'other.jsonl'}: VERIFIED",
+        "2 records: 2 verified, 0 not verified",
     ]

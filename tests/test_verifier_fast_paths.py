@@ -126,16 +126,28 @@ def test_at_ms_reads_a_time_as_the_pattern_does():
     rng = random.Random(2)
     base = "2026-01-01T00:00:00.000Z"
     alphabet = "0123456789-:T.Z 5x\u0663"  # (U+0663 is a digit, but not an ASCII one)
-    cases: list[object] = [base, None, 5, "", base + " ", " " + base[1:], "2028-02-29T23:59:59.999Z",
-                           "2027-02-29T12:00:00.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01T00:00:60.000Z"]
+    cases: list[object] = [
+        base,
+        None,
+        5,
+        "",
+        base + " ",
+        " " + base[1:],
+        "2028-02-29T23:59:59.999Z",
+        "2027-02-29T12:00:00.000Z",
+        "2026-01-01T24:00:00.000Z",
+        "2026-01-01T00:00:60.000Z",
+    ]
     for _ in range(30_000):
         text = list(base)
         for _ in range(rng.randint(1, 3)):
             text[rng.randrange(len(text))] = rng.choice(alphabet)
         cases.append("".join(text))
     for _ in range(10_000):
-        cases.append(f"{rng.randint(1, 9999):04d}-{rng.randint(0, 13):02d}-{rng.randint(0, 32):02d}T"
-                     f"{rng.randint(0, 25):02d}:{rng.randint(0, 61):02d}:{rng.randint(0, 61):02d}.{rng.randint(0, 999):03d}Z")
+        cases.append(
+            f"{rng.randint(1, 9999):04d}-{rng.randint(0, 13):02d}-{rng.randint(0, 32):02d}T"
+            f"{rng.randint(0, 25):02d}:{rng.randint(0, 61):02d}:{rng.randint(0, 61):02d}.{rng.randint(0, 999):03d}Z"
+        )
     for at in cases:
         assert at_ms(at) == _at_by_the_pattern(at), at
         if at_ms(at) is None:

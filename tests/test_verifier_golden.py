@@ -35,8 +35,15 @@ CHAIN = ("seq", "prev", "sig", "at")
 
 
 def _record() -> str:
-    game = play("honest-454", 4, humans=2, options={"target": 100, "restock_limit": 2}, use_bots=False,
-                clock=fixed_clock(CREATED, 250), timing=Timing(turn_ms=250))
+    game = play(
+        "honest-454",
+        4,
+        humans=2,
+        options={"target": 100, "restock_limit": 2},
+        use_bots=False,
+        clock=fixed_clock(CREATED, 250),
+        timing=Timing(turn_ms=250),
+    )
     return game.text
 
 

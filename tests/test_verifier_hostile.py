@@ -28,7 +28,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_verifier_support import CREATED, SIGNER, play, text_of
+from test_verifier_support import CREATED, SIGNER, play
 
 from fairdeal.cards import ALL_CARDS
 from fairdeal.record import fixed_clock, resign
@@ -46,8 +46,16 @@ def _game(name: str) -> list[dict[str, Any]]:
     known = get(name, {}).options
     options = {k: v for k, v in {"deals": 1, "target": 10, "rounds": 1}.items() if k in known}
     seats = max(cls.min_seats, 2 if name == "crazy-eights" else 3)
-    game = play(f"hostile-{name}", seats, humans=2, rules=name, options=options, use_bots=False,
-                clock=fixed_clock(CREATED, 250), timing=Timing(turn_ms=250))
+    game = play(
+        f"hostile-{name}",
+        seats,
+        humans=2,
+        rules=name,
+        options=options,
+        use_bots=False,
+        clock=fixed_clock(CREATED, 250),
+        timing=Timing(turn_ms=250),
+    )
     return game.lines
 
 
@@ -74,8 +82,17 @@ RECORDS: dict[str, list[dict[str, Any]]] = {name: _game(name) for name in RULES}
 RECORDS["session"] = _session()
 RECORDS["golden-v1"] = _golden_v1()
 # The good record of the batches, with the receipts its two human seats were given.
-_RECEIPTED = play("hostile-receipts", 3, humans=2, rules="go-boom", options={"target": 10}, receipts=True,
-                  use_bots=False, clock=fixed_clock(CREATED, 250), timing=Timing(turn_ms=250))
+_RECEIPTED = play(
+    "hostile-receipts",
+    3,
+    humans=2,
+    rules="go-boom",
+    options={"target": 10},
+    receipts=True,
+    use_bots=False,
+    clock=fixed_clock(CREATED, 250),
+    timing=Timing(turn_ms=250),
+)
 GOOD = _RECEIPTED.text
 RECEIPTS = _RECEIPTED.receipts
 
@@ -110,8 +127,26 @@ _INTS = st.one_of(
 )
 _TEXT = st.one_of(
     st.text(max_size=12),
-    st.sampled_from(["", "x", "\u2028", "\x00", "é", "🂡", "a" * 300, "2026-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z",
-                     "0001-01-01T00:00:00.000Z", "0" * 64, "f" * 128, "pot", "hand-end", "move", "reveal"]),
+    st.sampled_from(
+        [
+            "",
+            "x",
+            "\u2028",
+            "\x00",
+            "é",
+            "🂡",
+            "a" * 300,
+            "2026-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999Z",
+            "0001-01-01T00:00:00.000Z",
+            "0" * 64,
+            "f" * 128,
+            "pot",
+            "hand-end",
+            "move",
+            "reveal",
+        ]
+    ),
     st.sampled_from([card.code for card in ALL_CARDS]),
 )
 _SCALAR = st.one_of(st.none(), st.booleans(), _INTS, _TEXT, st.floats(allow_nan=False, allow_infinity=False))
@@ -124,8 +159,14 @@ def _copy(value: Any) -> Any:
 
 JUNK = st.one_of(
     st.sampled_from(REAL_VALUES).map(_copy),
-    st.recursive(_SCALAR, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(KEY_NAMES) | st.text(max_size=6), inner, max_size=4), max_leaves=8),
+    st.recursive(
+        _SCALAR,
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(st.sampled_from(KEY_NAMES) | st.text(max_size=6), inner, max_size=4)
+        ),
+        max_leaves=8,
+    ),
 )
 
 
@@ -148,7 +189,9 @@ def _mutate(data: st.DataObject, lines: list[Any]) -> None:
         lines.append(data.draw(JUNK))
         return
     i = data.draw(st.integers(0, len(lines) - 1))
-    op = data.draw(st.sampled_from(["set", "set", "set", "number", "delete", "add", "drop", "twice", "move", "replace"]))
+    op = data.draw(
+        st.sampled_from(["set", "set", "set", "number", "delete", "add", "drop", "twice", "move", "replace"])
+    )
     if op in ("set", "number", "delete"):
         spot = _walk(data, lines[i])
         if spot is None:
@@ -157,8 +200,20 @@ def _mutate(data: st.DataObject, lines: list[Any]) -> None:
         if op == "delete":
             del node[key]
         elif op == "number" and type(node[key]) is int:
-            node[key] = data.draw(st.sampled_from([node[key] + 1, node[key] - 1, -node[key], node[key] * 10**15,
-                                                   node[key] + 2**53, float(node[key]), str(node[key]), node[key] == 1]))
+            node[key] = data.draw(
+                st.sampled_from(
+                    [
+                        node[key] + 1,
+                        node[key] - 1,
+                        -node[key],
+                        node[key] * 10**15,
+                        node[key] + 2**53,
+                        float(node[key]),
+                        str(node[key]),
+                        node[key] == 1,
+                    ]
+                )
+            )
         elif isinstance(key, str) and key in BY_KEY and data.draw(st.booleans()):
             node[key] = data.draw(st.sampled_from(BY_KEY[key]).map(_copy))  # another line's value for this field
         else:
@@ -186,7 +241,9 @@ def _deeper(draw: st.DrawFn, text: bytes, how: str) -> bytes:
 def _encode(line: Any) -> bytes:
     """A line as fairdeal writes it when it can be (canonical), else as JSON can write it."""
     try:
-        return json.dumps(line, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+        return json.dumps(line, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode(
+            "utf-8"
+        )
     except (TypeError, ValueError, UnicodeEncodeError):  # a key of another type, a lone surrogate
         return json.dumps(line).encode("utf-8", "surrogatepass")
 
@@ -202,7 +259,7 @@ def hostile(draw: st.DrawFn) -> bytes:
     if draw(st.integers(0, 3)) and lines and all(isinstance(line, dict) for line in lines):
         try:
             lines = resign(lines, SIGNER)  # the server forging: every mutation reaches the replay
-        except Exception:  # (the forger's tool, not the verifier: a header it cannot sign stays as it is)
+        except Exception:  # noqa: BLE001 (the forger's tool, not the verifier: a header it cannot sign stays as it is)
             pass
     text = b"".join(_encode(line) + b"\n" for line in lines)
     cut = draw(st.sampled_from([None, None, None, None, "cut", "crlf", "bytes", "digits", "deep"]))
@@ -249,8 +306,13 @@ def _check_single(result, bad: Path, as_json: bool) -> None:
         assert last == "VERIFIED" if result.exit_code == 0 else last.startswith("NOT VERIFIED: line "), last
 
 
-@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+@settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 @given(text=hostile(), mode=st.sampled_from(["text", "json", "moves"]))
 def test_every_record_gets_a_verdict_or_a_reason(folder, text, mode):
     bad = folder / "bad.jsonl"
@@ -263,8 +325,13 @@ def test_every_record_gets_a_verdict_or_a_reason(folder, text, mode):
         assert result.stdout == "" and result.stderr.count("\n") == 1
 
 
-@settings(max_examples=EXAMPLES // 3, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+@settings(
+    max_examples=EXAMPLES // 3,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 @given(text=hostile(), as_json=st.booleans())
 def test_in_a_batch_the_record_after_a_bad_one_gets_its_verdict(folder, text, as_json):
     bad = folder / "bad.jsonl"
@@ -293,8 +360,13 @@ def hostile_receipts(draw: st.DrawFn) -> bytes:
     return _deeper(draw, text, how) if how and b":" in text else text
 
 
-@settings(max_examples=EXAMPLES // 3, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+@settings(
+    max_examples=EXAMPLES // 3,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 @given(text=hostile_receipts(), mode=st.sampled_from(["text", "json", "moves"]))
 @example(text=b'{"game_id":"hostile-receipts","hash":"' + b"0" * 64 + b'","seq":18446744073709551616}\n', mode="text")
 @example(text=b"[" * 100_000 + b"\n", mode="json")

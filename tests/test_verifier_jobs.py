@@ -34,7 +34,12 @@ def run(*args: object):
 def same(jobs: str, *args: object):
     """``-j jobs`` and ``-j 1`` give the same stdout, stderr, their interleaving and exit status."""
     one, many = run("-j", "1", *args), run("-j", jobs, *args)
-    assert (many.stdout, many.stderr, many.output, many.exit_code) == (one.stdout, one.stderr, one.output, one.exit_code)
+    assert (many.stdout, many.stderr, many.output, many.exit_code) == (
+        one.stdout,
+        one.stderr,
+        one.output,
+        one.exit_code,
+    )
     assert one.exception is None or isinstance(one.exception, SystemExit)
     return one
 
@@ -46,12 +51,17 @@ def same(jobs: str, *args: object):
 )
 def test_two_processes_print_what_one_prints(mix, options):
     d, paths = mix
-    options = [str(d / o) if o.endswith(".jsonl") else Signer.from_seed(bytes(32)).public_hex if o == "other" else o
-               for o in options]
+    options = [
+        str(d / o) if o.endswith(".jsonl") else Signer.from_seed(bytes(32)).public_hex if o == "other" else o
+        for o in options
+    ]
     result = same("2", *options, *paths)
     assert result.exit_code == 2  # unreadable inputs among them
-    summary = "10 records: 4 verified, 2 not verified, 4 unreadable" if "--key" not in options else (
-        "10 records: 0 verified, 6 not verified, 4 unreadable")
+    summary = (
+        "10 records: 4 verified, 2 not verified, 4 unreadable"
+        if "--key" not in options
+        else ("10 records: 0 verified, 6 not verified, 4 unreadable")
+    )
     if "--receipts" not in options:
         assert (result.stderr if "--json" in options else result.stdout).splitlines()[-1] == summary
     assert result.stderr.count("fairdeal-verify: ") == 4
@@ -77,7 +87,9 @@ def test_the_command_itself_with_two_processes(mix):
     """Real processes and pipes: python -m verifier.cli -j 2 against -j 1."""
     _, paths = mix
     one, two = (
-        subprocess.run([sys.executable, "-m", "verifier.cli", "-j", jobs, *paths], cwd=ROOT, capture_output=True, text=True)
+        subprocess.run(
+            [sys.executable, "-m", "verifier.cli", "-j", jobs, *paths], cwd=ROOT, capture_output=True, text=True
+        )
         for jobs in ("1", "2")
     )
     assert (two.stdout, two.stderr, two.returncode) == (one.stdout, one.stderr, one.returncode)

@@ -12,7 +12,9 @@ from click.testing import CliRunner
 from fairdeal.record import Signer, canonical, parse_record, resign
 from verifier.cli import main
 
-VECTORS = json.loads((Path(__file__).resolve().parents[1] / "spec" / "vectors" / "log.json").read_text(encoding="utf-8"))
+VECTORS = json.loads(
+    (Path(__file__).resolve().parents[1] / "spec" / "vectors" / "log.json").read_text(encoding="utf-8")
+)
 RECORD = str(Path(__file__).resolve().parents[1] / "spec" / "vectors" / "record-example.jsonl")
 
 

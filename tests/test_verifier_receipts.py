@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from test_verifier_support import CREATED, SIGNER, play, seed_for
-
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from test_verifier_support import CREATED, SIGNER, play, seed_for
 
 from fairdeal.record import Signer, head_message
 from fairdeal.rules import Move, get
@@ -26,8 +25,14 @@ def _rewrite(original, *, change_at: int | None = None, abandon_at: int | None =
     then a different legal move there (``change_at``), or an abandon (``abandon_at``)."""
     header = original.lines[0]
     seats = [Seat(s["name"], s["bot"]) for s in header["seats"]]
-    table = Table.new(header["game_id"], get(header["rules"], header["options"]), seats, SIGNER,
-                      created=CREATED, server_seed=seed_for(header["game_id"]))
+    table = Table.new(
+        header["game_id"],
+        get(header["rules"], header["options"]),
+        seats,
+        SIGNER,
+        created=CREATED,
+        server_seed=seed_for(header["game_id"]),
+    )
     moves = 0
     for line in original.lines[1:]:
         kind = line["type"]
@@ -85,7 +90,9 @@ def test_a_rewritten_record_verifies_alone_but_the_receipts_prove_the_rewrite():
     assert proofs and proofs[0].seq == changed_seq
     assert not report.verified
     assert report.error.line == changed_seq + 1
-    assert report.error.reason.startswith(f"PROOF OF A REWRITE: the server signed line {changed_seq + 1} (seq {changed_seq}) as hash ")
+    assert report.error.reason.startswith(
+        f"PROOF OF A REWRITE: the server signed line {changed_seq + 1} (seq {changed_seq}) as hash "
+    )
     assert str(proofs[0]).startswith(f"receipt {proofs[0].number} (seq {changed_seq}): PROOF OF A REWRITE:")
 
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from test_tamper import _variants, mutations
 from test_verifier_support import SIGNER, text_of
 
-from fairdeal.cards import codes, parse_cards, pack
+from fairdeal.cards import codes, pack, parse_cards
 from fairdeal.record import RecordError, canonical, resign
 from fairdeal.service.dealing import DealingSession, client_commitment
 from fairdeal.verification import NOT_REVEALED, Failure, verify
@@ -24,8 +24,9 @@ from verifier.cli import main
 
 
 def _session(*, seats=2, reveal=True, start_early=False, prefix=""):
-    session = DealingSession.new("s-example", seats, SIGNER, created="2026-01-01T00:00:00Z",
-                                 server_seed="00" * 32, label_prefix=prefix)
+    session = DealingSession.new(
+        "s-example", seats, SIGNER, created="2026-01-01T00:00:00Z", server_seed="00" * 32, label_prefix=prefix
+    )
     receipts = []
     if start_early:
         receipts.append(session.commit(0, client_commitment("alice")))
@@ -113,14 +114,34 @@ def _forge(lines, change):
     [
         (lambda ls: ls[8].__setitem__("label", "round/1"), 9, "label 'round/1' has already dealt in this session"),
         (lambda ls: ls[7].__setitem__("count", 5), 8, "shuffle count 5 but it lists 104 cards"),
-        (lambda ls: ls[6]["cards"].__setitem__(4, "10S"), 7, "shuffle cards: '10S' is not a card code (A23456789TJQK then CDHS)"),
+        (
+            lambda ls: ls[6]["cards"].__setitem__(4, "10S"),
+            7,
+            "shuffle cards: '10S' is not a card code (A23456789TJQK then CDHS)",
+        ),
         (lambda ls: ls[6].__setitem__("label", "Round 1"), 7, "shuffle label: a label is 1 to 64 characters"),
         (lambda ls: ls[6].pop("sig"), 7, "a shuffle line is not signed"),
-        (lambda ls: ls[5]["client_seeds"].__setitem__(1, "eve"), 6, "start client_seeds[1] is 'eve' but seat 1 revealed 'bob'"),
-        (lambda ls: ls.insert(6, {"type": "move", "seat": 0, "move": "draw"}), 7, "a move line: a dealing session has none"),
-        (lambda ls: ls.insert(6, dict(ls[1])), 7, "a client-commit line after the start: the client seeds were fixed at the start"),
+        (
+            lambda ls: ls[5]["client_seeds"].__setitem__(1, "eve"),
+            6,
+            "start client_seeds[1] is 'eve' but seat 1 revealed 'bob'",
+        ),
+        (
+            lambda ls: ls.insert(6, {"type": "move", "seat": 0, "move": "draw"}),
+            7,
+            "a move line: a dealing session has none",
+        ),
+        (
+            lambda ls: ls.insert(6, dict(ls[1])),
+            7,
+            "a client-commit line after the start: the client seeds were fixed at the start",
+        ),
         (lambda ls: ls[3].__setitem__("seed", "mallory"), 4, "seat 0's client seed does not match its commitment"),
-        (lambda ls: ls[-1].__setitem__("server_seed", "11" * 32), 10, "the revealed server seed does not match the commitment in the header"),
+        (
+            lambda ls: ls[-1].__setitem__("server_seed", "11" * 32),
+            10,
+            "the revealed server seed does not match the commitment in the header",
+        ),
         (lambda ls: ls[0].__setitem__("timer", 20), 1, "a session header has no field 'timer'"),
         (lambda ls: ls[0].__setitem__("rules", "crazy-eights"), 1, "a session header has rules null"),
         (lambda ls: ls[0].__setitem__("seats", 17), 1, "session seats 17: a session has 1 to 16 client seeds"),

@@ -28,7 +28,10 @@ def test_the_example_record_verifies():
     report = verify(data)
     assert report.verified, report.error
     assert (report.game_id, report.rules, len(report.hands), report.moves) == ("example-1", "crazy-eights", 1, 14)
-    assert report.hands[0].deal == [["9D", "AC", "2S", "6H", "2C", "7C", "JS"], ["TC", "JC", "6D", "4H", "5C", "8S", "9S"]]
+    assert report.hands[0].deal == [
+        ["9D", "AC", "2S", "6H", "2C", "7C", "JS"],
+        ["TC", "JC", "6D", "4H", "5C", "8S", "9S"],
+    ]
     assert report.to_json()["standings"] == [{"seat": 1, "total": 11, "place": 1}, {"seat": 0, "total": 0, "place": 2}]
     result = CliRunner().invoke(main, [str(VECTOR)])
     assert result.exit_code == 0 and result.stdout.endswith("\nVERIFIED\n")
@@ -36,12 +39,15 @@ def test_the_example_record_verifies():
     assert v2.verified, v2.error
     assert v2.timing == {"turn_ms": 1000, "bot_ms": 0, "next_hand_ms": 0}
     assert [h.to_json() for h in v2.hands] == [
-        {**h.to_json(), "dealt_at": "2026-01-01T00:00:07.500Z", "ended_at": "2026-01-01T00:00:30.000Z"} for h in report.hands
+        {**h.to_json(), "dealt_at": "2026-01-01T00:00:07.500Z", "ended_at": "2026-01-01T00:00:30.000Z"}
+        for h in report.hands
     ]
     # The same game, line for line, but for the times and the header's format and timing.
     chain = ("seq", "prev", "sig", "at", "format", "timing")
-    strip = [[{k: v for k, v in line.items() if k not in chain} for line in parse_record(path.read_text(encoding="utf-8"))]
-             for path in (VECTOR, VECTOR_2)]
+    strip = [
+        [{k: v for k, v in line.items() if k not in chain} for line in parse_record(path.read_text(encoding="utf-8"))]
+        for path in (VECTOR, VECTOR_2)
+    ]
     assert strip[0] == strip[1]
 
 
@@ -101,7 +107,7 @@ def test_the_canonical_encoding_escapes_exactly_what_the_spec_says():
     for char in '"\\':
         assert canonical(char) == f'"{short[char]}"'.encode()
     for char in "/\x7f\x85\u2028\u2029\ufeff\U0001f0a1é♥":
-        assert canonical(char) == f'"{char}"'.encode("utf-8")  # as itself, in UTF-8
+        assert canonical(char) == f'"{char}"'.encode()  # as itself, in UTF-8
     assert canonical({"b": 1, "a": "é\n"}) == '{"a":"é\\n","b":1}'.encode()
     # Keys in code point order (not UTF-16 order).
     assert canonical({"\U0001f0a1": 1, "\uff5e": 2}) == '{"～":2,"🂡":1}'.encode()

@@ -79,8 +79,16 @@ def play(
     """
     rng = random.Random(game_id)
     seats = [Seat(f"P{s}", bot=s >= humans) for s in range(players)]
-    table = Table.new(game_id, get(rules, options), seats, signer, created=CREATED, clock=clock, timing=timing,
-                      server_seed=seed_for(game_id))
+    table = Table.new(
+        game_id,
+        get(rules, options),
+        seats,
+        signer,
+        created=CREATED,
+        clock=clock,
+        timing=timing,
+        server_seed=seed_for(game_id),
+    )
     kept: list[dict[str, Any]] = []
     human = list(range(min(humans, players)))
     client = {s: f"seed of {game_id}/{s}" for s in human}
@@ -93,7 +101,9 @@ def play(
         table.start()
     bots, players_bot = {}, None
     if use_bots:
-        bots = {s: make_bot("heuristic" if (s + len(game_id)) % 2 else "random", seed=f"{game_id}/{s}") for s in table.bots}
+        bots = {
+            s: make_bot("heuristic" if (s + len(game_id)) % 2 else "random", seed=f"{game_id}/{s}") for s in table.bots
+        }
         players_bot = make_bot("heuristic")  # a human seat's sensible moves
     match, rules_obj = table.match, table.rules
     moves = 0

@@ -52,7 +52,14 @@ def test_every_view_is_valid_under_its_game_s_closed_schema(name):
         seen += 1
     assert seen > 60
     # The declaration lists nothing the game never shows.
-    assert set(schema["properties"]) - members <= {"library", "examples", "syntax_help", "suggested", "fork", "privilege"}
+    assert set(schema["properties"]) - members <= {
+        "library",
+        "examples",
+        "syntax_help",
+        "suggested",
+        "fork",
+        "privilege",
+    }
 
 
 def test_a_member_the_game_does_not_declare_is_refused():

@@ -25,7 +25,16 @@ from fairdeal.cosignature import (
     witness_key,
 )
 from fairdeal.record import Signer
-from fairdeal.tlog import Checkpoint, LogError, Tree, leaf_hash, open_note, signed_checkpoint, verifier_key, verify_checkpoint
+from fairdeal.tlog import (
+    Checkpoint,
+    LogError,
+    Tree,
+    leaf_hash,
+    open_note,
+    signed_checkpoint,
+    verifier_key,
+    verify_checkpoint,
+)
 from fairdeal.witness import SIZE_TYPE, Witness, WitnessError
 
 ORIGIN = "example.com/log"
@@ -53,7 +62,12 @@ def submit(witness: Witness, t: Tree, old: int, size: int, **kwargs) -> tuple[in
 
 @pytest.fixture
 def witness(tmp_path):
-    w = Witness(tmp_path / "w", name="witness.example/w1", logs=[verifier_key(ORIGIN, LOG.public_hex)], clock=lambda: 1_700_000_000)
+    w = Witness(
+        tmp_path / "w",
+        name="witness.example/w1",
+        logs=[verifier_key(ORIGIN, LOG.public_hex)],
+        clock=lambda: 1_700_000_000,
+    )
     yield w
     w.close()
 
@@ -71,7 +85,9 @@ def test_a_cosignature_is_the_c2sp_bytes_built_from_the_spec_alone():
     public = Signer.from_seed(WITNESS_SEED).public_hex
     kid = hashlib.sha256(b"witness.example/w1\n\x04" + bytes.fromhex(public)).digest()[:4]
     signature = private.sign(b"cosignature/v1\ntime 1679315147\n" + text.encode())
-    by_hand = "\u2014 witness.example/w1 " + base64.b64encode(kid + struct.pack(">Q", 1679315147) + signature).decode() + "\n"
+    by_hand = (
+        "\u2014 witness.example/w1 " + base64.b64encode(kid + struct.pack(">Q", 1679315147) + signature).decode() + "\n"
+    )
     signer = Signer.from_seed(WITNESS_SEED)
     assert cosign(checkpoint, "witness.example/w1", signer.public_hex, signer.sign, 1679315147) == by_hand
     assert cosign(text, "witness.example/w1", signer.public_hex, signer.sign, 1679315147) == by_hand
@@ -89,7 +105,7 @@ def test_the_worked_example_of_spec_log_md_section_9():
 
     root = Path(__file__).resolve().parent.parent
     spec = (root / "spec" / "log.md").read_text(encoding="utf-8")
-    section = spec[spec.index("## 9. Witnesses"):spec.index("### 9.3")]
+    section = spec[spec.index("## 9. Witnesses") : spec.index("### 9.3")]
     checkpoint = json.loads((root / "spec" / "vectors" / "log.json").read_text())["checkpoint"]
     signer = Signer.from_seed(bytes(range(32, 64)))
     vkey = witness_key("witness.example/w1", signer.public_hex)
@@ -101,21 +117,36 @@ def test_the_worked_example_of_spec_log_md_section_9():
 def test_the_c2sp_examples_read_as_the_specs_say():
     # signed-note's example verifier key and note: our reader of notes and keys agrees.
     key = parse_note_key("example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k")
-    example = ("This is an example message.\n\n\u2014 example.com/foo "
-               "Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n")
+    example = (
+        "This is an example message.\n\n\u2014 example.com/foo "
+        "Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n"
+    )
     assert open_note(example, key.name, key.public_hex) == "This is an example message.\n"
     # tlog-cosignature's example line: a key ID, the timestamp of its example message, 64 bytes.
-    blob = base64.b64decode("jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA==")
+    blob = base64.b64decode(
+        "jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA=="
+    )
     assert len(blob) == 76 and struct.unpack(">Q", blob[4:12])[0] == 1679315147
 
 
-@pytest.mark.parametrize("text, kind, says", [
-    ("example.com/foo+530d903a", 4, "is not name+keyid+base64key"),
-    ("example.com/foo+530d903b+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k", 1, "the key ID is not the key's (that is 530d903a)"),
-    ("example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k", 4, "signature type is 0x01, not 0x04"),
-    ("bad name+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k", 4, "no spaces"),
-    ("w+530d903a+!!", 4, "not base64"),
-])
+@pytest.mark.parametrize(
+    "text, kind, says",
+    [
+        ("example.com/foo+530d903a", 4, "is not name+keyid+base64key"),
+        (
+            "example.com/foo+530d903b+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k",
+            1,
+            "the key ID is not the key's (that is 530d903a)",
+        ),
+        (
+            "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k",
+            4,
+            "signature type is 0x01, not 0x04",
+        ),
+        ("bad name+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k", 4, "no spaces"),
+        ("w+530d903a+!!", 4, "not base64"),
+    ],
+)
 def test_a_note_key_that_is_not_one_says_why(text, kind, says):
     with pytest.raises(LogError, match=re.escape(says)):
         parse_note_key(text, kind)
@@ -126,7 +157,10 @@ def test_a_quorum_counts_distinct_witnesses_and_names_the_missing_ones():
     checkpoint = note(t, 3)
     signers = [Signer.from_seed(bytes([i]) * 32) for i in (1, 2, 3)]
     keys = [WitnessKey.of(f"w{i}.example", s.public_hex) for i, s in enumerate(signers, 1)]
-    lines = [cosign(checkpoint, k.name, s.public_hex, s.sign, 1_700_000_000 + i) for i, (k, s) in enumerate(zip(keys, signers))]
+    lines = [
+        cosign(checkpoint, k.name, s.public_hex, s.sign, 1_700_000_000 + i)
+        for i, (k, s) in enumerate(zip(keys, signers))
+    ]
     two = add_cosignatures(checkpoint, lines[:2] + lines[:2])  # each line once
     assert two.count("\u2014") == 3
     assert require_quorum(two, keys, 2) == {"w1.example": 1_700_000_000, "w2.example": 1_700_000_001}
@@ -136,8 +170,10 @@ def test_a_quorum_counts_distinct_witnesses_and_names_the_missing_ones():
         require_quorum(two, keys, 4)
     # A cosignature of another checkpoint, moved onto this one, is no cosignature: it is refused.
     other = note(tree("b", 3), 3)
-    moved = add_cosignatures(checkpoint, [cosign(other, keys[0].name, signers[0].public_hex, signers[0].sign, 1_700_000_000)])
-    with pytest.raises(LogError, match="bad cosignature: the cosignature by w1.example .* does not verify"):
+    moved = add_cosignatures(
+        checkpoint, [cosign(other, keys[0].name, signers[0].public_hex, signers[0].sign, 1_700_000_000)]
+    )
+    with pytest.raises(LogError, match=r"bad cosignature: the cosignature by w1.example .* does not verify"):
         require_quorum(moved, keys[:1])
     # One by an unknown key is ignored, whatever its name.
     stranger = Signer.from_seed(bytes([9]) * 32)
@@ -164,20 +200,31 @@ def test_the_witness_cosigns_a_growing_log_and_answers_409_with_its_size(witness
     assert verify_checkpoint(latest, LOG.public_hex).size == 10 and cosigners(latest, [key])
 
 
-@pytest.mark.parametrize("make, status, says", [
-    (lambda t: b"old 0\n" + note(t, 2).encode(), 400, "not a 32-byte hash"),
-    (lambda t: b"old 01\n\n" + note(t, 2).encode(), 400, "old size line"),
-    (lambda t: body(3, [], note(t, 2)), 400, "larger than the checkpoint's size"),
-    (lambda t: b"old 0\nnot-base64\n\n" + note(t, 2).encode(), 400, "not a 32-byte hash"),
-    (lambda t: body(0, [bytes(32)] * 64, note(t, 2)), 400, "more than 63"),
-    (lambda t: body(0, [], note(t, 2, origin="other.example/log")), 404, "unknown log: other.example/log"),
-    (lambda t: body(0, [], note(t, 2, signer=Signer.from_seed(bytes(32)))), 403, "not signed by the log's key"),
-    (lambda t: body(0, [], note(t, 2).replace(base64.b64encode(t.root(2)).decode(), base64.b64encode(t.root(1)).decode())),
-     403, "does not verify"),
-    (lambda t: body(0, [t.root(1)], note(t, 2)), 422, "from old size 0 the consistency proof is empty"),
-    (lambda t: body(0, [], signed_checkpoint(Checkpoint(ORIGIN, 0, t.root(1)), LOG.public_hex, LOG.sign)), 422,
-     "size 0 has the empty tree's root"),
-])
+@pytest.mark.parametrize(
+    "make, status, says",
+    [
+        (lambda t: b"old 0\n" + note(t, 2).encode(), 400, "not a 32-byte hash"),
+        (lambda t: b"old 01\n\n" + note(t, 2).encode(), 400, "old size line"),
+        (lambda t: body(3, [], note(t, 2)), 400, "larger than the checkpoint's size"),
+        (lambda t: b"old 0\nnot-base64\n\n" + note(t, 2).encode(), 400, "not a 32-byte hash"),
+        (lambda t: body(0, [bytes(32)] * 64, note(t, 2)), 400, "more than 63"),
+        (lambda t: body(0, [], note(t, 2, origin="other.example/log")), 404, "unknown log: other.example/log"),
+        (lambda t: body(0, [], note(t, 2, signer=Signer.from_seed(bytes(32)))), 403, "not signed by the log's key"),
+        (
+            lambda t: body(
+                0, [], note(t, 2).replace(base64.b64encode(t.root(2)).decode(), base64.b64encode(t.root(1)).decode())
+            ),
+            403,
+            "does not verify",
+        ),
+        (lambda t: body(0, [t.root(1)], note(t, 2)), 422, "from old size 0 the consistency proof is empty"),
+        (
+            lambda t: body(0, [], signed_checkpoint(Checkpoint(ORIGIN, 0, t.root(1)), LOG.public_hex, LOG.sign)),
+            422,
+            "size 0 has the empty tree's root",
+        ),
+    ],
+)
 def test_the_witness_refuses_what_c2sp_says_with_its_status(witness, make, status, says):
     answer = witness.add_checkpoint(make(tree("a", 4)))
     assert answer.status == status and says in answer.body.decode(), answer
@@ -211,7 +258,7 @@ def test_a_fork_is_refused_its_evidence_kept_and_the_word_kept_across_a_restart(
 
 
 def test_a_witness_keeps_its_name_and_refuses_bad_log_keys(tmp_path, witness):
-    with pytest.raises(WitnessError, match="is named 'witness.example/w1', not 'other/w'"):
+    with pytest.raises(WitnessError, match=r"is named 'witness.example/w1', not 'other/w'"):
         Witness(tmp_path / "w", name="other/w")
     with pytest.raises(WitnessError, match="give it a name"):
         Witness(tmp_path / "new")
@@ -269,12 +316,16 @@ def test_the_witness_command_serves_the_witness(tmp_path, monkeypatch):
 
     def run(app, **options):  # what uvicorn would serve, asked once while the command runs
         with TestClient(app) as client:
-            answers.append((options["port"], client.post("/add-checkpoint", content=body(0, [], note(tree("a", 2), 2)))))
+            answers.append(
+                (options["port"], client.post("/add-checkpoint", content=body(0, [], note(tree("a", 2), 2))))
+            )
 
     monkeypatch.setattr(uvicorn, "run", run)
     log_key = verifier_key(ORIGIN, LOG.public_hex)
-    result = CliRunner().invoke(main, ["witness", "--data-dir", str(tmp_path / "w"), "--name", "w.example/1",
-                                       "--log", log_key, "--port", "8123"])
+    result = CliRunner().invoke(
+        main,
+        ["witness", "--data-dir", str(tmp_path / "w"), "--name", "w.example/1", "--log", log_key, "--port", "8123"],
+    )
     assert result.exit_code == 0, result.output
     [(port, answer)] = answers
     assert port == 8123 and answer.status_code == 200 and "verifier key: w.example/1+" in result.output

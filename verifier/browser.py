@@ -92,7 +92,9 @@ def verify_json(
     "missing": [triples it needed and was not given]}``; ``report`` is None and ``error`` says
     why when the text is not a fairdeal record at all (the CLI's "cannot read it").
     """
-    known = None if checked is None else KnownSignatures({(str(k), str(m), str(s)): bool(ok) for k, m, s, ok in checked})
+    known = (
+        None if checked is None else KnownSignatures({(str(k), str(m), str(s)): bool(ok) for k, m, s, ok in checked})
+    )
     try:
         with signature_check(known) if known is not None else nullcontext():
             report = verify(text, key=key)
@@ -106,7 +108,9 @@ def verify_json(
     }
 
 
-def verify_bytes(data_b64: str, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None) -> dict[str, Any]:
+def verify_bytes(
+    data_b64: str, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None
+) -> dict[str, Any]:
     """:func:`verify_json` of a file's bytes, given in base64: for a file that is not UTF-8 text,
     which the page cannot hand over as text without changing it (the CLI reads bytes too).
 

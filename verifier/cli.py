@@ -81,21 +81,49 @@ def _jobs(ctx: click.Context, param: click.Parameter, value: str | None) -> int:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record, one per line.")
 @click.option("--moves", is_flag=True, help="Replay move by move with every hand visible.")
 @click.option("--hand", type=click.IntRange(min=1), metavar="H", help="With --moves: only hand H.")
-@click.option("--receipts", "receipts_file", metavar="FILE",
-              help="A player's receipts (JSON Lines) to check against the records.")
-@click.option("--key", metavar="HEX", help="The server's published public key (64 hex digits), "
-              "instead of trusting the key in each record's header.")
-@click.option("--log", "log_source", metavar="CHECKPOINT_OR_URL",
-              help="Check that each record's start (and end) is in the server's transparency log: a signed "
-              "checkpoint file, or the server's URL (its base or /log/checkpoint). spec/log.md.")
-@click.option("--log-server", metavar="URL", help="With a checkpoint file: the server to ask for the proofs "
-              "(default: https:// and the checkpoint's origin without its /log).")
-@click.option("--witness", "witnesses", multiple=True, metavar="VKEY", help="With --log: a witness whose "
-              "cosignature of the checkpoint counts, its verifier key (name+keyid+base64). Repeatable.")
-@click.option("--quorum", type=int, metavar="K", help="With --witness: how many of them must have cosigned "
-              "the checkpoint (default: all).")
-@click.option("-j", "--jobs", "jobs", metavar="N", callback=_jobs,
-              help="Check the records in N processes (0 or auto: one a CPU); the output is -j 1's.")
+@click.option(
+    "--receipts", "receipts_file", metavar="FILE", help="A player's receipts (JSON Lines) to check against the records."
+)
+@click.option(
+    "--key",
+    metavar="HEX",
+    help="The server's published public key (64 hex digits), instead of trusting the key in each record's header.",
+)
+@click.option(
+    "--log",
+    "log_source",
+    metavar="CHECKPOINT_OR_URL",
+    help="Check that each record's start (and end) is in the server's transparency log: a signed "
+    "checkpoint file, or the server's URL (its base or /log/checkpoint). spec/log.md.",
+)
+@click.option(
+    "--log-server",
+    metavar="URL",
+    help="With a checkpoint file: the server to ask for the proofs "
+    "(default: https:// and the checkpoint's origin without its /log).",
+)
+@click.option(
+    "--witness",
+    "witnesses",
+    multiple=True,
+    metavar="VKEY",
+    help="With --log: a witness whose "
+    "cosignature of the checkpoint counts, its verifier key (name+keyid+base64). Repeatable.",
+)
+@click.option(
+    "--quorum",
+    type=int,
+    metavar="K",
+    help="With --witness: how many of them must have cosigned the checkpoint (default: all).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    "jobs",
+    metavar="N",
+    callback=_jobs,
+    help="Check the records in N processes (0 or auto: one a CPU); the output is -j 1's.",
+)
 def main(
     records: Sequence[str],
     as_json: bool,
@@ -137,8 +165,9 @@ def main(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--witness") from None
     if quorum is not None and not 1 <= quorum <= len({w.name for w in witness_keys}):
-        raise click.BadParameter(f"from 1 to the {len({w.name for w in witness_keys})} witnesses given, not {quorum}",
-                                 param_hint="--quorum")
+        raise click.BadParameter(
+            f"from 1 to the {len({w.name for w in witness_keys})} witnesses given, not {quorum}", param_hint="--quorum"
+        )
     log: tuple[str, str] | None = None
     if log_source is not None:
         try:
@@ -254,7 +283,13 @@ def _one(path: str, job: _Job, emit: Callable[[str], None], warn: Callable[[str]
     note and the server of ``--log``: the record's entries in the log too): stdout's lines to
     ``emit``, stderr's to ``warn``. Returns ``"verified"``, ``"not verified"`` or ``"unreadable"``."""
     key, receipts, as_json, moves, hand, several, log = (
-        job.key, job.receipts, job.as_json, job.moves, job.hand, job.several, job.log
+        job.key,
+        job.receipts,
+        job.as_json,
+        job.moves,
+        job.hand,
+        job.several,
+        job.log,
     )
     try:
         data = _read(path)
@@ -270,8 +305,7 @@ def _one(path: str, job: _Job, emit: Callable[[str], None], warn: Callable[[str]
     logged: LogCheck | None = None
     if log is not None:
         try:
-            logged = check_log(parse_record(data), log[0], log[1], key=key, witnesses=job.witnesses,
-                               quorum=job.quorum)
+            logged = check_log(parse_record(data), log[0], log[1], key=key, witnesses=job.witnesses, quorum=job.quorum)
         except (LogUnavailable, RecordError) as exc:
             _unreadable(path, exc, warn)
             return "unreadable"

@@ -131,8 +131,16 @@ class _Steps:
         )
         self.hands.append(hand)
 
-    def move(self, line: int, record: dict[str, Any], move: Move, before: Any, after: Any, same_hand: bool,
-             events: Sequence[dict[str, Any]]) -> None:
+    def move(
+        self,
+        line: int,
+        record: dict[str, Any],
+        move: Move,
+        before: Any,
+        after: Any,
+        same_hand: bool,
+        events: Sequence[dict[str, Any]],
+    ) -> None:
         rules, names = self.rules, self.names
         seat = record["seat"]
         auto = bool(record.get("auto"))

@@ -103,18 +103,30 @@ def _standings(report: Report, standings: Sequence[Standing]) -> list[str]:
 
 def _session(report: Report) -> list[str]:
     """A dealing session (spec/sessions.md): its seeds and each shuffle with the order it dealt."""
-    out = [f"dealing session {safe(report.game_id)}: {len(report.seats)} seats, labels start with {report.label_prefix!r}"]
+    out = [
+        f"dealing session {safe(report.game_id)}: {len(report.seats)} seats, labels start with {report.label_prefix!r}"
+    ]
     if report.created:
         out.append(f"created {safe(report.created)}")
     out.append(f"server key  {report.server_key}")
     out.append(f"commitment  {report.commitment}")
-    out.append(f"server seed {report.server_seed} (matches the commitment)" if report.server_seed else "server seed not revealed")
+    out.append(
+        f"server seed {report.server_seed} (matches the commitment)"
+        if report.server_seed
+        else "server seed not revealed"
+    )
     if report.client_seeds is not None:
-        out.append("client seeds: " + ", ".join(
-            f"seat {s} {seed!r}" if seed else f"seat {s} none" for s, seed in enumerate(report.client_seeds)))
+        out.append(
+            "client seeds: "
+            + ", ".join(
+                f"seat {s} {seed!r}" if seed else f"seat {s} none" for s, seed in enumerate(report.client_seeds)
+            )
+        )
     for dealt in report.shuffles or []:
         out.append("")
-        out.append(f"shuffle {safe(dealt['label'])} (line {dealt['line']}), {dealt['count']} cards: {display(dealt['cards'])}")
+        out.append(
+            f"shuffle {safe(dealt['label'])} (line {dealt['line']}), {dealt['count']} cards: {display(dealt['cards'])}"
+        )
         if "order" in dealt:
             out.append(f"  order (top first): {display(dealt['order'])}")
     return out
@@ -131,8 +143,10 @@ def text_report(report: Report, receipts: Sequence[ReceiptCheck] = ()) -> str:
             out.append(f"created {safe(report.created)}")
         if report.timing is not None:
             t = report.timing
-            out.append(f"timing: a turn {t['turn_ms']} ms (every auto-move checked against it), "
-                       f"bots {t['bot_ms']} ms, a pause between hands up to {t['next_hand_ms']} ms")
+            out.append(
+                f"timing: a turn {t['turn_ms']} ms (every auto-move checked against it), "
+                f"bots {t['bot_ms']} ms, a pause between hands up to {t['next_hand_ms']} ms"
+            )
         out.append(f"server key  {report.server_key}")
         out.append(f"commitment  {report.commitment}")
         if report.server_seed:
@@ -151,7 +165,9 @@ def text_report(report: Report, receipts: Sequence[ReceiptCheck] = ()) -> str:
                     who += ", no client seed (played by a bot)"
             out.append(who)
     if report.draw:
-        out.append(f"draw for the first dealer: {display(report.draw)}: {_seat(report, report.first_dealer)} deals first")
+        out.append(
+            f"draw for the first dealer: {display(report.draw)}: {_seat(report, report.first_dealer)} deals first"
+        )
     for hand in report.hands:
         out.append("")
         out.extend(_hand(report, hand))

@@ -13,6 +13,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from fairdeal.rules import move as _move
 from fairdeal.rules.base import (
     Event,
     HandResult,
@@ -20,27 +21,26 @@ from fairdeal.rules.base import (
     Move,
     MoveError,
     OptionsError,
+    Outcome,
     Rules,
     ScoreSheet,
-    Outcome,
     Shuffler,
     Standing,
     standings,
 )
-from fairdeal.rules import move as _move
-from fairdeal.rules.move import Field, MoveKind
-from fairdeal.rules.summary import HandSummary, SeatNames
 from fairdeal.rules.commit import Commit
-from fairdeal.rules.position import PositionError
 from fairdeal.rules.crazy_eights import CrazyEights
-from fairdeal.rules.eleusis import Eleusis
 from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
+from fairdeal.rules.eleusis import Eleusis
 from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
 from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom
 from fairdeal.rules.michigan import DoubleStops, Michigan, Spin
+from fairdeal.rules.move import Field, MoveKind
+from fairdeal.rules.position import PositionError
 from fairdeal.rules.rolling_stone import RollingStone
-from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem
 from fairdeal.rules.sequence import Sequence
+from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem
+from fairdeal.rules.summary import HandSummary, SeatNames
 
 __all__ = [
     "GROUP",

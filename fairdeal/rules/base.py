@@ -12,16 +12,16 @@ import abc
 import functools
 import json
 import sys
-from importlib import resources
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from importlib import resources
 from typing import Any, ClassVar, TypedDict, TypeVar
-
-T = TypeVar("T")
 
 from fairdeal.cards import Card, Rank, codes
 from fairdeal.rules.move import BASIC, Move, MoveError, MoveKind, declared
 from fairdeal.rules.summary import HandResult, HandSummary, SeatNames, describe_chips, display, drawn_words, safe
+
+T = TypeVar("T")
 
 __all__ = [
     "Event",
@@ -189,8 +189,13 @@ class Option:
 
     def to_json(self) -> dict[str, Any]:
         """The option as the catalogue (``GET /rules``, spec/games.json) shows it."""
-        out: dict[str, Any] = {"name": self.name, "type": "integer", "default": self.default,
-                               "min": self.low, "max": self.high}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": "integer",
+            "default": self.default,
+            "min": self.low,
+            "max": self.high,
+        }
         if self.unit:
             out["unit"] = self.unit
         if self.help:
@@ -206,12 +211,17 @@ TARGET = Option("target", 100, 1, 1000, "points", help="the total that ends the 
 """The points games' target: the match ends when a total reaches it. A new table's is at most 1000
 (ten times the usual 100: a longer match is a table played forever); records of the earlier
 maximum, 100000, still verify."""
-DEALS = Option("deals", 0, 0, 50, help="deals in the session", low_means="each player deals once",
-               record_high=1000)
+DEALS = Option("deals", 0, 0, 50, help="deals in the session", low_means="each player deals once", record_high=1000)
 """The session games' length: 0 is one deal per player. A new table's is at most 50 deals; records
 of the earlier maximum, 1000, still verify."""
-PARTNERS = Option("partners", 1, 0, 1, help="partnerships at four seats",
-                  choices={0: "every player for himself", 1: "four players play as two partnerships"})
+PARTNERS = Option(
+    "partners",
+    1,
+    0,
+    1,
+    help="partnerships at four seats",
+    choices={0: "every player for himself", 1: "four players play as two partnerships"},
+)
 
 
 def stack(unit: str) -> Option:
@@ -498,7 +508,11 @@ def _copier(cls: type[T], maker: str, header: list[str], values: dict[str, str])
     # On the class's own bases, so that a state adding fields to a base state's (HandState's) is
     # laid out alike; with object's setting and deleting of attributes, which a frozen base refuses
     # (both: a class that overrides either one sets every attribute through a Python call).
-    own = {"__slots__": cls.__dict__.get("__slots__", ()), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}
+    own = {
+        "__slots__": cls.__dict__.get("__slots__", ()),
+        "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__,
+    }
     blank = type(f"_Blank{cls.__name__}", cls.__bases__, own)
     try:
         probe = object.__new__(blank)
@@ -829,7 +843,9 @@ class Rules(abc.ABC):
         module = sys.modules[cls.__module__]
         spec = module.__spec__
         package = module.__name__ if spec is not None and spec.submodule_search_locations else module.__package__
-        return resources.files(package or module.__name__).joinpath("help", f"{cls.name}.md").read_text(encoding="utf-8")
+        return (
+            resources.files(package or module.__name__).joinpath("help", f"{cls.name}.md").read_text(encoding="utf-8")
+        )
 
     def state_to_json(self, state: Any) -> dict[str, Any]:
         """``state`` as a JSON object: one member per field, cards as codes, suits and ranks as
@@ -1124,7 +1140,9 @@ class Rules(abc.ABC):
         written before the ``abandon`` line. Nothing by default."""
         return []
 
-    def deal_hand(self, sheet: ScoreSheet, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+    def deal_hand(
+        self, sheet: ScoreSheet, seats: int, dealer: int, hand: int, shuffle: Shuffler
+    ) -> tuple[Any, list[Event]]:
         """Deal hand number ``hand`` of a match whose sheet is ``sheet``: what the match calls.
 
         Only :meth:`deal` by default. A game whose deal depends on the match so far

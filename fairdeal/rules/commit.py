@@ -108,7 +108,13 @@ class Commit(RunGame):
         # stops, face down.
         hands, stops = self.deal_cards(seats, dealer, hand, shuffle, evenly=True)
         state = RunState(
-            hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, dead=tuple(stops), net=(0,) * seats, dealt=hands
+            hand=hand,
+            dealer=dealer,
+            hands=hands,
+            turn=(dealer + 1) % seats,
+            dead=tuple(stops),
+            net=(0,) * seats,
+            dealt=hands,
         )
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
 
@@ -117,7 +123,9 @@ class Commit(RunGame):
             return []
         return [ChipMove("nine-of-diamonds", (seat + i) % state.seats, seat, NINE_PAYS) for i in range(1, state.seats)]
 
-    def next_turn(self, hands: tuple[tuple[Card, ...], ...], seat: int, card: Card, then: Card | None) -> dict[str, Any]:
+    def next_turn(
+        self, hands: tuple[tuple[Card, ...], ...], seat: int, card: Card, then: Card | None
+    ) -> dict[str, Any]:
         if then is not NINE:
             return super().next_turn(hands, seat, card, then)
         # The 9♦ interrupts the run of ``card``: it goes on from either, round the table

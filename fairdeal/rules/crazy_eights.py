@@ -28,11 +28,31 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypedDict
 
 from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes
-from fairdeal.rules.base import TableJSON
-from fairdeal.rules.base import Event, HandResult, HandState, IllegalMove, Layout, Move, Option, Rules, SeatView, Shuffler, TARGET
+from fairdeal.rules.base import (
+    TARGET,
+    Event,
+    HandResult,
+    HandState,
+    IllegalMove,
+    Layout,
+    Move,
+    Option,
+    Rules,
+    SeatView,
+    Shuffler,
+    TableJSON,
+    check_turn,
+    deal_hands,
+    fast_replace,
+    fast_update,
+    has_turn,
+    lowest_count_wins,
+    seat_fields,
+    seat_to_act,
+    turn_problem,
+    went_out,
+)
 from fairdeal.rules.move import a
-from fairdeal.rules.base import check_turn, deal_hands, fast_replace, fast_update, has_turn, lowest_count_wins, seat_fields, seat_to_act
-from fairdeal.rules.base import turn_problem, went_out
 from fairdeal.rules.position import Places, PositionError, hand_places
 from fairdeal.rules.summary import HandSummary, SeatNames, display
 
@@ -201,7 +221,13 @@ class StockView(PileView):
 
     def stock_json(self) -> dict[str, Any]:
         """The members such a view's JSON begins with: :meth:`pile_json`'s, then these four."""
-        return {**self.pile_json(), "stock_size": self.stock_size, "pile_size": self.pile_size, "turn": self.turn, "drawn": self.drawn}
+        return {
+            **self.pile_json(),
+            "stock_size": self.stock_size,
+            "pile_size": self.pile_size,
+            "turn": self.turn,
+            "drawn": self.drawn,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +285,9 @@ def check_named(top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> None:
     fairdeal.rules.position.PositionError: named: S is named, but the top of the pile, 9C, is not an ace
     """
     if named is not None and top.rank != wild:
-        raise PositionError(f"{named.letter} is named, but the top of the pile, {top}, is not {a(wild.word)}", field="named")
+        raise PositionError(
+            f"{named.letter} is named, but the top of the pile, {top}, is not {a(wild.word)}", field="named"
+        )
 
 
 def check_pile(pile: Sequence[Card], named: Suit | None, turned: Sequence[Card], wild: Rank = Rank.EIGHT) -> None:
@@ -277,7 +305,9 @@ def check_pile(pile: Sequence[Card], named: Suit | None, turned: Sequence[Card],
     if named is None and top.rank == wild:
         raise PositionError(f"the {wild.word} on top of the pile, {top}, names no suit", field="named")
     if not turned or turned[-1].rank == wild:
-        raise PositionError(f"the cards turned for the starter end with the starter, which is no {wild.word}", field="turned")
+        raise PositionError(
+            f"the cards turned for the starter end with the starter, which is no {wild.word}", field="turned"
+        )
 
 
 def fit_words(card: Card, suit: Suit | None, top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> str:
@@ -541,14 +571,21 @@ class PileGame(Rules):
         """A position's passes in a row: fewer than the seats, as many only once they blocked the hand."""
         seats = state.seats
         if not 0 <= state.passes < seats + (state.result is not None):
-            raise PositionError(f"{state.passes} passes in a row at {seats} seats (as many block the hand)", field="passes")
+            raise PositionError(
+                f"{state.passes} passes in a row at {seats} seats (as many block the hand)", field="passes"
+            )
 
     def check_restocks(self, state: Any) -> None:
         """A position's restocks: one new stock on record for each, and no more than ``restock_limit``."""
         if state.restocks != len(state.restocked):
-            raise PositionError(f"{state.restocks} restocks, but restocked lists {len(state.restocked)}", field="restocks")
+            raise PositionError(
+                f"{state.restocks} restocks, but restocked lists {len(state.restocked)}", field="restocks"
+            )
         if state.restocks > self.options["restock_limit"]:
-            raise PositionError(f"{state.restocks} restocks, more than the restock_limit {self.options['restock_limit']}", field="restocks")
+            raise PositionError(
+                f"{state.restocks} restocks, more than the restock_limit {self.options['restock_limit']}",
+                field="restocks",
+            )
 
     def check_pending(self, state: Any, drew: bool = True) -> None:
         """A position's pending card: the last card of the hand of the seat to act, which has just
@@ -557,9 +594,13 @@ class PileGame(Rules):
         if pending is not None:
             hand = () if state.turn is None else state.hands[state.turn]
             if not hand or hand[-1] is not pending or not drew:
-                raise PositionError(f"{pending} is not the card the seat to act has just drawn (the last of its hand)", field="pending")
+                raise PositionError(
+                    f"{pending} is not the card the seat to act has just drawn (the last of its hand)", field="pending"
+                )
             if not self.fits_pile(pending, state):
-                raise PositionError(f"{pending}, the card just drawn, does not fit the pile: it is no pending card", field="pending")
+                raise PositionError(
+                    f"{pending}, the card just drawn, does not fit the pile: it is no pending card", field="pending"
+                )
 
     # -- dealing ---------------------------------------------------------
 
@@ -592,16 +633,26 @@ class PileGame(Rules):
 
     def stock_fields(self, state: Any, seat: int | None) -> dict[str, Any]:
         """The :class:`StockView` fields of ``seat``'s view of ``state``."""
-        return {**self.pile_fields(state, seat), "stock_size": len(state.stock), "pile_size": len(state.pile),
-                "turn": state.turn, "drawn": state.drawn}
+        return {
+            **self.pile_fields(state, seat),
+            "stock_size": len(state.stock),
+            "pile_size": len(state.pile),
+            "turn": state.turn,
+            "drawn": state.drawn,
+        }
 
     def restock_fields(self, state: Any, seat: int | None) -> dict[str, Any]:
         """The fields a restocking game's view ends with (Crazy Eights', Switch's): the card the
         seat to act drew and must play or keep (in its own view only), the passes in a row, the
         restocks so far and their limit, and the hand's result."""
         own = seat is not None and seat == state.turn
-        return {"pending": state.pending if own else None, "passes": state.passes, "restocks": state.restocks,
-                "restock_limit": self.options["restock_limit"], "result": state.result}
+        return {
+            "pending": state.pending if own else None,
+            "passes": state.passes,
+            "restocks": state.restocks,
+            "restock_limit": self.options["restock_limit"],
+            "result": state.result,
+        }
 
     # -- playing ---------------------------------------------------------
 
@@ -615,7 +666,9 @@ class PileGame(Rules):
         r = state.restocks + 1
         gathered = sorted(state.pile[:-1], key=_card_index)  # (card order: by index, without Card.__lt__)
         stock = tuple(shuffle(f"hand/{state.hand}/restock/{r}", gathered))
-        state = fast_replace(type(state))(state, stock=stock, pile=state.pile[-1:], restocks=r, restocked=state.restocked + (stock,))
+        state = fast_replace(type(state))(
+            state, stock=stock, pile=state.pile[-1:], restocks=r, restocked=state.restocked + (stock,)
+        )
         return state, [{"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)}]
 
     def out_of_stock(self, state: Any) -> Any:
@@ -788,7 +841,11 @@ class CrazyEights(PileGame):
             if state.pending is not None:
                 raise IllegalMove(play_or_keep(state.pending), move=move, seat=seat)
             if not state.stock and len(state.pile) < 2:  # (not state.can_draw, spelt out: this runs every draw)
-                raise IllegalMove("there is nothing to draw: the stock is empty and the pile has only its top card", move=move, seat=seat)
+                raise IllegalMove(
+                    "there is nothing to draw: the stock is empty and the pile has only its top card",
+                    move=move,
+                    seat=seat,
+                )
             return self._draw(state, seat, shuffle)
         if kind == "keep":
             if state.pending is None:
@@ -802,7 +859,9 @@ class CrazyEights(PileGame):
             top, named = state.top, state.named
             playable = [c for c in state.hands[seat] if fits(c, top, named)]
             if playable:
-                raise IllegalMove(f"you may pass only when you cannot play, and {playable[0].display} fits", move=move, seat=seat)
+                raise IllegalMove(
+                    f"you may pass only when you cannot play, and {playable[0].display} fits", move=move, seat=seat
+                )
             passes = state.passes + 1
             if passes == state.seats:
                 return self._blocked(replace(state, passes=passes), "everyone passed in turn"), []
@@ -842,8 +901,17 @@ class CrazyEights(PileGame):
         pile = pile + (card,)
         if not new_hand:
             result = went_out(seat, tuple(sum(map(card_points, h)) for h in hands))
-            return replace(state, hands=hands, pile=pile, named=move.suit, turn=None, drawn=0, pending=None,
-                           passes=0, result=result)
+            return replace(
+                state,
+                hands=hands,
+                pile=pile,
+                named=move.suit,
+                turn=None,
+                drawn=0,
+                pending=None,
+                passes=0,
+                result=result,
+            )
         # The play and the next turn in one new state (a verifier replays every move).
         return _played(state, hands, pile, move.suit, (seat + 1) % len(hands), 0, None, 0)
 
@@ -902,7 +970,8 @@ class StarterSummary(HandSummary):
     def lines(self, names: SeatNames) -> list[str]:
         back = self.turned[:-1]
         return super().lines(names) + [
-            f"  starter {self.starter.display}" + (f" (eights turned back into the stock: {display(back)})" if back else "")
+            f"  starter {self.starter.display}"
+            + (f" (eights turned back into the stock: {display(back)})" if back else "")
         ]
 
 
@@ -921,7 +990,10 @@ class CrazyEightsSummary(StarterSummary):
     restocks: tuple[tuple[Card, ...], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), "restocks": [{"restock": r, "stock": codes(s)} for r, s in enumerate(self.restocks, 1)]}
+        return {
+            **super().to_json(),
+            "restocks": [{"restock": r, "stock": codes(s)} for r, s in enumerate(self.restocks, 1)],
+        }
 
     def lines(self, names: SeatNames) -> list[str]:
         return super().lines(names) + [
@@ -964,7 +1036,9 @@ def natural_suit_counts(cards: Sequence[Card], wild: Rank = Rank.EIGHT) -> list[
     return counts
 
 
-def natural_suit_points(cards: Sequence[Card], points: Callable[[Card], int] = card_points, wild: Rank = Rank.EIGHT) -> list[int]:
+def natural_suit_points(
+    cards: Sequence[Card], points: Callable[[Card], int] = card_points, wild: Rank = Rank.EIGHT
+) -> list[int]:
     """What the cards of each suit count (``points``), the ``wild`` rank's left out.
 
     >>> natural_suit_points([Card.parse(c) for c in ("8H", "2H", "KS")])
@@ -977,7 +1051,9 @@ def natural_suit_points(cards: Sequence[Card], points: Callable[[Card], int] = c
     return counted
 
 
-def play_wild(hand: Sequence[Card], card: Card, wild: Rank = Rank.EIGHT, points: Callable[[Card], int] = card_points) -> Move:
+def play_wild(
+    hand: Sequence[Card], card: Card, wild: Rank = Rank.EIGHT, points: Callable[[Card], int] = card_points
+) -> Move:
     """The heuristic bot's play of ``card``, of the ``wild`` rank, from ``hand``: it names the
     suit it then holds most of (wild cards aside), then the suit worth most ``points``, then clubs first.
 

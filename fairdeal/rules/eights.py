@@ -45,15 +45,44 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit
+from fairdeal.rules.base import (
+    DEALS,
+    PARTNERS,
+    TARGET,
+    Event,
+    HandResult,
+    Layout,
+    Move,
+    Option,
+    Shuffler,
+    check_turn,
+    fast_replace,
+    has_turn,
+    refuser,
+    turn_problem,
+)
+from fairdeal.rules.crazy_eights import (
+    PileGame,
+    PileState,
+    StarterSummary,
+    StockTable,
+    StockView,
+    Wanted,
+    card_points,
+    check_pile,
+    draw_from_stock,
+    fits,
+    moves_on_pile,
+    natural_suit_counts,
+    pile_problem,
+    play_wild,
+    wanted_json,
+    why_on_pile,
+)
+from fairdeal.rules.hollywood import HollywoodScoring
 from fairdeal.rules.move import DRAW, PASS, PLAY
-from fairdeal.rules.base import DEALS, Event, HandResult, Layout, Move, Option, PARTNERS, Shuffler, TARGET
-from fairdeal.rules.base import check_turn, fast_replace, has_turn, refuser, turn_problem
-from fairdeal.rules.crazy_eights import PileGame, PileState, StarterSummary, StockTable, StockView, Wanted, card_points, check_pile
-from fairdeal.rules.crazy_eights import draw_from_stock, fits, moves_on_pile, natural_suit_counts, pile_problem, play_wild
-from fairdeal.rules.crazy_eights import wanted_json, why_on_pile
 from fairdeal.rules.position import PositionError, check_seat, check_seat_list, check_to_act
 from fairdeal.rules.summary import SeatNames, describe_draws, plays_json
-from fairdeal.rules.hollywood import HollywoodScoring
 
 __all__ = [
     "BookCrazyEights",
@@ -216,16 +245,23 @@ class EightsFamily(PileGame):
         check_pile(state.pile, state.named, state.turned)
         seats = state.seats
         if state.pile[0] is not state.turned[-1]:
-            raise PositionError(f"the starter {state.turned[-1]} is not at the bottom of the pile (there is no restock)", field="turned")
+            raise PositionError(
+                f"the starter {state.turned[-1]} is not at the bottom of the pile (there is no restock)", field="turned"
+            )
         if state.sides != self.sides(seats):
-            raise PositionError(f"the sides at {seats} seats with these options are {[list(side) for side in self.sides(seats)]}", field="sides")
+            raise PositionError(
+                f"the sides at {seats} seats with these options are {[list(side) for side in self.sides(seats)]}",
+                field="sides",
+            )
         check_seat_list(state.out, seats, "out", distinct=True)
         emptied = [seat for seat, hand in enumerate(state.hands) if not hand]
         if sorted(state.out) != emptied:
             raise PositionError(f"the seats out are those that hold no card: {emptied}", field="out")
         check_to_act(state)
         if not 0 <= state.passes < seats - len(state.out) + (state.result is not None):
-            raise PositionError(f"{state.passes} passes in a row with {seats - len(state.out)} seats in the hand", field="passes")
+            raise PositionError(
+                f"{state.passes} passes in a row with {seats - len(state.out)} seats in the hand", field="passes"
+            )
         if state.drawn < 0:
             raise PositionError(f"{state.drawn} cards drawn", field="drawn")
         for i, (seat, _) in enumerate(state.draws):
@@ -297,7 +333,9 @@ class EightsFamily(PileGame):
         pile = state.pile + (card,)
         if new_hand:
             # One replace per move: a verifier replays every move of every hand.
-            return _replace(state, hands=hands, pile=pile, named=move.suit, turn=_next_seat(hands, seat), drawn=0, passes=0)
+            return _replace(
+                state, hands=hands, pile=pile, named=move.suit, turn=_next_seat(hands, seat), drawn=0, passes=0
+            )
         played = _replace(state, hands=hands, pile=pile, named=move.suit)
         out = state.out + (seat,)
         side = next(side for side in state.sides if seat in side)
@@ -520,8 +558,18 @@ class HollywoodEights(HollywoodScoring, EightsFamily):
     title = "Hollywood Eights"
     summary_line = "Eights where the winner takes the losers' points, three games scored at once."
     blocked_to_fewest = True
-    OPTIONS = (TARGET, PARTNERS, Option("hoyle_values", 0, 0, 1, help="which card values count",
-                                        choices={0: "the Stops chapter's card values", 1: "the Hoyle text's"}))
+    OPTIONS = (
+        TARGET,
+        PARTNERS,
+        Option(
+            "hoyle_values",
+            0,
+            0,
+            1,
+            help="which card values count",
+            choices={0: "the Stops chapter's card values", 1: "the Hoyle text's"},
+        ),
+    )
 
     def count(self, hand: Sequence[Card]) -> int:
         hoyle = bool(self.options["hoyle_values"])

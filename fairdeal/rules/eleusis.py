@@ -35,9 +35,7 @@ from fairdeal.cards import Card, Rank, pack
 from fairdeal.fairness import rule_commitment
 from fairdeal.rules.base import (
     Event,
-    fast_replace,
     HandResult,
-    has_turn,
     IllegalMove,
     Layout,
     Move,
@@ -46,10 +44,10 @@ from fairdeal.rules.base import (
     ScoreSheet,
     Secret,
     Shuffler,
+    fast_replace,
+    has_turn,
     stream_bytes,
 )
-from fairdeal.rules.move import CARD, PASS, PLAY, Cards, Choice, Field, MoveKind, Text
-from fairdeal.rules.position import Places, PositionError, check_seat, hand_places
 from fairdeal.rules.eleusis_state import (
     NOT_DEALT_BONUS,
     PHASES,
@@ -67,6 +65,8 @@ from fairdeal.rules.eleusis_views import (
     round_summary,
     seat_view,
 )
+from fairdeal.rules.move import CARD, PASS, PLAY, Cards, Choice, Field, MoveKind, Text
+from fairdeal.rules.position import Places, PositionError, check_seat, hand_places
 from fairdeal.rules.secret_rule import LIBRARY, Play, RuleError, SecretRule
 from fairdeal.rules.summary import SeatNames, display, safe
 
@@ -101,20 +101,40 @@ def _call_names_a_card(move: Move) -> str | None:
     return None
 
 
-STRING = MoveKind("string", (
-    Field("cards", Cards(2, MAX_STRING), doc="Two to four cards, in the order played."),
-), label="Play string", doc="Play a string of two to four cards at once.")
+STRING = MoveKind(
+    "string",
+    (Field("cards", Cards(2, MAX_STRING), doc="Two to four cards, in the order played."),),
+    label="Play string",
+    doc="Play a string of two to four cards at once.",
+)
 NO_PLAY = MoveKind("no-play", label="No play", key="N", doc="Declare that no card of one's hand may be played.")
-FORECAST = MoveKind("forecast", label="Forecast", key="F",
-                    doc="Having just played, declare oneself the Forecaster.")
-CALL = MoveKind("call", (
-    Field("verdict", Choice(("right", "wrong")), member="call", noun="call", doc="The Forecaster's call."),
-    Field("card", CARD, optional=True, doc="Calling a no-play wrong: the card that could have been played."),
-), label="Call", doc="The Forecaster calls the last play right or wrong.", check=_call_names_a_card)
-RULE = MoveKind("rule", (
-    Field("text", Text(MAX_RULE_TEXT), optional=True, member="rule", noun="rule", secret=True,
-          doc="The dealer's secret rule, in the game's rule language; never in the record, never shown to another seat."),
-), label="Choose rule", doc="The dealer chooses the round's secret rule (committed to, revealed at the round's end).")
+FORECAST = MoveKind("forecast", label="Forecast", key="F", doc="Having just played, declare oneself the Forecaster.")
+CALL = MoveKind(
+    "call",
+    (
+        Field("verdict", Choice(("right", "wrong")), member="call", noun="call", doc="The Forecaster's call."),
+        Field("card", CARD, optional=True, doc="Calling a no-play wrong: the card that could have been played."),
+    ),
+    label="Call",
+    doc="The Forecaster calls the last play right or wrong.",
+    check=_call_names_a_card,
+)
+RULE = MoveKind(
+    "rule",
+    (
+        Field(
+            "text",
+            Text(MAX_RULE_TEXT),
+            optional=True,
+            member="rule",
+            noun="rule",
+            secret=True,
+            doc="The dealer's secret rule, in the game's rule language; never in the record, never shown to another seat.",
+        ),
+    ),
+    label="Choose rule",
+    doc="The dealer chooses the round's secret rule (committed to, revealed at the round's end).",
+)
 
 HAND_SIZE = 14
 """Cards dealt to each player."""
@@ -261,8 +281,14 @@ class Eleusis(Rules):
     first_dealer_rank = Rank.KING
     unit = "points"
     OPTIONS = (
-        Option("dealer", 0, 0, 1, help="who deals and holds the secret rule",
-               choices={0: "the server deals every round", 1: "the seats deal in turn"}),
+        Option(
+            "dealer",
+            0,
+            0,
+            1,
+            help="who deals and holds the secret rule",
+            choices={0: "the server deals every round", 1: "the seats deal in turn"},
+        ),
         Option("rounds", 0, 0, 100, help="rounds in the game", low_means="as many rounds as players"),
     )
     layout = Layout(hands="14 each (not the dealer)", packs=2, stock=True, starter=True)
@@ -305,8 +331,20 @@ class Eleusis(Rules):
         first = first_player(players, starter)
         restocks = cards.events
         base = EleusisState(
-            hand=hand, dealer=dealer, server_deals=server, hands=(), stock=(), mainline=(), sidelines=(),
-            turn=None, phase="rule", rule=None, nonce=nonce, commitment=None, chosen=chosen, first=first,
+            hand=hand,
+            dealer=dealer,
+            server_deals=server,
+            hands=(),
+            stock=(),
+            mainline=(),
+            sidelines=(),
+            turn=None,
+            phase="rule",
+            rule=None,
+            nonce=nonce,
+            commitment=None,
+            chosen=chosen,
+            first=first,
         )
         state = cards.into(base)
         state = _replace(state, dealt=state.hands)
@@ -361,8 +399,11 @@ class Eleusis(Rules):
         if not has_turn(view):
             return "it is not your turn"
         if view.phase != "play":
-            return {"rule": "give the round's secret rule first", "offer": "declare yourself Forecaster or pass",
-                    "call": "call the play right or wrong"}.get(view.phase, "it is not your turn")
+            return {
+                "rule": "give the round's secret rule first",
+                "offer": "declare yourself Forecaster or pass",
+                "call": "call the play right or wrong",
+            }.get(view.phase, "it is not your turn")
         if card not in view.hand:
             return f"you do not hold {card.display}"
         return None
@@ -410,9 +451,13 @@ class Eleusis(Rules):
             return self._judge(state, state.pending, move, shuffle)
         # phase == "play"
         if kind in ("forecast", "call", "pass"):
-            raise illegal({"forecast": "you may declare yourself Forecaster just after your own play",
-                           "call": "only the Forecaster calls, and only a play just made",
-                           "pass": "play a card, a string, or declare no play"}[kind])
+            raise illegal(
+                {
+                    "forecast": "you may declare yourself Forecaster just after your own play",
+                    "call": "only the Forecaster calls, and only a play just made",
+                    "pass": "play a card, a string, or declare no play",
+                }[kind]
+            )
         hand = state.hands[seat]
         if kind == "play":
             if move.suit is not None or move.then is not None:
@@ -423,8 +468,10 @@ class Eleusis(Rules):
         elif kind == "string":
             missing = Counter(move.cards) - Counter(hand)
             if missing:
-                raise illegal(f"you do not hold {display(sorted(missing.elements()))}" + (
-                    " twice" if any(c in hand for c in missing) else ""))
+                raise illegal(
+                    f"you do not hold {display(sorted(missing.elements()))}"
+                    + (" twice" if any(c in hand for c in missing) else "")
+                )
             pending = Pending(seat, "string", move.cards)
         elif kind == "no-play":
             pending = Pending(seat, "no-play", hand)
@@ -434,7 +481,9 @@ class Eleusis(Rules):
             return _replace(state, phase="call", turn=state.forecaster, pending=pending), []
         return self._judge(state, pending, None, shuffle)
 
-    def _judge(self, state: EleusisState, pending: Pending, call: Move | None, shuffle: Shuffler) -> tuple[EleusisState, list[Event]]:
+    def _judge(
+        self, state: EleusisState, pending: Pending, call: Move | None, shuffle: Shuffler
+    ) -> tuple[EleusisState, list[Event]]:
         """Judge ``pending`` (and the Forecaster's ``call`` of it) and complete the play."""
         rule = _parsed(state.rule)
         cards = _Cards(state, state.hand, shuffle)
@@ -501,10 +550,22 @@ class Eleusis(Rules):
         if expelled:
             changes["expelled"] = state.expelled | {seat}
         judgement = Judgement(
-            seat=seat, play=play, cards=pending.cards, right=right, mainline_size=len(mainline), rejected=rejected,
-            penalty=penalty, dealer_card=dealer_card, returned=returned, fresh=fresh, forecaster=forecaster,
-            call=None if call is None else call.verdict, call_card=None if call is None else call.card,
-            overthrown=overthrown, forecaster_penalty=forecaster_penalty, expelled=expelled,
+            seat=seat,
+            play=play,
+            cards=pending.cards,
+            right=right,
+            mainline_size=len(mainline),
+            rejected=rejected,
+            penalty=penalty,
+            dealer_card=dealer_card,
+            returned=returned,
+            fresh=fresh,
+            forecaster=forecaster,
+            call=None if call is None else call.verdict,
+            call_card=None if call is None else call.card,
+            overthrown=overthrown,
+            forecaster_penalty=forecaster_penalty,
+            expelled=expelled,
         )
         events = [*cards.events, {"type": "judgement", "hand": state.hand, **judgement.to_json()}]
         state = cards.into(state, pending=None, judgements=state.judgements + (judgement,), **changes)
@@ -525,7 +586,10 @@ class Eleusis(Rules):
 
     def _forecast(self, state: EleusisState, seat: int) -> tuple[EleusisState, list[Event]]:
         state = _replace(
-            state, forecaster=seat, marker=len(state.mainline) - 1, marker_layout=state.layout_size,
+            state,
+            forecaster=seat,
+            marker=len(state.mainline) - 1,
+            marker_layout=state.layout_size,
             was_forecaster=state.was_forecaster | {seat},
         )
         return self._next(state, seat)
@@ -533,7 +597,9 @@ class Eleusis(Rules):
     def _active(self, state: EleusisState) -> list[int]:
         return [p for p in state.players if p != state.forecaster and p not in state.expelled]
 
-    def _next(self, state: EleusisState, seat: int, events: list[Event] | None = None) -> tuple[EleusisState, list[Event]]:
+    def _next(
+        self, state: EleusisState, seat: int, events: list[Event] | None = None
+    ) -> tuple[EleusisState, list[Event]]:
         """The turn passes left from ``seat`` to the next player who takes turns; with none
         left (all expelled, or all but the Forecaster) the round ends."""
         events = [] if events is None else events
@@ -542,7 +608,9 @@ class Eleusis(Rules):
             candidate = (seat + k) % state.seats
             if candidate in active:
                 return _replace(state, phase="play", turn=candidate), events
-        reason = "every player is expelled" if state.forecaster is None else "every player but the Forecaster is expelled"
+        reason = (
+            "every player is expelled" if state.forecaster is None else "every player but the Forecaster is expelled"
+        )
         return self._end(state, "blocked", reason, events)
 
     def _end(self, state: EleusisState, how: str, reason: str, events: list[Event]) -> tuple[EleusisState, list[Event]]:
@@ -576,8 +644,16 @@ class Eleusis(Rules):
             top = max(scores)
             winners = tuple(s for s in range(state.seats) if scores[s] == top)
         result = HandResult(how, winners, counts, tuple(scores), reason)
-        state = _replace(state, phase="over", turn=None, pending=None, result=result, dealer_score=dealer_score,
-                         forecaster_bonus=bonus, not_dealt=not_dealt)
+        state = _replace(
+            state,
+            phase="over",
+            turn=None,
+            pending=None,
+            result=result,
+            dealer_score=dealer_score,
+            forecaster_bonus=bonus,
+            not_dealt=not_dealt,
+        )
         return state, [*events, self._reveal(state)]
 
     @staticmethod
@@ -650,12 +726,16 @@ class Eleusis(Rules):
         if not state.mainline:
             raise PositionError("the mainline holds at least the starter", field="mainline")
         if len(state.sidelines) != len(state.mainline):
-            raise PositionError(f"{len(state.sidelines)} sidelines for {len(state.mainline)} mainline cards: one per card",
-                                field="sidelines")
+            raise PositionError(
+                f"{len(state.sidelines)} sidelines for {len(state.mainline)} mainline cards: one per card",
+                field="sidelines",
+            )
         for i, column in enumerate(state.sidelines):
             for j, entry in enumerate(column):
                 if not 1 <= len(entry) <= MAX_STRING:
-                    raise PositionError("a sideline entry is the 1 to 4 cards of one play", field=f"sidelines[{i}][{j}]")
+                    raise PositionError(
+                        "a sideline entry is the 1 to 4 cards of one play", field=f"sidelines[{i}][{j}]"
+                    )
         if state.server_deals is False and state.hands[state.dealer]:
             raise PositionError("the dealing seat holds no cards", field=f"hands[{state.dealer}]")
         if not 0 <= state.chosen < len(LIBRARY):
@@ -697,13 +777,20 @@ class Eleusis(Rules):
                 raise PositionError(f"seat {turn} takes no turns now", field="turn")
         # A restock adds a full pack: every card is then there 2 + restocks times.
         if state.restocks:
-            counts = Counter([*(c for h in state.hands for c in h), *state.stock, *state.mainline,
-                              *(c for column in state.sidelines for entry in column for c in entry)])
+            counts = Counter(
+                [
+                    *(c for h in state.hands for c in h),
+                    *state.stock,
+                    *state.mainline,
+                    *(c for column in state.sidelines for entry in column for c in entry),
+                ]
+            )
             copies = 2 + state.restocks
             for card in pack():
                 if counts[card] != copies:
-                    raise PositionError(f"{card} is there {counts[card]} times; two packs and {state.restocks} "
-                                        f"restock(s) have {copies}")
+                    raise PositionError(
+                        f"{card} is there {counts[card]} times; two packs and {state.restocks} restock(s) have {copies}"
+                    )
 
     # -- reporting -------------------------------------------------------------------------------
 
@@ -762,13 +849,17 @@ class Eleusis(Rules):
         if kind == "no-play":
             return "a player may always declare that no card of his fits"
         if kind == "forecast":
-            return "he has just played, there is no Forecaster, two others still play and he has not forecast this round"
+            return (
+                "he has just played, there is no Forecaster, two others still play and he has not forecast this round"
+            )
         if kind == "pass":
             return "he need not declare himself the Forecaster"
         if kind == "call":
             target = view.pending
             what = "the no-play" if target.play == "no-play" else display(target.cards)
-            return f"the Forecaster calls {what} {move.verdict}" + ("" if move.card is None else f", naming {move.card.display}")
+            return f"the Forecaster calls {what} {move.verdict}" + (
+                "" if move.card is None else f", naming {move.card.display}"
+            )
         if kind == "rule":
             return "the dealer gives the round's secret rule"
         return super().why_legal(view, move)
@@ -786,7 +877,7 @@ def _facts(view: EleusisView) -> list[tuple[Play, bool]]:
 
     def before(count: int) -> tuple[Card, ...]:
         # The starter and the last three of the mainline's first ``count`` cards: all a rule reads.
-        return (mainline[0], *mainline[max(1, count - 3):count])
+        return (mainline[0], *mainline[max(1, count - 3) : count])
 
     for i, column in enumerate(sidelines):
         if i:
@@ -911,4 +1002,3 @@ def eleusis_choice(view: EleusisView, moves: Sequence[Move]) -> Move:
                 if string in moves:
                     return string
     return Move.play(best)
-

@@ -289,11 +289,16 @@ class EleusisSummary(HandSummary):
             if column:
                 out.append(f"    under {self.mainline[i].display}: " + " / ".join(display(entry) for entry in column))
         if self.forecaster is not None:
-            out.append(f"  Forecaster {names.seat(self.forecaster)}, marker on {self.mainline[self.marker].display} "
-                       f"(mainline card {self.marker + 1}), bonus {self.forecaster_bonus}")
+            out.append(
+                f"  Forecaster {names.seat(self.forecaster)}, marker on {self.mainline[self.marker].display} "
+                f"(mainline card {self.marker + 1}), bonus {self.forecaster_bonus}"
+            )
         if self.expelled:
             out.append(f"  expelled: {names.seats(self.expelled)}")
-        out.append(f"  dealer's score {self.dealer_score}" + (" (no seat gets it: the server dealt)" if self.server_deals else ""))
+        out.append(
+            f"  dealer's score {self.dealer_score}"
+            + (" (no seat gets it: the server dealt)" if self.server_deals else "")
+        )
         if self.not_dealt:
             out.append(f"  +{NOT_DEALT_BONUS} to each seat that has not dealt: {names.seats(self.not_dealt)}")
         for r, stock in enumerate(self.restocks, 1):
@@ -341,7 +346,9 @@ def describe_judgement(event: Event, names: SeatNames) -> str:
     if event.get("dealer_card") is not None:
         text += f"; {display(str(event['dealer_card']))} goes on the mainline"
     if event.get("returned"):
-        text += f"; {event['returned']} cards to the stock" + (f", a fresh hand of {event['fresh']}" if event.get("fresh") else "")
+        text += f"; {event['returned']} cards to the stock" + (
+            f", a fresh hand of {event['fresh']}" if event.get("fresh") else ""
+        )
     if event.get("penalty"):
         text += f"; draws {event['penalty']}"
     if event.get("expelled"):

@@ -36,10 +36,28 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes
+from fairdeal.rules.base import (
+    DEALS,
+    WHOLE_PACK,
+    Event,
+    HandResult,
+    HandState,
+    Move,
+    Option,
+    Rules,
+    SeatView,
+    Shuffler,
+    TableJSON,
+    check_turn,
+    has_turn,
+    refuser,
+    seat_fields,
+    seat_to_act,
+    stack,
+    turn_problem,
+    went_out,
+)
 from fairdeal.rules.move import PASS, PLAY
-from fairdeal.rules.base import TableJSON
-from fairdeal.rules.base import DEALS, WHOLE_PACK, Event, HandResult, HandState, Move, Option, Rules, SeatView, Shuffler, stack
-from fairdeal.rules.base import check_turn, has_turn, refuser, seat_fields, seat_to_act, turn_problem, went_out
 from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_to_act, hand_places
 from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, safe
 
@@ -242,7 +260,9 @@ class FanTanFamily(Rules):
 
     def card_places(self, state: FanTanState) -> Places:
         """Where the cards are: the hands and the rows on the table (``dealt`` is history)."""
-        rows = [(f"in the {suit.plural} row", self.row_cards(row)) for suit, row in zip(Suit, state.rows) if row is not None]
+        rows = [
+            (f"in the {suit.plural} row", self.row_cards(row)) for suit, row in zip(Suit, state.rows) if row is not None
+        ]
         return [*hand_places(state.hands), *rows]
 
     def check_rows(self, state: FanTanState) -> None:
@@ -254,7 +274,9 @@ class FanTanFamily(Rules):
             raise PositionError(f"one row per suit, clubs first: 4 entries, not {len(state.rows)}", field="rows")
         for suit, row in zip(Suit, state.rows):
             if row is not None and (row[0].suit != suit or row[1].suit != suit):
-                raise PositionError(f"the {suit.plural} row holds {row[0] if row[0].suit != suit else row[1]}", field=f"rows[{suit}]")
+                raise PositionError(
+                    f"the {suit.plural} row holds {row[0] if row[0].suit != suit else row[1]}", field=f"rows[{suit}]"
+                )
         self.check_rows(state)
         check_chip_tally(state)
         if state.pot < 0:
@@ -300,7 +322,9 @@ class FanTanFamily(Rules):
         """Why ``card``, held and not in :meth:`playable`, cannot be played."""
         raise NotImplementedError
 
-    def _why_not(self, card: Card, *, hand: Sequence[Card], rows: Sequence[Row | None], opening: Rank | None) -> str | None:
+    def _why_not(
+        self, card: Card, *, hand: Sequence[Card], rows: Sequence[Row | None], opening: Rank | None
+    ) -> str | None:
         """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
         if card not in hand:
             on_table = self.on_table(card, rows)
@@ -426,8 +450,12 @@ class FanTanFamily(Rules):
             if pot:
                 moves.append(ChipMove("pot", None, winner, pot))
         changes = paid(state, moves)
-        scores = changes.get("net", state.net) if self.uses_chips else tuple(int(s == winner) for s in range(state.seats))
-        return replace(state, turn=None, result=went_out(winner, counts, scores), **changes), [m.to_event(state.hand) for m in moves]
+        scores = (
+            changes.get("net", state.net) if self.uses_chips else tuple(int(s == winner) for s in range(state.seats))
+        )
+        return replace(state, turn=None, result=went_out(winner, counts, scores), **changes), [
+            m.to_event(state.hand) for m in moves
+        ]
 
     # -- the heuristic bot ------------------------------------------------------
 
@@ -448,7 +476,12 @@ class FanTanFamily(Rules):
 
     def summary(self, state: FanTanState) -> FanTanSummary:
         return FanTanSummary(
-            deal=state.dealt, hand=state.hand, rows=state.rows, chips=state.chips, opening=state.opening, leads=state.leads
+            deal=state.dealt,
+            hand=state.hand,
+            rows=state.rows,
+            chips=state.chips,
+            opening=state.opening,
+            leads=state.leads,
         )
 
     def describe_table(self, before: FanTanState, after: FanTanState, names: SeatNames) -> str:
@@ -458,7 +491,8 @@ class FanTanFamily(Rules):
 def describe_rows(rows: Sequence[Row | None]) -> str:
     """A Fan Tan table, each suit's row by its two end cards: ``♣ 2♣-Q♣, ♦ none, ...``."""
     return ", ".join(
-        f"{suit.symbol} {'none' if row is None else '-'.join(card.display for card in row)}" for suit, row in zip(Suit, rows)
+        f"{suit.symbol} {'none' if row is None else '-'.join(card.display for card in row)}"
+        for suit, row in zip(Suit, rows)
     )
 
 
@@ -569,15 +603,24 @@ class SevensGame(FanTanFamily):
             if begun:
                 raise PositionError("no opening rank, yet a row is begun: the first card fixes it", field="opening")
         elif opening not in self.openers:
-            raise PositionError(f"{opening.letter} does not open the rows of {self.title}: {', '.join(r.letter for r in self.openers)}", field="opening")
+            raise PositionError(
+                f"{opening.letter} does not open the rows of {self.title}: {', '.join(r.letter for r in self.openers)}",
+                field="opening",
+            )
         for suit, row in zip(Suit, state.rows):
             if row is None:
                 continue
             low, high = self.position(row[0].rank), self.position(row[1].rank)
             if low > high:
-                raise PositionError(f"a row is given by its low end, then its high end: {row[0]} lies above {row[1]}", field=f"rows[{suit}]")
+                raise PositionError(
+                    f"a row is given by its low end, then its high end: {row[0]} lies above {row[1]}",
+                    field=f"rows[{suit}]",
+                )
             if opening is not None and not low <= self.position(opening) <= high:
-                raise PositionError(f"the {suit.plural} row {row[0]}-{row[1]} does not hold its opening card {Card(opening, suit)}", field=f"rows[{suit}]")
+                raise PositionError(
+                    f"the {suit.plural} row {row[0]}-{row[1]} does not hold its opening card {Card(opening, suit)}",
+                    field=f"rows[{suit}]",
+                )
         if state.leads:
             raise PositionError(f"{self.title} has no leads (rows open with their opening card)", field="leads")
 
@@ -658,8 +701,18 @@ class FanTan(SevensGame):
     lobby_order = 70
     title = "Fan Tan"
     summary_line = "Build the suits out from the sevens; pay a chip for every pass."
-    OPTIONS = (DEALS, stack("chips"), Option("passing", 0, 0, 1, help="whether a seat that can play may pass",
-                                              choices={0: "play is compulsory", 1: "a pass when able is penalized"}))
+    OPTIONS = (
+        DEALS,
+        stack("chips"),
+        Option(
+            "passing",
+            0,
+            0,
+            1,
+            help="whether a seat that can play may pass",
+            choices={0: "play is compulsory", 1: "a pass when able is penalized"},
+        ),
+    )
     antes = True
 
     def pass_penalties(self, state: FanTanState, seat: int) -> list[ChipMove]:
@@ -738,12 +791,20 @@ class SequenceGame(FanTanFamily):
         begun = [row for row in state.rows if row is not None]
         firsts = sorted(row[0] for row in begun)
         if sorted(state.leads) != firsts or len(set(state.leads)) != len(state.leads):
-            raise PositionError(f"the leads are the first cards of the rows begun ({' '.join(map(str, firsts)) or 'none'}), in the order led", field="leads")
+            raise PositionError(
+                f"the leads are the first cards of the rows begun ({' '.join(map(str, firsts)) or 'none'}), in the order led",
+                field="leads",
+            )
         building = [row for row in begun if _row_length(row) < 13]
         if len(building) > 1:
-            raise PositionError(f"two suits are being built ({building[0][0].suit.plural} and {building[1][0].suit.plural}): no new suit until all 13 are down", field="rows")
+            raise PositionError(
+                f"two suits are being built ({building[0][0].suit.plural} and {building[1][0].suit.plural}): no new suit until all 13 are down",
+                field="rows",
+            )
         if building and state.leads[-1] is not building[0][0]:
-            raise PositionError(f"the suit being built, {building[0][0].suit.plural}, was not the last led", field="leads")
+            raise PositionError(
+                f"the suit being built, {building[0][0].suit.plural}, was not the last led", field="leads"
+            )
 
     @staticmethod
     def current(rows: Sequence[Row | None]) -> Row | None:

@@ -34,15 +34,30 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from fairdeal.cards import Card, Rank
-from fairdeal.rules.move import DRAW, PASS, PLAY
-from fairdeal.rules.base import TableJSON
-from fairdeal.rules.base import Event, HandResult, HandState, IllegalMove, Layout, Move, SeatView, Shuffler, TARGET
-from fairdeal.rules.base import fast_replace, seat_fields, seat_to_act, suit_counts, turn_problem, went_out
-from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, check_shape, hand_places
+from fairdeal.rules.base import (
+    TARGET,
+    Event,
+    HandResult,
+    HandState,
+    IllegalMove,
+    Layout,
+    Move,
+    SeatView,
+    Shuffler,
+    TableJSON,
+    fast_replace,
+    seat_fields,
+    seat_to_act,
+    suit_counts,
+    turn_problem,
+    went_out,
+)
 from fairdeal.rules.crazy_eights import draw_from_stock
+from fairdeal.rules.hollywood import HollywoodScoring
+from fairdeal.rules.move import DRAW, PASS, PLAY
+from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, check_shape, hand_places
 from fairdeal.rules.rounds import RoundGame, lead_longest_suit
 from fairdeal.rules.summary import HandSummary, SeatNames, describe_draws, describe_plays, plays_from_json, plays_json
-from fairdeal.rules.hollywood import HollywoodScoring
 
 __all__ = ["GoBoom", "GoBoomState", "GoBoomView", "HollywoodGoBoom", "go_boom_points", "round_winner", "strength"]
 
@@ -210,8 +225,12 @@ class GoBoom(RoundGame):
         """Where the cards are: the hands, the stock, the round in play, and the finished rounds
         put aside (the round a hand ended in stays in ``plays``; ``dealt`` and ``draws`` are history)."""
         aside = [Card.parse(play["card"]) for r in state.rounds if r["won_by"] is not None for play in r["plays"]]
-        return [*hand_places(state.hands), ("in the stock", state.stock), ("in the round in play", [c for _, c in state.plays]),
-                ("in a finished round", aside)]
+        return [
+            *hand_places(state.hands),
+            ("in the stock", state.stock),
+            ("in the round in play", [c for _, c in state.plays]),
+            ("in a finished round", aside),
+        ]
 
     def check_position(self, state: GoBoomState) -> None:
         seats = state.seats
@@ -226,19 +245,29 @@ class GoBoom(RoundGame):
         if state.plays and state.plays[0][0] != state.leader:
             raise PositionError(f"the round is led by seat {state.leader}, not seat {state.plays[0][0]}", field="plays")
         if sorted(acted) != sorted(order[: len(acted)]) or len(acted) > seats - (state.result is None):
-            raise PositionError(f"each seat from the leader's left plays or passes once in a round: not {acted}", field="plays")
+            raise PositionError(
+                f"each seat from the leader's left plays or passes once in a round: not {acted}", field="plays"
+            )
         if state.result is None and state.turn != order[len(acted)]:
-            raise PositionError(f"seat {order[len(acted)]} acts next in this round, not seat {state.turn}", field="turn")
+            raise PositionError(
+                f"seat {order[len(acted)]} acts next in this round, not seat {state.turn}", field="turn"
+            )
         if state.drawn < 0:
             raise PositionError(f"{state.drawn} cards drawn", field="drawn")
         shape = {"leader": "seat", "plays": [{"seat": "seat", "card": "card"}], "passed": ["seat"], "won_by": "seat?"}
         for i, done in enumerate(state.rounds):
             check_shape(done, shape, f"rounds[{i}]", seats)
             if done["won_by"] is None and (i != len(state.rounds) - 1 or state.result is None):
-                raise PositionError("only the round a hand ended in has no winner, and it is the last", field=f"rounds[{i}].won_by")
+                raise PositionError(
+                    "only the round a hand ended in has no winner, and it is the last", field=f"rounds[{i}].won_by"
+                )
         if state.result is not None:
             last = state.rounds[-1] if state.rounds else None
-            if last is None or last["won_by"] is not None or last["plays"] != [{"seat": s, "card": c.code} for s, c in state.plays]:
+            if (
+                last is None
+                or last["won_by"] is not None
+                or last["plays"] != [{"seat": s, "card": c.code} for s, c in state.plays]
+            ):
                 raise PositionError("a finished hand's last round is the round in play, with no winner", field="rounds")
 
     # -- dealing ---------------------------------------------------------------
@@ -246,7 +275,9 @@ class GoBoom(RoundGame):
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[GoBoomState, list[Event]]:
         hands, stock = self.deal_cards(seats, dealer, hand, shuffle)
         first = (dealer + 1) % seats
-        state = GoBoomState(hand=hand, dealer=dealer, hands=hands, stock=tuple(stock), leader=first, turn=first, dealt=hands)
+        state = GoBoomState(
+            hand=hand, dealer=dealer, hands=hands, stock=tuple(stock), leader=first, turn=first, dealt=hands
+        )
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
 
     # -- seeing ----------------------------------------------------------------
@@ -299,7 +330,9 @@ class GoBoom(RoundGame):
     def must_answer(self, able: Sequence[Card], wanted: Card) -> str:
         return f"you must play when you can, and {able[0].display} matches {wanted.display}"
 
-    def stuck(self, state: GoBoomState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]) -> tuple[GoBoomState, list[Event]]:
+    def stuck(
+        self, state: GoBoomState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]
+    ) -> tuple[GoBoomState, list[Event]]:
         if kind == "draw":
             if not state.stock:
                 raise illegal("the stock is empty: there is nothing to draw")
@@ -323,7 +356,12 @@ class GoBoom(RoundGame):
             return _replace(state, turn=(state.turn + 1) % state.seats, drawn=0)
         leader = round_winner(state.plays)
         return _replace(
-            state, leader=leader, turn=leader, plays=(), passed=(), drawn=0,
+            state,
+            leader=leader,
+            turn=leader,
+            plays=(),
+            passed=(),
+            drawn=0,
             rounds=state.rounds + (_round(state, leader),),
         )
 
@@ -372,7 +410,12 @@ class GoBoomRound:
         return cls(data["leader"], plays_from_json(data["plays"]), tuple(data["passed"]), data["won_by"])
 
     def to_json(self) -> dict[str, Any]:
-        return {"leader": self.leader, "plays": plays_json(self.plays), "passed": list(self.passed), "won_by": self.won_by}
+        return {
+            "leader": self.leader,
+            "plays": plays_json(self.plays),
+            "passed": list(self.passed),
+            "won_by": self.won_by,
+        }
 
     def describe(self, names: SeatNames) -> str:
         """``seat 0 (Ann) 9♣, seat 1 (Bob) K♣; highest card: seat 1 (Bob) leads next``."""

@@ -49,7 +49,18 @@ from fairdeal.cards import Card, codes, pack
 from fairdeal.rules.base import DEALS, Event, Layout, Move, Option, ScoreSheet, Shuffler, stack
 from fairdeal.rules.fan_tan import ChipMove
 from fairdeal.rules.move import KEEP, PASS, PLAY, PLAY_THEN
-from fairdeal.rules.sequence import AUCTION, BID, EXCHANGE, RunGame, RunTable, RunState, RunSummary, RunView, deal_round, replace_state
+from fairdeal.rules.sequence import (
+    AUCTION,
+    BID,
+    EXCHANGE,
+    RunGame,
+    RunState,
+    RunSummary,
+    RunTable,
+    RunView,
+    deal_round,
+    replace_state,
+)
 from fairdeal.rules.summary import SeatNames, display
 
 __all__ = ["DoubleStops", "Michigan", "MichiganSheet", "PAY_CARDS", "Spin"]
@@ -144,7 +155,11 @@ class Michigan(RunGame):
     min_seats = 3
     max_seats = 8
     summary_line = "Runs up to the ace with counters on the pay cards; the dealer may sell the extra hand."
-    OPTIONS = (DEALS, stack("counters"), Option("max_bid", 10, 1, 1000, "counters", help="the highest bid for the extra hand"))
+    OPTIONS = (
+        DEALS,
+        stack("counters"),
+        Option("max_bid", 10, 1, 1000, "counters", help="the highest bid for the extra hand"),
+    )
     unit = "counters"
     layout = Layout(hands="the whole pack, dealt round with an extra hand at the dealer's left", extra="extra hand")
     moves = (PLAY, KEEP, PASS, EXCHANGE, AUCTION, BID)
@@ -157,13 +172,17 @@ class Michigan(RunGame):
     # -- the session's sheet: counters carried on the layout -------------------------
 
     def new_sheet(self, seats: int) -> MichiganSheet:
-        return MichiganSheet(self.initial_totals(seats), layout=(0,) * len(self.pay_cards), cards=tuple(codes(self.pay_cards)))
+        return MichiganSheet(
+            self.initial_totals(seats), layout=(0,) * len(self.pay_cards), cards=tuple(codes(self.pay_cards))
+        )
 
     def score_hand(self, sheet: ScoreSheet, state: RunState) -> MichiganSheet:
         totals = tuple(t + n for t, n in zip(sheet.totals, state.result.scores))
         return MichiganSheet(totals, layout=state.layout, cards=tuple(codes(self.pay_cards)))
 
-    def deal_hand(self, sheet: ScoreSheet, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[RunState, list[Event]]:
+    def deal_hand(
+        self, sheet: ScoreSheet, seats: int, dealer: int, hand: int, shuffle: Shuffler
+    ) -> tuple[RunState, list[Event]]:
         carried = sheet.layout if isinstance(sheet, MichiganSheet) and sheet.layout else (0,) * len(self.pay_cards)
         return self._deal(seats, dealer, hand, shuffle, carried)
 
@@ -191,9 +210,7 @@ class Michigan(RunGame):
             net=(0,) * seats,
             dealt=hands,
         )
-        stakes = [
-            ChipMove("stake", (first + i) % seats, card.code, 1) for i in range(seats) for card in self.pay_cards
-        ]
+        stakes = [ChipMove("stake", (first + i) % seats, card.code, 1) for i in range(seats) for card in self.pay_cards]
         state = self.settle(state, stakes)
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}, *(m.to_event(hand) for m in stakes)]
 
@@ -236,7 +253,9 @@ class Michigan(RunGame):
 
     def apply_phase(self, state: RunState, seat: int, move: Move, illegal: Any) -> tuple[RunState, list[Event]]:
         if seat != state.turn:
-            who = "the dealer decides about the extra hand" if state.phase == "choose" else f"seat {state.turn} bids next"
+            who = (
+                "the dealer decides about the extra hand" if state.phase == "choose" else f"seat {state.turn} bids next"
+            )
             raise illegal(f"it is not your turn: {who}")
         first = (state.dealer + 1) % state.seats
         if state.phase == "choose":
@@ -246,7 +265,9 @@ class Michigan(RunGame):
                 return self._exchange(state, seat, first), []
             if move.kind == "auction":
                 return replace_state(state, phase="auction", turn=first), []
-            raise illegal("first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand")
+            raise illegal(
+                "first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand"
+            )
         if move.kind == "bid":
             if move.amount > self.options["max_bid"]:
                 raise illegal(f"a bid is at most {self.options['max_bid']} counters")
@@ -297,7 +318,9 @@ class Michigan(RunGame):
             for card, counters in zip(self.pay_cards, state.layout):
                 share = counters // state.seats
                 if share:
-                    moves += [ChipMove("return", card.code, (first + i) % state.seats, share) for i in range(state.seats)]
+                    moves += [
+                        ChipMove("return", card.code, (first + i) % state.seats, share) for i in range(state.seats)
+                    ]
         return moves
 
     def scores(self, state: RunState, winner: int) -> tuple[int, ...]:
@@ -363,7 +386,10 @@ class MichiganSummary(RunSummary):
             out.append(f"  the extra hand is auctioned: {', '.join(said)}")
         if self.exchange is not None:
             seat, price = self.exchange
-            out.append(f"  {names.seat(seat)} plays the extra hand" + (f", for {price} counter{'' if price == 1 else 's'}" if price else ""))
+            out.append(
+                f"  {names.seat(seat)} plays the extra hand"
+                + (f", for {price} counter{'' if price == 1 else 's'}" if price else "")
+            )
         out.append(f"  dead hand: {display(self.dead)}")
         return out
 
@@ -436,7 +462,9 @@ class Spin(Michigan):
     def privileged_leads(self, hand: Seq[Card]) -> list[Card]:
         return [c for c in hand if c in self.pay_cards]
 
-    def next_turn(self, hands: tuple[tuple[Card, ...], ...], seat: int, card: Card, then: Card | None) -> dict[str, Any]:
+    def next_turn(
+        self, hands: tuple[tuple[Card, ...], ...], seat: int, card: Card, then: Card | None
+    ) -> dict[str, Any]:
         if then is SPIN_CARD:
             return self.stop(hands, seat, card.suit, privilege=True)
         return super().next_turn(hands, seat, card, then)

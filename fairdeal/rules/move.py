@@ -22,7 +22,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import InitVar, dataclass, field as _field
+from dataclasses import InitVar, dataclass
+from dataclasses import field as _field
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, CardError, Suit
@@ -181,8 +182,7 @@ class Count(Value):
         return int(data)
 
     def valid(self, value: Any) -> bool:
-        return (type(value) is int and value >= self.least
-                and (self.most is None or value <= self.most))
+        return type(value) is int and value >= self.least and (self.most is None or value <= self.most)
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "integer", "minimum": self.least}
@@ -256,8 +256,11 @@ class Cards(Value):
         return [c.code for c in value]
 
     def valid(self, value: Any) -> bool:
-        return (isinstance(value, tuple) and self.least <= len(value) <= self.most
-                and all(isinstance(c, Card) for c in value))
+        return (
+            isinstance(value, tuple)
+            and self.least <= len(value) <= self.most
+            and all(isinstance(c, Card) for c in value)
+        )
 
     def schema(self) -> dict[str, Any]:
         return {"type": "array", "items": _Card().schema(), "minItems": self.least, "maxItems": self.most}
@@ -426,14 +429,25 @@ class MoveKind:
 
     def form(self) -> dict[str, Any]:
         """What the catalogue's ``move_forms`` says of it, for the browser's controls."""
-        return {"kind": self.name, "label": self.label, "key": self.key, "hint": self.hint, "said": self.said,
-                "syntax": self.syntax, "fields": [f.to_json() for f in self.fields]}
+        return {
+            "kind": self.name,
+            "label": self.label,
+            "key": self.key,
+            "hint": self.hint,
+            "said": self.said,
+            "syntax": self.syntax,
+            "fields": [f.to_json() for f in self.fields],
+        }
 
 
 VOCABULARY_UNREAD = {
-    "card": "names no card", "suit": "names no suit", "then": "names no second card",
-    "amount": "names no amount", "cards": "names no string of cards",
-    "verdict": "makes no call", "text": "gives no rule",
+    "card": "names no card",
+    "suit": "names no suit",
+    "then": "names no second card",
+    "amount": "names no amount",
+    "cards": "names no string of cards",
+    "verdict": "makes no call",
+    "text": "gives no rule",
 }
 """What a move says of a field it names that its kind does not have (a field of
 :attr:`Move.VOCABULARY`; a plugin's own fields are named by name)."""
@@ -455,15 +469,22 @@ def _declare(kind: MoveKind) -> None:
     for other in known:
         for f in kind.fields:
             same = next((g for g in other.fields if g.name == f.name), None)
-            if same is not None and (same.value, same.word, same.member, same.secret) != (f.value, f.word, f.member, f.secret):
+            if same is not None and (same.value, same.word, same.member, same.secret) != (
+                f.value,
+                f.word,
+                f.member,
+                f.secret,
+            ):
                 raise MoveError(f"move {kind.name!r}: field {f.name!r} is declared twice, differently")
     known.append(kind)
     _WIDEST[kind.name] = kind if len(known) == 1 else _widest(kind.name, known)
     for f in kind.fields:
         if f.member not in _MEMBERS:
             _MEMBERS.append(f.member)
-    _MEMBERS_KNOWN[:] = [tuple(_MEMBERS), tuple(dict.fromkeys(
-        f.member for ks in _DECLARED.values() for k in ks for f in k.fields if f.secret))]
+    _MEMBERS_KNOWN[:] = [
+        tuple(_MEMBERS),
+        tuple(dict.fromkeys(f.member for ks in _DECLARED.values() for k in ks for f in k.fields if f.secret)),
+    ]
 
 
 def _widest(name: str, kinds: list[MoveKind]) -> MoveKind:
@@ -481,8 +502,17 @@ def _widest(name: str, kinds: list[MoveKind]) -> MoveKind:
         return next((p for p in (c(move) for c in checks) if p), None)
 
     first = kinds[0]
-    return MoveKind(name, tuple(fields.values()), first.label, first.key, first.doc,
-                    check if checks else None, first.hint, first.said, declare=False)
+    return MoveKind(
+        name,
+        tuple(fields.values()),
+        first.label,
+        first.key,
+        first.doc,
+        check if checks else None,
+        first.hint,
+        first.said,
+        declare=False,
+    )
 
 
 def declared(name: str) -> MoveKind:
@@ -613,9 +643,14 @@ class Move:
 
     def __repr__(self) -> str:
         if self.kind == "play":
-            return f"Move.play(Card.parse({self.card.code!r})" + (  # type: ignore[union-attr]
-                "" if self.suit is None else f", Suit.{self.suit.name}"
-            ) + ("" if self.then is None else f", then=Card.parse({self.then.code!r})") + ")"
+            return (
+                f"Move.play(Card.parse({self.card.code!r})"
+                + (  # type: ignore[union-attr]
+                    "" if self.suit is None else f", Suit.{self.suit.name}"
+                )
+                + ("" if self.then is None else f", then=Card.parse({self.then.code!r})")
+                + ")"
+            )
         if self.kind in ("draw", "keep", "pass"):
             return f"Move.{'pass_' if self.kind == 'pass' else self.kind}()"
         return f"Move.parse({str(self)!r})"
@@ -674,8 +709,9 @@ class Move:
                 if f.value.rest:
                     taken, rest = rest, []
                     # Free text keeps its spacing as typed: everything after the kind's word.
-                    values[f.name] = (text.strip().split(None, 1)[1] if isinstance(f.value, Text)
-                                      else f.value.read(taken))
+                    values[f.name] = (
+                        text.strip().split(None, 1)[1] if isinstance(f.value, Text) else f.value.read(taken)
+                    )
                 else:
                     values[f.name] = f.value.read(rest[:1])
                     rest = rest[1:]
@@ -755,19 +791,43 @@ def _then_is_another(move: Move) -> str | None:
     return None
 
 
-PLAY = MoveKind("play", (
-    Field("card", CARD, doc="The card played."),
-    Field("suit", SUIT, optional=True, word="naming", doc="The suit an eight names: C, D, H or S."),
-), label="Play", doc="Play a card (an eight names a suit).")
-PLAY_THEN = MoveKind("play", PLAY.fields + (
-    Field("then", CARD, optional=True, word="then", noun="second card", unread="plays one card at a time",
-          doc="A second card played with the card (Spin's AD, Commit's 9D)."),
-), label="Play", doc="Play a card, and perhaps a second with it.", check=_then_is_another)
+PLAY = MoveKind(
+    "play",
+    (
+        Field("card", CARD, doc="The card played."),
+        Field("suit", SUIT, optional=True, word="naming", doc="The suit an eight names: C, D, H or S."),
+    ),
+    label="Play",
+    doc="Play a card (an eight names a suit).",
+)
+PLAY_THEN = MoveKind(
+    "play",
+    PLAY.fields
+    + (
+        Field(
+            "then",
+            CARD,
+            optional=True,
+            word="then",
+            noun="second card",
+            unread="plays one card at a time",
+            doc="A second card played with the card (Spin's AD, Commit's 9D).",
+        ),
+    ),
+    label="Play",
+    doc="Play a card, and perhaps a second with it.",
+    check=_then_is_another,
+)
 DRAW = MoveKind("draw", label="Draw", key="D", hint="draws", said="drew a card", doc="Draw a card from the stock.")
-KEEP = MoveKind("keep", label="Keep", key="K", hint="keeps", said="kept the card",
-                doc="Keep the card just drawn (or one's own hand).")
+KEEP = MoveKind(
+    "keep",
+    label="Keep",
+    key="K",
+    hint="keeps",
+    said="kept the card",
+    doc="Keep the card just drawn (or one's own hand).",
+)
 PASS = MoveKind("pass", label="Pass", key="P", hint="passes", said="passed", doc="Pass the turn.")
 
 BASIC = (PLAY, DRAW, KEEP, PASS)
 """The four every game reads (or refuses with its own reason)."""
-

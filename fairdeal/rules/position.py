@@ -227,7 +227,11 @@ def _decode(data: Any, hint: Any, path: str) -> Any:
 def _not(data: Any, hint: Any, path: str) -> PositionError:
     """The error for ``data`` that is not what a field of type ``hint`` holds."""
     # A string that is no code is quoted as written: 'hearts' is not a suit letter.
-    said = repr(data) if isinstance(data, str) and _what(hint).startswith(("a card", "a suit", "a rank")) else _json_type(data)
+    said = (
+        repr(data)
+        if isinstance(data, str) and _what(hint).startswith(("a card", "a suit", "a rank"))
+        else _json_type(data)
+    )
     return PositionError(f"{said} is not {_what(hint)}", field=path)
 
 
@@ -384,7 +388,9 @@ def check_seat(value: Any, seats: int, field: str, *, none: bool = False) -> Non
         raise PositionError(f"{value!r} is not a seat of this {seats}-seat table (seats 0 to {seats - 1})", field=field)
 
 
-def check_seat_list(values: Sequence[Any], seats: int, field: str, *, length: bool = False, distinct: bool = False) -> None:
+def check_seat_list(
+    values: Sequence[Any], seats: int, field: str, *, length: bool = False, distinct: bool = False
+) -> None:
     """Each of ``values`` a seat (with ``distinct``, no seat twice); or, with ``length``, a list of
     one entry per seat (counts, scores, chips won)."""
     if length:
@@ -423,8 +429,11 @@ def check_chip_tally(state: Any, *, boxes: Sequence[str] = (), pot: bool = True)
             party = getattr(move, side)
             if isinstance(party, str):
                 if party not in boxes:
-                    raise PositionError(f"{party!r} is not " + (f"a layout card ({', '.join(boxes)})" if boxes else "a seat or the pot"),
-                                        field=f"chips[{i}].{side}")
+                    raise PositionError(
+                        f"{party!r} is not "
+                        + (f"a layout card ({', '.join(boxes)})" if boxes else "a seat or the pot"),
+                        field=f"chips[{i}].{side}",
+                    )
             elif party is None:
                 if not pot:
                     raise PositionError("this game has no pot", field=f"chips[{i}].{side}")
@@ -487,7 +496,9 @@ def check_shape(value: Any, shape: Any, field: str, seats: int) -> list[Card]:
 def _check(rules: Any, state: Any) -> None:
     seats = len(state.hands)
     if not rules.min_seats <= seats <= rules.max_seats:
-        raise PositionError(f"{seats} hands: {rules.title} is for {rules.min_seats} to {rules.max_seats} players", field="hands")
+        raise PositionError(
+            f"{seats} hands: {rules.title} is for {rules.min_seats} to {rules.max_seats} players", field="hands"
+        )
     if state.hand < 1:
         raise PositionError(f"hands are numbered from 1, not {state.hand}", field="hand")
     check_seat(state.dealer, seats, "dealer")
@@ -530,7 +541,9 @@ def _check_cards(rules: Any, state: Any, seats: int) -> None:
                 raise PositionError(f"{card} is twice {places[0]}{more}")
             if len(places) == 2:
                 raise PositionError(f"{card} is both {places[0]} and {places[1]}{more}")
-            raise PositionError(f"{card} is in {_count(len(places))} places ({'; '.join(places)}) but the pack has {_count(copies)}{more}")
+            raise PositionError(
+                f"{card} is in {_count(len(places))} places ({'; '.join(places)}) but the pack has {_count(copies)}{more}"
+            )
     for f in dataclasses.fields(state):
         # The fields that keep history (the hands as dealt, the draws) hold cards of the pack too.
         for card in _cards_in(getattr(state, f.name)):
@@ -541,7 +554,9 @@ def _check_cards(rules: Any, state: Any, seats: int) -> None:
         if missing:
             if expected[card] == 1:
                 raise PositionError(f"the pack's {card} is nowhere")
-            raise PositionError(f"{_count(missing)} of the pack's {_count(expected[card])} {card} {'is' if missing == 1 else 'are'} nowhere")
+            raise PositionError(
+                f"{_count(missing)} of the pack's {_count(expected[card])} {card} {'is' if missing == 1 else 'are'} nowhere"
+            )
 
 
 def _cards_in(value: Any) -> Iterable[Card]:

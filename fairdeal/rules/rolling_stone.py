@@ -24,9 +24,25 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import TableJSON
-from fairdeal.rules.base import DEALS, Event, HandResult, HandState, IllegalMove, Layout, Move, Option, SeatView, Shuffler
-from fairdeal.rules.base import fast_replace, seat_fields, seat_to_act, suit_counts, turn_problem, went_out
+from fairdeal.rules.base import (
+    DEALS,
+    Event,
+    HandResult,
+    HandState,
+    IllegalMove,
+    Layout,
+    Move,
+    Option,
+    SeatView,
+    Shuffler,
+    TableJSON,
+    fast_replace,
+    seat_fields,
+    seat_to_act,
+    suit_counts,
+    turn_problem,
+    went_out,
+)
 from fairdeal.rules.position import Places, PositionError, check_seat, check_shape, check_to_act, hand_places
 from fairdeal.rules.rounds import RoundGame, lead_longest_suit
 from fairdeal.rules.snip_snap import strength as rank_strength
@@ -215,7 +231,10 @@ class RollingStone(RoundGame):
     summary_line = "Follow suit or pick up the trick; the first out wins the deal."
     OPTIONS = (DEALS, Option("trick_limit", 500, 1, 10_000, "tricks", help="tricks after which a deal is blocked"))
     unit = "deals"
-    layout = Layout(hands="8 cards each", cut_down="ace and the high cards: 8 a player (from the 7s at four, the 6s at five, the 5s at six)")
+    layout = Layout(
+        hands="8 cards each",
+        cut_down="ace and the high cards: 8 a player (from the 7s at four, the 6s at five, the 5s at six)",
+    )
 
     @staticmethod
     def hand_size(seats: int) -> int:
@@ -232,24 +251,39 @@ class RollingStone(RoundGame):
     def card_places(self, state: RollingStoneState) -> Places:
         """Where the cards are: the hands, the trick in play, the tricks put aside, and the trick
         a deal ended in (a trick picked up went into a hand; ``dealt`` is history)."""
-        def cards(end: str) -> list[Card]:
-            return [Card.parse(play["card"]) for trick in state.tricks if trick["end"] == end for play in trick["plays"]]
 
-        return [*hand_places(state.hands), ("in the trick", [c for _, c in state.trick]),
-                ("in a trick put aside", cards("aside")), ("in the trick the deal ended in", cards("out"))]
+        def cards(end: str) -> list[Card]:
+            return [
+                Card.parse(play["card"]) for trick in state.tricks if trick["end"] == end for play in trick["plays"]
+            ]
+
+        return [
+            *hand_places(state.hands),
+            ("in the trick", [c for _, c in state.trick]),
+            ("in a trick put aside", cards("aside")),
+            ("in the trick the deal ended in", cards("out")),
+        ]
 
     def check_position(self, state: RollingStoneState) -> None:
         seats = state.seats
         for i, (seat, card) in enumerate(state.trick):
             check_seat(seat, seats, f"trick[{i}][0]")
             if seat != (state.trick[0][0] + i) % seats:
-                raise PositionError(f"seat {(state.trick[0][0] + i) % seats} plays after seat {state.trick[i - 1][0]}, not seat {seat}", field=f"trick[{i}]")
+                raise PositionError(
+                    f"seat {(state.trick[0][0] + i) % seats} plays after seat {state.trick[i - 1][0]}, not seat {seat}",
+                    field=f"trick[{i}]",
+                )
             if card.suit != state.trick[0][1].suit:
-                raise PositionError(f"{card} does not follow {state.trick[0][1]}: a seat that cannot follow picks up the trick", field=f"trick[{i}]")
+                raise PositionError(
+                    f"{card} does not follow {state.trick[0][1]}: a seat that cannot follow picks up the trick",
+                    field=f"trick[{i}]",
+                )
         if len(state.trick) >= seats:
             raise PositionError(f"a trick that all {seats} seats followed is put aside", field="trick")
         if state.trick and state.result is None and state.turn != (state.trick[-1][0] + 1) % seats:
-            raise PositionError(f"seat {(state.trick[-1][0] + 1) % seats} plays next, not seat {state.turn}", field="turn")
+            raise PositionError(
+                f"seat {(state.trick[-1][0] + 1) % seats} plays next, not seat {state.turn}", field="turn"
+            )
         check_to_act(state)
         shape = {"plays": [{"seat": "seat", "card": "card"}], "end": ("aside", "picked-up", "out"), "by": "seat"}
         aside = 0
@@ -262,7 +296,10 @@ class RollingStone(RoundGame):
             raise PositionError(f"the tricks put aside hold {aside} cards, not {state.aside}", field="aside")
         for seen in state.seen:
             if len(seen) != seats + 1:
-                raise PositionError(f"a position is the seat to lead and a mask per hand: {seats + 1} numbers, not {len(seen)}", field="seen")
+                raise PositionError(
+                    f"a position is the seat to lead and a mask per hand: {seats + 1} numbers, not {len(seen)}",
+                    field="seen",
+                )
 
     # -- dealing -----------------------------------------------------------------------
 
@@ -325,7 +362,9 @@ class RollingStone(RoundGame):
     def must_answer(self, able: Sequence[Card], wanted: Card) -> str:
         return f"you must follow suit when you can, and {min(able).display} follows"
 
-    def stuck(self, state: RollingStoneState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]) -> tuple[RollingStoneState, list[Event]]:
+    def stuck(
+        self, state: RollingStoneState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]
+    ) -> tuple[RollingStoneState, list[Event]]:
         return self._pick_up(state, seat)
 
     def play(self, state: RollingStoneState, seat: int, card: Card) -> tuple[RollingStoneState, list[Event]]:
@@ -345,7 +384,11 @@ class RollingStone(RoundGame):
         # Everyone followed: the trick is put aside and its highest card leads.
         leader = trick_winner(trick)
         state = _replace(
-            state, hands=hands, trick=(), turn=leader, aside=state.aside + len(trick),
+            state,
+            hands=hands,
+            trick=(),
+            turn=leader,
+            aside=state.aside + len(trick),
             tricks=state.tricks + (_trick(trick, "aside", leader),),
         )
         return self._limit(state)
@@ -455,7 +498,9 @@ class RollingStoneSummary(HandSummary):
         return {**super().to_json(), "tricks": [t.to_json() for t in self.tricks]}
 
     def lines(self, names: SeatNames) -> list[str]:
-        return super().lines(names) + [f"  trick {n}: {trick.describe(names)}" for n, trick in enumerate(self.tricks, 1)]
+        return super().lines(names) + [
+            f"  trick {n}: {trick.describe(names)}" for n, trick in enumerate(self.tricks, 1)
+        ]
 
     def blocked_winners(self, winners: Sequence[int], names: SeatNames) -> str:
         return f"won by {names.side(winners)}"

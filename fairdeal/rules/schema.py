@@ -30,7 +30,11 @@ from fairdeal.cards import Card, Rank, Suit
 
 __all__ = ["CARD", "schema_of"]
 
-CARD: dict[str, Any] = {"type": "string", "pattern": "^[A2-9TJQK][CDHS]$", "description": "A card code: rank, then suit."}
+CARD: dict[str, Any] = {
+    "type": "string",
+    "pattern": "^[A2-9TJQK][CDHS]$",
+    "description": "A card code: rank, then suit.",
+}
 _SUIT: dict[str, Any] = {"enum": [suit.letter for suit in Suit], "description": "A suit letter."}
 _RANK: dict[str, Any] = {"enum": [rank.letter for rank in Rank], "description": "A rank letter."}
 _PLAIN: dict[Any, dict[str, Any]] = {
@@ -67,7 +71,12 @@ def schema_of(hint: Any) -> dict[str, Any]:
         return {"enum": list(args)}
     if origin in (tuple, list, frozenset, set):
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            return {"type": "array", "prefixItems": [schema_of(a) for a in args], "minItems": len(args), "maxItems": len(args)}
+            return {
+                "type": "array",
+                "prefixItems": [schema_of(a) for a in args],
+                "minItems": len(args),
+                "maxItems": len(args),
+            }
         return {"type": "array", "items": schema_of(args[0])}
     if origin is dict:
         return {"type": "object", "additionalProperties": schema_of(args[1])}

@@ -27,7 +27,7 @@ import enum
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, Union
+from typing import Any, NoReturn
 
 from fairdeal.cards import Card, Suit
 
@@ -86,7 +86,7 @@ def _excerpt(text: str, position: int | None, width: int = 60) -> str:
     if len(text) <= width:
         return text
     start = max(0, min((position or 1) - 1 - width // 2, len(text) - width))
-    piece = text[start:start + width]
+    piece = text[start : start + width]
     return ("..." if start > 0 else "") + piece + ("..." if start + width < len(text) else "")
 
 
@@ -212,7 +212,7 @@ class _If:
     column: int = field(default=0, compare=False)
 
 
-_Node = Union[_Number, _Name, _Attribute, _Call, _Not, _Compare, _Chain, _If]
+_Node = _Number | _Name | _Attribute | _Call | _Not | _Compare | _Chain | _If
 
 _CHAIN_LEVEL = {"or": _OR, "and": _AND, "+": _ADD, "-": _ADD, "*": _MUL, "mod": _MUL}
 
@@ -342,7 +342,7 @@ def _tokens(text: str) -> list[_Token]:
             tokens.append(_Token("name", text[i:j].lower(), column))
             i = j
         else:
-            two = text[i:i + 2]
+            two = text[i : i + 2]
             if two in _FOREIGN:
                 raise RuleError(text, column, f"'{two}': {_FOREIGN[two]}")
             if two in _OPERATORS:
@@ -437,8 +437,11 @@ class _Reader:
         condition_column = self.token.column
         condition = self.chain(("or",), self.and_expr)
         if _type(condition) is not _B:
-            self.type_error(condition_column, condition,
-                            f"the condition of an 'if' must be true or false, not {_type(condition).noun}")
+            self.type_error(
+                condition_column,
+                condition,
+                f"the condition of an 'if' must be true or false, not {_type(condition).noun}",
+            )
         if not self.is_name("then"):
             self.expected(f"'then' for the 'if' at column {start}")
         self.take()
@@ -448,8 +451,11 @@ class _Reader:
         else_column = self.take().column
         otherwise = self.expr()
         if _type(then) is not _type(otherwise):
-            self.fail(else_column, f"the branches of the 'if' at column {start} must be of one type: "
-                                   f"'then' gives {_type(then).noun}, 'else' gives {_type(otherwise).noun}")
+            self.fail(
+                else_column,
+                f"the branches of the 'if' at column {start} must be of one type: "
+                f"'then' gives {_type(then).noun}, 'else' gives {_type(otherwise).noun}",
+            )
         return _If(condition, then, otherwise, start)
 
     def and_expr(self) -> _Node:
@@ -507,8 +513,10 @@ class _Reader:
         right = self.chain(("+", "-"), self.product)
         node = _Compare(token.text, left, right, left.column)
         if self.is_op(*comparisons):
-            self.fail(self.token.column, f"comparisons do not chain; join them with 'and': "
-                                         f"a {token.text} b and b {self.token.text} c")
+            self.fail(
+                self.token.column,
+                f"comparisons do not chain; join them with 'and': a {token.text} b and b {self.token.text} c",
+            )
         lt, rt = _type(left), _type(right)
         if token.text in ("=", "!="):
             if lt is not rt:
@@ -530,16 +538,20 @@ class _Reader:
         if self.is_op("("):
             return self.parenthesised(self.take())
         if self.is_op("-"):
-            self.fail(token.column, f"expected {_ATOM_EXPECTED}, found '-': numbers go from 0 to 999; "
-                                    f"a negative one is written 0 - 1")
+            self.fail(
+                token.column,
+                f"expected {_ATOM_EXPECTED}, found '-': numbers go from 0 to 999; a negative one is written 0 - 1",
+            )
         if token.kind != "name":
             self.expected(_ATOM_EXPECTED)
         name = token.text
         if name in _CARD_VALUES:
             self.take(node_token=True)
             if not self.is_op("."):
-                self.fail(self.token.column, f"{name} is a card: read it as {name}.rank, {name}.suit, "
-                                             f"{name}.colour or {name}.face")
+                self.fail(
+                    self.token.column,
+                    f"{name} is a card: read it as {name}.rank, {name}.suit, {name}.colour or {name}.face",
+                )
             self.take()
             attribute = self.token
             if attribute.kind != "name" or attribute.text not in _ATTRIBUTES:
@@ -565,8 +577,11 @@ class _Reader:
                 self.fail(token.column, f"{name} is read from a card: write card.{name}, not {name}(card)")
             self.fail(token.column, f"{name} is read from a card: card.{name}, last.{name}, ...")
         if name == "if":
-            self.fail(token.column, "this 'if' must be in parentheses, (if ... then ... else ...): "
-                                    "only a whole rule, the part after 'else' or a part in parentheses is a bare 'if'")
+            self.fail(
+                token.column,
+                "this 'if' must be in parentheses, (if ... then ... else ...): "
+                "only a whole rule, the part after 'else' or a part in parentheses is a bare 'if'",
+            )
         if name in _KEYWORDS:
             self.expected(_ATOM_EXPECTED)
         close = difflib.get_close_matches(name, _VOCABULARY, n=1, cutoff=0.6)
@@ -697,7 +712,9 @@ def _read(text: str) -> _Node:
     if not isinstance(text, str):
         raise RuleError(repr(text), None, f"a rule is text, not {type(text).__name__}")
     if len(text) > MAX_RULE_CHARS:
-        raise RuleError(text, MAX_RULE_CHARS + 1, f"a rule is at most {MAX_RULE_CHARS} characters; this one has {len(text)}")
+        raise RuleError(
+            text, MAX_RULE_CHARS + 1, f"a rule is at most {MAX_RULE_CHARS} characters; this one has {len(text)}"
+        )
     _check_characters(text)
     tree = _Reader(text).rule()
     depth, column = _depth(tree)
@@ -763,8 +780,11 @@ class SecretRule:
         tree = _read(self.text)
         canonical = _canonical(tree)
         if len(canonical) > MAX_RULE_CHARS:
-            raise RuleError(self.text, None, f"its canonical text has {len(canonical)} characters; "
-                                             f"a rule is at most {MAX_RULE_CHARS}")
+            raise RuleError(
+                self.text,
+                None,
+                f"its canonical text has {len(canonical)} characters; a rule is at most {MAX_RULE_CHARS}",
+            )
         object.__setattr__(self, "text", canonical)
         object.__setattr__(self, "_judge", _compile(tree))
 
@@ -842,41 +862,47 @@ class SecretRule:
         return True
 
 
-EXAMPLES: tuple[SecretRule, ...] = tuple(SecretRule(text) for text in (
-    # If the last card is odd (A, 3, 5, ..., J, K), a black card; if even, a red one.
-    "if odd(last.rank) then card.colour = black else card.colour = red",
-    # After a black card, one of its rank or higher; after a red one, its rank or lower.
-    "if last.colour = black then card.rank >= last.rank else card.rank <= last.rank",
-    # Spades, hearts, diamonds, clubs, spades, ...: after a spade a heart, and so on.
-    "if last.suit = spades then card.suit = hearts else if last.suit = hearts then card.suit = diamonds "
-    "else if last.suit = diamonds then card.suit = clubs else card.suit = spades",
-    # One point higher or one point lower than the last card.
-    "abs(card.rank - last.rank) = 1",
-))
+EXAMPLES: tuple[SecretRule, ...] = tuple(
+    SecretRule(text)
+    for text in (
+        # If the last card is odd (A, 3, 5, ..., J, K), a black card; if even, a red one.
+        "if odd(last.rank) then card.colour = black else card.colour = red",
+        # After a black card, one of its rank or higher; after a red one, its rank or lower.
+        "if last.colour = black then card.rank >= last.rank else card.rank <= last.rank",
+        # Spades, hearts, diamonds, clubs, spades, ...: after a spade a heart, and so on.
+        "if last.suit = spades then card.suit = hearts else if last.suit = hearts then card.suit = diamonds "
+        "else if last.suit = diamonds then card.suit = clubs else card.suit = spades",
+        # One point higher or one point lower than the last card.
+        "abs(card.rank - last.rank) = 1",
+    )
+)
 """The rule text's four examples, in its order."""
 
-LIBRARY: tuple[SecretRule, ...] = EXAMPLES + tuple(SecretRule(text) for text in (
-    "card.colour != last.colour",
-    "card.suit = last.suit or card.rank = last.rank",
-    "odd(card.rank) != odd(last.rank)",
-    "card.rank > last.rank or card.rank = 1",
-    "card.face != last.face",
-    "if odd(mainline) then card.colour = red else card.colour = black",
-    "card.suit = last2.suit",
-    "(card.rank - last.rank) mod 13 >= 1 and (card.rank - last.rank) mod 13 <= 3",
-    "card.rank mod last.rank = 0 or last.rank mod card.rank = 0",
-    "card.rank + last.rank <= 14",
-    "if card.colour = red then card.rank < last.rank else card.rank > last.rank",
-    "not (card.colour = last.colour and card.colour = last2.colour)",
-    "card.suit != last.suit and card.suit != last2.suit and card.suit != last3.suit",
-    "(card.rank <= 6) != (last.rank <= 6)",
-    "card.colour = last.colour",
-    "if mainline mod 3 = 0 then card.face else not card.face",
-    "if last.rank > last2.rank then card.rank <= last.rank else card.rank >= last.rank",
-    "odd(card.rank) = (card.colour = red)",
-    "card.rank mod 3 = (last.rank + 1) mod 3",
-    "abs(card.rank - last.rank) >= 4",
-))
+LIBRARY: tuple[SecretRule, ...] = EXAMPLES + tuple(
+    SecretRule(text)
+    for text in (
+        "card.colour != last.colour",
+        "card.suit = last.suit or card.rank = last.rank",
+        "odd(card.rank) != odd(last.rank)",
+        "card.rank > last.rank or card.rank = 1",
+        "card.face != last.face",
+        "if odd(mainline) then card.colour = red else card.colour = black",
+        "card.suit = last2.suit",
+        "(card.rank - last.rank) mod 13 >= 1 and (card.rank - last.rank) mod 13 <= 3",
+        "card.rank mod last.rank = 0 or last.rank mod card.rank = 0",
+        "card.rank + last.rank <= 14",
+        "if card.colour = red then card.rank < last.rank else card.rank > last.rank",
+        "not (card.colour = last.colour and card.colour = last2.colour)",
+        "card.suit != last.suit and card.suit != last2.suit and card.suit != last3.suit",
+        "(card.rank <= 6) != (last.rank <= 6)",
+        "card.colour = last.colour",
+        "if mainline mod 3 = 0 then card.face else not card.face",
+        "if last.rank > last2.rank then card.rank <= last.rank else card.rank >= last.rank",
+        "odd(card.rank) = (card.colour = red)",
+        "card.rank mod 3 = (last.rank + 1) mod 3",
+        "abs(card.rank - last.rank) >= 4",
+    )
+)
 """The rules a server dealer picks from (by index, from the fair dealer's stream):
 EXAMPLES first; every one accepts some card after any last card. Their meanings
 are listed in spec/games/eleusis.md ("The rule language")."""

@@ -35,14 +35,33 @@ first seat holding another suit; if no seat does, he leads it again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence as Seq
+from collections.abc import Iterable
+from collections.abc import Sequence as Seq
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from fairdeal.cards import Card, Rank, Suit, codes
-from fairdeal.rules.base import TableJSON
-from fairdeal.rules.base import DEALS, WHOLE_PACK, Event, HandResult, HandState, Layout, Move, Option, Rules, SeatView, Shuffler
-from fairdeal.rules.base import check_turn, fast_replace, has_turn, refuser, seat_fields, seat_to_act, went_out
+from fairdeal.rules.base import (
+    DEALS,
+    WHOLE_PACK,
+    Event,
+    HandResult,
+    HandState,
+    Layout,
+    Move,
+    Option,
+    Rules,
+    SeatView,
+    Shuffler,
+    TableJSON,
+    check_turn,
+    fast_replace,
+    has_turn,
+    refuser,
+    seat_fields,
+    seat_to_act,
+    went_out,
+)
 from fairdeal.rules.fan_tan import ChipMove, chip_lines
 from fairdeal.rules.move import PLAY, Count, Field, MoveKind
 from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_to_act, hand_places
@@ -57,13 +76,31 @@ ACE_LOW: tuple[Rank, ...] = tuple(Rank)
 
 
 # Michigan's sale of the extra hand (the auction games of this family read them: RunGame's bidding).
-EXCHANGE = MoveKind("exchange", label="Exchange", key="X", hint="exchanges",
-                    said="took the extra hand (their own hand is dead)", doc="The dealer takes the extra hand for his own.")
-AUCTION = MoveKind("auction", label="Auction", key="A", hint="auctions", said="put the extra hand up for auction",
-                   doc="The dealer puts the extra hand up for auction.")
-BID = MoveKind("bid", (Field("amount", Count(1, 1_000_000), doc="The counters bid for the extra hand."),),
-               label="Bid", key="B", hint="bids (the amount box)", said="bid {amount} for the extra hand",
-               doc="Bid counters for the extra hand.")
+EXCHANGE = MoveKind(
+    "exchange",
+    label="Exchange",
+    key="X",
+    hint="exchanges",
+    said="took the extra hand (their own hand is dead)",
+    doc="The dealer takes the extra hand for his own.",
+)
+AUCTION = MoveKind(
+    "auction",
+    label="Auction",
+    key="A",
+    hint="auctions",
+    said="put the extra hand up for auction",
+    doc="The dealer puts the extra hand up for auction.",
+)
+BID = MoveKind(
+    "bid",
+    (Field("amount", Count(1, 1_000_000), doc="The counters bid for the extra hand."),),
+    label="Bid",
+    key="B",
+    hint="bids (the amount box)",
+    said="bid {amount} for the extra hand",
+    doc="Bid counters for the extra hand.",
+)
 
 
 def deal_round(cards: Seq[Card], places: int) -> list[tuple[Card, ...]]:
@@ -271,22 +308,37 @@ class RunGame(Rules):
         Michigan's dead hand, Commit's stops) and Michigan's extra hand while it is unsettled
         (``dealt`` and ``extra_dealt`` are history)."""
         dead = "among the stops" if self.layout.extra == "stops" else "in the dead hand"
-        return [*hand_places(state.hands), ("on the table", [c for _, c in state.plays]), (dead, state.dead),
-                ("in the extra hand", state.extra)]
+        return [
+            *hand_places(state.hands),
+            ("on the table", [c for _, c in state.plays]),
+            (dead, state.dead),
+            ("in the extra hand", state.extra),
+        ]
 
     def check_position(self, state: RunState) -> None:
         seats = state.seats
         for i, (seat, _) in enumerate(state.plays):
             check_seat(seat, seats, f"plays[{i}][0]")
         runs = list(state.runs)
-        if runs != sorted(set(runs)) or (runs and (runs[0] != 0 or runs[-1] >= len(state.plays))) or (state.plays and not runs):
-            raise PositionError(f"the runs begin at increasing places in plays, the first at 0, all below {len(state.plays)}", field="runs")
+        if (
+            runs != sorted(set(runs))
+            or (runs and (runs[0] != 0 or runs[-1] >= len(state.plays)))
+            or (state.plays and not runs)
+        ):
+            raise PositionError(
+                f"the runs begin at increasing places in plays, the first at 0, all below {len(state.plays)}",
+                field="runs",
+            )
         if state.current is not None and (not state.plays or state.plays[-1][1] is not state.current):
-            raise PositionError(f"{state.current} is not the last card played: a run goes on from its last card", field="current")
+            raise PositionError(
+                f"{state.current} is not the last card played: a run goes on from its last card", field="current"
+            )
         if state.fork is not None and (self.special is None or state.current is not self.special):
             raise PositionError("only Commit's 9D, just played with a card, forks a run", field="fork")
         if state.stopped is not None and (state.current is not None or not self.new_suit):
-            raise PositionError("a suit has stopped only while a lead is due, in a game that leads a new suit", field="stopped")
+            raise PositionError(
+                "a suit has stopped only while a lead is due, in a game that leads a new suit", field="stopped"
+            )
         if state.privilege and (self.special is None or state.current is not None):
             raise PositionError("only Spin's spinner, leading, has the privilege", field="privilege")
         check_seat(state.last, seats, "last", none=True)
@@ -296,30 +348,46 @@ class RunGame(Rules):
             check_to_act(state)
             wanted = self.wanted(state.current, state.fork)
             if wanted and not any(card in state.hands[state.turn] for card in wanted):
-                raise PositionError(f"seat {state.turn} holds no card that goes on with the run ({' or '.join(map(str, wanted))})", field="turn")
+                raise PositionError(
+                    f"seat {state.turn} holds no card that goes on with the run ({' or '.join(map(str, wanted))})",
+                    field="turn",
+                )
         bidding = "auction" in self.move_kinds
         phases = ("play", "choose", "auction") if bidding else ("play",)
         if state.phase not in phases:
             raise PositionError(f"{state.phase!r} is not a phase of {self.title} ({', '.join(phases)})", field="phase")
         if state.phase != "play":
             if state.plays or not state.extra or state.dead:
-                raise PositionError("before the play the extra hand is unsettled, nothing played, nothing dead", field="phase")
+                raise PositionError(
+                    "before the play the extra hand is unsettled, nothing played, nothing dead", field="phase"
+                )
             if state.phase == "choose" and state.turn != state.dealer:
                 raise PositionError(f"the dealer, seat {state.dealer}, decides about the extra hand", field="turn")
             if state.phase == "auction" and state.turn == state.dealer:
                 raise PositionError("the dealer does not bid for the extra hand", field="turn")
         elif state.extra:
-            raise PositionError("the extra hand is settled when the play begins: it is dead, or a seat's", field="extra")
+            raise PositionError(
+                "the extra hand is settled when the play begins: it is dead, or a seat's", field="extra"
+            )
         if not bidding and (state.bids or state.extra_dealt or state.exchanged is not None):
-            raise PositionError(f"{self.title} has no extra hand", field="bids" if state.bids else "extra_dealt" if state.extra_dealt else "exchanged")
+            raise PositionError(
+                f"{self.title} has no extra hand",
+                field="bids" if state.bids else "extra_dealt" if state.extra_dealt else "exchanged",
+            )
         for i, (seat, amount) in enumerate(state.bids):
             check_seat(seat, seats, f"bids[{i}][0]")
             if amount is not None and not 1 <= amount <= self.options["max_bid"]:
-                raise PositionError(f"a bid is 1 to {self.options['max_bid']} counters, not {amount}", field=f"bids[{i}][1]")
+                raise PositionError(
+                    f"a bid is 1 to {self.options['max_bid']} counters, not {amount}", field=f"bids[{i}][1]"
+                )
         check_seat(state.exchanged, seats, "exchanged", none=True)
         boxes = self.layout_cards()
         if len(state.layout) != len(boxes) or any(n < 0 for n in state.layout):
-            said = f"0 or more counters on each layout card ({' '.join(map(str, boxes))})" if boxes else f"{self.title} has no layout"
+            said = (
+                f"0 or more counters on each layout card ({' '.join(map(str, boxes))})"
+                if boxes
+                else f"{self.title} has no layout"
+            )
             raise PositionError(said, field="layout")
         check_chip_tally(state, boxes=[c.code for c in boxes], pot=False)
 
@@ -328,7 +396,9 @@ class RunGame(Rules):
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[RunState, list[Event]]:
         # One card at a time, clockwise from the dealer's left, until the pack is gone.
         hands, _ = self.deal_cards(seats, dealer, hand, shuffle)
-        state = RunState(hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, net=(0,) * seats, dealt=hands)
+        state = RunState(
+            hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, net=(0,) * seats, dealt=hands
+        )
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
 
     # -- what may be played ----------------------------------------------------------
@@ -358,7 +428,9 @@ class RunGame(Rules):
         options = (self.successor(fork), self.successor(current)) if fork else (self.successor(current),)
         return tuple(c for c in options if c is not None)
 
-    def playable(self, hand: Seq[Card], current: Card | None, fork: Card | None, stopped: Suit | None, privilege: bool) -> list[Card]:
+    def playable(
+        self, hand: Seq[Card], current: Card | None, fork: Card | None, stopped: Suit | None, privilege: bool
+    ) -> list[Card]:
         """The cards of ``hand`` the seat to act may play (without a ``then``), in card order."""
         if current is None:
             return self.leads(hand, stopped, privilege)
@@ -513,7 +585,9 @@ class RunGame(Rules):
         changes.update(self.next_turn(hands, seat, card, then))
         return replace_state(state, **changes), [m.to_event(state.hand) for m in moves]
 
-    def next_turn(self, hands: tuple[tuple[Card, ...], ...], seat: int, card: Card, then: Card | None) -> dict[str, Any]:
+    def next_turn(
+        self, hands: tuple[tuple[Card, ...], ...], seat: int, card: Card, then: Card | None
+    ) -> dict[str, Any]:
         """Who acts after ``seat`` played ``card`` (and ``then``): the holder of the next card,
         or after a stop the next leader (the state's fields that say so)."""
         nxt = self.successor(card)
@@ -523,12 +597,20 @@ class RunGame(Rules):
                     return {"current": card, "turn": holder, "stopped": None, "privilege": False, "fork": None}
         return self.stop(hands, seat, card.suit)
 
-    def stop(self, hands: tuple[tuple[Card, ...], ...], last: int, suit: Suit | None, *, privilege: bool = False) -> dict[str, Any]:
+    def stop(
+        self, hands: tuple[tuple[Card, ...], ...], last: int, suit: Suit | None, *, privilege: bool = False
+    ) -> dict[str, Any]:
         """The run stopped after ``last``'s card of ``suit``: a lead is due (the state's fields)."""
         stopped = suit if self.new_suit else None
         leader = self.leader(hands, last, stopped, privilege)
         # The spin's privilege is the spinner's own: a seat the lead passes to has none.
-        return {"current": None, "turn": leader, "stopped": stopped, "privilege": privilege and leader == last, "fork": None}
+        return {
+            "current": None,
+            "turn": leader,
+            "stopped": stopped,
+            "privilege": privilege and leader == last,
+            "fork": None,
+        }
 
     def leader(self, hands: Seq[Seq[Card]], last: int, stopped: Suit | None, privilege: bool) -> int:
         """Who leads after a stop: the player of the last card, if he holds another suit than
@@ -756,7 +838,16 @@ def run_choice(rules: RunGame, view: RunView, moves: Seq[Move]) -> Move:
         def stops_for_me(suit: Suit) -> bool:
             return any(rules.successor(c) in dead for c in hand if c.suit == suit)
 
-        card = min(base, key=lambda c: (c.suit not in pay_suits, not stops_for_me(c.suit), rules.position(c), -counts[c.suit], c.suit))
+        card = min(
+            base,
+            key=lambda c: (
+                c.suit not in pay_suits,
+                not stops_for_me(c.suit),
+                rules.position(c),
+                -counts[c.suit],
+                c.suit,
+            ),
+        )
     special = rules.special
     if special is not None and card is not special and Move.play(card, then=special) in moves:
         spin_to_pay = [c for c in hand if c.code in view.layout and c is not card]

@@ -39,11 +39,34 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypedDict
 
 from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import TableJSON
-from fairdeal.rules.base import DEALS, WHOLE_PACK, Event, HandResult, HandState, IllegalMove, Move, SeatView, Shuffler, stack
-from fairdeal.rules.base import fast_replace, seat_fields, seat_to_act, turn_problem, went_out
-from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_shape, check_to_act, hand_places
+from fairdeal.rules.base import (
+    DEALS,
+    WHOLE_PACK,
+    Event,
+    HandResult,
+    HandState,
+    IllegalMove,
+    Move,
+    SeatView,
+    Shuffler,
+    TableJSON,
+    fast_replace,
+    seat_fields,
+    seat_to_act,
+    stack,
+    turn_problem,
+    went_out,
+)
 from fairdeal.rules.fan_tan import ChipMove, chip_lines, paid
+from fairdeal.rules.position import (
+    Places,
+    PositionError,
+    check_chip_tally,
+    check_seat,
+    check_shape,
+    check_to_act,
+    hand_places,
+)
 from fairdeal.rules.rounds import RoundGame
 from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
 
@@ -242,8 +265,11 @@ class SnipSnapFamily(RoundGame):
         """Where the cards are: the hands, the group being put down, the finished groups
         (``dealt`` is history)."""
         done = [Card.parse(code) for group in state.groups for turn in group["turns"] for code in turn["cards"]]
-        return [*hand_places(state.hands), ("in the group being put down", [c for _, c in state.group]),
-                ("in a finished group", done)]
+        return [
+            *hand_places(state.hands),
+            ("in the group being put down", [c for _, c in state.group]),
+            ("in a finished group", done),
+        ]
 
     def check_position(self, state: SnipSnapState) -> None:
         seats = state.seats
@@ -260,19 +286,33 @@ class SnipSnapFamily(RoundGame):
                 later = [card for _, put in state.turns[i:] for card in put]
                 why = self.ended(group, [*state.hands, later])
                 if why is not None:
-                    raise PositionError(f"the group was over ({why}) before this turn: a finished group is in groups", field=f"turns[{i}]")
+                    raise PositionError(
+                        f"the group was over ({why}) before this turn: a finished group is in groups",
+                        field=f"turns[{i}]",
+                    )
                 if cards and cards[0].rank != self.wanted(group):
-                    raise PositionError(f"{cards[0]} does not continue the group: the next card is {a_rank(self.wanted(group))}", field=f"turns[{i}]")
+                    raise PositionError(
+                        f"{cards[0]} does not continue the group: the next card is {a_rank(self.wanted(group))}",
+                        field=f"turns[{i}]",
+                    )
             group += [(seat, card) for card in cards]
         if group and state.result is None and self.ended(group, state.hands) is not None:
-            raise PositionError(f"the group is over ({self.ended(group, state.hands)}): a finished group is in groups", field="turns")
+            raise PositionError(
+                f"the group is over ({self.ended(group, state.hands)}): a finished group is in groups", field="turns"
+            )
         if state.turns and state.result is None and state.turn != (state.turns[-1][0] + 1) % seats:
-            raise PositionError(f"seat {(state.turns[-1][0] + 1) % seats} acts after seat {state.turns[-1][0]}, not seat {state.turn}", field="turn")
+            raise PositionError(
+                f"seat {(state.turns[-1][0] + 1) % seats} acts after seat {state.turns[-1][0]}, not seat {state.turn}",
+                field="turn",
+            )
         check_to_act(state)
         check_chip_tally(state)
         if state.pot < 0:
             raise PositionError(f"{state.pot} chips", field="pot")
-        shape = {"turns": [{"seat": "seat", "cards": ["card"], "calls?": ["str?"]}], "end": ("four", "ace", "stopped", "out")}
+        shape = {
+            "turns": [{"seat": "seat", "cards": ["card"], "calls?": ["str?"]}],
+            "end": ("four", "ace", "stopped", "out"),
+        }
         for i, group in enumerate(state.groups):
             check_shape(group, shape, f"groups[{i}]", seats)
 
@@ -281,7 +321,9 @@ class SnipSnapFamily(RoundGame):
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[SnipSnapState, list[Event]]:
         # One card at a time, clockwise from the dealer's left, until the pack is gone.
         hands, _ = self.deal_cards(seats, dealer, hand, shuffle)
-        state = SnipSnapState(hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, net=(0,) * seats, dealt=hands)
+        state = SnipSnapState(
+            hand=hand, dealer=dealer, hands=hands, turn=(dealer + 1) % seats, net=(0,) * seats, dealt=hands
+        )
         return state, [{"type": "deal", "hand": hand, "dealer": dealer}]
 
     # -- what may be played --------------------------------------------------------------
@@ -356,9 +398,13 @@ class SnipSnapFamily(RoundGame):
     def must_answer(self, able: Sequence[Card], wanted: Rank) -> str:
         return f"you must play when you can, and {min(able).display} can be played"
 
-    def stuck(self, state: SnipSnapState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]) -> tuple[SnipSnapState, list[Event]]:
+    def stuck(
+        self, state: SnipSnapState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]
+    ) -> tuple[SnipSnapState, list[Event]]:
         payment = ChipMove("pass", seat, None, 1)
-        state = _replace(state, turn=(seat + 1) % state.seats, turns=state.turns + ((seat, ()),), **paid(state, [payment]))
+        state = _replace(
+            state, turn=(seat + 1) % state.seats, turns=state.turns + ((seat, ()),), **paid(state, [payment])
+        )
         return state, [payment.to_event(state.hand)]
 
     def play(self, state: SnipSnapState, seat: int, card: Card) -> tuple[SnipSnapState, list[Event]]:
@@ -474,7 +520,8 @@ class Group:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Group:
         turns = tuple(
-            GroupTurn(t["seat"], tuple(Card.parse(c) for c in t["cards"]), tuple(t.get("calls", ()))) for t in data["turns"]
+            GroupTurn(t["seat"], tuple(Card.parse(c) for c in t["cards"]), tuple(t.get("calls", ())))
+            for t in data["turns"]
         )
         return cls(turns, data["end"])
 
@@ -482,7 +529,9 @@ class Group:
         return {"turns": [turn.to_json() for turn in self.turns], "end": self.end}
 
     def describe(self, names: SeatNames) -> str:
-        return "; ".join(turn.describe(names) for turn in self.turns) + _GROUP_ENDS.get(self.end, f" ({safe(self.end)})")
+        return "; ".join(turn.describe(names) for turn in self.turns) + _GROUP_ENDS.get(
+            self.end, f" ({safe(self.end)})"
+        )
 
 
 @dataclass(frozen=True, kw_only=True)

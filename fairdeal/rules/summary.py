@@ -233,4 +233,3 @@ class HandSummary:
     def fields(self) -> dict[str, Any]:
         """The summary's fields by name (for a subclass's summary built on this one)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-

@@ -147,7 +147,8 @@ async def _stream_role(
     games: GamesDep,
     token: TokenDep,
     query_token: Annotated[
-        str | None, Query(alias="token", max_length=100, description="A seat token, for clients that cannot set headers.")
+        str | None,
+        Query(alias="token", max_length=100, description="A seat token, for clients that cannot set headers."),
     ] = None,
 ) -> Role | None:
     """A spectator (``None``) unless a token is given; a given token must be valid."""

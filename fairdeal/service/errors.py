@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LONG_HEX", "ServiceError", "Unauthorized", "Forbidden", "NotFound", "Stale", "Rejected", "TooMany", "Unavailable"]
+__all__ = [
+    "LONG_HEX",
+    "ServiceError",
+    "Unauthorized",
+    "Forbidden",
+    "NotFound",
+    "Stale",
+    "Rejected",
+    "TooMany",
+    "Unavailable",
+]
 
 LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 """Any long hex in a log line is hidden (``LONG_HEX.sub("<hex hidden>", text)``): a traceback or a

@@ -44,7 +44,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.bots import BotError, make_bot
@@ -71,11 +71,11 @@ MAX_FOLLOW_UP_MOVES = 200
 
 
 def iso_time(t: float) -> str:
-    return datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def status_of(table: Table) -> str:
@@ -164,8 +164,14 @@ class GameService(LiveRecords[Table]):
         return row.host_hash
 
     def _restore(self, lines: list[dict[str, Any]], server_seed: str, row: GameRow) -> Table:
-        return Table.restore(lines, server_seed, self.signer, secret=self._secret(row), hold_deals=row.next_hand_seconds > 0,
-                             clock=self.clock)
+        return Table.restore(
+            lines,
+            server_seed,
+            self.signer,
+            secret=self._secret(row),
+            hold_deals=row.next_hand_seconds > 0,
+            clock=self.clock,
+        )
 
     def _bot_seconds(self, row: GameRow) -> float:
         # A row made before tables kept their own pace has none: the service's setting.
@@ -222,8 +228,14 @@ class GameService(LiveRecords[Table]):
         return created
 
     def _new_game(
-        self, rules_name: str, options: dict[str, int], seats: Sequence[Seat], turn_seconds: float | None,
-        bot_seconds: float | None = None, next_hand_seconds: float | None = None, creator: str | None = None,
+        self,
+        rules_name: str,
+        options: dict[str, int],
+        seats: Sequence[Seat],
+        turn_seconds: float | None,
+        bot_seconds: float | None = None,
+        next_hand_seconds: float | None = None,
+        creator: str | None = None,
     ) -> _NewGame:
         try:
             rules = get(rules_name, options)
@@ -243,8 +255,16 @@ class GameService(LiveRecords[Table]):
         pace = _Pace(turn_seconds, bot_seconds, next_hand_seconds)
         try:
             # The record's times and the deadlines come from the one clock (spec/record.md).
-            table = Table.new(game_id, rules, seats, self.signer, clock=self.clock, timing=pace.timing,
-                              server_seed=server_seed, hold_deals=next_hand_seconds > 0)
+            table = Table.new(
+                game_id,
+                rules,
+                seats,
+                self.signer,
+                clock=self.clock,
+                timing=pace.timing,
+                server_seed=server_seed,
+                hold_deals=next_hand_seconds > 0,
+            )
         except (TableError, FairnessError) as exc:
             raise Rejected(str(exc)) from None
         host_token = new_token()
@@ -269,7 +289,9 @@ class GameService(LiveRecords[Table]):
             touched=self.clock(),
         )
         seat_hashes = {seat: hash_token(token) for seat, token in join_tokens.items()}
-        return _NewGame(table, row, seat_hashes, [canonical(line).decode() for line in table.lines], host_token, join_tokens)
+        return _NewGame(
+            table, row, seat_hashes, [canonical(line).decode() for line in table.lines], host_token, join_tokens
+        )
 
     def _created(self, new: _NewGame) -> Created:
         """The answer to a create, once stored; the new table is cached as it is (no reading it back)."""
@@ -279,8 +301,12 @@ class GameService(LiveRecords[Table]):
             commitment=new.table.dealer.commitment,
             host_token=new.host_token,
             seats=[
-                {"seat": i, "name": seat.name, "bot": seat.bot,
-                 **({"join_token": new.join_tokens[i]} if i in new.join_tokens else {})}
+                {
+                    "seat": i,
+                    "name": seat.name,
+                    "bot": seat.bot,
+                    **({"join_token": new.join_tokens[i]} if i in new.join_tokens else {}),
+                }
                 for i, seat in enumerate(new.table.seats)
             ],
             public_key=self.signer.public_hex,
@@ -388,11 +414,13 @@ class GameService(LiveRecords[Table]):
 
     def _caps(self, total: int, mine: int) -> None:
         if self.max_games and total >= self.max_games:
-            raise Unavailable(f"the service runs {self.max_games} games, its most: try again when some have ended",
-                              retry_after=60)
+            raise Unavailable(
+                f"the service runs {self.max_games} games, its most: try again when some have ended", retry_after=60
+            )
         if self.max_games_per_client and mine >= self.max_games_per_client:
-            raise TooMany(f"this address runs {mine} games, the most one may: finish or abandon one first",
-                          retry_after=60)
+            raise TooMany(
+                f"this address runs {mine} games, the most one may: finish or abandon one first", retry_after=60
+            )
 
     def touch(self, game_id: str) -> None:
         """Someone looked at ``game_id`` (its state, record, live updates): a table of bots alone
@@ -464,7 +492,9 @@ class GameService(LiveRecords[Table]):
 
     async def ready_and_view_async(self, game_id: str, seat: int) -> dict[str, Any]:
         """``seat``'s person is ready for the next hand (dealt now if every person is); the seat's view."""
-        return await self._act_async(game_id, self._ready(seat), then=lambda table, row, _: self._describe(table, row, seat))
+        return await self._act_async(
+            game_id, self._ready(seat), then=lambda table, row, _: self._describe(table, row, seat)
+        )
 
     @staticmethod
     def _ready(seat: int) -> Callable[[Table, GameRow], None]:
@@ -500,8 +530,15 @@ class GameService(LiveRecords[Table]):
 
     # -- what follows by itself --------------------------------------------------------
 
-    def _answer(self, record_id: str, cached: Cached[Table], row: GameRow, columns: dict[str, Any], result: Any,
-                then: Callable[[Table, GameRow, Any], Any] | None) -> Any:
+    def _answer(
+        self,
+        record_id: str,
+        cached: Cached[Table],
+        row: GameRow,
+        columns: dict[str, Any],
+        result: Any,
+        then: Callable[[Table, GameRow, Any], Any] | None,
+    ) -> Any:
         # After the append, not before: a timer woken before the commit would look at the store,
         # find no deadline yet, and sleep its whole tick.
         self._deadline_set(columns.get("deadline"))
@@ -724,7 +761,6 @@ class GameService(LiveRecords[Table]):
             )
         return out
 
-
     def _next_hand(self, table: Table, row: GameRow) -> dict[str, Any]:
         """The pause between hands: the hand to come, its countdown, who is ready and who is
         waited for, and every seat's cards left (shown at the hand's end, to be counted)."""
@@ -764,8 +800,15 @@ class GameService(LiveRecords[Table]):
             raise Stale(f"the game is {status_of(table)}: play again once it is over or abandoned")
         seats = [Seat(seat.name, seat.bot) for seat in table.seats]
         self.check_caps(row.creator)
-        new = self._new_game(table.rules.name, dict(table.rules.options), seats, row.turn_seconds,
-                             self._bot_seconds(row), row.next_hand_seconds, row.creator)
+        new = self._new_game(
+            table.rules.name,
+            dict(table.rules.options),
+            seats,
+            row.turn_seconds,
+            self._bot_seconds(row),
+            row.next_hand_seconds,
+            row.creator,
+        )
         tokens = {str(seat): token for seat, token in new.join_tokens.items()}
         sealed = self.sealer.seal(f"{game_id}/again", json.dumps(tokens, sort_keys=True))
         # Noted first, so that of two racing calls only one makes a table.
@@ -925,4 +968,3 @@ def _card_note(table: Table, view: Any, card: Card) -> dict[str, Any]:
     else:
         why_not = "the match is over" if table.match.over else table.rules.explain(view, card)
     return {"card": card.code, "playable": why_not is None, "why_not": why_not}
-

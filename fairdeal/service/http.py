@@ -46,8 +46,10 @@ def _detail(detail: str) -> bytes:
 def _error_response(status: int, detail: str) -> bytes:
     """A whole HTTP/1.1 answer :func:`_detail` that closes the connection."""
     body = _detail(detail)
-    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
-            f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
+        f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n"
+    )
     return head.encode("ascii") + body
 
 
@@ -154,10 +156,16 @@ class LimitedHttpTools(HttpToolsProtocol):
 
     async def _cap_reached(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         """The ASGI app that answers a request over the cap: the JSON 503, and the connection closed."""
-        body = _detail(f"the server serves {self.max_connections} connections at once, its most: "
-                       f"try again in {CAP_RETRY_SECONDS} s")
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                   (b"retry-after", str(CAP_RETRY_SECONDS).encode()), (b"connection", b"close")]
+        body = _detail(
+            f"the server serves {self.max_connections} connections at once, its most: "
+            f"try again in {CAP_RETRY_SECONDS} s"
+        )
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(CAP_RETRY_SECONDS).encode()),
+            (b"connection", b"close"),
+        ]
         await send({"type": "http.response.start", "status": 503, "headers": headers})
         await send({"type": "http.response.body", "body": body, "more_body": False})
 

@@ -71,7 +71,9 @@ class Sealer:
         try:
             plain = self._aead.decrypt(sealed[: self.NONCE_BYTES], sealed[self.NONCE_BYTES :], game_id.encode())
         except InvalidTag:
-            raise ValueError(f"the sealed seed of {game_id!r} does not open with this data directory's seal key") from None
+            raise ValueError(
+                f"the sealed seed of {game_id!r} does not open with this data directory's seal key"
+            ) from None
         return plain.decode()
 
 

@@ -94,7 +94,9 @@ class RateLimiter:
             return None
 
     def _prune(self, now: float, per_second: float) -> None:
-        full = [c for c, (tokens, when) in self._buckets.items() if tokens + (now - when) * per_second >= self.rate.count]
+        full = [
+            c for c, (tokens, when) in self._buckets.items() if tokens + (now - when) * per_second >= self.rate.count
+        ]
         for client in full:
             del self._buckets[client]
 
@@ -102,8 +104,10 @@ class RateLimiter:
         """:meth:`take`, or :class:`~fairdeal.service.errors.TooMany` (429 with Retry-After) saying why."""
         wait = self.take(client, now)
         if wait is not None:
-            raise TooMany(f"too many {what} from this address: at most {self.rate}; try again in {math.ceil(wait)} s",
-                          retry_after=wait)
+            raise TooMany(
+                f"too many {what} from this address: at most {self.rate}; try again in {math.ceil(wait)} s",
+                retry_after=wait,
+            )
 
 
 class StreamCounter:
@@ -121,8 +125,10 @@ class StreamCounter:
         with self._lock:
             count = self._open.get(client, 0)
             if count >= self.limit:
-                raise TooMany(f"this address has {count} live-update streams open, the most allowed: close one first",
-                              retry_after=5)
+                raise TooMany(
+                    f"this address has {count} live-update streams open, the most allowed: close one first",
+                    retry_after=5,
+                )
             self._open[client] = count + 1
         return Lease(self, client)
 
@@ -205,8 +211,9 @@ class Limits:
     """A process's per-client limits, from the settings: :attr:`creates`, :attr:`moves`, :attr:`streams`;
     the rates count time by ``clock`` (the app's test clock, else ``time.monotonic``)."""
 
-    def __init__(self, create_rate: str, move_rate: str, streams_per_client: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, create_rate: str, move_rate: str, streams_per_client: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.now = clock
         self.creates = RateLimiter(Rate.parse(create_rate))
         self.moves = RateLimiter(Rate.parse(move_rate))

@@ -171,8 +171,13 @@ class LiveRecords(Generic[R]):
     takes 0.6), then costs a few microseconds a move."""
 
     def __init__(
-        self, store: Store, signer: Signer, sealer: Sealer, notifier: Notifier | None = None,
-        *, cache_bytes: int | None = None,
+        self,
+        store: Store,
+        signer: Signer,
+        sealer: Sealer,
+        notifier: Notifier | None = None,
+        *,
+        cache_bytes: int | None = None,
     ) -> None:
         self.store = store
         self.signer = signer
@@ -234,8 +239,13 @@ class LiveRecords(Generic[R]):
         :attr:`evictions`."""
         with self._cache_lock:
             cached = len(self._cache)
-        return {"cached": cached, "bytes": self.cache_used, "restores": self.restores,
-                "catch_ups": self.catch_ups, "evictions": self.evictions}
+        return {
+            "cached": cached,
+            "bytes": self.cache_used,
+            "restores": self.restores,
+            "catch_ups": self.catch_ups,
+            "evictions": self.evictions,
+        }
 
     def _lock(self, record_id: str) -> threading.Lock:
         return self._locks[zlib.crc32(record_id.encode()) % self.LOCK_STRIPES]
@@ -290,7 +300,9 @@ class LiveRecords(Generic[R]):
             cached = self._keep(record_id, row, lines, hashes)
         elif row.length > cached.live.seq:
             start = cached.live.seq
-            self._caught_up(record_id, cached, row, self._as_of(row, start, await self.store.lines_async(record_id, start)))
+            self._caught_up(
+                record_id, cached, row, self._as_of(row, start, await self.store.lines_async(record_id, start))
+            )
         cached.row = row
         return cached, row
 
@@ -528,7 +540,9 @@ class LiveRecords(Generic[R]):
     async def read_async(self, record_id: str, reader: Callable[[R, Any], T]) -> T:
         """:meth:`read`, awaited: on the event loop where the store allows (see :meth:`act_async`)."""
         return await self._loaded_async(
-            record_id, lambda cached, row: reader(cached.live, row), lambda: self.store.call(self.read, record_id, reader)
+            record_id,
+            lambda cached, row: reader(cached.live, row),
+            lambda: self.store.call(self.read, record_id, reader),
         )
 
     async def authenticate_async(self, record_id: str, token: str | None) -> Role:
@@ -537,7 +551,9 @@ class LiveRecords(Generic[R]):
         if role is not None:
             return role
         return await self._loaded_async(
-            record_id, lambda cached, row: self._role(cached, token), lambda: self.store.call(self.authenticate, record_id, token)
+            record_id,
+            lambda cached, row: self._role(cached, token),
+            lambda: self.store.call(self.authenticate, record_id, token),
         )
 
     async def _loaded_async(
@@ -558,7 +574,11 @@ class LiveRecords(Generic[R]):
         return await otherwise()
 
     def _run(
-        self, live: R, row: Any, action: Callable[[R, Any], T], after: Callable[[R, Any], dict[str, Any]] | None,
+        self,
+        live: R,
+        row: Any,
+        action: Callable[[R, Any], T],
+        after: Callable[[R, Any], dict[str, Any]] | None,
         expected_seq: int | None,
     ) -> tuple[T, dict[str, Any], list[str]]:
         """The action on ``live``: its result, and the columns and lines for the append."""
@@ -574,8 +594,15 @@ class LiveRecords(Generic[R]):
         if live.seq != start or isinstance(exc, Conflict):
             self.drop(record_id)
 
-    def _answer(self, record_id: str, cached: Cached[R], row: Any, columns: dict[str, Any], result: T,
-                then: Callable[[R, Any, T], Any] | None) -> Any:
+    def _answer(
+        self,
+        record_id: str,
+        cached: Cached[R],
+        row: Any,
+        columns: dict[str, Any],
+        result: T,
+        then: Callable[[R, Any, T], Any] | None,
+    ) -> Any:
         """After the append: the cached row as it left it, the lines forgotten, and the answer."""
         cached.row = _appended(row, columns, cached.live.seq)
         self._stored(record_id, cached)
@@ -620,8 +647,16 @@ DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
 """The cache's budget unless the operator sets one (``FAIRDEAL_CACHE_MB``)."""
 
 # Objects that are never a record's own: classes, functions, modules, code, descriptors.
-_NOT_OWNED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType,
-              types.MethodDescriptorType, types.WrapperDescriptorType, types.GetSetDescriptorType)
+_NOT_OWNED = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.CodeType,
+    types.MethodDescriptorType,
+    types.WrapperDescriptorType,
+    types.GetSetDescriptorType,
+)
 
 
 def _shared_ids(service: Any) -> set[int]:
@@ -649,7 +684,7 @@ def deep_size(root: Any, shared: Iterable[int] = ()) -> int:
         if id(obj) in seen:
             continue
         seen.add(id(obj))
-        if isinstance(obj, _NOT_OWNED) or isinstance(obj, enum.Enum):
+        if isinstance(obj, (*_NOT_OWNED, enum.Enum)):
             continue
         total += getsizeof(obj)
         stack.extend(referents(obj))

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, StrictBool, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    Strict,
+    StrictBool,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from fairdeal.fairness import MAX_CLIENT_SEED_BYTES
 from fairdeal.rules import DEFAULT, RULES, Move
@@ -65,18 +76,27 @@ class CreateGame(_Body):
         None, ge=0.1, le=86400, allow_inf_nan=False, description="A human seat's time for one turn (default 20)."
     )
     bot_seconds: float | None = Field(
-        None, ge=0, le=10, allow_inf_nan=False,
+        None,
+        ge=0,
+        le=10,
+        allow_inf_nan=False,
         description="How long a bot waits before it moves (default: the server's, 1, at a table with people; 0 for bots alone).",
     )
     next_hand_seconds: float | None = Field(
-        None, ge=0, le=120, allow_inf_nan=False,
+        None,
+        ge=0,
+        le=120,
+        allow_inf_nan=False,
         description="The pause between hands for the people to be ready (default: the server's, 20, at a table "
-                    "with people; 0 for bots alone; 0 deals the next hand at once).",
+        "with people; 0 for bots alone; 0 deals the next hand at once).",
     )
     host_id: str | None = Field(
-        None, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["alice"],
+        None,
+        pattern=r"^[A-Za-z0-9._-]{1,64}$",
+        examples=["alice"],
         description="Who opens it, as the transparency log's start entry says (an account name of the operator's; "
-                    "not one starting ip-). Without it the log names the client address's pseudonym (spec/log.md).")
+        "not one starting ip-). Without it the log names the client address's pseudonym (spec/log.md).",
+    )
 
 
 class CommitIn(_Body):
@@ -97,8 +117,11 @@ class RevealIn(_Body):
     # The protocol bounds a seed in UTF-8 bytes (spec/fairness.md), which JSON Schema cannot count: the
     # schema gives the bound it can (128 characters, which every seed of 128 bytes is within) and the
     # byte bound as x-maxBytes, and a seed within the first but over the second is a 422 that says so.
-    seed: str = Field(max_length=MAX_CLIENT_SEED_BYTES, json_schema_extra={"x-maxBytes": MAX_CLIENT_SEED_BYTES},
-                      description="The client seed committed to: at most 128 UTF-8 bytes (x-maxBytes), so at most 128 characters.")
+    seed: str = Field(
+        max_length=MAX_CLIENT_SEED_BYTES,
+        json_schema_extra={"x-maxBytes": MAX_CLIENT_SEED_BYTES},
+        description="The client seed committed to: at most 128 UTF-8 bytes (x-maxBytes), so at most 128 characters.",
+    )
 
     _check_seed = field_validator("seed")(_seed_size)
 
@@ -110,7 +133,9 @@ class MoveIn(_Body):
 
     model_config = ConfigDict(extra="allow")
 
-    seq: WholeNumber = Field(ge=0, le=1_000_000_000, description="The record length the move was chosen on (the view's seq).")
+    seq: WholeNumber = Field(
+        ge=0, le=1_000_000_000, description="The record length the move was chosen on (the view's seq)."
+    )
     move: str = Field(min_length=1, max_length=32, examples=["play"])
     seat: WholeNumber | None = Field(None, ge=0, le=MAX_SEATS - 1, description="Optional: the seat the token must be.")
 
@@ -138,17 +163,26 @@ class AbandonIn(_Body):
 
 class CreateSession(_Body):
     seats: WholeNumber = Field(1, ge=1, le=MAX_SESSION_SEATS, description="How many client seeds the session takes.")
-    label_prefix: str = Field("", pattern=r"^[a-z0-9/_-]{0,32}$", description="Every shuffle's label must start with it.")
+    label_prefix: str = Field(
+        "", pattern=r"^[a-z0-9/_-]{0,32}$", description="Every shuffle's label must start with it."
+    )
     host_id: str | None = Field(
-        None, pattern=r"^[A-Za-z0-9._-]{1,64}$", examples=["alice"],
+        None,
+        pattern=r"^[A-Za-z0-9._-]{1,64}$",
+        examples=["alice"],
         description="Who opens it, as the transparency log's start entry says (an account name of the operator's; "
-                    "not one starting ip-). Without it the log names the client address's pseudonym (spec/log.md).")
+        "not one starting ip-). Without it the log names the client address's pseudonym (spec/log.md).",
+    )
 
 
 class ShuffleIn(_Body):
     label: str = Field(pattern=LABEL, examples=["round/1/deal"])
-    cards: list[CardCode] | None = Field(None, min_length=1, max_length=MAX_SHUFFLE_CARDS, examples=[["AS", "KH", "8D"]])
-    packs: WholeNumber | None = Field(None, ge=1, le=MAX_SHUFFLE_CARDS // 52, description="Shuffle this many full packs in card order.")
+    cards: list[CardCode] | None = Field(
+        None, min_length=1, max_length=MAX_SHUFFLE_CARDS, examples=[["AS", "KH", "8D"]]
+    )
+    packs: WholeNumber | None = Field(
+        None, ge=1, le=MAX_SHUFFLE_CARDS // 52, description="Shuffle this many full packs in card order."
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> ShuffleIn:

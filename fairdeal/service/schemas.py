@@ -64,7 +64,9 @@ Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 Signature = Annotated[str, Field(pattern=r"^[0-9a-f]{128}$", description="Ed25519, 64 bytes in hex.")]
 CardCode = Annotated[str, Field(pattern=r"^[A2-9TJQK][CDHS]$", examples=["9C"])]
 SeatNumber = Annotated[int, Field(ge=0)]
-Timestamp = Annotated[str, Field(description="UTC, ISO 8601 with milliseconds and Z.", examples=["2026-01-01T12:00:00.000Z"])]
+Timestamp = Annotated[
+    str, Field(description="UTC, ISO 8601 with milliseconds and Z.", examples=["2026-01-01T12:00:00.000Z"])
+]
 
 
 def _absent_not_null(schema: dict[str, Any]) -> None:
@@ -100,10 +102,12 @@ class FieldError(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     type: str = Field(examples=["missing"])
-    loc: list[str | int] = Field(description="Where: `body`, `path`, `query` or `header`, then the field.", examples=[["body", "seq"]])
+    loc: list[str | int] = Field(
+        description="Where: `body`, `path`, `query` or `header`, then the field.", examples=[["body", "seq"]]
+    )
     msg: str = Field(examples=["Field required"])
     input: Any = Field(None, description="What was sent there (text escaped; NaN and Infinity as strings).")
-    ctx: dict[str, Any] = _sometimes("What the constraint was (`{\"ge\": 0.1}`), for some errors.")
+    ctx: dict[str, Any] = _sometimes('What the constraint was (`{"ge": 0.1}`), for some errors.')
 
 
 class Error(_Closed):
@@ -124,7 +128,7 @@ ERRORS: dict[int, str] = {
     413: "The request body is over the service's limit (16 KiB by default, `FAIRDEAL_MAX_BODY_BYTES`).",
     422: "The request does not fit its schema, or the rules or the protocol refuse it (an illegal move).",
     429: "Over a limit of this client's: its rate of creates or moves, its running games, its open streams "
-         "(a `Retry-After` header says when to try again).",
+    "(a `Retry-After` header says when to try again).",
     503: "Over a limit of the whole service's: its running games (a `Retry-After` header says when to try again).",
 }
 
@@ -135,12 +139,18 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     >>> sorted(errors(404, 422))
     [404, 422]
     """
-    return {code: {"model": Error, "description": ERRORS[code], **({"headers": _CHALLENGE} if code == 401 else {})}
-            for code in codes}
+    return {
+        code: {"model": Error, "description": ERRORS[code], **({"headers": _CHALLENGE} if code == 401 else {})}
+        for code in codes
+    }
 
 
-_CHALLENGE = {"WWW-Authenticate": {"description": "`Bearer`: the token goes in `Authorization: Bearer <token>`.",
-                                   "schema": {"type": "string", "const": "Bearer"}}}
+_CHALLENGE = {
+    "WWW-Authenticate": {
+        "description": "`Bearer`: the token goes in `Authorization: Bearer <token>`.",
+        "schema": {"type": "string", "const": "Bearer"},
+    }
+}
 
 
 # -- the service ----------------------------------------------------------------------------------
@@ -208,7 +218,9 @@ class MoveForm(_Closed):
     label: str = Field(examples=["Draw"])
     key: str = Field(description="The table's keyboard key for it (empty: none).")
     hint: str = Field(description='What the key hint says the key does ("bids (the amount box)").')
-    said: str = Field(description='How the log says the move: a template of its members ("bid {amount} for the extra hand"); empty: the table\'s own words.')
+    said: str = Field(
+        description='How the log says the move: a template of its members ("bid {amount} for the extra hand"); empty: the table\'s own words.'
+    )
     syntax: str = Field(description="Its text form, as Move.parse reads it.", examples=["play CARD [naming SUIT]"])
     fields: list[MoveFormField]
 
@@ -220,7 +232,9 @@ class Declaration(_Closed):
     title: str = Field(examples=["Crazy Eights"])
     family: str
     module: str = Field(description="The rules module's last name (a plugin's: its own).")
-    renderer: str = Field(description="The browser's renderer, web/js/games/<renderer>.js; generic for a game without one of its own.")
+    renderer: str = Field(
+        description="The browser's renderer, web/js/games/<renderer>.js; generic for a game without one of its own."
+    )
     summary: str
     seats: SeatRange
     options: list[OptionDeclaration]
@@ -250,12 +264,17 @@ class Catalogue(_Closed):
 
 # -- games ----------------------------------------------------------------------------------------
 
+
 class LogAnnounced(_Closed):
     """The start entry's place in the transparency log (spec/log.md), proved against a checkpoint."""
 
     index: int = Field(ge=0)
-    checkpoint: str = Field(description="A signed checkpoint (C2SP tlog-checkpoint in a signed note) that holds the entry.")
-    inclusion: list[Hex64] = Field(description="The entry's RFC 9162 inclusion proof against that checkpoint's root, hex.")
+    checkpoint: str = Field(
+        description="A signed checkpoint (C2SP tlog-checkpoint in a signed note) that holds the entry."
+    )
+    inclusion: list[Hex64] = Field(
+        description="The entry's RFC 9162 inclusion proof against that checkpoint's root, hex."
+    )
 
 
 class Receipt(_Closed):
@@ -412,7 +431,9 @@ class NextHand(_Closed):
     seconds_left: float | None
     ready: list[SeatNumber] = Field(description="The people who said they are ready.")
     waiting: list[SeatNumber] = Field(description="The people the deal still waits for.")
-    cards_left: list[list[CardCode]] = Field(description="Every seat's cards left at the hand's end, by seat (shown to be counted).")
+    cards_left: list[list[CardCode]] = Field(
+        description="Every seat's cards left at the hand's end, by seat (shown to be counted)."
+    )
 
 
 class Again(_Closed):
@@ -438,7 +459,9 @@ class PublicState(_Closed):
     turn_seconds: float
     bot_seconds: float = Field(description="How long a bot waits before it moves.")
     next_hand_seconds: float = Field(description="The pause between hands (0: the next hand is dealt at once).")
-    deadline: Timestamp | None = Field(description="When the seat to act runs out of time (null for a bot, or no turn).")
+    deadline: Timestamp | None = Field(
+        description="When the seat to act runs out of time (null for a bot, or no turn)."
+    )
     seconds_left: float | None
     table: Table | None = Field(description="Null until the first deal.")
     hand_no: int
@@ -504,7 +527,9 @@ class VerifiedHand(_Open):
 class Timing(_Closed):
     """A format 2 record header's timing: the table's timer, in whole milliseconds."""
 
-    turn_ms: int = Field(ge=0, description="A person's turn (times the rules' turn factor); every auto-move is checked against it.")
+    turn_ms: int = Field(
+        ge=0, description="A person's turn (times the rules' turn factor); every auto-move is checked against it."
+    )
     bot_ms: int = Field(ge=0, description="A bot's wait before its move.")
     next_hand_ms: int = Field(ge=0, description="The longest pause between hands.")
 
@@ -605,8 +630,10 @@ def typed_moves(document: dict[str, Any]) -> dict[str, Any]:
     """
     schemas = document["components"]["schemas"]
     names = sorted({name for cls in RULES.values() for name in cls.reads}, key=kinds().index)
-    for answer, extra in (("LegalMove", {}), ("MoveIn", {
-            key: value for key, value in schemas["MoveIn"]["properties"].items() if key in ("seq", "seat")})):
+    for answer, extra in (
+        ("LegalMove", {}),
+        ("MoveIn", {key: value for key, value in schemas["MoveIn"]["properties"].items() if key in ("seq", "seat")}),
+    ):
         mapping = {}
         for name in names:
             schema = declared(name).schema()
@@ -677,15 +704,23 @@ def _event(kind: str, data: dict[str, Any], description: str, *, with_id: bool =
         "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data},
         "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The last record line's seq."},
     }
-    return {"type": "object", "description": description, "properties": properties,
-            "required": ["event", "data", *(["id"] if with_id else [])]}
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": ["event", "data", *(["id"] if with_id else [])],
+    }
 
 
 LIVE_EVENT: dict[str, Any] = {
     "description": "One server-sent event (for Open API before 3.2, the schema of each event).",
     "oneOf": [
-        _event("line", {"type": "object", "required": ["type", "seq", "prev"]},
-               "A new record line, as GET /games/{game_id}/record has it; its `id` is its seq.", with_id=True),
+        _event(
+            "line",
+            {"type": "object", "required": ["type", "seq", "prev"]},
+            "A new record line, as GET /games/{game_id}/record has it; its `id` is its seq.",
+            with_id=True,
+        ),
         _event("state", {"$ref": "#/components/schemas/PublicState"}, "The public state after a batch of lines."),
         _event("view", {"$ref": "#/components/schemas/SeatView"}, "The seat's view after a batch (with its token)."),
     ],

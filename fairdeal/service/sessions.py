@@ -39,8 +39,14 @@ class SessionService(LiveRecords[DealingSession]):
     what = "session"
 
     def __init__(
-        self, store: Store, signer: Signer, sealer: Sealer, notifier: Notifier | None = None,
-        *, clock: Callable[[], float] = time.time, cache_bytes: int | None = None,
+        self,
+        store: Store,
+        signer: Signer,
+        sealer: Sealer,
+        notifier: Notifier | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        cache_bytes: int | None = None,
     ) -> None:
         super().__init__(store, signer, sealer, notifier, cache_bytes=cache_bytes)
         self.clock = clock
@@ -82,7 +88,9 @@ class SessionService(LiveRecords[DealingSession]):
             length=session.seq,
         )
         seat_hashes = {seat: hash_token(t) for seat, t in tokens.items()}
-        index = self.store.create_session(row, seat_hashes, [canonical(line).decode() for line in session.lines], host=host)
+        index = self.store.create_session(
+            row, seat_hashes, [canonical(line).decode() for line in session.lines], host=host
+        )
         self._keep_new(session_id, Cached(session, row.owner_hash, seat_hashes, row))  # as it is: no reading it back
         return {
             "session_id": session_id,

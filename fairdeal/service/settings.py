@@ -135,7 +135,9 @@ class Settings:
         if not self.database_url.startswith(("sqlite:///", "postgresql://", "postgres://")):
             raise SettingsError("FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://")
         if self.log_origin and not all(" " < c <= "~" and c != "+" for c in self.log_origin):
-            raise SettingsError("FAIRDEAL_LOG_ORIGIN is printable ASCII with no spaces and no '+' (e.g. cards.example.com/log)")
+            raise SettingsError(
+                "FAIRDEAL_LOG_ORIGIN is printable ASCII with no spaces and no '+' (e.g. cards.example.com/log)"
+            )
         from fairdeal.service.limits import Rate, parse_networks
 
         for name, text in (("FAIRDEAL_CREATE_RATE", self.create_rate), ("FAIRDEAL_MOVE_RATE", self.move_rate)):

@@ -96,11 +96,11 @@ class TurnTimer:
                 if wait > 0:
                     try:
                         await asyncio.wait_for(self._woken.wait(), wait)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         pass
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # the database may be away for a moment: look again in a tick
+            except Exception as exc:  # noqa: BLE001 (the database may be away for a moment: look again in a tick)
                 log.warning("timer: %s", LONG_HEX.sub("<hex hidden>", f"{type(exc).__name__}: {exc}"))
                 self._sleeping_until = -math.inf
                 await asyncio.sleep(self.tick)

@@ -92,7 +92,9 @@ class PublicLog:
         with self._lock:
             note = self._notes.get(size)
         if note is None:
-            note = signed_checkpoint(Checkpoint(self.origin, size, tree.root(size)), self.signer.public_hex, self.signer.sign)
+            note = signed_checkpoint(
+                Checkpoint(self.origin, size, tree.root(size)), self.signer.public_hex, self.signer.sign
+            )
             with self._lock:
                 self._notes[size] = note
                 while len(self._notes) > self.KEEP_CHECKPOINTS:
@@ -102,14 +104,20 @@ class PublicLog:
     def announce(self, index: int) -> dict[str, Any]:
         """The create answer's ``log``: the start entry's index, a checkpoint that holds it, the proof."""
         tree = self.tree()
-        return {"index": index, "checkpoint": self.checkpoint(tree=tree),
-                "inclusion": [h.hex() for h in tree.inclusion_proof(index, len(tree))]}
+        return {
+            "index": index,
+            "checkpoint": self.checkpoint(tree=tree),
+            "inclusion": [h.hex() for h in tree.inclusion_proof(index, len(tree))],
+        }
 
     async def announce_async(self, index: int) -> dict[str, Any]:
         """:meth:`announce`, reading the tree from the event loop where the store allows."""
         tree = await self.store.log_tree_async()
-        return {"index": index, "checkpoint": self.checkpoint(tree=tree),
-                "inclusion": [h.hex() for h in tree.inclusion_proof(index, len(tree))]}
+        return {
+            "index": index,
+            "checkpoint": self.checkpoint(tree=tree),
+            "inclusion": [h.hex() for h in tree.inclusion_proof(index, len(tree))],
+        }
 
     def announced(self, record_id: str) -> dict[str, Any] | None:
         """:meth:`announce` for the start entry of game or session ``record_id``, against the
@@ -136,8 +144,12 @@ class PublicLog:
         size = self._size(tree, size, "size")
         if not 0 <= index < size:
             raise Rejected(f"index {index} is not in a tree of {size}")
-        return {"index": index, "size": size, "root": tree.root(size).hex(),
-                "proof": [h.hex() for h in tree.inclusion_proof(index, size)]}
+        return {
+            "index": index,
+            "size": size,
+            "root": tree.root(size).hex(),
+            "proof": [h.hex() for h in tree.inclusion_proof(index, size)],
+        }
 
     def consistency(self, first: int, second: int | None = None) -> dict[str, Any]:
         tree = self.tree()
@@ -148,8 +160,13 @@ class PublicLog:
             proof = tree.consistency_proof(first, second)
         except LogError as exc:  # pragma: no cover - the sizes were checked
             raise Rejected(str(exc)) from None
-        return {"first": first, "second": second, "first_root": tree.root(first).hex(),
-                "second_root": tree.root(second).hex(), "proof": [h.hex() for h in proof]}
+        return {
+            "first": first,
+            "second": second,
+            "first_root": tree.root(first).hex(),
+            "second_root": tree.root(second).hex(),
+            "proof": [h.hex() for h in proof],
+        }
 
     def entries(self, start: int, end: int | None = None) -> dict[str, Any]:
         size = self.store.log_size()
@@ -158,7 +175,10 @@ class PublicLog:
         if end < start:
             raise Rejected(f"end {end} is before start {start}")
         end = min(end, start + MAX_PAGE, size)
-        return {"size": size, "entries": [{"index": i, "entry": text} for i, text in self.store.log_entries(start, end)]}
+        return {
+            "size": size,
+            "entries": [{"index": i, "entry": text} for i, text in self.store.log_entries(start, end)],
+        }
 
     def tile(self, tile: Tile) -> bytes:
         """A hash tile or an entry bundle of the log (C2SP tlog-tiles, spec/log.md section 10);
@@ -194,6 +214,11 @@ class PublicLog:
         rows = [(i, text) for i, text in self.store.log_of(record_id) if i < len(tree)]
         if not rows or json.loads(rows[0][1]).get("kind") != what:
             raise NotFound(f"there is no {what} {record_id!r} in the log")
-        return {"checkpoint": self.checkpoint(tree=tree), "size": len(tree),
-                "entries": [{"index": i, "entry": text, "inclusion": [h.hex() for h in tree.inclusion_proof(i, len(tree))]}
-                            for i, text in rows]}
+        return {
+            "checkpoint": self.checkpoint(tree=tree),
+            "size": len(tree),
+            "entries": [
+                {"index": i, "entry": text, "inclusion": [h.hex() for h in tree.inclusion_proof(i, len(tree))]}
+                for i, text in rows
+            ],
+        }

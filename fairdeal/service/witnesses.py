@@ -83,8 +83,14 @@ class Witnesses:
     """The witnesses of one process's log: what each was last known to have cosigned, the
     cosignatures they gave per checkpoint size, and the rounds that ask them."""
 
-    def __init__(self, log: PublicLog, sites: tuple[WitnessSite, ...], timeout: float = 5.0,
-                 interval: float = 10.0, transport: Any = None) -> None:
+    def __init__(
+        self,
+        log: PublicLog,
+        sites: tuple[WitnessSite, ...],
+        timeout: float = 5.0,
+        interval: float = 10.0,
+        transport: Any = None,
+    ) -> None:
         self.log = log
         self.sites = sites
         self.timeout = timeout
@@ -105,8 +111,12 @@ class Witnesses:
     async def start(self) -> None:
         import httpx
 
-        self._client = httpx.AsyncClient(transport=self.transport, timeout=self.timeout, follow_redirects=False,
-                                         headers={"User-Agent": "fairdeal-log"})
+        self._client = httpx.AsyncClient(
+            transport=self.transport,
+            timeout=self.timeout,
+            follow_redirects=False,
+            headers={"User-Agent": "fairdeal-log"},
+        )
 
     async def stop(self) -> None:
         if self._round is not None and not self._round.done():
@@ -145,7 +155,7 @@ class Witnesses:
             try:
                 # Shielded: a client that hangs up does not cancel the round for everyone else.
                 await asyncio.wait_for(asyncio.shield(await self._start_round()), deadline - loop.time())
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
             except Exception:  # the checkpoint is still served, with what cosignatures there are
                 log.exception("a round of the witnesses failed")
@@ -168,7 +178,9 @@ class Witnesses:
         size = len(tree)
         note = self.log.checkpoint(size, tree)
         have = self._cosigned.get(size, {})
-        await asyncio.gather(*(self._submit(site, size, note, tree) for site in self.sites if site.key.name not in have))
+        await asyncio.gather(
+            *(self._submit(site, size, note, tree) for site in self.sites if site.key.name not in have)
+        )
         self._tried.add(size)
         for old in sorted(self._tried)[:-KEEP_SIZES]:
             self._tried.discard(old)
@@ -192,9 +204,10 @@ class Witnesses:
                 return
             proof = "".join(base64.b64encode(h).decode() + "\n" for h in tree.consistency_proof(old, size))
             try:
-                status, content_type, answer = await self.post(f"{site.url}/add-checkpoint",
-                                                               f"old {old}\n{proof}\n{note}".encode())
-            except Exception as exc:  # whatever the network does, the log goes on
+                status, content_type, answer = await self.post(
+                    f"{site.url}/add-checkpoint", f"old {old}\n{proof}\n{note}".encode()
+                )
+            except Exception as exc:  # noqa: BLE001 (whatever the network does, the log goes on)
                 self._fail(site, size, f"no answer ({type(exc).__name__}: {exc})")
                 return
             if status == 200:

@@ -63,8 +63,11 @@ def _packages() -> list[str]:
     and ``verifier``."""
     from importlib import metadata
 
-    names = sorted(name for name, dists in metadata.packages_distributions().items()
-                   if "fairdeal" in dists and name.isidentifier() and not name.startswith("_"))
+    names = sorted(
+        name
+        for name, dists in metadata.packages_distributions().items()
+        if "fairdeal" in dists and name.isidentifier() and not name.startswith("_")
+    )
     return names or ["fairdeal", "verifier"]  # a checkout on PYTHONPATH has no metadata: its two packages
 
 

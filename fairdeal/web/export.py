@@ -56,7 +56,9 @@ def static_page(name: str = "verify.html") -> str:
     page = page.replace('href="/css/', 'href="css/').replace('src="/js/', 'src="js/')
     page = page.replace('<a class="brand" href="/">', '<a class="brand" href="index.html">')
     page = page.replace('        <a href="/">New table</a>\n', "")  # the service's lobby is not in the copy
-    page = page.replace('<a href="/verify"', '<a href="index.html"').replace('<a href="/replay"', '<a href="replay.html"')
+    page = page.replace('<a href="/verify"', '<a href="index.html"').replace(
+        '<a href="/replay"', '<a href="replay.html"'
+    )
     return page
 
 
@@ -83,7 +85,9 @@ def export_verifier(directory: str | Path, *, pyodide: Path = PYODIDE_DIR, vendo
     bundle = engine_bundle()
     (directory / "engine").mkdir()
     (directory / "engine" / bundle.filename).write_bytes(bundle.data)
-    (directory / "engine" / "manifest.json").write_text(json.dumps(bundle.manifest(), indent=2) + "\n", encoding="utf-8")
+    (directory / "engine" / "manifest.json").write_text(
+        json.dumps(bundle.manifest(), indent=2) + "\n", encoding="utf-8"
+    )
     (directory / "pyodide").mkdir()
     for name in PYODIDE_CORE:
         shutil.copyfile(pyodide / name, directory / "pyodide" / name)

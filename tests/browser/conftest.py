@@ -177,7 +177,10 @@ def open_page(server: str, browser: Browser, request: pytest.FixtureRequest) -> 
     ) -> Opened:
         # Most tests ask for reduced motion, as some people do: no animation to wait for.
         context = browser.new_context(
-            viewport=viewport, device_scale_factor=1, locale="en-GB", reduced_motion="no-preference" if motion else "reduce"
+            viewport=viewport,
+            device_scale_factor=1,
+            locale="en-GB",
+            reduced_motion="no-preference" if motion else "reduce",
         )
         context.set_default_timeout(30_000)  # a ceiling for waits on a busy machine, not a sleep
         context.add_init_script(SEEDED_RANDOM % (seed if seed is not None else _seed_of(request.node.name)))

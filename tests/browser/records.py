@@ -36,7 +36,9 @@ def honest_records(out: Path) -> list[Path]:
     paths += simulate("crazy-eights", 5, 3, out, seed="web5")
     paths += simulate("crazy-eights", 6, 3, out, seed="web6", bot="mixed")
     # A short match with a tiny restock limit: blocked hands and restocks.
-    paths += simulate("crazy-eights", 2, 2, out, seed="webblk", bot="random", options={"target": 40, "restock_limit": 1})
+    paths += simulate(
+        "crazy-eights", 2, 2, out, seed="webblk", bot="random", options={"target": 40, "restock_limit": 1}
+    )
     return paths
 
 
@@ -73,7 +75,10 @@ def tamperings(lines: Lines) -> Iterator[tuple[str, str]]:
     # Content changed, then re-chained and re-signed: only the replay can tell.
     other = "KD" if lines[play]["card"] != "KD" else "QC"
     yield "a card nobody played", text(resign(_edit(lines, play, card=other), FORGER))
-    yield "a move by the wrong seat", text(resign(_edit(lines, move, seat=(lines[move]["seat"] + 1) % len(lines[0]["seats"])), FORGER))
+    yield (
+        "a move by the wrong seat",
+        text(resign(_edit(lines, move, seat=(lines[move]["seat"] + 1) % len(lines[0]["seats"])), FORGER)),
+    )
     scores = list(lines[hand_end]["scores"])
     scores[0] += 10
     yield "a score changed", text(resign(_edit(lines, hand_end, scores=scores), FORGER))
@@ -86,11 +91,17 @@ def tamperings(lines: Lines) -> Iterator[tuple[str, str]]:
     seeds[0] = seeds[0] + "x"
     yield "a client seed swapped at the start", text(resign(_edit(lines, start, client_seeds=seeds), FORGER))
     yield "a different server seed", text(resign(_edit(lines, reveal, server_seed="ab" * 32), FORGER))
-    yield "the first two moves swapped", text(resign(lines[:move] + [lines[move + 1], lines[move]] + lines[move + 2 :], FORGER))
+    yield (
+        "the first two moves swapped",
+        text(resign(lines[:move] + [lines[move + 1], lines[move]] + lines[move + 2 :], FORGER)),
+    )
     yield "another target", text(resign(_edit(lines, 0, options={**lines[0]["options"], "target": 500}), FORGER))
 
     # Chain and signature faults, left unsigned.
-    yield "a byte of prev changed", text(_edit(lines, move, prev=("0" if lines[move]["prev"][0] != "0" else "1") + lines[move]["prev"][1:]))
+    yield (
+        "a byte of prev changed",
+        text(_edit(lines, move, prev=("0" if lines[move]["prev"][0] != "0" else "1") + lines[move]["prev"][1:])),
+    )
     sig = lines[hand_end]["sig"]
     yield "a bad signature", text(_edit(lines, hand_end, sig=("0" if sig[0] != "0" else "1") + sig[1:]))
     unsigned = [dict(line) for line in lines]
@@ -115,7 +126,9 @@ def every_game_records(out: Path) -> list[Path]:
     """One seeded bot game of each of the twenty games, at its fewest seats (the catalogue's)."""
     from fairdeal.rules import RULES
 
-    return [simulate(name, max(cls.min_seats, 2), 1, out / name, seed=f"every-{name}")[0] for name, cls in RULES.items()]
+    return [
+        simulate(name, max(cls.min_seats, 2), 1, out / name, seed=f"every-{name}")[0] for name, cls in RULES.items()
+    ]
 
 
 def _bump(value: object) -> object:
@@ -153,7 +166,10 @@ def game_tamperings(lines: Lines) -> Iterator[tuple[str, str]]:
         standings[0]["total"] = _bump(standings[0]["total"])
         yield "the standings changed", text(resign(_edit(lines, end, standings=standings), FORGER))
     deal = _first(lines, "deal")
-    yield "another dealer for the first hand", text(resign(_edit(lines, deal, dealer=(lines[deal]["dealer"] + 1) % seats), FORGER))
+    yield (
+        "another dealer for the first hand",
+        text(resign(_edit(lines, deal, dealer=(lines[deal]["dealer"] + 1) % seats), FORGER)),
+    )
     start = _first(lines, "start")
     seeds = list(lines[start]["client_seeds"])
     seeds[0] = seeds[0] + "x"
@@ -186,11 +202,15 @@ def with_cli_reports(named: list[tuple[str, str]], out: Path) -> list[dict]:
     for n, (_, body) in enumerate(named):
         paths.append(out / f"case-{n:03d}.jsonl")
         paths[-1].write_text(body, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)], capture_output=True, text=True, timeout=300
+    )
     assert run.returncode in (0, 1), run.stderr
     reports = {Path(r["file"]).name: r for r in map(json.loads, run.stdout.splitlines())}
-    return [{"name": name, "text": body, "path": path, "cli": reports[path.name]} for (name, body), path in zip(named, paths)]
+    return [
+        {"name": name, "text": body, "path": path, "cli": reports[path.name]}
+        for (name, body), path in zip(named, paths)
+    ]
 
 
 def page_reports(verify_page: VerifyPage, texts: list[str]) -> list[dict]:

@@ -58,8 +58,6 @@ def start_server(data: Path) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.1)
 
 
-
-
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -71,7 +69,9 @@ def main() -> None:
             link = f"{base}/table/{game['game_id']}#seat=0&token={game['seats'][0]['join_token']}"
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                context = browser.new_context(viewport=SIZE, device_scale_factor=1, locale="en-GB", reduced_motion="reduce")
+                context = browser.new_context(
+                    viewport=SIZE, device_scale_factor=1, locale="en-GB", reduced_motion="reduce"
+                )
                 context.add_init_script(SEEDED_RANDOM % SEED)
                 page = context.new_page()
                 page.goto(link)

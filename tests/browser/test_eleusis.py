@@ -52,8 +52,12 @@ def verified(server: str, game_id: str, verify_page, tmp_path) -> None:
     rules = [line["rule"] for line in lines if line["type"] == "rule-reveal"]
     shown = verify_page.page.locator("body").inner_text()
     assert rules and all(rule in shown for rule in rules)
-    verify_page.page.wait_for_function("[...document.querySelectorAll('.rule-check')].every((n) => n.dataset.state !== 'checking')")
-    states = verify_page.page.locator(".eleusis-round .rule-check").evaluate_all("nodes => nodes.map((n) => n.dataset.state)")
+    verify_page.page.wait_for_function(
+        "[...document.querySelectorAll('.rule-check')].every((n) => n.dataset.state !== 'checking')"
+    )
+    states = verify_page.page.locator(".eleusis-round .rule-check").evaluate_all(
+        "nodes => nodes.map((n) => n.dataset.state)"
+    )
     assert states == ["checks"] * len(rules)
     calls = [i for i, line in enumerate(lines) if line["type"] == "judgement"]
     index = calls[len(calls) // 2]
@@ -114,7 +118,9 @@ def eleusis_move(page: Page, n: int, offers: Counter, strings: list[list[str]]) 
             # The chosen cards wear their place in the string, and the button says what goes.
             assert [cards.nth(i).get_attribute("data-order") for i in range(len(order))] == order
             assert page.locator("#play").inner_text().startswith("Play the string")
-            strings.append([cards.nth(i).get_attribute("data-code") for i in sorted(range(len(order)), key=lambda i: order[i])])
+            strings.append(
+                [cards.nth(i).get_attribute("data-code") for i in sorted(range(len(order)), key=lambda i: order[i])]
+            )
             page.click("#play")
             kind = f"string-{len(order)}"
         elif n % 6 == 5 and cards.count() >= 2:
@@ -166,7 +172,9 @@ def check_the_layout(page: Page, state: dict) -> None:
 def fits_the_screen(page: Page) -> None:
     """Nothing spills sideways, and a mainline longer than a row wraps into rows."""
     assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth + 1")
-    rows = page.evaluate("() => new Set([...document.querySelectorAll('#mainline > .column')].map((c) => c.offsetTop)).size")
+    rows = page.evaluate(
+        "() => new Set([...document.querySelectorAll('#mainline > .column')].map((c) => c.offsetTop)).size"
+    )
     columns = page.locator("#mainline > .column").count()
     width = page.evaluate("() => document.querySelector('#mainline').clientWidth")
     column = page.evaluate("() => document.querySelector('#mainline > .column').offsetWidth")
@@ -178,7 +186,9 @@ def fits_the_screen(page: Page) -> None:
     )
 
 
-def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(open_page, new_game, server, verify_page, tmp_path):
+def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(
+    open_page, new_game, server, verify_page, tmp_path
+):
     game = new_game(["Ria", "Bot R1", "Bot R2", "Bot R3"], rules="eleusis", options={"dealer": 0, "rounds": 4})
     opened = open_page(game.link(0))
     page = opened.page
@@ -186,7 +196,10 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
     # No card is greyed out in a play turn: any card may be tried.
     assert page.locator("#hand button.card.dim").count() == 0
     assert page.locator("#hand button.card.playable").count() == 14
-    assert "Enter plays the chosen" in page.locator("#keys").inner_text() and "N no play" in page.locator("#keys").inner_text()
+    assert (
+        "Enter plays the chosen" in page.locator("#keys").inner_text()
+        and "N no play" in page.locator("#keys").inner_text()
+    )
     # The server deals: no seat wears the dealer's chip, and nobody's view holds the rule.
     assert page.locator(".dealer-chip").count() == 0
     kinds: Counter[str] = Counter()
@@ -200,7 +213,9 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
         state = public(server, game.id)
         if n % 5 == 0:
             mine = seat_view(server, game, 0)
-            seen.setdefault(state["hand_no"], []).append((json.dumps(state), json.dumps(mine), page.evaluate("document.body.textContent")))
+            seen.setdefault(state["hand_no"], []).append(
+                (json.dumps(state), json.dumps(mine), page.evaluate("document.body.textContent"))
+            )
             check_the_layout(page, state)
         if not shots["phone"] and len(state["table"]["mainline"]) >= 12 and any(state["table"]["sidelines"]):
             shots["phone"] = True
@@ -221,7 +236,14 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
     page.wait_for_selector("#end:not([hidden]) #standings")
     assert page.locator("#standings tbody tr").count() == 4
     assert shots["phone"]
-    assert kinds["play"] + kinds["play-key"] >= 2 and kinds["string-2"] >= 1 and kinds["string-3"] >= 1 and kinds["string-keys"] >= 1 and kinds["no-play"] >= 1 and kinds["go-on"] >= 1
+    assert (
+        kinds["play"] + kinds["play-key"] >= 2
+        and kinds["string-2"] >= 1
+        and kinds["string-3"] >= 1
+        and kinds["string-keys"] >= 1
+        and kinds["no-play"] >= 1
+        and kinds["go-on"] >= 1
+    )
     record = game.record()
     mine = moves_of(record, 0)
     assert not any(line.get("auto") for line in mine)  # every move was the page's
@@ -239,22 +261,33 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(op
         # The page shows the rules of the rounds before: a rule drawn again may be there already.
         again = reveals[hand] in [reveals[h] for h in range(1, hand)]
         for public_state, own_view, text in snapshots:
-            assert reveals[hand] not in public_state and reveals[hand] not in own_view, f"round {hand}'s rule showed before its end"
+            assert reveals[hand] not in public_state and reveals[hand] not in own_view, (
+                f"round {hand}'s rule showed before its end"
+            )
             assert again or reveals[hand] not in text, f"the page showed round {hand}'s rule before its end"
     # After the game: the last round's rule, with its commitment checked by the page, and every rule under the scores.
     page.click("#end-close")
     assert page.locator("#revealed-rule").inner_text() == reveals[4]
     page.wait_for_selector("#rule-check[data-state='checks']")
     assert page.locator("#rules-revealed li").count() == 4
-    page.wait_for_function("() => [...document.querySelectorAll('#rules-revealed .rule-check')].every((n) => n.dataset.state === 'checks')")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#rules-revealed .rule-check')].every((n) => n.dataset.state === 'checks')"
+    )
     opened.shot("eleusis-laptop-over")
     verified(server, game.id, verify_page, tmp_path)
 
 
-def test_a_person_deals_and_writes_the_rule_which_no_other_seat_sees(open_page, new_game, server, verify_page, tmp_path):
+def test_a_person_deals_and_writes_the_rule_which_no_other_seat_sees(
+    open_page, new_game, server, verify_page, tmp_path
+):
     # Dee deals the first round: the draw for the deal (the first king) falls on seat 0 with these
     # seats and seeds (the server's from the seats, Dee's from the page's seeded random, Ned's below).
-    game = new_game(["Dee", "Ned", "Bot D2", "Bot D3"], bots=[False, False, True, True], rules="eleusis", options={"dealer": 1, "rounds": 1})
+    game = new_game(
+        ["Dee", "Ned", "Bot D2", "Bot D3"],
+        bots=[False, False, True, True],
+        rules="eleusis",
+        options={"dealer": 1, "rounds": 1},
+    )
     ned = "ned's seed"
     api(server, "POST", f"/games/{game.id}/seats/1/commit", {"commitment": client_commitment(ned)}, token=game.token(1))
     # The bad rule's refusal is a 422, which the browser logs: the only error this page may show.
@@ -328,7 +361,10 @@ def test_the_lobby_opens_an_eleusis_table_from_the_catalogue(open_page, server):
     page.wait_for_selector("#seat-list li:nth-child(4)")
     page.select_option("#rules", "eleusis")
     # The options as the catalogue declares them: who deals (a choice), and how many rounds.
-    assert page.locator("#option-dealer option").all_inner_texts() == ["the server deals every round", "the seats deal in turn"]
+    assert page.locator("#option-dealer option").all_inner_texts() == [
+        "the server deals every round",
+        "the seats deal in turn",
+    ]
     assert page.locator("#option-rounds").get_attribute("min") == "0"
     assert "4 to 8 players" in page.locator("#seat-range").inner_text()
     page.fill("#seat-name-0", "Lobby Lee")
@@ -346,8 +382,14 @@ def test_the_lobby_opens_an_eleusis_table_from_the_catalogue(open_page, server):
 def test_the_page_checks_a_revealed_rule_as_the_protocol_commits_to_it(open_page):
     # The table's check of a revealed rule is the protocol's rule_commitment, worked out in the browser.
     page = open_page("/").page
-    cases = [("card.colour != last.colour", "00" * 32), ("if odd(last.rank) then card.colour = black else card.colour = red", "ab" * 32), ("card.rank mod 3 = (last.rank + 1) mod 3", "0f1e" * 16)]
+    cases = [
+        ("card.colour != last.colour", "00" * 32),
+        ("if odd(last.rank) then card.colour = black else card.colour = red", "ab" * 32),
+        ("card.rank mod 3 = (last.rank + 1) mod 3", "0f1e" * 16),
+    ]
     for rule, nonce in cases:
-        got = page.evaluate("async ([rule, nonce]) => (await import('/js/games/eleusis.js')).ruleCommitment(rule, nonce)", [rule, nonce])
+        got = page.evaluate(
+            "async ([rule, nonce]) => (await import('/js/games/eleusis.js')).ruleCommitment(rule, nonce)", [rule, nonce]
+        )
         assert got == rule_commitment(rule, nonce)
     assert rule_commitment(*cases[0]).startswith("470d0838f7c39f2a")  # the fairness module's own example

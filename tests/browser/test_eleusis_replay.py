@@ -29,7 +29,12 @@ def test_the_replayer_steps_through_an_eleusis_round(open_page, tmp_path):
     slider = page.locator("#move-slider")
     whys = set()
     for index in [*range(12, steps, 5), steps - 1]:
-        slider.evaluate("(node, value) => { node.value = String(value); node.dispatchEvent(new Event('input', { bubbles: true })); }", index)
+        slider.evaluate(
+            "(node, value) => { node.value = String(value); node.dispatchEvent(new Event('input', { bubbles: true })); }",
+            index,
+        )
         whys.add(check_step(page, hand, index)["why"])
-    assert any(why and "right" in why for why in whys) and any(why and "wrong" in why for why in whys), sorted(map(str, whys))[:10]
+    assert any(why and "right" in why for why in whys) and any(why and "wrong" in why for why in whys), sorted(
+        map(str, whys)
+    )[:10]
     opened.shot("replay-eleusis-round-end", full_page=True)

@@ -29,11 +29,16 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def static_site(tmp_path_factory: pytest.TempPathFactory):
     folder = tmp_path_factory.mktemp("static") / "verifier"
-    run = subprocess.run([sys.executable, "-m", "fairdeal.cli", "export-verifier", str(folder)], capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "fairdeal.cli", "export-verifier", str(folder)], capture_output=True, text=True
+    )
     assert run.returncode == 0, run.stderr
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(folder)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while True:
@@ -87,8 +92,13 @@ def test_the_exported_folder_verifies_honest_and_tampered_records_without_the_se
 
     # Every request went to the static folder, and none was an API call or carried the record.
     assert all(url.startswith(base + "/") for url in requests)
-    paths = {url[len(base):].split("?")[0] for url in requests}
-    outside = {p for p in paths if p not in ("/index.html", "/replay.html") and not p.startswith(("/css/", "/js/", "/engine/", "/pyodide/", "/vendor/"))}
+    paths = {url[len(base) :].split("?")[0] for url in requests}
+    outside = {
+        p
+        for p in paths
+        if p not in ("/index.html", "/replay.html")
+        and not p.startswith(("/css/", "/js/", "/engine/", "/pyodide/", "/vendor/"))
+    }
     assert not outside, outside
 
     # The replayer is in the copy too, beside the verify page.

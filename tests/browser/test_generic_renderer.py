@@ -71,7 +71,11 @@ def status_words(view: dict) -> str:
         naming = list(dict.fromkeys(m["card"] for m in moves if m["move"] == "play" and m.get("suit")))
         words = f"play {said(cards[0])}" if len(cards) == 1 else "play a card"
         if naming:
-            words += " and name a suit" if len(cards) == 1 else f" ({', '.join(map(said, naming))} name{'s' if len(naming) == 1 else ''} a suit)"
+            words += (
+                " and name a suit"
+                if len(cards) == 1
+                else f" ({', '.join(map(said, naming))} name{'s' if len(naming) == 1 else ''} a suit)"
+            )
         parts.append(words)
     joined = f"{', '.join(parts[:-1])}, or {parts[-1]}" if len(parts) > 2 else ", or ".join(parts)
     return f"Your turn: {joined}."
@@ -116,16 +120,22 @@ def board_checks(page, view: dict) -> None:
     if table.get("top"):
         assert page.locator("#pile .card.top").get_attribute("data-code") == table["top"]
         token = page.locator("#pile .token")
-        assert (token.inner_text() if token.count() else None) == (SYMBOL[table["named"]] if table.get("named") else None)
+        assert (token.inner_text() if token.count() else None) == (
+            SYMBOL[table["named"]] if table.get("named") else None
+        )
     # Every field the page does not show elsewhere is on the board, under its name.
-    shown = set(page.locator("#board [data-field]").evaluate_all("(nodes) => nodes.map((n) => n.dataset.field.split('.')[0])"))
+    shown = set(
+        page.locator("#board [data-field]").evaluate_all("(nodes) => nodes.map((n) => n.dataset.field.split('.')[0])")
+    )
     elsewhere = {"hand_no", "dealer", "turn", "hand_sizes", "net", "stock_size", "top", "named", "pile_size"}
     assert shown == {k for k, v in table.items() if k not in elsewhere and v not in (None, [], {}, "")}, shown
     # Its numbers as facts: "Restock limit: 20", "Penalty: 2".
     for key, value in table.items():
         if key not in elsewhere and isinstance(value, int) and not isinstance(value, bool):
             words = key.replace("_", " ").capitalize()
-            assert page.locator(f"#generic-facts [data-field='{key}']").inner_text() == f"{words}: {value}".replace("-", "−")
+            assert page.locator(f"#generic-facts [data-field='{key}']").inner_text() == f"{words}: {value}".replace(
+                "-", "−"
+            )
 
 
 def play_match(page, game, *, limit: int = 400, suit: str | None = None, prefer: str = "") -> Counter[str]:
@@ -160,7 +170,9 @@ def step_through(page, replay: dict) -> int:
             assert page.locator("#board #stock .count").inner_text() == str(table["stock_size"])
             assert page.locator("#pile .card.top").get_attribute("data-code") == table["top"]
             token = page.locator("#pile .token")
-            assert (token.inner_text() if token.count() else None) == (SYMBOL[table["named"]] if table.get("named") else None)
+            assert (token.inner_text() if token.count() else None) == (
+                SYMBOL[table["named"]] if table.get("named") else None
+            )
             assert page.locator("#stock.live").count() == 0  # nothing is drawn in a replay
             checked += 1
             page.keyboard.press("ArrowRight")
@@ -181,7 +193,11 @@ def test_a_crazy_eights_hand_drawn_by_the_generic_renderer(open_page, new_game):
     assert page.locator("#generic-facts [data-field='next']").inner_text() == f"Next: {suit}{rank}, wild 8"
     opened.shot("generic-crazy-eights-your-turn")
     kinds = play_match(page, game, prefer="8", suit="H")
-    assert sum(n for kind, n in kinds.items() if kind.endswith("naming a suit")) and kinds["draw"] and sum(kinds.values()) > 5, kinds
+    assert (
+        sum(n for kind, n in kinds.items() if kind.endswith("naming a suit"))
+        and kinds["draw"]
+        and sum(kinds.values()) > 5
+    ), kinds
     page.wait_for_selector("#end:not([hidden])")
     record = game.record()
     assert any(line["type"] == "hand-end" for line in record) and any(line["type"] == "match-end" for line in record)
@@ -198,7 +214,9 @@ def test_a_crazy_eights_hand_drawn_by_the_generic_renderer(open_page, new_game):
 
 # One game of each of fairdeal's other families (and a Crazy Eights variant with partners), a few
 # moves in: the generic renderer draws each from its view, without a console error.
-@pytest.mark.parametrize("rules", ["eights", "go-boom", "fan-tan", "michigan", "sequence", "earl-of-coventry", "rolling-stone", "eleusis"])
+@pytest.mark.parametrize(
+    "rules", ["eights", "go-boom", "fan-tan", "michigan", "sequence", "earl-of-coventry", "rolling-stone", "eleusis"]
+)
 def test_the_generic_renderer_draws_any_game(open_page, new_game, rules):
     names = ["Any", "Bot 1", "Bot 2", "Bot 3"]
     game = new_game(names, rules=rules)
@@ -214,7 +232,9 @@ def test_the_generic_renderer_draws_any_game(open_page, new_game, rules):
         api(game.server, "POST", f"/games/{game.id}/moves", {"seq": view["seq"], **move}, token=game.token(0))
     view = view_of(game)
     page.wait_for_selector(f"body[data-seq='{view['seq']}']")
-    assert page.locator("#board").is_visible() and page.locator("#stock-pile, #rows").evaluate_all("(nodes) => nodes.every((n) => n.hidden)")
+    assert page.locator("#board").is_visible() and page.locator("#stock-pile, #rows").evaluate_all(
+        "(nodes) => nodes.every((n) => n.hidden)"
+    )
     assert page.locator("#board li").count() > 0
     if view["your_turn"]:
         assert page.locator("#status").inner_text() == status_words(view)
@@ -277,7 +297,10 @@ def test_a_switch_table_watched_and_followed_live(open_page, new_game, switch):
     page.wait_for_selector("body[data-phase='playing'] #board #pile .card.top")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     opened.shot("generic-switch-phone-spectator")
-    assert page.locator("#status").inner_text() in ("", "Wat's turn.")  # a spectator is told whose turn, never "Your turn"
+    assert page.locator("#status").inner_text() in (
+        "",
+        "Wat's turn.",
+    )  # a spectator is told whose turn, never "Your turn"
     play_by_api(game.server, game)
     page.wait_for_selector(OVER)
     assert page.locator("#board #stock").get_attribute("aria-disabled") == "true"

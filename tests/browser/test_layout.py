@@ -142,7 +142,10 @@ COLLECT = """
 
 def overlaps(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two boxes share more than a hairline."""
-    return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1 and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
+    return (
+        min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1
+        and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
+    )
 
 
 def problems_at(page: Page, size: str) -> list[str]:
@@ -166,7 +169,9 @@ def problems_at(page: Page, size: str) -> list[str]:
         if a["clipped"]:
             found.append(f"{a['name']} is cut off by {a['clipped']}")
         if not got["pageScrolls"] and a["bottom"] > got["innerHeight"] + 1:
-            found.append(f"{a['name']} lies below the screen ({a['bottom']:.0f} > {got['innerHeight']}) and the page cannot scroll")
+            found.append(
+                f"{a['name']} lies below the screen ({a['bottom']:.0f} > {got['innerHeight']}) and the page cannot scroll"
+            )
         for b in boxes[i + 1 :]:
             if a["group"] != b["group"] and overlaps(a, b):
                 found.append(f"{a['name']} overlaps {b['name']}")
@@ -180,11 +185,15 @@ def problems_at(page: Page, size: str) -> list[str]:
             found.append(f"card {card['code']} shows {card['width']:.0f}px, tap hits it: {card['hits']}")
     for word in got["words"]:
         if word["width"] > word["room"] + 1:
-            found.append(f"the word of suit token {word['suit']} runs past the token ({word['width']:.0f}px, {word['room']:.0f}px of room)")
+            found.append(
+                f"the word of suit token {word['suit']} runs past the token ({word['width']:.0f}px, {word['room']:.0f}px of room)"
+            )
     lift = got["lift"]
     if lift:
         if not lift["inside"] or not lift["onScreen"]:
-            found.append(f"the lifted {lift['code']} is cut off (top {lift['top']:.0f}, hand's top {lift['handTop']:.0f})")
+            found.append(
+                f"the lifted {lift['code']} is cut off (top {lift['top']:.0f}, hand's top {lift['handTop']:.0f})"
+            )
         for n in lift["neighbours"]:
             if n["readable"] < MIN_SLICE:
                 found.append(f"the lifted {lift['code']} hides {n['code']}: {n['readable']}px of it show")
@@ -265,7 +274,10 @@ def test_michigan(open_page, new_game):
     page.wait_for_selector("#layout li")
     for _ in range(20):
         assert wait_turn(page)
-        if page.locator("#hand .card.playable").count() and not page.locator("#keep, #exchange, #auction, #bid").count():
+        if (
+            page.locator("#hand .card.playable").count()
+            and not page.locator("#keep, #exchange, #auction, #bid").count()
+        ):
             break
         before = seq(page)
         if page.locator("#keep").count():
@@ -288,7 +300,11 @@ def test_eleusis(open_page, new_game):
 
 def test_the_other_games(open_page, new_game):
     """Go Boom, Rolling Stone and Sequence at one size each is too little: each at all five, on one page each."""
-    for rules, names in (("go-boom", ["Lgo", "Bot G1", "Bot G2"]), ("rolling-stone", ["Lro", "Bot R1", "Bot R2", "Bot R3"]), ("sequence", ["Lse", "Bot S1", "Bot S2"])):
+    for rules, names in (
+        ("go-boom", ["Lgo", "Bot G1", "Bot G2"]),
+        ("rolling-stone", ["Lro", "Bot R1", "Bot R2", "Bot R3"]),
+        ("sequence", ["Lse", "Bot S1", "Bot S2"]),
+    ):
         game = new_game(names, rules=rules, options={"deals": 1} if rules == "sequence" else {})
         opened = open_page(game.link(0))
         page = opened.page

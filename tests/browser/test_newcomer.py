@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .conftest import api, record_lines
-from .play import COUNT_FLIGHTS, CORNER, MY_TURN, keyboard_move, picker_open, seq, wait_moved
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
 from verifier.replay import verify
+
+from .conftest import api, record_lines
+from .play import CORNER, COUNT_FLIGHTS, MY_TURN, keyboard_move, picker_open, seq, wait_moved
 
 SIDEWAYS = {"width": 844, "height": 390}
 BETWEEN = "#between:not([hidden]) #next-hand"
@@ -164,8 +165,9 @@ def test_friends_play_a_whole_match_on_phones_held_sideways(open_page, server, t
 
 
 def test_friends_play_a_whole_match_on_laptops_with_the_keyboard_only(open_page, new_game, server, tmp_path):
-    game = new_game(["Kit", "Lou", "Bot K", "Bot L"], bots=[False, False, True, True],
-                    options={"target": 60}, next_hand_seconds=60)
+    game = new_game(
+        ["Kit", "Lou", "Bot K", "Bot L"], bots=[False, False, True, True], options={"target": 60}, next_hand_seconds=60
+    )
     pages = [open_page(game.link(0, host=True)).page, open_page(game.link(1)).page]  # reduced motion: nothing flies
     for page in pages:
         page.evaluate(COUNT_FLIGHTS)

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-
 VECTORS = json.loads((Path(__file__).resolve().parents[2] / "spec" / "vectors" / "fairness.json").read_text())
 EXAMPLE = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "record-example.jsonl"
 
@@ -78,7 +77,7 @@ def test_the_pages_engine_hashes_and_signs_heads_as_python_does(protocol_page):
     from .records import text
 
     lines = [json.loads(raw) for raw in EXAMPLE.read_text().splitlines()]
-    lines[0]["seats"][0]["name"] = "Zoë 🂡 tab\tquote\"\u2028"
+    lines[0]["seats"][0]["name"] = 'Zoë 🂡 tab\tquote"\u2028'
     forged = text(resign(lines, Signer.from_seed(b"\x05" * 32)))
     got = protocol_page.evaluate(
         """async (t) => ({
@@ -127,7 +126,12 @@ def test_the_table_pages_log_checks_follow_the_worked_example(protocol_page):
     )
     assert got["leaves"] == LOG["leaf_hashes"]
     assert got["inclusion"] == [0, 1, 2] and got["consistency"] == [[1, 3], [2, 3]]
-    assert (got["origin"], got["size"], got["root"], got["signature"]) == (LOG["origin"], 3, LOG["roots"]["3"], "checked")
+    assert (got["origin"], got["size"], got["root"], got["signature"]) == (
+        LOG["origin"],
+        3,
+        LOG["roots"]["3"],
+        "checked",
+    )
     assert got["keyId"] == LOG["key_id"]
     assert got["log"] == {"ok": True, "error": None, "entries": [[0, "start"], [2, "end"]]}
 
@@ -138,7 +142,9 @@ def test_a_tampered_proof_entry_or_checkpoint_is_caught_by_the_page(protocol_pag
 
     other = Signer.from_seed(b"\x07" * 32)
     # The right text and origin, signed by another key: not the game's server's checkpoint.
-    foreign = signed_checkpoint(Checkpoint(LOG["origin"], 3, bytes.fromhex(LOG["roots"]["3"])), other.public_hex, other.sign)
+    foreign = signed_checkpoint(
+        Checkpoint(LOG["origin"], 3, bytes.fromhex(LOG["roots"]["3"])), other.public_hex, other.sign
+    )
     got = protocol_page.evaluate(
         """async ([v, foreign]) => {
           const L = await import('/js/publiclog.js');
@@ -170,8 +176,14 @@ def test_a_tampered_proof_entry_or_checkpoint_is_caught_by_the_page(protocol_pag
     assert got["game"] == [False, 'start entry 0: its id is "g1", the game\'s is "g2"']
     assert got["root"] == [False, f"the checkpoint's signature by {LOG['origin']} does not verify under the server key"]
     assert got["foreign"] == [False, f"the checkpoint is not signed by {LOG['origin']} with this game's server key"]
-    assert got["consistency"] == ["LogCheckError", "consistency proof from size 2 to 3 does not lead to the second root"]
-    assert got["fork"] == ["LogCheckError", "consistency proof from size 3 to 3: two different roots for one size (a fork)"]
+    assert got["consistency"] == [
+        "LogCheckError",
+        "consistency proof from size 2 to 3 does not lead to the second root",
+    ]
+    assert got["fork"] == [
+        "LogCheckError",
+        "consistency proof from size 3 to 3: two different roots for one size (a fork)",
+    ]
 
 
 def test_the_page_remembers_checkpoints_and_catches_a_split_view(protocol_page):
@@ -201,7 +213,11 @@ def test_the_page_remembers_checkpoints_and_catches_a_split_view(protocol_page):
           return { out, asked, kept: [...kept.values()].filter((x) => x.startsWith(notes['3'].split('\\n')[0])).length,
                    fork: [fork.status, fork.previous === notes['3'], fork.checkpoint === notes.forked, fork.error] };
         }""",
-        [signer.public_hex, {"1": note(tree, 1), "2": note(tree, 2), "3": note(tree, 3), "forked": note(forked, 3)}, proofs],
+        [
+            signer.public_hex,
+            {"1": note(tree, 1), "2": note(tree, 2), "3": note(tree, 3), "forked": note(forked, 3)},
+            proofs,
+        ],
     )
     statuses = [status for _, status, _ in got["out"]]
     # Seen once, again, a newer one (a proof from 2 to 3 asked), an older one (from 1 to the kept 3), then a fork.

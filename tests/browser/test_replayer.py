@@ -86,7 +86,9 @@ def test_a_whole_michigan_deal_by_keyboard(open_page, michigan):
         # The renderer of the game draws the layout and the runs from the engine's view.
         assert page.locator("#board").is_visible() and page.locator("#layout li").count() == 4
         if index == 1:
-            assert step["why"].startswith("the dealer ") and page.locator("#move-why").inner_text().endswith(step["why"])
+            assert step["why"].startswith("the dealer ") and page.locator("#move-why").inner_text().endswith(
+                step["why"]
+            )
             opened.shot("replay-michigan-the-dealer-decides", full_page=True)
         page.keyboard.press("ArrowRight")
     check_step(page, hand, len(hand["steps"]) - 1)  # the last step stays put
@@ -164,7 +166,7 @@ def test_the_link_opens_the_hand_and_move_it_names(open_page, tmp_path):
     check_step(page, replay["hands"][2], 41)
     assert page.url.endswith("#hand=3&move=41")
     # A link names a step: opening the page's own address again shows that step.
-    again = open_page(f"/replay?record=handed{page.url[page.url.index('#'):]}")
+    again = open_page(f"/replay?record=handed{page.url[page.url.index('#') :]}")
     again.page.evaluate("(text) => sessionStorage.setItem('fairdeal:replay-record', text)", GOLDEN.read_text())
     again.page.reload()
     again.page.wait_for_selector(READY)

@@ -25,7 +25,9 @@ from .test_table import moves_of
 CHOICE = {"keep": ("#keep", "k"), "exchange": ("#exchange", "x"), "auction": ("#auction", "a")}
 
 
-def stops_move(page: Page, *, keyboard: bool = False, choose: str = "keep", bid: int | None = None, then: bool = True) -> str:
+def stops_move(
+    page: Page, *, keyboard: bool = False, choose: str = "keep", bid: int | None = None, then: bool = True
+) -> str:
     """One move of this seat, by mouse or by keyboard only: the dealer's say about the extra hand
     (``choose``), a bid of ``bid`` counters (None: pass), a card (with the second card the rules
     allow when ``then``), or a pass (Rolling Stone: picking up the trick)."""
@@ -178,7 +180,11 @@ def _the_run_wants_what_the_view_says(page: Page, game) -> None:
         raise AssertionError("no run went on at this seat's turn")
     assert view["table"]["next"]
     assert page.locator("#run-now .card.next").inner_text() == "/".join(map(_display, view["table"]["next"]))
-    assert page.locator("#run-now").get_attribute("aria-label").endswith(f"next {' or '.join(map(_display, view['table']['next']))}")
+    assert (
+        page.locator("#run-now")
+        .get_attribute("aria-label")
+        .endswith(f"next {' or '.join(map(_display, view['table']['next']))}")
+    )
 
 
 def test_double_stops_by_keyboard_the_dealer_auctions_and_bids_are_typed(open_page, new_game):
@@ -204,7 +210,7 @@ def test_spin_by_mouse_the_ace_of_diamonds_goes_down_with_a_play(open_page, new_
         if page.locator(".hand .card[data-then='yes']").count() and not kinds["play-then"]:
             card = page.locator(".hand .card[data-then='yes']").first
             card.click(position=CORNER)
-            assert "(\"Spin\")" in page.locator("#play-then").inner_text()
+            assert '("Spin")' in page.locator("#play-then").inner_text()
             opened.shot("spin-laptop-spin-offered")
             page.click("#lower")
         kinds[stops_move(page, choose="keep", bid=None)] += 1
@@ -287,6 +293,7 @@ def test_rolling_stone_by_keyboard(open_page, new_game):
 
 # -- the lobby ------------------------------------------------------------------------------
 
+
 def test_the_lobby_offers_each_game_with_its_own_seat_range(open_page):
     page = open_page("/").page
     page.wait_for_selector("#seat-list li:nth-child(4)")
@@ -329,7 +336,9 @@ def test_the_lobby_offers_each_game_with_its_own_seat_range(open_page):
     kept = page.locator("#recent-list li.recent-table").first
     assert kept.get_attribute("data-game") == links[0].split("/table/")[1].split("#")[0]
     assert kept.locator(".seat-link").evaluate_all("xs => xs.map((x) => x.dataset.url)") == links
-    assert kept.locator(".seat-link button.copy").count() == 3 and kept.locator(".seat-link button.qr-toggle").count() == 3
+    assert (
+        kept.locator(".seat-link button.copy").count() == 3 and kept.locator(".seat-link button.qr-toggle").count() == 3
+    )
     # A QR on demand: it encodes exactly that seat's link, drawn by the library as an SVG.
     kept.locator(".seat-link").nth(2).locator("button.qr-toggle").click()
     qr = kept.locator(".seat-link").nth(2).locator("svg.qr")
@@ -339,7 +348,12 @@ def test_the_lobby_offers_each_game_with_its_own_seat_range(open_page):
     # Reopened, the lobby still lists them: they were kept in this browser, not only shown once.
     page.reload()
     page.wait_for_selector("#recent-list li.recent-table .seat-link")
-    assert page.locator("#recent-list li.recent-table").first.locator(".seat-link").evaluate_all("xs => xs.map((x) => x.dataset.url)") == links
+    assert (
+        page.locator("#recent-list li.recent-table")
+        .first.locator(".seat-link")
+        .evaluate_all("xs => xs.map((x) => x.dataset.url)")
+        == links
+    )
 
 
 def test_the_lobby_lists_every_game_of_the_catalogue_with_its_options(open_page, server):
@@ -460,8 +474,12 @@ def test_the_verify_page_agrees_with_fairdeal_verify_on_the_stops_games(stops_ca
     # The deals that are not one hand a seat: Michigan's extra hand, Commit's stops.
     by_rules = {c["name"].split(": ")[0]: c["cli"] for c in stops_cases if c["name"].endswith("honest")}
     assert by_rules["michigan"]["hands"][0]["extra"] and by_rules["commit"]["hands"][0]["stops"]
-    taken = [h["exchange"] for r in ("michigan", "double-stops", "spin") for h in by_rules[r]["hands"] if "exchange" in h]
-    assert any(t["price"] for t in taken) and any(not t["price"] for t in taken)  # bought at auction, and taken by the dealer
+    taken = [
+        h["exchange"] for r in ("michigan", "double-stops", "spin") for h in by_rules[r]["hands"] if "exchange" in h
+    ]
+    assert any(t["price"] for t in taken) and any(
+        not t["price"] for t in taken
+    )  # bought at auction, and taken by the dealer
 
 
 @pytest.mark.parametrize("rules", ["michigan", "commit", "rolling-stone", "snip-snap-snorem"])
@@ -486,7 +504,9 @@ def test_the_verify_page_shows_the_deals_of_the_stops_games(verify_page, stops_c
             assert section.locator("tr[data-aside='stops'] .card").evaluate_all(codes) == hand["stops"]
             assert "8♦ is taken out" in section.locator(".pack-note").inner_text()
     header = hands.first.locator("thead").inner_text()
-    expected = {"michigan": "Counters", "commit": "Counters", "rolling-stone": "Won", "snip-snap-snorem": "Chips"}[rules]
+    expected = {"michigan": "Counters", "commit": "Counters", "rolling-stone": "Won", "snip-snap-snorem": "Chips"}[
+        rules
+    ]
     assert expected in header and "points" not in header.lower()
     if rules == "rolling-stone":
         assert "cut down to the aces to the 3s (48 cards" in hands.first.locator(".pack-note").inner_text()

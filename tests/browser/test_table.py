@@ -6,9 +6,23 @@ import re
 import urllib.request
 
 from .conftest import PHONE, api
-from .play import COUNT_FLIGHTS, CORNER, MY_TURN, mouse_move, picker_open, play_by_api, play_to_end, seq, to_an_eight, wait_moved, wait_turn
+from .play import (
+    CORNER,
+    COUNT_FLIGHTS,
+    MY_TURN,
+    mouse_move,
+    picker_open,
+    play_by_api,
+    play_to_end,
+    seq,
+    to_an_eight,
+    wait_moved,
+    wait_turn,
+)
 
-CARD_LABEL = re.compile(r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades), (playable|not playable)(, lifted)?$")
+CARD_LABEL = re.compile(
+    r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades), (playable|not playable)(, lifted)?$"
+)
 
 
 def moves_of(record: list[dict], seat: int) -> list[dict]:
@@ -68,12 +82,19 @@ def assert_deck_faces(page, server: str) -> None:
     hand = page.locator("#hand .card").evaluate_all(
         "nodes => nodes.map(n => [n.dataset.code, n.querySelectorAll('img.face').length, new URL(n.querySelector('img.face').src).pathname, n.querySelector('img.face').alt, n.title])"
     )
-    assert hand and all(count == 1 and src == f"{DECK}{code}.svg" and alt == "" and title == "" for code, count, src, alt, title in hand), hand
+    assert hand and all(
+        count == 1 and src == f"{DECK}{code}.svg" and alt == "" and title == "" for code, count, src, alt, title in hand
+    ), hand
     faces = page.evaluate(LOADED_IMAGES, ".card img.face")
     assert faces and all(width > 0 for _, width in faces), faces  # every face and back decoded
     top = page.locator("#pile .card.top").get_attribute("data-code")
     assert [DECK + f"{top}.svg", True] in [[src, width > 0] for src, width in faces]
-    assert all(src == f"{DECK}back.svg" for src in page.locator("#stock .card.back img.face, .opp .fan .card.back img.face").evaluate_all("ns => ns.map(n => new URL(n.src).pathname)"))
+    assert all(
+        src == f"{DECK}back.svg"
+        for src in page.locator("#stock .card.back img.face, .opp .fan .card.back img.face").evaluate_all(
+            "ns => ns.map(n => new URL(n.src).pathname)"
+        )
+    )
     # A court card is the deck's figure: its file draws a king, tens of kilobytes, where a pip card is about 2.
     court = page.evaluate(
         """async () => { const { cardFace } = await import("/js/ui.js");
@@ -83,9 +104,18 @@ def assert_deck_faces(page, server: str) -> None:
     )
     page.evaluate("document.getElementById('court-probe').remove()")
     assert court == [f"{DECK}KH.svg", court[1], "king of hearts", "img"] and court[1] > 0
-    for path, least in ((f"{DECK}KH.svg", 20_000), (f"{DECK}QS.svg", 20_000), (f"{DECK}JD.svg", 20_000), (f"{DECK}back.svg", 100)):
+    for path, least in (
+        (f"{DECK}KH.svg", 20_000),
+        (f"{DECK}QS.svg", 20_000),
+        (f"{DECK}JD.svg", 20_000),
+        (f"{DECK}back.svg", 100),
+    ):
         answer = page.request.get(server + path)
-        assert answer.status == 200 and answer.headers["content-type"].startswith("image/svg+xml") and len(answer.body()) > least, path
+        assert (
+            answer.status == 200
+            and answer.headers["content-type"].startswith("image/svg+xml")
+            and len(answer.body()) > least
+        ), path
     assert len(page.request.get(server + f"{DECK}7C.svg").body()) < 5_000
 
 
@@ -95,7 +125,9 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     page.wait_for_selector("#seat-list li:nth-child(4)")
     assert page.locator(".seat-row").count() == 4  # you and three bots, as the lobby opens
     hero = page.evaluate(LOADED_IMAGES, ".hero-cards .card img.face")
-    assert [src for src, _ in hero] == [f"{DECK}8H.svg", f"{DECK}AS.svg", f"{DECK}KD.svg"] and all(width > 0 for _, width in hero)
+    assert [src for src, _ in hero] == [f"{DECK}8H.svg", f"{DECK}AS.svg", f"{DECK}KD.svg"] and all(
+        width > 0 for _, width in hero
+    )
     page.fill("#seat-name-0", "Lin")
     page.select_option("#turn-seconds", "30")
     # Bots at once and no pause between hands: this walk is about the mouse, the pace has its own tests.
@@ -122,8 +154,10 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     assert "Hidden until the game ends" in page.locator("#fair-server-seed").inner_text()
     # The page checked, itself, that the game is in the public log (js/publiclog.js; spec/log.md).
     page.wait_for_selector("#fair-log[data-state='ok']")
-    assert re.fullmatch(r"In the public log: entry \d+ of \d+, checked against the log's signed checkpoint\.",
-                        page.locator("#fair-log-status").inner_text())
+    assert re.fullmatch(
+        r"In the public log: entry \d+ of \d+, checked against the log's signed checkpoint\.",
+        page.locator("#fair-log-status").inner_text(),
+    )
     assert page.locator("#fair-log-origin").inner_text().startswith("fairdeal.invalid/log/")
     page.click("#tab-scores")
     assert page.locator("#timer").is_visible() and re.fullmatch(r"\d+ s", page.locator("#timer-text").inner_text())
@@ -239,7 +273,10 @@ def test_draw_then_keep(open_page, new_game):
     page = opened.page
     assert wait_turn(page)
     # The key hint names the keys of Crazy Eights' moves, and only those.
-    assert page.locator("#keys").inner_text() == "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, K keeps, P passes, 1–4 name a suit, M sound."
+    assert (
+        page.locator("#keys").inner_text()
+        == "Keys: Tab to your hand, ← → move, Enter lifts and plays, D draws, K keeps, P passes, 1–4 name a suit, M sound."
+    )
     # The record downloads from the table at any time, byte for byte as the server keeps it
     # (on the seat's turn, so no bot adds a line in between).
     with page.expect_download() as download:
@@ -310,7 +347,10 @@ def test_a_pass_only_when_passing_is_legal_fan_tan(open_page, new_game):
         assert has_pass == (playable == 0)
         assert page.locator("#stock").count() == 0  # no stock in Fan Tan
         # Fan Tan's moves are play and pass: the hint names no key for drawing, keeping or a suit.
-        assert page.locator("#keys").inner_text() == "Keys: Tab to your hand, ← → move, Enter lifts and plays, P passes, M sound."
+        assert (
+            page.locator("#keys").inner_text()
+            == "Keys: Tab to your hand, ← → move, Enter lifts and plays, P passes, M sound."
+        )
         assert page.locator("#rows .suit-row").count() == 4 and "Pot" in page.locator("#rows .pot").inner_text()
         if has_pass:
             opened.shot("table-laptop-fan-tan-pass")
@@ -380,7 +420,9 @@ def test_two_people_see_each_other_live_and_a_reload_picks_up(open_page, new_gam
                 watcher.page.wait_for_selector(f"body[data-seq='{seq(page)}']")
         if ann.page.locator("body[data-phase='over']").count():
             break
-        ann.page.wait_for_selector(f"{MY_TURN}, body[data-phase='over']") if not bob.page.locator(MY_TURN).count() else None
+        ann.page.wait_for_selector(f"{MY_TURN}, body[data-phase='over']") if not bob.page.locator(
+            MY_TURN
+        ).count() else None
     # The person to act wears a thick ring round their avatar (and "playing now" in their label) on the other's page.
     bob.page.wait_for_selector(f"{MY_TURN}, .opp.turn[data-seat='0']")
     watcher, seat = (ann, 1) if bob.page.locator(MY_TURN).count() else (bob, 0)
@@ -388,9 +430,13 @@ def test_two_people_see_each_other_live_and_a_reload_picks_up(open_page, new_gam
     opp.wait_for()
     assert "playing now" in opp.get_attribute("aria-label")
     assert opp.locator(".avatar").get_attribute("data-initials") == "AB"[seat]  # a person: their initial
-    ring = opp.locator(".avatar").evaluate("n => { const s = getComputedStyle(n); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }")
+    ring = opp.locator(".avatar").evaluate(
+        "n => { const s = getComputedStyle(n); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }"
+    )
     assert ring[0] == "solid" and ring[1] >= 4
-    assert watcher.page.locator(".opp:not(.turn) .avatar").evaluate_all("ns => ns.map(n => getComputedStyle(n).outlineStyle)") == ["none"]
+    assert watcher.page.locator(".opp:not(.turn) .avatar").evaluate_all(
+        "ns => ns.map(n => getComputedStyle(n).outlineStyle)"
+    ) == ["none"]
     watcher.shot("table-laptop-a-persons-turn")
     hand = sorted(bob.page.locator("#hand .card").evaluate_all("nodes => nodes.map(n => n.dataset.code)"))
     at = seq(bob.page)
@@ -424,7 +470,9 @@ def test_every_card_and_control_has_a_spoken_name(open_page, new_game):
     assert_deck_faces(page, game.server)
     # Each bot has the robot for an avatar (loaded), the BOT badge, and its count of cards as a number.
     icons = page.evaluate(LOADED_IMAGES, ".opp .avatar img.bot-icon")
-    assert len(icons) == 3 and all(src == "/vendor/bootstrap-icons/robot.svg" and width > 0 for src, width in icons), icons
+    assert len(icons) == 3 and all(src == "/vendor/bootstrap-icons/robot.svg" and width > 0 for src, width in icons), (
+        icons
+    )
     badges = page.locator(".opp .opp-name .badge.bot")
     assert badges.all_text_contents() == ["bot"] * 3 and all(badge.is_visible() for badge in badges.all())
     for opp in page.locator(".opp").all():
@@ -465,10 +513,14 @@ def test_pointing_at_a_card_says_why_not_in_the_engines_words(open_page, new_gam
     assert tip.inner_text().startswith(f"The stock: {view['table']['stock_size']} card")
     page.mouse.move(5, 5)
     # Holding a finger on a card shows the same words.
-    page.dispatch_event(f"#hand .card[data-code='{card['card']}']", "pointerdown", {"pointerType": "touch", "isPrimary": True})
+    page.dispatch_event(
+        f"#hand .card[data-code='{card['card']}']", "pointerdown", {"pointerType": "touch", "isPrimary": True}
+    )
     tip.wait_for(state="visible")
     assert card["why_not"] in tip.inner_text()
-    page.dispatch_event(f"#hand .card[data-code='{card['card']}']", "pointerup", {"pointerType": "touch", "isPrimary": True})
+    page.dispatch_event(
+        f"#hand .card[data-code='{card['card']}']", "pointerup", {"pointerType": "touch", "isPrimary": True}
+    )
 
 
 def test_sound_goes_off_with_m(open_page, new_game):
@@ -537,7 +589,9 @@ def test_the_host_starts_without_a_missing_player(open_page, new_game):
     # This browser did not open the table (the test did, over HTTP): it has no other seat's link, and says so.
     assert "has no other seat's link" in page.locator("#no-links").inner_text()
     # Kept as the lobby (or "Play again") keeps them, the host's waiting screen hands out the others' links.
-    page.evaluate("async (created) => (await import('/js/links.js')).keepLinks(created, { rules: 'crazy-eights' })", game.created)
+    page.evaluate(
+        "async (created) => (await import('/js/links.js')).keepLinks(created, { rules: 'crazy-eights' })", game.created
+    )
     page.reload()
     page.wait_for_selector("#seeding:not([hidden]) #others-links .seat-link")
     others = page.locator("#others-links .seat-link")

@@ -19,6 +19,7 @@ from verifier.cli import main as verify_main
 from .conftest import api
 from .records import FORGER, all_cases, page_reports, text, with_cli_reports
 
+
 def _cli_object(case: dict) -> dict:
     """fairdeal-verify --json's object for the case, without the file name it was read from."""
     return {k: v for k, v in case["cli"].items() if k != "file"}
@@ -45,10 +46,19 @@ def test_enough_records_honest_and_tampered_of_every_game(cases):
     assert {c["name"].split(": ")[0] for c in verified} >= set(RULES)
     assert {c["name"].split(": ")[0] for c in tampered} >= set(RULES)
     kinds = {c["name"].split(": ")[1] for c in tampered}
-    assert kinds >= {"a card nobody played", "a card the seat never played", "a chip payment changed",
-                     "counters left on the layout changed", "a score and its total changed", "the standings changed",
-                     "another dealer for the first hand", "a client seed changed at the start",
-                     "a different server seed", "a bad signature", "the reveal cut off"}
+    assert kinds >= {
+        "a card nobody played",
+        "a card the seat never played",
+        "a chip payment changed",
+        "counters left on the layout changed",
+        "a score and its total changed",
+        "the standings changed",
+        "another dealer for the first hand",
+        "a client seed changed at the start",
+        "a different server seed",
+        "a bad signature",
+        "the reveal cut off",
+    }
     # Every tampered copy that the forger re-signed is caught by the replay, not by the chain.
     assert all(c["cli"]["error"]["reason"] != "bad signature" for c in tampered if "signature" not in c["name"])
 
@@ -79,7 +89,9 @@ def test_the_text_report_is_fairdeal_verifys(cases, js_reports):
     # fairdeal-verify's own command, run in this process (a new Python for each of these forty
     # records took most of this module's time); the first is run as a command too, and says the same.
     printed = [CliRunner().invoke(verify_main, [str(cases[i]["path"])]).stdout for i in some]
-    run = subprocess.run([sys.executable, "-m", "verifier.cli", str(cases[some[0]]["path"])], capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", str(cases[some[0]]["path"])], capture_output=True, text=True
+    )
     assert run.stdout == printed[0], cases[some[0]]["name"]
     for i, stdout in zip(some, printed):
         assert js_reports[i]["text"].rstrip("\n") == stdout.rstrip("\n"), cases[i]["name"]
@@ -112,7 +124,9 @@ def test_loading_a_record_file_shows_every_deal_and_verified(verify_page, cases,
     assert hands.first.locator(".starter .card").get_attribute("data-code") == first["starter"]
     totals = page.locator("#standings tbody tr td.num").all_inner_texts()
     assert [int(t) for t in totals] == [row["total"] for row in case["cli"]["standings"]]
-    assert page.locator("#server-seed").inner_text().startswith(json.loads(case["text"].splitlines()[-1])["server_seed"])
+    assert (
+        page.locator("#server-seed").inner_text().startswith(json.loads(case["text"].splitlines()[-1])["server_seed"])
+    )
     # Format 2: the table's timer and each hand's times, as the report gives them.
     assert page.locator("#timing").inner_text().startswith("0 s a turn")
     assert f"dealt {first['dealt_at']}, ended {first['ended_at']}" in hands.first.locator(".hand-times").inner_text()
@@ -125,7 +139,13 @@ def test_loading_a_record_file_shows_every_deal_and_verified(verify_page, cases,
 
 
 @pytest.mark.parametrize(
-    "name", ["sim-web3-1: a score changed", "sim-web3-1: a bad signature", "fan-tan: a chip payment changed", "michigan: counters left on the layout changed"]
+    "name",
+    [
+        "sim-web3-1: a score changed",
+        "sim-web3-1: a bad signature",
+        "fan-tan: a chip payment changed",
+        "michigan: counters left on the layout changed",
+    ],
 )
 def test_a_tampered_record_shows_its_first_failure(verify_page, cases, tmp_path, name):
     case = next(c for c in cases if c["name"] == name)
@@ -138,7 +158,9 @@ def test_a_tampered_record_shows_its_first_failure(verify_page, cases, tmp_path,
     assert opened.page.locator("#failure").inner_text() == f"line {error['line']}: {error['reason']}"
     # The player's words come first; the verifier's technical words stay under them.
     if name.endswith("a bad signature"):
-        assert opened.page.locator("#failure-words").inner_text() == "This record was changed after the server signed it."
+        assert (
+            opened.page.locator("#failure-words").inner_text() == "This record was changed after the server signed it."
+        )
     assert "DEALS CHECKED" not in opened.page.locator("body").inner_text()
     if name.endswith("a score changed"):
         opened.shot("verify-laptop-tampered", full_page=True)
@@ -160,7 +182,11 @@ def test_phone_sized_verify_page(open_page, cases, tmp_path):
 def test_fan_tan_record_is_verified_in_full_with_every_deal(verify_page, tmp_path):
     """A game the old page only dealt: now replayed move by move, chips and all."""
     [path] = simulate("fan-tan", 4, 1, tmp_path, seed="webfantan", bot="random", options={"deals": 2})
-    cli = json.loads(subprocess.run([sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True).stdout)
+    cli = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True
+        ).stdout
+    )
     assert cli["verified"]
     opened = verify_page
     assert opened.load(path) == "verified"
@@ -201,11 +227,29 @@ def _session_record(server: str) -> str:
     created = api(server, "POST", "/sessions", {"seats": 2, "label_prefix": "round/"})
     sid, owner = created["session_id"], created["owner_key"]
     for seat, seed in ((0, "alice"), (1, "bob")):
-        api(server, "POST", f"/sessions/{sid}/seats/{seat}/commit", {"commitment": client_commitment(seed)}, token=created["seats"][seat]["token"])
+        api(
+            server,
+            "POST",
+            f"/sessions/{sid}/seats/{seat}/commit",
+            {"commitment": client_commitment(seed)},
+            token=created["seats"][seat]["token"],
+        )
     for seat, seed in ((0, "alice"), (1, "bob")):
-        api(server, "POST", f"/sessions/{sid}/seats/{seat}/reveal", {"seed": seed}, token=created["seats"][seat]["token"])
+        api(
+            server,
+            "POST",
+            f"/sessions/{sid}/seats/{seat}/reveal",
+            {"seed": seed},
+            token=created["seats"][seat]["token"],
+        )
     api(server, "POST", f"/sessions/{sid}/shuffle", {"label": "round/1", "packs": 1}, token=owner)
-    api(server, "POST", f"/sessions/{sid}/shuffle", {"label": "round/2", "cards": ["AS", "KS", "QS", "JS", "TS"]}, token=owner)
+    api(
+        server,
+        "POST",
+        f"/sessions/{sid}/shuffle",
+        {"label": "round/2", "cards": ["AS", "KS", "QS", "JS", "TS"]},
+        token=owner,
+    )
     api(server, "POST", f"/sessions/{sid}/reveal", token=owner)
     return api(server, "GET", f"/sessions/{sid}/record")
 
@@ -223,14 +267,22 @@ def test_a_dealing_session_and_its_tampered_copies_agree_with_fairdeal_verify(se
         "a label outside the prefix": text(resign(edited, FORGER)),
         "a label used twice": text(resign(twice, FORGER)),
         "the reveal cut off": text(lines[:-1]),
-        "a card changed without re-signing": text([*lines[:shuffle_at], {**lines[shuffle_at], "cards": ["AS"] * lines[shuffle_at]["count"]}, *lines[shuffle_at + 1 :]]),
+        "a card changed without re-signing": text(
+            [
+                *lines[:shuffle_at],
+                {**lines[shuffle_at], "cards": ["AS"] * lines[shuffle_at]["count"]},
+                *lines[shuffle_at + 1 :],
+            ]
+        ),
     }
     paths = []
     for n, body in enumerate(bodies.values()):
         path = tmp_path / f"session-{n}.jsonl"
         path.write_text(body)
         paths.append(path)
-    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)], capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", "--json", *map(str, paths)], capture_output=True, text=True
+    )
     cli = [json.loads(line) for line in run.stdout.splitlines()]
     js = page_reports(verify_page, list(bodies.values()))
     for name, mine, theirs in zip(bodies, js, cli):
@@ -241,15 +293,23 @@ def test_a_dealing_session_and_its_tampered_copies_agree_with_fairdeal_verify(se
     path = tmp_path / "session.jsonl"
     path.write_text(honest)
     assert verify_page.load(path) == "verified"
-    shown = verify_page.page.locator("#shuffles li[data-label='round/2'] > .cards .card").evaluate_all("nodes => nodes.map(n => n.dataset.code)")
+    shown = verify_page.page.locator("#shuffles li[data-label='round/2'] > .cards .card").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.code)"
+    )
     assert shown == cli[0]["shuffles"][1]["order"]
 
 
-@pytest.mark.parametrize("rules, players", [("crazy-eights-book", 6), ("go-boom", 3)])  # two packs and a starter; no starter
+@pytest.mark.parametrize(
+    "rules, players", [("crazy-eights-book", 6), ("go-boom", 3)]
+)  # two packs and a starter; no starter
 def test_the_deals_of_the_other_stops_games(verify_page, tmp_path, rules, players):
     """Every deal (and starter) on the page, as fairdeal-verify derives it, and VERIFIED."""
     [path] = simulate(rules, players, 1, tmp_path, seed=f"web{rules}", bot="random")
-    cli = json.loads(subprocess.run([sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True).stdout)
+    cli = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True
+        ).stdout
+    )
     assert cli["verified"]
     opened = verify_page
     assert opened.load(path) == "verified"

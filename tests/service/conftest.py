@@ -41,7 +41,9 @@ def clock() -> Clock:
 
 
 HIGH_LIMITS: dict[str, Any] = {
-    "create_rate": "1000000/minute", "move_rate": "1000000/minute", "max_games_per_client": 1_000_000,
+    "create_rate": "1000000/minute",
+    "move_rate": "1000000/minute",
+    "max_games_per_client": 1_000_000,
     "max_streams_per_client": 10_000,
 }
 """The operator's limits, high: every request of a test comes from one address (tests/service/test_limits.py
@@ -50,8 +52,14 @@ tries each limit)."""
 
 @pytest.fixture
 def settings(tmp_path: Any, database_url: str) -> Settings:
-    return Settings(data_dir=tmp_path / "data", database_url=database_url, bot_delay=0, next_hand_seconds=0, tick_seconds=0,
-                    **HIGH_LIMITS)
+    return Settings(
+        data_dir=tmp_path / "data",
+        database_url=database_url,
+        bot_delay=0,
+        next_hand_seconds=0,
+        tick_seconds=0,
+        **HIGH_LIMITS,
+    )
 
 
 @pytest.fixture

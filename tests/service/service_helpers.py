@@ -62,8 +62,12 @@ class Api:
         tokens = {s["seat"]: s["join_token"] for s in game["seats"] if "join_token" in s}
         seeds = seeds or {seat: f"seed of seat {seat}" for seat in tokens}
         for seat, token in tokens.items():
-            self.ok("POST", f"/games/{game['game_id']}/seats/{seat}/commit", token,
-                    json={"commitment": client_commitment(seeds[seat])})
+            self.ok(
+                "POST",
+                f"/games/{game['game_id']}/seats/{seat}/commit",
+                token,
+                json={"commitment": client_commitment(seeds[seat])},
+            )
         for seat, token in tokens.items():
             self.ok("POST", f"/games/{game['game_id']}/seats/{seat}/reveal", token, json={"seed": seeds[seat]})
         return tokens
@@ -79,6 +83,7 @@ class Api:
 
 def server_hands(app: Any, game_id: str) -> tuple[tuple[str, ...], ...]:
     """Every seat's hand as the server holds it (for checking that views hide them)."""
+
     def hands(table: Any, row: Any) -> tuple[tuple[str, ...], ...]:
         return tuple(tuple(card.code for card in hand) for hand in table.match.state.hands)
 
@@ -109,8 +114,9 @@ def play_through(
         playable = {m["card"] for m in view["legal_moves"] if m["move"] == "play"}
         assert {c["card"] for c in view["cards"] if c["playable"]} == playable
         assert all(c["why_not"] for c in view["cards"] if not c["playable"])
-        view = api.ok("POST", f"/games/{game['game_id']}/moves", token,
-                      json={"seq": view["seq"], **view["legal_moves"][0]})["view"]
+        view = api.ok(
+            "POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]}
+        )["view"]
     assert view["status"] == "over" and view["rules"] == rules
     assert api.ok("GET", f"/games/{game['game_id']}/verify")["verified"]
     text = api.client.get(f"/games/{game['game_id']}/record").text

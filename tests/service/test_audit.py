@@ -42,7 +42,10 @@ def latest(api) -> float:
 def play(api):
     """A few games: two bot tables over at once (alpha), a table of people abandoned and one still
     open (beta), a session revealed (beta). Their ids, by what became of them."""
-    done = [api.create([("A", True), ("B", True)], options={"target": 1, "restock_limit": 0}, host_id="alpha")["game_id"] for _ in range(2)]
+    done = [
+        api.create([("A", True), ("B", True)], options={"target": 1, "restock_limit": 0}, host_id="alpha")["game_id"]
+        for _ in range(2)
+    ]
     gone = api.create([("Ann", False), ("Bot", True)], host_id="beta")
     api.ok("POST", f"/games/{gone['game_id']}/abandon", gone["host_token"], json={"reason": "enough"})
     open_ = api.create([("Ann", False), ("Bot", True)], rules="hollywood-eights", host_id="beta")["game_id"]
@@ -64,7 +67,14 @@ def test_a_clean_log_has_no_problems_and_the_right_abandon_rates(api, tmp_path):
     assert out["totals"] == {"started": 5, "revealed": 3, "abandoned": 1, "open": 1, "stale": 0}
     assert out["by_rules"] == {
         "crazy-eights": {"started": 3, "revealed": 2, "abandoned": 1, "open": 0, "stale": 0, "abandoned_rate": 0.3333},
-        "hollywood-eights": {"started": 1, "revealed": 0, "abandoned": 0, "open": 1, "stale": 0, "abandoned_rate": None},
+        "hollywood-eights": {
+            "started": 1,
+            "revealed": 0,
+            "abandoned": 0,
+            "open": 1,
+            "stale": 0,
+            "abandoned_rate": None,
+        },
     }
     assert out["by_host"] == {
         "alpha": {"started": 2, "revealed": 2, "abandoned": 0, "open": 0, "stale": 0, "abandoned_rate": 0.0},
@@ -82,8 +92,16 @@ def test_a_clean_log_has_no_problems_and_the_right_abandon_rates(api, tmp_path):
     assert not again.warnings
     assert [(p.kind, p.id) for p in again.problems] == [("stale", ids["open"])]
     assert "hollywood-eights" in again.problems[0].message and "never ended" in again.problems[0].message
-    assert again.to_json()["stale"] == [{"id": ids["open"], "kind": "game", "rules": "hollywood-eights", "host": "beta",
-                                         "created": again.stale[0]["created"], "index": 6}]
+    assert again.to_json()["stale"] == [
+        {
+            "id": ids["open"],
+            "kind": "game",
+            "rules": "hollywood-eights",
+            "host": "beta",
+            "created": again.stale[0]["created"],
+            "index": 6,
+        }
+    ]
     assert again.by_host["beta"]["stale"] == 1
     # A longer deadline: nothing stale.
     assert audit(URL, fetcher(api), state=state, now=latest(api) + DAY + 1, stale_after=2 * DAY).ok
@@ -124,8 +142,10 @@ def test_a_record_whose_head_is_not_its_end_entry_is_named(api):
     line = json.loads(last)
     line["server_seed"] = "0" * 64  # another reveal than the one the log's end entry holds
     with store._transaction() as cur:
-        cur.execute("UPDATE lines SET line = ? WHERE game_id = ? AND seq = ?",
-                    (json.dumps(line, sort_keys=True, separators=(",", ":")), game, line["seq"]))
+        cur.execute(
+            "UPDATE lines SET line = ? WHERE game_id = ? AND seq = ?",
+            (json.dumps(line, sort_keys=True, separators=(",", ":")), game, line["seq"]),
+        )
     report = audit(URL, fetcher(api), state=None, now=latest(api) + 60)
     assert [(p.kind, p.id) for p in report.problems] == [("head-mismatch", game)]
     problem = report.problems[0]
@@ -144,8 +164,16 @@ def test_a_log_that_forked_between_two_runs_is_reported_and_the_state_kept(api, 
     assert audit(URL, fetcher(api), state=state, now=latest(api) + 60).ok
     seen = state.read_text()
     # The same service (its keys, its origin) on another database: a second tree, grown apart.
-    other = create_app(Settings(data_dir=settings.data_dir, database_url=f"sqlite:///{tmp_path / 'fork.db'}",
-                                bot_delay=0, next_hand_seconds=0, tick_seconds=0), clock=Clock())
+    other = create_app(
+        Settings(
+            data_dir=settings.data_dir,
+            database_url=f"sqlite:///{tmp_path / 'fork.db'}",
+            bot_delay=0,
+            next_hand_seconds=0,
+            tick_seconds=0,
+        ),
+        clock=Clock(),
+    )
     try:
         with TestClient(other) as client:
             fork = Api(client)
@@ -160,7 +188,9 @@ def test_a_log_that_forked_between_two_runs_is_reported_and_the_state_kept(api, 
             assert state.read_text() == seen  # the next run reports it again
             # The same through the command: exit 1, both checkpoints shown.
             monkeypatch.setattr(fairdeal.audit, "url_fetch", fetcher(fork))
-            result = CliRunner().invoke(main, ["audit", URL, "--state", str(state), "--now", str(int(latest(api) + 60))])
+            result = CliRunner().invoke(
+                main, ["audit", URL, "--state", str(state), "--now", str(int(latest(api) + 60))]
+            )
             assert result.exit_code == 1, result.output
             assert "inconsistent: THE LOG FORKED" in result.output
             assert result.output.count("fairdeal.invalid/log/") >= 4  # the log's name, and in both checkpoints
@@ -170,7 +200,9 @@ def test_a_log_that_forked_between_two_runs_is_reported_and_the_state_kept(api, 
             assert audit(URL, fetcher(fork), state=other_state, now=latest(api) + 60).ok
             shrank = audit(URL, fetcher(api), state=other_state, now=latest(api) + 60)
             assert shrank.origin == report.origin and shrank.public_key == report.public_key  # one service, two trees
-            assert [p.kind for p in shrank.problems] == ["inconsistent"] and "the log shrank" in shrank.problems[0].message
+            assert [p.kind for p in shrank.problems] == ["inconsistent"] and "the log shrank" in shrank.problems[
+                0
+            ].message
     finally:
         other.state.store.close()
 
@@ -203,17 +235,38 @@ def test_the_command_s_json_and_text(api, tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["audit", URL, "--state", str(state), "--now", now, "--json"])
     assert result.exit_code == 1, result.output
     out = json.loads(result.stdout)
-    assert set(out) == {"ok", "url", "origin", "public_key", "checkpoint", "previous", "consistent", "witnesses", "now",
-                        "stale_after", "entries", "records_checked", "totals", "by_rules", "by_host", "stale", "problems",
-                        "warnings"}
+    assert set(out) == {
+        "ok",
+        "url",
+        "origin",
+        "public_key",
+        "checkpoint",
+        "previous",
+        "consistent",
+        "witnesses",
+        "now",
+        "stale_after",
+        "entries",
+        "records_checked",
+        "totals",
+        "by_rules",
+        "by_host",
+        "stale",
+        "problems",
+        "warnings",
+    }
     assert out["witnesses"] is None  # none required (spec/log.md section 9)
     assert out["ok"] is False and out["stale_after"] == DAY and out["now"].endswith("Z")
     assert set(out["checkpoint"]) == {"size", "root", "note"} and out["previous"] is None
-    assert out["problems"] == [{"kind": "stale", "id": ids["open"], "revealed": False, "message": out["problems"][0]["message"]}]
+    assert out["problems"] == [
+        {"kind": "stale", "id": ids["open"], "revealed": False, "message": out["problems"][0]["message"]}
+    ]
     text = CliRunner().invoke(main, ["audit", URL, "--state", str(state), "--now", now, "--stale-after", "2d"])
     assert text.exit_code == 0, text.output
     assert "no problems found" in text.output and "previous checkpoint: size 9" in text.output
-    assert "crazy-eights" in text.output and "beta" in text.output and "1 abandoned =  50% of those ended" in text.output
+    assert (
+        "crazy-eights" in text.output and "beta" in text.output and "1 abandoned =  50% of those ended" in text.output
+    )
 
 
 def test_the_state_file_s_default_place(monkeypatch, tmp_path):
@@ -229,13 +282,16 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("args, says", [
-    (["audit", "not a url"], "is not a service's base URL"),
-    (["audit", "ftp://example.com"], "is not a service's base URL"),
-    (["audit", "http://127.0.0.1:{port}"], "/.well-known/fairdeal-log:"),
-    (["audit", "http://127.0.0.1:{port}", "--stale-after", "soon"], "duration 'soon'"),
-    (["audit", "http://127.0.0.1:{port}", "--key", "xyz"], "64 hex digits"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["audit", "not a url"], "is not a service's base URL"),
+        (["audit", "ftp://example.com"], "is not a service's base URL"),
+        (["audit", "http://127.0.0.1:{port}"], "/.well-known/fairdeal-log:"),
+        (["audit", "http://127.0.0.1:{port}", "--stale-after", "soon"], "duration 'soon'"),
+        (["audit", "http://127.0.0.1:{port}", "--key", "xyz"], "64 hex digits"),
+    ],
+)
 def test_bad_input_is_a_message_and_exit_2(args, says, tmp_path):
     port = _closed_port()
     args = [a.format(port=port) for a in args] + ["--state", str(tmp_path / "s.json")]
@@ -276,8 +332,14 @@ def test_the_command_over_http(live, tmp_path):
     import httpx
 
     for host in ("alpha", "alpha", "beta"):
-        made = httpx.post(f"{live}/games", json={"seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}],
-                                                 "options": {"target": 1, "restock_limit": 0}, "host_id": host})
+        made = httpx.post(
+            f"{live}/games",
+            json={
+                "seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}],
+                "options": {"target": 1, "restock_limit": 0},
+                "host_id": host,
+            },
+        )
         assert made.status_code == 201, made.text
     key = httpx.get(f"{live}/.well-known/fairdeal-key").json()["key"]
     state = tmp_path / "s.json"

@@ -38,8 +38,8 @@ from service_helpers import Api, Party
 from fairdeal.cards import pack
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import RULES
-from fairdeal.service import Settings, create_app
 from fairdeal.rules.move import kinds
+from fairdeal.service import Settings, create_app
 
 EXAMPLES = 400
 """Examples per store, a third of them a seat's legal move; some 10-20 s each."""
@@ -89,8 +89,22 @@ ROUTES: list[tuple[str, str]] = [
 """Every route; :func:`test_the_fuzzing_covers_every_route_of_the_app` keeps this list complete."""
 
 CODES = [card.code for card in pack()]
-TILES = ["0/000.p/1", "0/000.p/3", "0/000", "1/000.p/1", "entries/000.p/2", "entries/x001/000", "0/x000/000",
-         "00/000", "64/000", "63/x999/x999/999", "0/000.p/0", "0/000.p/256", "entries", "0/" + "x001/" * 50 + "000"]
+TILES = [
+    "0/000.p/1",
+    "0/000.p/3",
+    "0/000",
+    "1/000.p/1",
+    "entries/000.p/2",
+    "entries/x001/000",
+    "0/x000/000",
+    "00/000",
+    "64/000",
+    "63/x999/x999/999",
+    "0/000.p/0",
+    "0/000.p/256",
+    "entries",
+    "0/" + "x001/" * 50 + "000",
+]
 """Tile paths under /log/tile/ (spec/log.md section 10): ones that are, ones beyond the log, ones that are not."""
 MOVE_KINDS = sorted(kinds())
 SEEDS = ["", "a", "seed ✓", "x" * 128, "y" * 129, "\u00e9" * 65, "\x00", "\ud800"]
@@ -108,14 +122,19 @@ class World:
         return self.api.app
 
     def add_game(self, game: dict[str, Any]) -> Party:
-        party = Party("games", game["game_id"], game["host_token"],
-                      {s["seat"]: s["join_token"] for s in game["seats"] if "join_token" in s})
+        party = Party(
+            "games",
+            game["game_id"],
+            game["host_token"],
+            {s["seat"]: s["join_token"] for s in game["seats"] if "join_token" in s},
+        )
         self.parties.append(party)
         return party
 
     def add_session(self, session: dict[str, Any]) -> Party:
-        party = Party("sessions", session["session_id"], session["owner_key"],
-                      {s["seat"]: s["token"] for s in session["seats"]})
+        party = Party(
+            "sessions", session["session_id"], session["owner_key"], {s["seat"]: s["token"] for s in session["seats"]}
+        )
         self.parties.append(party)
         return party
 
@@ -142,7 +161,9 @@ def build_world(api: Api) -> World:
     world = World(api)
     world.add_game(api.create([("Ann", False), ("Bob", False), ("Bot", True)]))  # seeding, nobody committed
     half = world.add_game(api.create([("Ann", False), ("Bob", False)]))
-    api.ok("POST", f"/games/{half.id}/seats/0/commit", half.seats[0], json={"commitment": client_commitment("ann")})  # one committed
+    api.ok(
+        "POST", f"/games/{half.id}/seats/0/commit", half.seats[0], json={"commitment": client_commitment("ann")}
+    )  # one committed
     for seats, body in (
         ([("Ann", False), ("Bot 1", True), ("Bot 2", True), ("Bot 3", True)], {"options": {"target": 30}}),
         ([("Ann", False), ("Bob", False), ("Bot", True)], {}),
@@ -196,30 +217,40 @@ def _body(fields: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[dict[s
 option_names = sorted({name for cls in RULES.values() for name in cls.defaults})
 seat_bodies = st.fixed_dictionaries({"name": st.text(min_size=0, max_size=70), "bot": st.booleans()})
 bodies: dict[str, st.SearchStrategy[Any]] = {
-    "/games": _body({
-        "rules": st.sampled_from(sorted(RULES)) | garbage_text,
-        "options": st.dictionaries(st.sampled_from(option_names) | st.text(max_size=5), st.integers(-5, 2000), max_size=4),
-        "seats": st.lists(seat_bodies, min_size=0, max_size=9),
-        "turn_seconds": st.floats(allow_nan=True) | st.integers(-10, 100_000),
-    }),
+    "/games": _body(
+        {
+            "rules": st.sampled_from(sorted(RULES)) | garbage_text,
+            "options": st.dictionaries(
+                st.sampled_from(option_names) | st.text(max_size=5), st.integers(-5, 2000), max_size=4
+            ),
+            "seats": st.lists(seat_bodies, min_size=0, max_size=9),
+            "turn_seconds": st.floats(allow_nan=True) | st.integers(-10, 100_000),
+        }
+    ),
     "commit": _body({"commitment": st.sampled_from([client_commitment(s) for s in SEEDS[:4]]) | st.text(max_size=70)}),
     "reveal": _body({"seed": st.sampled_from(SEEDS) | st.text(max_size=140)}),
-    "moves": _body({
-        "seq": st.integers(-2, 400) | st.sampled_from([2**63, 10**12]),
-        "move": st.sampled_from(MOVE_KINDS) | st.sampled_from(["PLAY", "", "fold"]),
-        "card": st.sampled_from(CODES) | st.sampled_from(["10H", "ZZ", "8", ""]),
-        "suit": st.sampled_from(["C", "D", "H", "S", "X", "clubs"]),
-        "then": st.sampled_from(CODES) | st.sampled_from(["ZZ", ""]),
-        "amount": st.integers(-1, 2_000_000),
-        "seat": st.integers(-1, 12),
-    }),
+    "moves": _body(
+        {
+            "seq": st.integers(-2, 400) | st.sampled_from([2**63, 10**12]),
+            "move": st.sampled_from(MOVE_KINDS) | st.sampled_from(["PLAY", "", "fold"]),
+            "card": st.sampled_from(CODES) | st.sampled_from(["10H", "ZZ", "8", ""]),
+            "suit": st.sampled_from(["C", "D", "H", "S", "X", "clubs"]),
+            "then": st.sampled_from(CODES) | st.sampled_from(["ZZ", ""]),
+            "amount": st.integers(-1, 2_000_000),
+            "seat": st.integers(-1, 12),
+        }
+    ),
     "abandon": _body({"reason": st.text(max_size=220)}),
-    "/sessions": _body({"seats": st.integers(-1, 20), "label_prefix": st.sampled_from(["", "round/", "Bad"]) | garbage_text}),
-    "shuffle": _body({
-        "label": st.sampled_from(["deal", "round/1", "round/2", "Round", "a" * 65]) | garbage_text,
-        "cards": st.lists(st.sampled_from(CODES) | st.text(max_size=5), max_size=8),
-        "packs": st.integers(-1, 30),
-    }),
+    "/sessions": _body(
+        {"seats": st.integers(-1, 20), "label_prefix": st.sampled_from(["", "round/", "Bad"]) | garbage_text}
+    ),
+    "shuffle": _body(
+        {
+            "label": st.sampled_from(["deal", "round/1", "round/2", "Round", "a" * 65]) | garbage_text,
+            "cards": st.lists(st.sampled_from(CODES) | st.text(max_size=5), max_size=8),
+            "packs": st.integers(-1, 30),
+        }
+    ),
 }
 
 
@@ -248,7 +279,9 @@ valid_bodies: dict[str, st.SearchStrategy[Any]] = {
     "reveal": st.sampled_from(SEEDS[:4]).map(lambda seed: {"seed": seed}),
     "abandon": st.just({"reason": "fuzz"}),
     "/sessions": st.fixed_dictionaries({"seats": st.integers(1, 3), "label_prefix": st.sampled_from(["", "round/"])}),
-    "shuffle": st.fixed_dictionaries({"label": st.sampled_from(["deal", "round/1", "round/2"]), "packs": st.integers(1, 2)}),
+    "shuffle": st.fixed_dictionaries(
+        {"label": st.sampled_from(["deal", "round/1", "round/2"]), "packs": st.integers(1, 2)}
+    ),
 }
 
 
@@ -268,10 +301,14 @@ def requests(draw: st.DrawFn, world: World) -> dict[str, Any]:
     else:
         ident = party.id
     seat = pick.choice(sorted(party.seats) or [0]) if draw(st.booleans()) else draw(st.integers(-2, 17))
-    path = template.format(game_id=ident, session_id=ident, seat=seat,
-                           label=draw(st.sampled_from(["deal", "round/1", "round/1/x", "UP", "%2e%2e"]) | garbage_text.map(quote)),
-                           name=draw(st.sampled_from(sorted(RULES)) | garbage_text.map(quote)),
-                           path=draw(st.sampled_from(TILES) | garbage_text.map(lambda t: quote(t, safe="/."))))
+    path = template.format(
+        game_id=ident,
+        session_id=ident,
+        seat=seat,
+        label=draw(st.sampled_from(["deal", "round/1", "round/1/x", "UP", "%2e%2e"]) | garbage_text.map(quote)),
+        name=draw(st.sampled_from(sorted(RULES)) | garbage_text.map(quote)),
+        path=draw(st.sampled_from(TILES) | garbage_text.map(lambda t: quote(t, safe="/."))),
+    )
     # Whose token: the right one, another party's, garbage, or none.
     token_kind = rnd.choice(["seat", "host", "other", "garbage", "none"])
     other, garbage = pick.choice(world.tokens()), draw(header_text)
@@ -293,7 +330,9 @@ def requests(draw: st.DrawFn, world: World) -> dict[str, Any]:
             query["token"] = token
             headers.pop("Authorization")
         if draw(st.booleans()):
-            headers["Last-Event-ID"] = draw(st.sampled_from(["0", "5", "-1", "99999999999999999999", "x"]) | header_text)
+            headers["Last-Event-ID"] = draw(
+                st.sampled_from(["0", "5", "-1", "99999999999999999999", "x"]) | header_text
+            )
     request: dict[str, Any] = {"method": method, "path": path, "headers": headers, "params": query, "party": named}
     if method == "POST":
         key = template if template in bodies else template.rsplit("/", 1)[-1]
@@ -331,7 +370,9 @@ def world(app: Any) -> Iterator[World]:
 
 
 def check_answer(world: World, response: Any, request: dict[str, Any], before: int | None) -> None:
-    assert response.status_code < 500, f"{request['method']} {request['path']}: {response.status_code} {response.text[:500]}"
+    assert response.status_code < 500, (
+        f"{request['method']} {request['path']}: {response.status_code} {response.text[:500]}"
+    )
     if response.headers.get("content-type", "").startswith("application/json"):
         json.loads(response.text)
     party = request["party"]
@@ -366,8 +407,14 @@ def play_a_legal_move(world: World, data: st.DataObject) -> None:
 
 # Generation only: the server's state moves on with every request, so a shrunk replay would not
 # meet the same state; a failure names its request (method, path, status, answer) instead.
-@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None, phases=[Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    phases=[Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_no_request_gets_a_5xx(world, data):
     if dice(data.draw).random() < 0.35:
@@ -381,8 +428,9 @@ def test_no_request_gets_a_5xx(world, data):
         # Encoded here: a float may be NaN or infinite, which Python writes (as NaN, Infinity) and httpx refuses.
         kwargs["content"] = json.dumps(request["json"]).encode()
         request["headers"].setdefault("Content-Type", "application/json")
-    response = world.api.client.request(request["method"], request["path"], headers=request["headers"],
-                                        params=request["params"], **kwargs)
+    response = world.api.client.request(
+        request["method"], request["path"], headers=request["headers"], params=request["params"], **kwargs
+    )
     check_answer(world, response, request, before)
     if response.status_code == 201 and request["path"] in ("/games", "/sessions"):
         world.add_game(response.json()) if request["path"] == "/games" else world.add_session(response.json())

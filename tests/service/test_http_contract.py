@@ -117,12 +117,19 @@ def test_every_route_documents_its_answers_and_each_has_a_schema(app):
             bearer = any("HTTPBearer" in s for s in op.get("security", []))
             expected = {successes[0], "413"}  # a body over the limit, on any route
             expected |= {"400", "422"} if takes_body else set()
-            expected |= {"422"} if any(p.get("schema", {}).get("pattern") or "maximum" in p.get("schema", {})
-                                       for p in parameters) else set()
+            expected |= (
+                {"422"}
+                if any(p.get("schema", {}).get("pattern") or "maximum" in p.get("schema", {}) for p in parameters)
+                else set()
+            )
             expected |= {"401"} if bearer else set()  # and 403, where a token may be the wrong one
             expected |= {"404"} if any(p["in"] == "path" for p in parameters) else set()
-            assert expected <= set(responses), f"{where}: documents {sorted(responses)}, not {sorted(expected - set(responses))}"
-    assert doc["paths"]["/health"]["get"]["responses"]["503"]["content"]["application/json"]["schema"]["$ref"].endswith("/Health")
+            assert expected <= set(responses), (
+                f"{where}: documents {sorted(responses)}, not {sorted(expected - set(responses))}"
+            )
+    assert doc["paths"]["/health"]["get"]["responses"]["503"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "/Health"
+    )
 
 
 def test_the_error_body_is_one_shape(app):
@@ -149,7 +156,9 @@ def play_through(walk: Walk, rules: str, seats: int) -> dict[str, Any]:
         if not view["legal_moves"]:
             view = walk("GET", "/games/{game_id}/seats/{seat}/view", token, path=ids)
             continue
-        view = walk("POST", "/games/{game_id}/moves", token, path=ids, json={"seq": view["seq"], **choose(view)})["view"]
+        view = walk("POST", "/games/{game_id}/moves", token, path=ids, json={"seq": view["seq"], **choose(view)})[
+            "view"
+        ]
     if view["status"] == "playing":
         walk("POST", "/games/{game_id}/abandon", game["host_token"], path=ids, json={"reason": "enough"})
     walk("GET", "/games/{game_id}/seats/{seat}/view", token, path=ids)
@@ -170,8 +179,12 @@ def test_every_game_answers_as_its_schemas_say(api, contract):
         ended.add(state["status"])
     assert ended == {"over", "abandoned"}
     # Bots alone play at once, to the end: a create's answer, then the standings.
-    over = walk("POST", "/games", status=201, json={"seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}],
-                                                    "options": {"target": 5}})
+    over = walk(
+        "POST",
+        "/games",
+        status=201,
+        json={"seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}], "options": {"target": 5}},
+    )
     for _ in range(50):
         if walk("GET", "/games/{game_id}", path={"game_id": over["game_id"]})["status"] == "over":
             break
@@ -206,11 +219,28 @@ def test_a_dealing_session_answers_as_its_schemas_say(api, contract):
     tokens = {s["seat"]: s["token"] for s in session["seats"]}
     walk("GET", "/sessions/{session_id}", path=ids)
     for seat, token in tokens.items():
-        walk("POST", "/sessions/{session_id}/seats/{seat}/commit", token, path={**ids, "seat": seat},
-             json={"commitment": client_commitment(f"seat {seat}")})
-    walk("POST", "/sessions/{session_id}/seats/{seat}/reveal", tokens[0], path={**ids, "seat": 0}, json={"seed": "seat 0"})
+        walk(
+            "POST",
+            "/sessions/{session_id}/seats/{seat}/commit",
+            token,
+            path={**ids, "seat": seat},
+            json={"commitment": client_commitment(f"seat {seat}")},
+        )
+    walk(
+        "POST",
+        "/sessions/{session_id}/seats/{seat}/reveal",
+        tokens[0],
+        path={**ids, "seat": 0},
+        json={"seed": "seat 0"},
+    )
     walk("POST", "/sessions/{session_id}/start", owner, path=ids)
-    walk("POST", "/sessions/{session_id}/shuffle", owner, path=ids, json={"label": "round/1", "cards": ["AS", "KH", "8D"]})
+    walk(
+        "POST",
+        "/sessions/{session_id}/shuffle",
+        owner,
+        path=ids,
+        json={"label": "round/1", "cards": ["AS", "KH", "8D"]},
+    )
     walk("POST", "/sessions/{session_id}/shuffle", owner, path=ids, json={"label": "round/2", "packs": 2})
     walk("GET", "/sessions/{session_id}/shuffles/{label}", owner, path={**ids, "label": "round/1"})
     walk("POST", "/sessions/{session_id}/reveal", owner, path=ids)
@@ -230,15 +260,23 @@ def test_refusals_have_the_one_error_body(api, contract):
     assert walk("POST", "/games/{game_id}/seats/{seat}/commit", path=ids, json=commit, status=401)["detail"]
     assert walk("POST", "/games/{game_id}/seats/{seat}/commit", bob, path=ids, json=commit, status=403)["detail"]
     walk("POST", "/games/{game_id}/seats/{seat}/commit", ann, path=ids, json=commit)
-    assert "already committed" in walk("POST", "/games/{game_id}/seats/{seat}/commit", ann, path=ids, json=commit,
-                                       status=409)["detail"]
+    assert (
+        "already committed"
+        in walk("POST", "/games/{game_id}/seats/{seat}/commit", ann, path=ids, json=commit, status=409)["detail"]
+    )
     assert walk("GET", "/games/{game_id}", path={"game_id": "nope"}, status=404)["detail"] == "there is no game 'nope'"
-    assert walk("GET", "/rules/{name}", path={"name": "poker"}, status=404)["detail"].startswith("unknown rules 'poker'")
-    assert walk("GET", "/rules/{name}/help", path={"name": "poker"}, status=404)["detail"].startswith("unknown rules 'poker'")
+    assert walk("GET", "/rules/{name}", path={"name": "poker"}, status=404)["detail"].startswith(
+        "unknown rules 'poker'"
+    )
+    assert walk("GET", "/rules/{name}/help", path={"name": "poker"}, status=404)["detail"].startswith(
+        "unknown rules 'poker'"
+    )
     [error] = walk("GET", "/games/{game_id}/seats/{seat}/view", ann, path={**ids, "seat": 99}, status=422)["detail"]
     assert error["loc"] == ["path", "seat"]
     assert walk("POST", "/games/{game_id}/moves", ann, path=ids, json={"seq": 1, "move": "draw"}, status=409)["detail"]
-    too_big = walk("POST", "/games/{game_id}/abandon", game["host_token"], path=ids, json={"reason": "x" * 20_000}, status=413)
+    too_big = walk(
+        "POST", "/games/{game_id}/abandon", game["host_token"], path=ids, json={"reason": "x" * 20_000}, status=413
+    )
     assert "over 16384 bytes" in too_big["detail"]
     assert "over 16384 bytes" in walk("GET", "/rules", content=b"x" * 20_000, status=413)["detail"]  # any route
     deep = walk("POST", "/games", content=b"[" * 10_000, headers={"content-type": "application/json"}, status=400)
@@ -316,8 +354,14 @@ def build_world(api: Api) -> list[Party]:
 
     def game(seats: list[tuple[str, bool]], **body: Any) -> dict[str, Any]:
         made = api.create(seats, **body)
-        parties.append(Party("games", made["game_id"], made["host_token"],
-                             {s["seat"]: s["join_token"] for s in made["seats"] if "join_token" in s}))
+        parties.append(
+            Party(
+                "games",
+                made["game_id"],
+                made["host_token"],
+                {s["seat"]: s["join_token"] for s in made["seats"] if "join_token" in s},
+            )
+        )
         return made
 
     game([("Ann", False), ("Bob", False)])  # seeding
@@ -333,10 +377,14 @@ def build_world(api: Api) -> list[Party]:
     api.ok("POST", f"/games/{abandoned['game_id']}/abandon", abandoned["host_token"])
     for seats, started in ((2, False), (1, True)):
         made = api.ok("POST", "/sessions", status=201, json={"seats": seats})
-        parties.append(Party("sessions", made["session_id"], made["owner_key"], {s["seat"]: s["token"] for s in made["seats"]}))
+        parties.append(
+            Party("sessions", made["session_id"], made["owner_key"], {s["seat"]: s["token"] for s in made["seats"]})
+        )
         if started:
             api.ok("POST", f"/sessions/{made['session_id']}/start", made["owner_key"])
-            api.ok("POST", f"/sessions/{made['session_id']}/shuffle", made["owner_key"], json={"label": "deal", "packs": 1})
+            api.ok(
+                "POST", f"/sessions/{made['session_id']}/shuffle", made["owner_key"], json={"label": "deal", "packs": 1}
+            )
     return parties
 
 
@@ -376,8 +424,14 @@ def test_generated_requests_get_documented_answers(contract, world, mode):
         if mode == GenerationMode.NEGATIVE and not (op.definition.raw.get("parameters") or op.body):
             continue  # nothing to get wrong (GET /health)
 
-        @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=EXAMPLES,
+            derandomize=True,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(case=op.as_strategy(mode), choice=st.integers(0, 2**16))
         def requests_to(case: Any, choice: int) -> None:
             aim(case, choice, world)
@@ -390,9 +444,15 @@ def test_a_whole_number_written_5_0_is_the_integer_the_schema_says(api, contract
     # JSON Schema's "integer" holds 5.0; the server once refused it (strict integers) while the
     # schema offered it. A fraction, a string or a boolean is still refused, naming the field.
     session = api.call("POST", "/sessions", content=b'{"seats": 2.0}', headers={"content-type": "application/json"})
-    assert session.status_code == 201 and len(answers_as_documented(contract, "POST", "/sessions", session)["seats"]) == 2
-    game = api.call("POST", "/games", content=b'{"seats": %s, "options": {"target": 50.0}}' % SEATS.encode(),
-                    headers={"content-type": "application/json"})
+    assert (
+        session.status_code == 201 and len(answers_as_documented(contract, "POST", "/sessions", session)["seats"]) == 2
+    )
+    game = api.call(
+        "POST",
+        "/games",
+        content=b'{"seats": %s, "options": {"target": 50.0}}' % SEATS.encode(),
+        headers={"content-type": "application/json"},
+    )
     assert game.status_code == 201, game.text
     assert api.ok("GET", f"/games/{game.json()['game_id']}")["options"]["target"] == 50
     for raw in (b'{"seats": 2.5}', b'{"seats": "2"}', b'{"seats": true}'):

@@ -23,7 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BOTS = [("Bot A", True), ("Bot B", True)]
 
 
-def limited(settings: Settings, clock: Any, new_ids: Any, client: tuple[str, int] = ("testclient", 50000), **limits: Any) -> Api:
+def limited(
+    settings: Settings, clock: Any, new_ids: Any, client: tuple[str, int] = ("testclient", 50000), **limits: Any
+) -> Api:
     app = create_app(dataclasses.replace(settings, **limits), clock=clock, new_ids=new_ids)
     return Api(TestClient(app, client=client))
 
@@ -38,14 +40,42 @@ def refused(api: Api, status: int, method: str, url: str, token: str | None = No
 
 
 def test_a_target_over_the_games_maximum_is_refused(api):
-    answer = refused(api, 422, "POST", "/games", json={"rules": "crazy-eights", "options": {"target": 100_000},
-                                                        "seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}]})
+    answer = refused(
+        api,
+        422,
+        "POST",
+        "/games",
+        json={
+            "rules": "crazy-eights",
+            "options": {"target": 100_000},
+            "seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}],
+        },
+    )
     assert answer["detail"] == "target must be between 1 and 1000 points"
-    assert "deals must be between 0 (each player deals once) and 50" in refused(
-        api, 422, "POST", "/games", json={"rules": "fan-tan", "options": {"deals": 51},
-                                          "seats": [{"name": f"B{i}", "bot": True} for i in range(3)]})["detail"]
-    made = api.ok("POST", "/games", status=201, json={"rules": "crazy-eights", "options": {"target": 1000},
-                                                      "seats": [{"name": "A", "bot": False}, {"name": "B", "bot": True}]})
+    assert (
+        "deals must be between 0 (each player deals once) and 50"
+        in refused(
+            api,
+            422,
+            "POST",
+            "/games",
+            json={
+                "rules": "fan-tan",
+                "options": {"deals": 51},
+                "seats": [{"name": f"B{i}", "bot": True} for i in range(3)],
+            },
+        )["detail"]
+    )
+    made = api.ok(
+        "POST",
+        "/games",
+        status=201,
+        json={
+            "rules": "crazy-eights",
+            "options": {"target": 1000},
+            "seats": [{"name": "A", "bot": False}, {"name": "B", "bot": True}],
+        },
+    )
     assert api.ok("GET", f"/games/{made['game_id']}")["options"]["target"] == 1000
     catalogue = {g["name"]: g for g in api.ok("GET", "/rules")["games"]}
     assert next(o for o in catalogue["crazy-eights"]["options"] if o["name"] == "target")["max"] == 1000
@@ -116,7 +146,9 @@ def test_a_table_of_bots_alone_expires_after_its_total_time(settings, clock, new
         clock.advance(2)
         api.app.state.games.run_due()
         _expired(api, game["game_id"], "expired: a table of bots alone for more than 1 hour")
-        assert api.ok("GET", f"/games/{with_people['game_id']}")["status"] == "seeding"  # a person's table never expires
+        assert (
+            api.ok("GET", f"/games/{with_people['game_id']}")["status"] == "seeding"
+        )  # a person's table never expires
 
 
 def test_a_table_of_bots_alone_no_one_looks_at_expires(settings, clock, new_ids):
@@ -145,26 +177,35 @@ def test_creates_and_moves_are_rate_limited_per_client_429(settings, clock, new_
         game = api.create([("Ann", False), ("Bot", True)])
         api.ok("POST", "/sessions", status=201, json={"seats": 2})  # the same rate as games
         answer = refused(api, 429, "POST", "/games", json={"seats": [{"name": "Ann"}, {"name": "Bot", "bot": True}]})
-        assert answer["detail"] == "too many games and sessions created from this address: at most 2/minute; try again in 30 s"
+        assert (
+            answer["detail"]
+            == "too many games and sessions created from this address: at most 2/minute; try again in 30 s"
+        )
         assert answer["retry_after"] == "30"
         token = api.join(game)[0]
         move = {"seq": 0, "move": "draw"}
         assert api.call("POST", f"/games/{game['game_id']}/moves", token, json=move).status_code == 409  # counted
         answer = refused(api, 429, "POST", f"/games/{game['game_id']}/moves", token, json=move)
-        assert answer["detail"].startswith("too many moves from this address: at most 1/hour") and answer["retry_after"] == "3600"
+        assert (
+            answer["detail"].startswith("too many moves from this address: at most 1/hour")
+            and answer["retry_after"] == "3600"
+        )
         # Another address has its own bucket.
         other = Api(TestClient(client.app, client=("192.0.2.7", 4000)))
         other.create([("Ann", False), ("Bot", True)])
 
 
 def test_behind_a_trusted_proxy_the_forwarded_address_is_the_client(settings, clock, new_ids):
-    with limited(settings, clock, new_ids, client=("10.0.0.5", 4000), create_rate="1/minute",
-                 trusted_proxies="10.0.0.0/8").client as client:
+    with limited(
+        settings, clock, new_ids, client=("10.0.0.5", 4000), create_rate="1/minute", trusted_proxies="10.0.0.0/8"
+    ).client as client:
         api = Api(client)
         body = {"seats": [{"name": "Ann"}, {"name": "Bot", "bot": True}]}
         first = api.ok("POST", "/games", status=201, json=body, headers={"X-Forwarded-For": "203.0.113.1"})
         # A client's own X-Forwarded-For entry (left of the proxy's) is not believed.
-        api.ok("POST", "/games", status=201, json=body, headers={"X-Forwarded-For": "198.51.100.9, 203.0.113.2, 10.0.0.9"})
+        api.ok(
+            "POST", "/games", status=201, json=body, headers={"X-Forwarded-For": "198.51.100.9, 203.0.113.2, 10.0.0.9"}
+        )
         again = refused(api, 429, "POST", "/games", json=body, headers={"X-Forwarded-For": "9.9.9.9, 203.0.113.1"})
         assert "at most 1/minute" in again["detail"]
         # No forwarded address from the proxy: no client known, no per-client limit.
@@ -181,7 +222,9 @@ def test_client_address_takes_the_right_most_untrusted_hop():
     xff = [(b"x-forwarded-for", b"1.1.1.1, 2.2.2.2"), (b"x-forwarded-for", b"10.1.1.1")]
     assert client_address("::1", xff, trusted) == "2.2.2.2"
     assert client_address("192.0.2.1", xff, trusted) == "192.0.2.1"
-    assert client_address("10.0.0.1", [(b"x-forwarded-for", b"10.0.0.2")], trusted) == "10.0.0.2"  # all trusted: the first
+    assert (
+        client_address("10.0.0.1", [(b"x-forwarded-for", b"10.0.0.2")], trusted) == "10.0.0.2"
+    )  # all trusted: the first
     assert client_address("10.0.0.1", xff, ()) == "10.0.0.1"
     with pytest.raises(ValueError, match="'nope' is no address or network"):
         parse_networks("10.0.0.0/8 nope")
@@ -225,7 +268,9 @@ def test_live_update_streams_per_client_are_capped_429(settings, clock, new_ids)
 def test_a_body_over_the_setting_is_413_by_length_or_as_it_streams(settings, clock, new_ids):
     with limited(settings, clock, new_ids, max_body_bytes=1024).client as client:
         api = Api(client)
-        assert refused(api, 413, "POST", "/games", content=b"x" * 2000)["detail"] == "the request body is over 1024 bytes"
+        assert (
+            refused(api, 413, "POST", "/games", content=b"x" * 2000)["detail"] == "the request body is over 1024 bytes"
+        )
 
         def chunks():
             for _ in range(4):
@@ -242,10 +287,22 @@ def test_the_readme_lists_every_setting():
     names = set(Settings().to_env())
     missing = sorted(name for name in names if f"`{name}`" not in readme)
     assert not missing, missing
-    limits = readme[readme.index("### Settings and limits"):readme.index("## Embed fairdeal")]
-    for name in ("MAX_GAMES", "MAX_GAMES_PER_CLIENT", "CREATE_RATE", "MOVE_RATE", "MAX_STREAMS_PER_CLIENT",
-                 "BOT_GAME_IDLE_SECONDS", "BOT_GAME_MAX_SECONDS", "MAX_BODY_BYTES", "MAX_HEADER_BYTES",
-                 "HEADER_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_CONNECTIONS", "TRUSTED_PROXIES"):
+    limits = readme[readme.index("### Settings and limits") : readme.index("## Embed fairdeal")]
+    for name in (
+        "MAX_GAMES",
+        "MAX_GAMES_PER_CLIENT",
+        "CREATE_RATE",
+        "MOVE_RATE",
+        "MAX_STREAMS_PER_CLIENT",
+        "BOT_GAME_IDLE_SECONDS",
+        "BOT_GAME_MAX_SECONDS",
+        "MAX_BODY_BYTES",
+        "MAX_HEADER_BYTES",
+        "HEADER_TIMEOUT",
+        "KEEP_ALIVE_TIMEOUT",
+        "MAX_CONNECTIONS",
+        "TRUSTED_PROXIES",
+    ):
         assert f"`FAIRDEAL_{name}`" in limits, name
     assert set(HIGH_LIMITS) <= {field.name for field in dataclasses.fields(Settings)}
     assert re.search(r"FAIRDEAL_MAX_GAMES.*\| 10000 \|", limits)

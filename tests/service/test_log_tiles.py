@@ -17,7 +17,7 @@ from test_audit import URL, fetcher, latest, play
 from fairdeal.audit import AuditError, audit
 from fairdeal.cli import main
 from fairdeal.service import Settings, create_app
-from fairdeal.tiles import ENTRIES, Tile, read_bundle, tiles_of
+from fairdeal.tiles import ENTRIES, read_bundle, tiles_of
 from fairdeal.tlog import Tree, leaf_hash, start_entry, verify_checkpoint, verify_consistency, verify_inclusion
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -66,16 +66,25 @@ def test_the_tiles_give_the_roots_and_proofs_of_the_json_endpoints(api):
     assert [bundle.path() for bundle in tiles_of(size, ENTRIES, full=True)][-1] == "tile/entries/004.p/15"
     for start in range(0, size, 100):
         page = api.ok("GET", "/log/entries", params={"start": start})["entries"]
-        assert [e["entry"].encode() for e in page] == entries[start:start + 100]
+        assert [e["entry"].encode() for e in page] == entries[start : start + 100]
     tree = Tree([leaf_hash(e) for e in entries])
     assert tree.root() == cp.root
     # The hash tiles: level 0 the leaves, level 1 the roots of full level 0 tiles.
     level0 = b"".join(get(api, f"/log/{t.path()}") for t in tiles_of(size, 0, full=True))
     assert level0 == b"".join(tree.leaves)
     level1 = get(api, "/log/tile/1/000.p/4")
-    assert level1 == b"".join(Tree(tree.leaves[n * 256:(n + 1) * 256]).root() for n in range(4))
+    assert level1 == b"".join(Tree(tree.leaves[n * 256 : (n + 1) * 256]).root() for n in range(4))
     # From the tiles alone, the roots and proofs of every size are the JSON endpoints'.
-    for index, at in [(0, size), (255, size), (256, size), (1000, size), (size - 1, size), (3, 256), (300, 1024), (700, 701)]:
+    for index, at in [
+        (0, size),
+        (255, size),
+        (256, size),
+        (1000, size),
+        (size - 1, size),
+        (3, 256),
+        (300, 1024),
+        (700, 701),
+    ]:
         proof = api.ok("GET", "/log/proof/inclusion", params={"index": index, "size": at})
         assert proof["root"] == tree.root(at).hex()
         assert proof["proof"] == [h.hex() for h in tree.inclusion_proof(index, at)]
@@ -112,7 +121,7 @@ def test_partial_tiles_and_tiles_beyond_the_tree(api):
     assert get(api, "/log/tile/0/001.p/44") == b"".join(tree.leaves[256:300])
     # Any width up to the tree's: a client holding an older checkpoint reads its own (the beginning).
     assert get(api, "/log/tile/0/001.p/10") == b"".join(tree.leaves[256:266])
-    assert get(api, "/log/tile/0/000.p/5") == full[:5 * 32]
+    assert get(api, "/log/tile/0/000.p/5") == full[: 5 * 32]
     answer = api.client.get("/log/tile/0/001.p/44")
     assert answer.headers["cache-control"] == IMMUTABLE and answer.headers["content-type"] == "application/octet-stream"
     missing("/log/tile/0/001.p/45", "holds entries up to 301, and the log has 300")
@@ -127,14 +136,28 @@ def test_partial_tiles_and_tiles_beyond_the_tree(api):
     assert len(read_bundle(get(api, "/log/tile/entries/001.p/44"), 44)) == 44
     missing("/log/tile/entries/001", "up to 512")
     # Malformed paths: a 404 with the reason (a 422 past any tile's length), never a 500.
-    for path in ["0/1", "0/x000/001", "00/000", "64/000", "0/000.p/256", "0/000.p/0", "0/000/", "entries",
-                 "entries/000.p", "x/000", "0/" + "x999/" * 9 + "999", "0/%00", "0/000.p/1/", "0/" + "x999/" * 40 + "999"]:
+    for path in [
+        "0/1",
+        "0/x000/001",
+        "00/000",
+        "64/000",
+        "0/000.p/256",
+        "0/000.p/0",
+        "0/000/",
+        "entries",
+        "entries/000.p",
+        "x/000",
+        "0/" + "x999/" * 9 + "999",
+        "0/%00",
+        "0/000.p/1/",
+        "0/" + "x999/" * 40 + "999",
+    ]:
         answer = api.client.get(f"/log/tile/{path}")
         assert answer.status_code == (422 if len(path) > 64 else 404) and answer.json()["detail"], (path, answer.text)
     missing("/log/tile/0/x000/001", "write its index as 001")
     # The log grows: the tiles served before are the beginnings of the ones served now.
     fill(api.app, 300)
-    assert get(api, "/log/tile/0/001")[:44 * 32] == b"".join(tree.leaves[256:300])
+    assert get(api, "/log/tile/0/001")[: 44 * 32] == b"".join(tree.leaves[256:300])
     assert get(api, "/log/tile/0/000") == full
     assert get(api, "/log/tile/1/000.p/2")[:32] == tree.root(256)
 
@@ -166,16 +189,21 @@ def test_audit_by_tiles_alone_passes_on_a_good_log_and_fails_on_a_modified_one(a
     report = audit(PREFIX, fetch, state=state, key=key, tiles=True, now=now)
     assert report.ok, [p.message for p in report.problems]
     assert report.entries == 1039 and report.origin == api.app.state.log.origin and report.records_checked == 0
-    assert report.warnings == ["records not checked: the log was read by its tiles alone (give the service's URL with --records)"]
+    assert report.warnings == [
+        "records not checked: the log was read by its tiles alone (give the service's URL with --records)"
+    ]
     # Only the checkpoint and the tiles were read: 5 bundles, 5 tiles of level 0, 1 of level 1.
     assert all(url == f"{PREFIX}/checkpoint" or url.startswith(f"{PREFIX}/tile/") for url in fetched)
     assert len(fetched) == 1 + 5 + 5 + 1
     # The same counts as the audit through the JSON endpoints; with --records, the records checked too.
     by_json = audit(URL, json_fetch, state=None, now=now)
     with_records = audit(PREFIX, json_fetch, state=None, key=key, tiles=True, records=URL, now=now)
-    assert with_records.ok and not with_records.warnings and with_records.records_checked == by_json.records_checked == 4
-    assert {k: v for k, v in with_records.to_json().items() if k not in ("url", "warnings")} == \
-           {k: v for k, v in by_json.to_json().items() if k not in ("url", "warnings")}
+    assert (
+        with_records.ok and not with_records.warnings and with_records.records_checked == by_json.records_checked == 4
+    )
+    assert {k: v for k, v in with_records.to_json().items() if k not in ("url", "warnings")} == {
+        k: v for k, v in by_json.to_json().items() if k not in ("url", "warnings")
+    }
     # The next audit: a bigger log, consistent with the state's checkpoint (no key needed now).
     fill(api.app, 300)
     again = audit(PREFIX, fetch, state=state, tiles=True, now=now)
@@ -210,8 +238,16 @@ def test_audit_by_tiles_alone_catches_a_fork_and_a_lying_tile(api, settings, tmp
     report = audit(PREFIX, lying, state=None, key=key, tiles=True, now=now)
     assert [(p.kind, p.details["tiles"]) for p in report.problems] == [("tile-mismatch", ["tile/0/002"])]
     # The same service (its keys, its origin) on another database: a second tree, grown apart.
-    other = create_app(Settings(data_dir=settings.data_dir, database_url=f"sqlite:///{tmp_path / 'fork.db'}",
-                                bot_delay=0, next_hand_seconds=0, tick_seconds=0), clock=Clock())
+    other = create_app(
+        Settings(
+            data_dir=settings.data_dir,
+            database_url=f"sqlite:///{tmp_path / 'fork.db'}",
+            bot_delay=0,
+            next_hand_seconds=0,
+            tick_seconds=0,
+        ),
+        clock=Clock(),
+    )
     try:
         with TestClient(other) as client:
             fork = Api(client)
@@ -225,13 +261,29 @@ def test_audit_by_tiles_alone_catches_a_fork_and_a_lying_tile(api, settings, tmp
 
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(fairdeal.audit, "url_fetch", fetcher(fork))
-                result = CliRunner().invoke(main, ["audit", PREFIX, "--tiles", "--state", str(state), "--now", str(int(now))])
+                result = CliRunner().invoke(
+                    main, ["audit", PREFIX, "--tiles", "--state", str(state), "--now", str(int(now))]
+                )
                 assert result.exit_code == 1 and "inconsistent: THE LOG FORKED" in result.output, result.output
                 result = CliRunner().invoke(main, ["audit", PREFIX, "--tiles", "--no-state"])
                 assert result.exit_code == 2 and "give it with --key HEX" in result.output, result.output
                 patch.setattr(fairdeal.audit, "url_fetch", fetcher(api))
-                result = CliRunner().invoke(main, ["audit", PREFIX, "--tiles", "--key", key, "--records", URL, "--no-state",
-                                                   "--json", "--now", str(int(now))])
+                result = CliRunner().invoke(
+                    main,
+                    [
+                        "audit",
+                        PREFIX,
+                        "--tiles",
+                        "--key",
+                        key,
+                        "--records",
+                        URL,
+                        "--no-state",
+                        "--json",
+                        "--now",
+                        str(int(now)),
+                    ],
+                )
                 assert result.exit_code == 0, result.output
                 assert json.loads(result.output)["records_checked"] == 4
     finally:

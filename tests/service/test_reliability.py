@@ -90,8 +90,20 @@ class Server:
         }
         with open(self.log_path, "wb") as log:  # a file, not a pipe: a full pipe would stall the server
             self.process = subprocess.Popen(
-                [FAIRDEAL, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir),
-                 "--database-url", self.database_url, "--workers", "1"],
+                [
+                    FAIRDEAL,
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--data-dir",
+                    str(self.data_dir),
+                    "--database-url",
+                    self.database_url,
+                    "--workers",
+                    "1",
+                ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=env,
@@ -127,7 +139,9 @@ class Server:
                 self.kill()
 
     def log(self) -> str:
-        return "".join(path.read_text(errors="replace") for path in sorted(self.log_dir.glob(f"{self.name}-*.log")))[-4000:]
+        return "".join(path.read_text(errors="replace") for path in sorted(self.log_dir.glob(f"{self.name}-*.log")))[
+            -4000:
+        ]
 
     def statuses(self) -> list[int]:
         """The status of every request in the access logs of every start."""
@@ -191,7 +205,9 @@ class Player:
         self.requests[method] = self.requests.get(method, -1) + 1
         return self.urls[self.requests[method] % len(self.urls)]
 
-    def call(self, client: httpx.Client, method: str, path: str, token: str | None = None, **kwargs: Any) -> tuple[httpx.Response, str]:
+    def call(
+        self, client: httpx.Client, method: str, path: str, token: str | None = None, **kwargs: Any
+    ) -> tuple[httpx.Response, str]:
         """A request to the next server, retried (after waiting for a server) while none answers."""
         while True:
             assert time.monotonic() < self.give_up, f"game {self.game_id}: out of time"
@@ -217,12 +233,19 @@ class Player:
 
     def join(self, client: httpx.Client, seeds: dict[int, str]) -> None:
         for seat, token in self.tokens.items():
-            response, _ = self.call(client, "POST", f"/games/{self.game_id}/seats/{seat}/commit", token,
-                                    json={"commitment": client_commitment(seeds[seat])})
+            response, _ = self.call(
+                client,
+                "POST",
+                f"/games/{self.game_id}/seats/{seat}/commit",
+                token,
+                json={"commitment": client_commitment(seeds[seat])},
+            )
             assert response.status_code == 200, response.text
             self.receipts.append(response.json()["receipt"])
         for seat, token in self.tokens.items():
-            response, _ = self.call(client, "POST", f"/games/{self.game_id}/seats/{seat}/reveal", token, json={"seed": seeds[seat]})
+            response, _ = self.call(
+                client, "POST", f"/games/{self.game_id}/seats/{seat}/reveal", token, json={"seed": seeds[seat]}
+            )
             assert response.status_code == 200, response.text
             self.receipts.append(response.json()["receipt"])
 
@@ -249,10 +272,13 @@ class Player:
                     continue  # the turn moved on between the two views
                 move = choose(view)
                 with self.progress:
-                    self.progress.wait_for(lambda: not self.hold or moves_made(self.others) < self.hold[0],
-                                           timeout=max(0.0, self.give_up - time.monotonic()))
-                response, url = self.call(client, "POST", f"/games/{self.game_id}/moves", self.tokens[seat],
-                                          json={"seq": view["seq"], **move})
+                    self.progress.wait_for(
+                        lambda: not self.hold or moves_made(self.others) < self.hold[0],
+                        timeout=max(0.0, self.give_up - time.monotonic()),
+                    )
+                response, url = self.call(
+                    client, "POST", f"/games/{self.game_id}/moves", self.tokens[seat], json={"seq": view["seq"], **move}
+                )
                 if response.status_code == 200:
                     receipt = response.json()["receipt"]
                     assert receipt["seq"] == view["seq"]
@@ -266,8 +292,15 @@ class Player:
                     assert response.status_code in (409, 599), f"{response.status_code}: {response.text}"
 
 
-def open_tables(url: str, tables: int, progress: threading.Condition, give_up: float, seats: int = 4,
-                humans: int = 2, options: dict[str, int] = SHORT_MATCH) -> list[Player]:
+def open_tables(
+    url: str,
+    tables: int,
+    progress: threading.Condition,
+    give_up: float,
+    seats: int = 4,
+    humans: int = 2,
+    options: dict[str, int] = SHORT_MATCH,
+) -> list[Player]:
     """``tables`` tables of ``humans`` human seats then bots, every client seed committed and revealed."""
     players = []
     with httpx.Client() as client:
@@ -335,17 +368,25 @@ def check_records(url: str, players: list[Player], tmp_path: Path) -> list[list[
         records.append(lines)
     receipts_path = tmp_path / "receipts.jsonl"
     receipts_path.write_text("\n".join(receipt_lines) + "\n", encoding="utf-8")
-    done = subprocess.run([FAIRDEAL_VERIFY, "--key", key, "--receipts", str(receipts_path), "--json", *paths],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [FAIRDEAL_VERIFY, "--key", key, "--receipts", str(receipts_path), "--json", *paths],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     reports = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["verified"] for r in reports] == [True] * len(players)
     assert sum(len(r["receipts"]) for r in reports) == len(receipt_lines)
     assert {c["status"] for r in reports for c in r["receipts"]} == {"ok"}
     # Every game's start and end are in the transparency log, proved against the server's checkpoint.
-    logged = subprocess.run([FAIRDEAL_VERIFY, "--log", url, "--json", *paths], capture_output=True, text=True, timeout=120)
+    logged = subprocess.run(
+        [FAIRDEAL_VERIFY, "--log", url, "--json", *paths], capture_output=True, text=True, timeout=120
+    )
     assert logged.returncode == 0, logged.stdout + logged.stderr
-    assert [json.loads(line)["log"]["entries"][-1]["type"] for line in logged.stdout.splitlines()] == ["end"] * len(players)
+    assert [json.loads(line)["log"]["entries"][-1]["type"] for line in logged.stdout.splitlines()] == ["end"] * len(
+        players
+    )
     return records
 
 
@@ -381,8 +422,12 @@ def test_a_server_killed_twice_mid_game_loses_no_receipted_move_and_every_game_f
             with progress:
                 hold[:] = [kill_after]  # the players stop there (a move already sent may still land)
                 progress.notify_all()
-            wait_for(progress, lambda: moves_made(players) >= kill_after or all(g.done() for g in games), give_up,
-                     f"{kill_after} moves")
+            wait_for(
+                progress,
+                lambda: moves_made(players) >= kill_after or all(g.done() for g in games),
+                give_up,
+                f"{kill_after} moves",
+            )
             kills.append(moves_made(players))
             seen.append(checkpoint(server.url))
             with progress:
@@ -408,9 +453,15 @@ def test_a_server_killed_twice_mid_game_loses_no_receipted_move_and_every_game_f
     forged.write_text("".join(canonical(line).decode() + "\n" for line in resign(lines, signer)), encoding="utf-8")
     saved = tmp_path / "checkpoint.txt"
     saved.write_text(httpx.get(f"{server.url}/log/checkpoint").text, encoding="utf-8")
-    done = subprocess.run([FAIRDEAL_VERIFY, "--log", str(saved), "--log-server", server.url, str(forged)],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1 and "LOG NOT VERIFIED: end entry" in done.stdout and "head is" in done.stdout, done.stdout
+    done = subprocess.run(
+        [FAIRDEAL_VERIFY, "--log", str(saved), "--log-server", server.url, str(forged)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and "LOG NOT VERIFIED: end entry" in done.stdout and "head is" in done.stdout, (
+        done.stdout
+    )
     # The bots played by the timer all through, before and after each restart.
     assert all(any(line.get("seat") in (2, 3) for line in record if line["type"] == "move") for record in records)
     assert 500 not in server.statuses()
@@ -419,7 +470,9 @@ def test_a_server_killed_twice_mid_game_loses_no_receipted_move_and_every_game_f
 # -- racing submissions ------------------------------------------------------------------------------
 
 
-def race(urls: list[str], game_id: str, token: str, bodies: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+def race(
+    urls: list[str], game_id: str, token: str, bodies: list[dict[str, Any]]
+) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
     """Send every body at once (one thread and connection each, released together), to ``urls`` in turn;
     (status, body, answer) for each."""
     barrier = threading.Barrier(len(bodies))
@@ -429,7 +482,9 @@ def race(urls: list[str], game_id: str, token: str, bodies: list[dict[str, Any]]
     def submit(client: httpx.Client, i: int) -> tuple[int, dict[str, Any], dict[str, Any]]:
         url = urls[i % len(urls)]
         barrier.wait(timeout=60)
-        response = client.post(f"{url}/games/{game_id}/moves", json=bodies[i], headers={"Authorization": f"Bearer {token}"})
+        response = client.post(
+            f"{url}/games/{game_id}/moves", json=bodies[i], headers={"Authorization": f"Bearer {token}"}
+        )
         return response.status_code, bodies[i], response.json()
 
     with httpx.Client(timeout=60, limits=limits) as client, ThreadPoolExecutor(len(bodies)) as pool:
@@ -465,7 +520,9 @@ def test_fifty_concurrent_submissions_of_a_move_are_one_200_and_forty_nine_409(s
         [(_, body, answer)] = [result for result in results if result[0] == 200]
         assert all("fetch the view" in answer["detail"] for status, _, answer in results if status == 409)
         player.receipts.append(answer["receipt"])
-        player.moves.append((answer["receipt"], {"seat": 0, **{k: v for k, v in body.items() if k != "seq"}}, server.url))
+        player.moves.append(
+            (answer["receipt"], {"seat": 0, **{k: v for k, v in body.items() if k != "seq"}}, server.url)
+        )
         raced.append(view["seq"])
     player.play()  # to the end, so that the record verifies
     [record] = check_records(server.url, [player], tmp_path)
@@ -481,7 +538,9 @@ def read_stream(url: str, game_id: str, opened: threading.Event) -> list[dict[st
     """A spectator's server-sent events from seq 0 until the stream ends (after the reveal): the lines."""
     lines = []
     with httpx.Client(timeout=httpx.Timeout(30, read=GAME_SECONDS)) as client:
-        with client.stream("GET", f"{url}/games/{game_id}/events", params={"from": 0, "wait": GAME_SECONDS}) as response:
+        with client.stream(
+            "GET", f"{url}/games/{game_id}/events", params={"from": 0, "wait": GAME_SECONDS}
+        ) as response:
             assert response.status_code == 200
             opened.set()
             kind = None
@@ -500,8 +559,16 @@ def test_two_servers_on_one_database_serve_the_same_games_from_interleaved_reque
     give_up = time.monotonic() + GAME_SECONDS
     # Tables opened on both servers at once: their start entries take one index each, in one tree.
     with ThreadPoolExecutor(6) as pool:
-        answers = list(pool.map(lambda n: httpx.post(f"{urls[n % 2]}/games", timeout=30, json={
-            "seats": [{"name": "A"}, {"name": "B", "bot": True}], "host_id": f"host{n}"}), range(12)))
+        answers = list(
+            pool.map(
+                lambda n: httpx.post(
+                    f"{urls[n % 2]}/games",
+                    timeout=30,
+                    json={"seats": [{"name": "A"}, {"name": "B", "bot": True}], "host_id": f"host{n}"},
+                ),
+                range(12),
+            )
+        )
     assert [answer.status_code for answer in answers] == [201] * 12
     opened = [answer.json() for answer in answers]
     tree = [checkpoint(url) for url in urls]
@@ -536,6 +603,9 @@ def test_two_servers_on_one_database_serve_the_same_games_from_interleaved_reque
         assert {url for _, _, url in player.moves} >= set(urls)
     # Both servers answer the same record, byte for byte, and one log: each extends the other's checkpoints.
     for player in players:
-        assert httpx.get(f"{one.url}/games/{player.game_id}/record").text == httpx.get(f"{two.url}/games/{player.game_id}/record").text
+        assert (
+            httpx.get(f"{one.url}/games/{player.game_id}/record").text
+            == httpx.get(f"{two.url}/games/{player.game_id}/record").text
+        )
     assert check_consistent(one.url, check_consistent(two.url, tree[0])).size == 12 + 3 * 2
     assert 500 not in one.statuses() + two.statuses()

@@ -31,19 +31,19 @@ from fastapi.testclient import TestClient
 from service_helpers import Api, choose
 
 from fairdeal.service import create_app
-
 from fairdeal.service.errors import Unauthorized
 from fairdeal.service.live import HOST, Role
 from fairdeal.service.store import PostgresStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from load import PG_SERVER, sockets_of, tcp_sockets  # noqa: E402  (bench/load.py's reading of /proc)
+from load import PG_SERVER, sockets_of, tcp_sockets
 
 
 def test_the_view_a_move_answers_is_the_view_the_seat_reads_next(api, clock):
     """Through a whole game, with the turn clock moving: receipts, deadlines, bots' replies, hand ends."""
-    game = api.create([("Ann", False), ("Bot 1", True), ("Bot 2", True), ("Bot 3", True)],
-                      options={"target": 30}, turn_seconds=40)
+    game = api.create(
+        [("Ann", False), ("Bot 1", True), ("Bot 2", True), ("Bot 3", True)], options={"target": 30}, turn_seconds=40
+    )
     game_id = game["game_id"]
     token = api.join(game)[0]
     view = api.view(game_id, 0, token)
@@ -88,8 +88,12 @@ def test_another_processs_game_is_authenticated_through_the_thread_pool(settings
     with TestClient(other) as client:
         second = Api(client)
         assert other.state.games.authenticate_cached(game["game_id"], game["host_token"]) is None
-        assert second.call("POST", f"/games/{game['game_id']}/seats/1/commit", game["host_token"],
-                           json={"commitment": "ab" * 32}).status_code == 403
+        assert (
+            second.call(
+                "POST", f"/games/{game['game_id']}/seats/1/commit", game["host_token"], json={"commitment": "ab" * 32}
+            ).status_code
+            == 403
+        )
         assert second.call("GET", f"/games/{game['game_id']}/seats/0/view", "wrong").status_code == 401
         assert second.view(game["game_id"], 0, game["seats"][0]["join_token"])["seat"] == 0
     other.state.store.close()
@@ -119,7 +123,9 @@ def test_postgresql_games_are_played_on_the_event_loop(api, monkeypatch):
         seat = view["turn"]
         if seat != view["seat"]:
             view = api.view(game_id, seat, tokens[seat])
-        view = api.ok("POST", f"/games/{game_id}/moves", tokens[seat], json={"seq": view["seq"], **choose(view)})["view"]
+        view = api.ok("POST", f"/games/{game_id}/moves", tokens[seat], json={"seq": view["seq"], **choose(view)})[
+            "view"
+        ]
         moves += 1
     assert moves > 5 and through_threads == []
     monkeypatch.undo()
@@ -140,9 +146,11 @@ def close_loop_connections() -> None:
     with psycopg.connect(PG_SERVER, autocommit=True) as admin:
         give_up = time.monotonic() + 10
         while True:
-            closed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                   "WHERE application_name = 'fairdeal-loop' AND client_port = ANY(%s)",
-                                   (own_ports(),)).fetchall()
+            closed = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = 'fairdeal-loop' AND client_port = ANY(%s)",
+                (own_ports(),),
+            ).fetchall()
             if closed or time.monotonic() > give_up:
                 break
             time.sleep(0.05)
@@ -235,7 +243,9 @@ def test_postgresql_checks_a_connection_only_when_it_was_unused_for_a_while(data
 
     checks = []
     real_check = ConnectionPool.check_connection
-    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(lambda conn: (checks.append(conn), real_check(conn))))
+    monkeypatch.setattr(
+        ConnectionPool, "check_connection", staticmethod(lambda conn: (checks.append(conn), real_check(conn)))
+    )
     store = PostgresStore(database_url)
     try:
         store.CHECK_IDLE_SECONDS = 60.0
@@ -275,8 +285,11 @@ def after_collections(client, count: int) -> None:
 
 
 def collected_lines(caplog) -> list[dict]:
-    return [json.loads(r.getMessage().removeprefix("collected: ")) for r in caplog.records
-            if r.getMessage().startswith("collected: ")]
+    return [
+        json.loads(r.getMessage().removeprefix("collected: "))
+        for r in caplog.records
+        if r.getMessage().startswith("collected: ")
+    ]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

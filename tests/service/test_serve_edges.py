@@ -30,8 +30,12 @@ def serving(tmp_path: Path, **settings: str) -> Iterator[tuple[int, socket.socke
     one the wait for it opened, kept open: no other connection is counted)."""
     port = free_port()
     env = {**os.environ, "FAIRDEAL_LOG_LEVEL": "warning", **{f"FAIRDEAL_{k}": v for k, v in settings.items()}}
-    server = subprocess.Popen([FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    server = subprocess.Popen(
+        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     try:
         give_up = time.monotonic() + 30
         while True:
@@ -94,15 +98,19 @@ def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_never_handled(t
         # Headers and then silence; a whole create's JSON one byte short of its Content-Length.
         for sent in (b"", CREATE):
             with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
-                sock.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: %d\r\n\r\n%s" % (len(CREATE) + 1, sent))
+                sock.sendall(
+                    b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: %d\r\n\r\n%s" % (len(CREATE) + 1, sent)
+                )
                 answer = _closed(sock)
             assert answer.startswith(b"HTTP/1.1 408 ") and b"content-type: application/json" in answer, answer
             assert answer.endswith(b'{"detail":"the request body did not arrive within 1 s"}'), answer
         # A byte at a time: each one does not push the deadline back.
         with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
-            sock.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: %d\r\n\r\n" % len(CREATE))
+            sock.sendall(
+                b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(CREATE)
+            )
             for byte in CREATE:
                 try:
                     sock.sendall(bytes([byte]))

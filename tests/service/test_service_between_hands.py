@@ -8,7 +8,6 @@ from pathlib import Path
 
 import psycopg
 import pytest
-
 from fastapi.testclient import TestClient
 from service_helpers import Api, choose
 
@@ -47,7 +46,9 @@ def test_a_table_with_people_waits_until_every_person_is_ready(api):
     assert pause["hand"] == 2 and pause["ready"] == [] and pause["waiting"] == [0, 1]
     assert pause["seconds_left"] == 30.0
     # Every seat's cards left, shown to be counted; the counts, scores and totals are the hand's.
-    assert len(pause["cards_left"]) == 3 and any(pause["cards_left"]) and not pause["cards_left"][record[-1]["winners"][0]]
+    assert (
+        len(pause["cards_left"]) == 3 and any(pause["cards_left"]) and not pause["cards_left"][record[-1]["winners"][0]]
+    )
     assert view["hands"][-1]["scores"] == record[-1]["scores"] and view["totals"] == record[-1]["totals"]
     public = api.ok("GET", f"/games/{game_id}")
     assert public["status"] == "between-hands" and public["next_hand"] == pause
@@ -114,8 +115,11 @@ def test_each_table_keeps_its_pace(settings, clock, new_ids):
         bots = api.create([("B1", True), ("B2", True)])
         own = api.create([("Ann", False), ("Bot", True)], bot_seconds=2.5, next_hand_seconds=0)
         store = app.state.store
-        paces = {g["game_id"]: (r.bot_seconds, r.next_hand_seconds) for g in (people, bots, own)
-                 for r in [store.game(g["game_id"])]}
+        paces = {
+            g["game_id"]: (r.bot_seconds, r.next_hand_seconds)
+            for g in (people, bots, own)
+            for r in [store.game(g["game_id"])]
+        }
         assert paces[people["game_id"]] == (1.5, 20.0)  # the service's, for a table with a person
         assert paces[bots["game_id"]] == (0.0, 0.0)  # bots alone: at once, no pause
         assert paces[own["game_id"]] == (2.5, 0.0)
@@ -145,8 +149,9 @@ def test_each_table_keeps_its_pace(settings, clock, new_ids):
 
 
 def test_play_again_makes_the_same_table_and_tells_each_seat_its_own_link(api):
-    game_id, host, tokens = _table(api, [("Ann", False), ("Bot", True), ("Cy", False)],
-                                   next_hand_seconds=15, bot_seconds=0, turn_seconds=40)
+    game_id, host, tokens = _table(
+        api, [("Ann", False), ("Bot", True), ("Cy", False)], next_hand_seconds=15, bot_seconds=0, turn_seconds=40
+    )
     assert api.call("POST", f"/games/{game_id}/again", host).status_code == 409  # still being played
     assert api.call("POST", f"/games/{game_id}/again", tokens[0]).status_code == 403
     api.ok("POST", f"/games/{game_id}/abandon", host)
@@ -155,7 +160,10 @@ def test_play_again_makes_the_same_table_and_tells_each_seat_its_own_link(api):
     new_id = made["game_id"]
     assert new_id != game_id and made["host_token"] and made["status"] == "seeding"
     assert [(s["name"], s["bot"], "join_token" in s) for s in made["seats"]] == [
-        ("Ann", False, True), ("Bot", True, False), ("Cy", False, True)]
+        ("Ann", False, True),
+        ("Bot", True, False),
+        ("Cy", False, True),
+    ]
     state = api.ok("GET", f"/games/{new_id}")
     assert (state["rules"], state["options"]["target"]) == ("crazy-eights", 1000)
     assert (state["turn_seconds"], state["bot_seconds"], state["next_hand_seconds"]) == (40.0, 0.0, 15.0)
@@ -163,7 +171,11 @@ def test_play_again_makes_the_same_table_and_tells_each_seat_its_own_link(api):
     # Each seat's own view of the old table names its own seat and token there; no one else's.
     new_tokens = {s["seat"]: s["join_token"] for s in made["seats"] if "join_token" in s}
     for seat in (0, 2):
-        assert api.view(game_id, seat, tokens[seat])["again"] == {"game_id": new_id, "seat": seat, "token": new_tokens[seat]}
+        assert api.view(game_id, seat, tokens[seat])["again"] == {
+            "game_id": new_id,
+            "seat": seat,
+            "token": new_tokens[seat],
+        }
         assert api.view(new_id, seat, new_tokens[seat])["seat"] == seat  # the token is that seat's there
     public = api.ok("GET", f"/games/{game_id}")
     assert public["again"] == {"game_id": new_id}
@@ -182,7 +194,7 @@ OLD_ROW = "INSERT INTO games VALUES ('old', 'crazy-eights', '2026-01-01T00:00:00
 def test_a_database_made_before_tables_had_their_own_pace_gets_the_columns(database_url):
     # The games table as versions before this one made it, on either store.
     if database_url.startswith("sqlite:///"):
-        path = Path(database_url[len("sqlite:///"):])
+        path = Path(database_url[len("sqlite:///") :])
         path.parent.mkdir(parents=True, exist_ok=True)
         with sqlite3.connect(path) as conn:
             conn.execute(OLD_GAMES.format(blob="BLOB", real="REAL"))
@@ -194,7 +206,13 @@ def test_a_database_made_before_tables_had_their_own_pace_gets_the_columns(datab
     store = open_store(database_url)
     try:
         row = store.game("old")
-        assert (row.bot_seconds, row.next_hand_seconds, row.ready, row.again_id, row.sealed_again) == (None, 0.0, 0, None, None)
+        assert (row.bot_seconds, row.next_hand_seconds, row.ready, row.again_id, row.sealed_again) == (
+            None,
+            0.0,
+            0,
+            None,
+            None,
+        )
         assert store.set_again("old", "new", b"sealed") and not store.set_again("old", "newer", b"sealed")
         assert store.game("old").again_id == "new"
     finally:

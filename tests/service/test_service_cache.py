@@ -32,8 +32,17 @@ from fairdeal.verification import verify
 def sqlite_app(tmp_path: Any, clock: Any, new_ids: Any) -> Iterator[Any]:
     """An app on SQLite in memory, with the default cache (the cache is the same on either store;
     in memory, a thousand games' appends wait for no disk)."""
-    app = create_app(Settings(data_dir=tmp_path / "data", database_url="sqlite:///:memory:", bot_delay=0,
-                              next_hand_seconds=0, tick_seconds=0), clock=clock, new_ids=new_ids)
+    app = create_app(
+        Settings(
+            data_dir=tmp_path / "data",
+            database_url="sqlite:///:memory:",
+            bot_delay=0,
+            next_hand_seconds=0,
+            tick_seconds=0,
+        ),
+        clock=clock,
+        new_ids=new_ids,
+    )
     yield app
     app.state.store.close()
 
@@ -44,8 +53,12 @@ def running_tables(games: Any, count: int, options: dict[str, int] | None = None
 
     async def one() -> str:
         created = await games.create_async(
-            "crazy-eights", options or {}, [Seat("Ann"), Seat("Bot 1", True), Seat("Bot 2", True), Seat("Bot 3", True)],
-            turn_seconds=20, bot_seconds=0, next_hand_seconds=0,
+            "crazy-eights",
+            options or {},
+            [Seat("Ann"), Seat("Bot 1", True), Seat("Bot 2", True), Seat("Bot 3", True)],
+            turn_seconds=20,
+            bot_seconds=0,
+            next_hand_seconds=0,
         )
         game_id = created["game_id"]
         await games.commit_async(game_id, 0, client_commitment("ann"))
@@ -186,7 +199,10 @@ def test_a_record_written_by_a_forgetting_table_verifies_to_its_end(api, clock):
 
 
 def test_another_process_lines_are_a_catch_up_not_a_replay(settings, clock, new_ids):
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    first, second = (
+        create_app(settings, clock=clock, new_ids=new_ids),
+        create_app(settings, clock=clock, new_ids=new_ids),
+    )
     try:
         with TestClient(first) as one, TestClient(second) as two:
             a, b = Api(one), Api(two)

@@ -36,11 +36,14 @@ def test_a_hollywood_go_boom_game_shows_its_three_games(api):
     assert any(v["table"]["previous"] is not None for v in seen)
 
 
-@pytest.mark.parametrize("rules, options", [
-    ("eights", {"deals": 1}),
-    ("crazy-eights-book", {"deals": 1}),
-    ("hollywood-eights", {"target": 20}),
-])
+@pytest.mark.parametrize(
+    "rules, options",
+    [
+        ("eights", {"deals": 1}),
+        ("crazy-eights-book", {"deals": 1}),
+        ("hollywood-eights", {"target": 20}),
+    ],
+)
 def test_a_four_hand_partnership_game(api, rules, options):
     game, seen, lines = play_through(api, rules, 4, options)
     assert all(v["table"]["partners"] == [[0, 2], [1, 3]] for v in seen)

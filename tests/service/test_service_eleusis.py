@@ -38,7 +38,12 @@ def _dealt_with(api: Api, game_id: str, tokens: dict[int, str], rule: str = TYPE
     """The round's dealer gives ``rule``; returns the dealer's seat."""
     views = _views(api, game_id, tokens)
     dealer = _dealer(views)
-    api.ok("POST", f"/games/{game_id}/moves", tokens[dealer], json={"seq": views[dealer]["seq"], "move": "rule", "rule": rule})
+    api.ok(
+        "POST",
+        f"/games/{game_id}/moves",
+        tokens[dealer],
+        json={"seq": views[dealer]["seq"], "move": "rule", "rule": rule},
+    )
     return dealer
 
 
@@ -54,7 +59,7 @@ def _step(api: Api, game_id: str, tokens: dict[int, str]) -> dict:
 def _sealed_secret(settings, game_id: str):
     query = "SELECT sealed_secret FROM games WHERE id = "
     if settings.store_kind == "sqlite":
-        with sqlite3.connect(settings.database_url[len("sqlite:///"):]) as conn:
+        with sqlite3.connect(settings.database_url[len("sqlite:///") :]) as conn:
             return conn.execute(query + "?", (game_id,)).fetchone()[0]
     with psycopg.connect(settings.database_url) as conn:
         return conn.execute(query + "%s", (game_id,)).fetchone()[0]
@@ -70,14 +75,19 @@ def test_a_person_deals_a_round_with_a_rule_typed_at_the_table(api, settings):
     assert mine["table"]["library"] and mine["table"]["syntax_help"]
 
     # A rule that does not read is refused with where, and nothing is written.
-    bad = api.call("POST", f"/games/{game_id}/moves", tokens[dealer],
-                   json={"seq": mine["seq"], "move": "rule", "rule": "card.rank >"})
+    bad = api.call(
+        "POST",
+        f"/games/{game_id}/moves",
+        tokens[dealer],
+        json={"seq": mine["seq"], "move": "rule", "rule": "card.rank >"},
+    )
     assert bad.status_code == 422 and "column 12" in bad.json()["detail"], bad.text
     assert api.view(game_id, dealer, tokens[dealer])["seq"] == mine["seq"]
     assert _sealed_secret(settings, game_id) is None
 
-    answer = api.ok("POST", f"/games/{game_id}/moves", tokens[dealer],
-                    json={"seq": mine["seq"], "move": "rule", "rule": TYPED})
+    answer = api.ok(
+        "POST", f"/games/{game_id}/moves", tokens[dealer], json={"seq": mine["seq"], "move": "rule", "rule": TYPED}
+    )
     assert answer["view"]["table"]["rule"] == TYPED
     assert _sealed_secret(settings, game_id) is not None  # sealed, not the text
     assert TYPED.encode() not in bytes(_sealed_secret(settings, game_id))
@@ -123,15 +133,22 @@ def test_a_restarted_server_goes_on_with_the_sealed_rule(settings, clock, new_id
 
 
 def test_a_second_process_catches_up_on_a_rule_the_first_was_given(settings, clock, new_ids):
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    first, second = (
+        create_app(settings, clock=clock, new_ids=new_ids),
+        create_app(settings, clock=clock, new_ids=new_ids),
+    )
     try:
         with TestClient(first) as one, TestClient(second) as two:
             a, b = Api(one), Api(two)
             game_id, tokens, _ = _start(a)
             views = _views(b, game_id, tokens)  # b caches the game before the rule
             dealer = _dealer(views)
-            a.ok("POST", f"/games/{game_id}/moves", tokens[dealer],
-                 json={"seq": views[dealer]["seq"], "move": "rule", "rule": TYPED})
+            a.ok(
+                "POST",
+                f"/games/{game_id}/moves",
+                tokens[dealer],
+                json={"seq": views[dealer]["seq"], "move": "rule", "rule": TYPED},
+            )
             _step(a, game_id, tokens)
             assert b.view(game_id, dealer, tokens[dealer])["table"]["rule"] == TYPED
             assert b.view(game_id, dealer, tokens[dealer]) == a.view(game_id, dealer, tokens[dealer])

@@ -56,7 +56,10 @@ def test_unknown_games_are_404(api):
         ("POST", "/games/nope/start"),
     ]:
         assert refused(api, 404, method, url, "some-token") == "there is no game 'nope'"
-    assert refused(api, 404, "POST", "/games/nope/moves", "t", json={"seq": 1, "move": "draw"}) == "there is no game 'nope'"
+    assert (
+        refused(api, 404, "POST", "/games/nope/moves", "t", json={"seq": 1, "move": "draw"})
+        == "there is no game 'nope'"
+    )
     assert refused(api, 404, "GET", "/sessions/nope") == "there is no session 'nope'"
 
 
@@ -67,8 +70,9 @@ def test_client_seeds_out_of_order_are_409_and_a_wrong_seed_is_422(api):
     reason = refused(api, 409, "POST", f"/games/{gid}/seats/0/reveal", ann, json={"seed": "ann"})
     # The words of the one seed phase, the verifier's for the same step in a record.
     assert reason == "seat 0 revealed its client seed before every seat committed (waiting for seats [1])"
-    assert "already committed" in refused(api, 409, "POST", f"/games/{gid}/seats/0/commit", ann,
-                                          json={"commitment": client_commitment("again")})
+    assert "already committed" in refused(
+        api, 409, "POST", f"/games/{gid}/seats/0/commit", ann, json={"commitment": client_commitment("again")}
+    )
     api.ok("POST", f"/games/{gid}/seats/1/commit", bob, json={"commitment": client_commitment("bob")})
     assert refused(api, 422, "POST", f"/games/{gid}/seats/1/reveal", bob, json={"seed": "not bob"}) == (
         "seat 1's client seed does not match its commitment"
@@ -100,18 +104,21 @@ def test_moves_stale_illegal_not_your_turn_host_and_seat_mismatch(api):
     unplayable = [c for c in mine["cards"] if not c["playable"]]
     if unplayable:
         card = unplayable[0]
-        reason = refused(api, 422, "POST", f"/games/{gid}/moves", tokens[me], json={"seq": seq, "move": "play", "card": card["card"]})
+        reason = refused(
+            api, 422, "POST", f"/games/{gid}/moves", tokens[me], json={"seq": seq, "move": "play", "card": card["card"]}
+        )
         assert reason == card["why_not"] and "does not match" in reason
     a_card_not_mine = next(c for c in theirs["hand"])
-    assert "you do not hold" in refused(api, 422, "POST", f"/games/{gid}/moves", tokens[me],
-                                        json={"seq": seq, "move": "play", "card": a_card_not_mine})
+    assert "you do not hold" in refused(
+        api, 422, "POST", f"/games/{gid}/moves", tokens[me], json={"seq": seq, "move": "play", "card": a_card_not_mine}
+    )
     assert "keep" in refused(api, 422, "POST", f"/games/{gid}/moves", tokens[me], json={"seq": seq, "move": "keep"})
     assert refused(api, 403, "POST", f"/games/{gid}/moves", game["host_token"], json={"seq": seq, "move": "draw"}) == (
         "the host's token makes no moves: use the seat's join token"
     )
-    assert refused(api, 403, "POST", f"/games/{gid}/moves", tokens[me], json={"seq": seq, "move": "draw", "seat": other}) == (
-        f"this is seat {me}'s token, not seat {other}'s"
-    )
+    assert refused(
+        api, 403, "POST", f"/games/{gid}/moves", tokens[me], json={"seq": seq, "move": "draw", "seat": other}
+    ) == (f"this is seat {me}'s token, not seat {other}'s")
     # Still nothing written: the move that is legal now goes through on the same seq.
     api.ok("POST", f"/games/{gid}/moves", tokens[me], json={"seq": seq, "move": "draw", "seat": me})
 
@@ -165,7 +172,9 @@ def test_malformed_bodies_and_limits(api):
     refused(api, 422, "POST", f"/games/{gid}/seats/0/commit", token, json={"commitment": "not hex"})
     refused(api, 422, "POST", f"/games/{gid}/seats/0/commit", token, json={"commitment": "ab" * 33})
     api.ok("POST", f"/games/{gid}/seats/0/commit", token, json={"commitment": client_commitment("é" * 64)})
-    assert "at most 128 UTF-8 bytes" in refused(api, 422, "POST", f"/games/{gid}/seats/0/reveal", token, json={"seed": "é" * 65})
+    assert "at most 128 UTF-8 bytes" in refused(
+        api, 422, "POST", f"/games/{gid}/seats/0/reveal", token, json={"seed": "é" * 65}
+    )
     api.ok("POST", f"/games/{gid}/seats/0/reveal", token, json={"seed": "é" * 64})  # 128 bytes is fine
     refused(api, 422, "GET", f"/games/{gid}/seats/99/view", token)
 
@@ -228,8 +237,18 @@ def test_text_that_is_not_unicode_is_422_not_500(api, field):
 
 def test_the_openapi_document_lists_every_route(api):
     paths = api.ok("GET", "/openapi.json")["paths"]
-    for path in ["/games", "/games/{game_id}", "/games/{game_id}/moves", "/games/{game_id}/seats/{seat}/view",
-                 "/games/{game_id}/events", "/games/{game_id}/record", "/games/{game_id}/verify",
-                 "/sessions", "/sessions/{session_id}/shuffle", "/health", "/.well-known/fairdeal-key"]:
+    for path in [
+        "/games",
+        "/games/{game_id}",
+        "/games/{game_id}/moves",
+        "/games/{game_id}/seats/{seat}/view",
+        "/games/{game_id}/events",
+        "/games/{game_id}/record",
+        "/games/{game_id}/verify",
+        "/sessions",
+        "/sessions/{session_id}/shuffle",
+        "/health",
+        "/.well-known/fairdeal-key",
+    ]:
         assert path in paths
     assert api.call("GET", "/docs").status_code == 200

@@ -8,8 +8,8 @@ import logging
 import pytest
 from service_helpers import CARD_CODE, choose, server_hands
 
-from fairdeal.fairness import commitment, game_key, shuffle
 from fairdeal.cards import pack
+from fairdeal.fairness import commitment, game_key, shuffle
 from fairdeal.record import check_chain, verify_head
 from fairdeal.rules import RULES
 from fairdeal.verification import verify
@@ -72,7 +72,9 @@ def test_a_human_plays_three_bots_to_the_end_and_the_record_verifies(api, caplog
     lines = api.record(game_id)
     check_chain(lines, game["public_key"])
     assert lines[0]["server_key"] == game["public_key"] and lines[-1]["type"] == "reveal"
-    assert any(line.get("move") == "draw" for line in lines) and not any("card" in line for line in lines if line.get("move") == "draw")
+    assert any(line.get("move") == "draw" for line in lines) and not any(
+        "card" in line for line in lines if line.get("move") == "draw"
+    )
     # Anyone can deal hand 1 again from the revealed seed: Ann got what the seed gave her.
     key_bytes = game_key(server_seed, game_id, ["Ann's lucky seed ✓", "", "", ""])
     order = [card.code for card in shuffle(key_bytes, "hand/1/deal", pack())]
@@ -141,7 +143,8 @@ def test_every_game_fairdeal_knows_plays_through_the_api(api, rules):
         assert view["your_turn"], "bots move at once, so it is always Ann's turn"
         public = api.ok("GET", f"/games/{game['game_id']}")
         assert "hand" not in public and public["seq"] == view["seq"]
-        view = api.ok("POST", f"/games/{game['game_id']}/moves", token,
-                      json={"seq": view["seq"], **view["legal_moves"][0]})["view"]
+        view = api.ok(
+            "POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]}
+        )["view"]
     assert view["status"] == "over" and view["rules"] == rules
     assert api.ok("GET", f"/games/{game['game_id']}/verify")["verified"]

@@ -75,8 +75,9 @@ def test_a_spectator_stream_replays_from_a_seq_and_ends_after_the_reveal(api):
     states = [data for kind, data, _ in events if kind == "state"]
     assert states[-1]["status"] == "abandoned" and "hand" not in states[-1]
     # Resuming after the last line seen gives only what came after it.
-    with api.client.stream("GET", f"/games/{game_id}/events?wait=10",
-                           headers={"Last-Event-ID": str(len(record) - 2)}) as response:
+    with api.client.stream(
+        "GET", f"/games/{game_id}/events?wait=10", headers={"Last-Event-ID": str(len(record) - 2)}
+    ) as response:
         events = read_events(response, lambda events: False)
     assert [data for kind, data, _ in events if kind == "line"] == record[-1:]
 

@@ -18,8 +18,13 @@ def _checked(api, announced, key):
     cp = verify_checkpoint(announced["checkpoint"], key, api.client.app.state.log.origin)
     entries = api.ok("GET", "/log/entries", params={"start": announced["index"], "end": announced["index"] + 1})
     entry = entries["entries"][0]["entry"]
-    verify_inclusion(leaf_hash(entry.encode()), announced["index"], cp.size,
-                     [bytes.fromhex(h) for h in announced["inclusion"]], cp.root)
+    verify_inclusion(
+        leaf_hash(entry.encode()),
+        announced["index"],
+        cp.size,
+        [bytes.fromhex(h) for h in announced["inclusion"]],
+        cp.root,
+    )
     return json.loads(entry), cp
 
 
@@ -30,9 +35,18 @@ def test_games_and_sessions_are_announced_and_their_ends_logged(api):
     # A table of people: announced at once, with the host the operator named.
     game = api.create([("Ann", False), ("Bot", True)], host_id="club.member-7")
     start, first = _checked(api, game["log"], key)
-    assert start == {"type": "start", "kind": "game", "id": game["game_id"], "rules": "crazy-eights",
-                     "commitment": game["commitment"], "created": start["created"], "host": "club.member-7"}
-    assert api.ok("GET", f"/games/{game['game_id']}/log")["entries"][0]["entry"] == json.dumps(start, sort_keys=True, separators=(",", ":"))
+    assert start == {
+        "type": "start",
+        "kind": "game",
+        "id": game["game_id"],
+        "rules": "crazy-eights",
+        "commitment": game["commitment"],
+        "created": start["created"],
+        "host": "club.member-7",
+    }
+    assert api.ok("GET", f"/games/{game['game_id']}/log")["entries"][0]["entry"] == json.dumps(
+        start, sort_keys=True, separators=(",", ":")
+    )
     api.ok("POST", f"/games/{game['game_id']}/abandon", game["host_token"], json={"reason": "enough"})
     # A table of bots alone plays to its end inside the create: both entries at once.
     bots = api.create([("A", True), ("B", True)], options={"target": 5})
@@ -45,16 +59,27 @@ def test_games_and_sessions_are_announced_and_their_ends_logged(api):
     # Every record's entries: its start and its end, the end naming the record's last line.
     note = api.client.get("/log/checkpoint").text
     cp = verify_checkpoint(note, key)
-    for kind, record_id, how in [("games", game["game_id"], "abandoned"), ("games", bots["game_id"], "revealed"),
-                                 ("sessions", session["session_id"], "revealed")]:
+    for kind, record_id, how in [
+        ("games", game["game_id"], "abandoned"),
+        ("games", bots["game_id"], "revealed"),
+        ("sessions", session["session_id"], "revealed"),
+    ]:
         lines = parse_record(api.client.get(f"/{kind}/{record_id}/record").text)
         log = api.ok("GET", f"/{kind}/{record_id}/log")
         assert log["checkpoint"] == note and log["size"] == cp.size
         start, end = (json.loads(e["entry"]) for e in log["entries"])
         assert start["type"] == "start" and start["commitment"] == lines[0]["commitment"]
-        assert end == {"type": "end", "id": record_id, "how": how, "seq": lines[-1]["seq"], "head": line_hash(lines[-1])}
+        assert end == {
+            "type": "end",
+            "id": record_id,
+            "how": how,
+            "seq": lines[-1]["seq"],
+            "head": line_hash(lines[-1]),
+        }
         for e in log["entries"]:
-            verify_inclusion(leaf_hash(e["entry"].encode()), e["index"], cp.size, [bytes.fromhex(h) for h in e["inclusion"]], cp.root)
+            verify_inclusion(
+                leaf_hash(e["entry"].encode()), e["index"], cp.size, [bytes.fromhex(h) for h in e["inclusion"]], cp.root
+            )
     # Every checkpoint given out is consistent with the latest.
     for old in (first, second):
         proof = api.ok("GET", "/log/proof/consistency", params={"first": old.size, "second": cp.size})
@@ -73,20 +98,28 @@ def test_a_seats_commit_receipt_carries_the_start_entry_against_a_checkpoint_of_
     game = api.create([("Ann", False), ("Bea", False)])
     api.create([("Other", False), ("Bot", True)])  # the log grows after the game's start: the proof is against now
     token = game["seats"][1]["join_token"]
-    receipt = api.ok("POST", f"/games/{game['game_id']}/seats/1/commit", token,
-                     json={"commitment": client_commitment("bea")})["receipt"]
+    receipt = api.ok(
+        "POST", f"/games/{game['game_id']}/seats/1/commit", token, json={"commitment": client_commitment("bea")}
+    )["receipt"]
     start, cp = _checked(api, receipt["log"], key)
     assert start["id"] == game["game_id"] and receipt["log"]["index"] == game["log"]["index"]
     assert cp.size == game["log"]["index"] + 2 and cp.size == api.ok("GET", "/log/entries", params={"start": 0})["size"]
     # The reveal's receipt is only a receipt.
-    api.ok("POST", f"/games/{game['game_id']}/seats/0/commit", game["seats"][0]["join_token"],
-           json={"commitment": client_commitment("ann")})
-    assert "log" not in api.ok("POST", f"/games/{game['game_id']}/seats/1/reveal", token, json={"seed": "bea"})["receipt"]
+    api.ok(
+        "POST",
+        f"/games/{game['game_id']}/seats/0/commit",
+        game["seats"][0]["join_token"],
+        json={"commitment": client_commitment("ann")},
+    )
+    assert (
+        "log" not in api.ok("POST", f"/games/{game['game_id']}/seats/1/reveal", token, json={"seed": "bea"})["receipt"]
+    )
     # A session's seat too.
     session = api.ok("POST", "/sessions", status=201, json={"seats": 1})
     seat = session["seats"][0]["token"]
-    got = api.ok("POST", f"/sessions/{session['session_id']}/seats/0/commit", seat,
-                 json={"commitment": client_commitment("s")})["receipt"]
+    got = api.ok(
+        "POST", f"/sessions/{session['session_id']}/seats/0/commit", seat, json={"commitment": client_commitment("s")}
+    )["receipt"]
     opened, _ = _checked(api, got["log"], key)
     assert opened["id"] == session["session_id"] and opened["kind"] == "session"
 
@@ -177,7 +210,10 @@ def test_the_verifier_finds_a_record_in_the_log_and_names_what_does_not_match(ap
         return fetch(url)
 
     rolled = check_log(lines, note, "http://testserver", fetch=rolled_back)
-    assert not rolled.verified and f"now signs a tree of size {size - 1}, smaller than the checkpoint's {size}" in rolled.error
+    assert (
+        not rolled.verified
+        and f"now signs a tree of size {size - 1}, smaller than the checkpoint's {size}" in rolled.error
+    )
     # A game this log never held.
     unknown = [dict(lines[0], game_id="nosuchgame"), *lines[1:]]
     assert "no entry for game nosuchgame" in check_log(unknown, note, "http://testserver", fetch=fetch).error

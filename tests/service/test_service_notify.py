@@ -132,9 +132,9 @@ def _events(response: httpx.Response) -> Iterator[tuple[str, str]]:
     kind, data = None, []
     for text in response.iter_lines():
         if text.startswith("event: "):
-            kind = text[len("event: "):]
+            kind = text[len("event: ") :]
         elif text.startswith("data: "):
-            data.append(text[len("data: "):])
+            data.append(text[len("data: ") :])
         elif text == "" and kind is not None:
             yield kind, "\n".join(data)
             kind, data = None, []
@@ -150,8 +150,11 @@ def _two_seat_table(client: httpx.Client, url: str, **body: Any) -> tuple[str, d
     for step in ("commit", "reveal"):
         for seat, token in tokens.items():
             body = {"commitment": client_commitment(f"seed {seat}")} if step == "commit" else {"seed": f"seed {seat}"}
-            answer = client.post(f"{url}/games/{game['game_id']}/seats/{seat}/{step}", json=body,
-                                 headers={"Authorization": f"Bearer {token}"})
+            answer = client.post(
+                f"{url}/games/{game['game_id']}/seats/{seat}/{step}",
+                json=body,
+                headers={"Authorization": f"Bearer {token}"},
+            )
             assert answer.status_code == 200, answer.text
     return game["game_id"], tokens
 
@@ -162,7 +165,9 @@ def _move(client: httpx.Client, url: str, game_id: str, tokens: dict[int, str]) 
         auth = {"Authorization": f"Bearer {token}"}
         view = client.get(f"{url}/games/{game_id}/seats/{seat}/view", headers=auth).json()
         if view["your_turn"]:
-            answer = client.post(f"{url}/games/{game_id}/moves", json={"seq": view["seq"], **choose(view)}, headers=auth)
+            answer = client.post(
+                f"{url}/games/{game_id}/moves", json={"seq": view["seq"], **choose(view)}, headers=auth
+            )
             assert answer.status_code == 200, answer.text
             return int(answer.json()["receipt"]["seq"])
     raise AssertionError("no seat has the turn")
@@ -176,12 +181,16 @@ def two_servers(tmp_path: Path, database_url: str, request: pytest.FixtureReques
 
     def counting(url: str) -> Any:
         sqlite = url.startswith("sqlite:///")
-        stores.append(CountingSQLite(url[len("sqlite:///"):]) if sqlite else CountingPostgres(url))
+        stores.append(CountingSQLite(url[len("sqlite:///") :]) if sqlite else CountingPostgres(url))
         return stores[-1]
 
     monkeypatch.setattr(app_module, "open_store", counting)
-    settings = Settings(data_dir=tmp_path / "data", database_url=database_url, tick_seconds=0,
-                        live_updates=getattr(request, "param", "notify"))
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        database_url=database_url,
+        tick_seconds=0,
+        live_updates=getattr(request, "param", "notify"),
+    )
     try:
         with InProcessServer(create_app(settings)) as one:
             yield one, stores[0], two
@@ -190,7 +199,9 @@ def two_servers(tmp_path: Path, database_url: str, request: pytest.FixtureReques
 
 
 @postgres_only
-def test_a_move_made_through_one_server_reaches_a_stream_of_the_other_which_asks_the_store_nothing_meanwhile(two_servers):
+def test_a_move_made_through_one_server_reaches_a_stream_of_the_other_which_asks_the_store_nothing_meanwhile(
+    two_servers,
+):
     one, store, two = two_servers
     notifier = one.app.state.games.notifier
     _until(lambda: notifier.shared, "server one's listener did not connect")
@@ -264,3 +275,38 @@ def test_who_is_ready_between_hands_reaches_a_stream_of_the_other_server(two_ser
             assert answer.status_code == 200, answer.text
             kind, data = next(events)
             assert kind == "state" and json.loads(data)["next_hand"]["ready"] == [1]
+
+
+@postgres_only
+def test_a_store_whose_processes_poll_announces_nothing(database_url, tmp_path):
+    # FAIRDEAL_LIVE_UPDATES=poll: no process listens, so no commit pays for NOTIFY's lock.
+    app = create_app(
+        Settings(data_dir=tmp_path / "data", database_url=database_url, tick_seconds=0, live_updates="poll")
+    )
+    quiet, loud = app.state.store, PostgresStore(database_url)
+    assert not quiet.announces and loud.announces
+    with psycopg.connect(database_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        for game_id in ("q1", "q2"):
+            quiet.create_game(_row(game_id), {}, ['{"seq":0}'])
+        quiet.append("q1", ['{"seq":1}'], 1)
+        quiet.append("q2", [], 1, ready=0b10)
+        quiet.set_again("q2", "q3", b"sealed")
+
+        async def on_the_loop() -> None:
+            await quiet.open_async()
+            try:
+                assert await quiet.append_async("q1", ['{"seq":2}'], 2)
+            finally:
+                await quiet.close_async()
+
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, on_the_loop()).result()
+        loud.create_game(_row("q9"), {}, ['{"seq":0}'])
+        loud.append("q9", ['{"seq":1}'], 1)  # announced, after all of the quiet store's changes
+        heard = next(
+            notice.payload for notice in listener.notifies(timeout=30) if notice.payload in ("q1", "q2", "q3", "q9")
+        )
+    quiet.close()
+    loud.close()
+    assert heard == "q9"

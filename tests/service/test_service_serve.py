@@ -30,7 +30,9 @@ def listening_sockets(port: int) -> int:
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with open(table) as f:
             next(f)
-            count += sum(int(fields[1].rpartition(":")[2], 16) == port and fields[3] == "0A" for fields in map(str.split, f))
+            count += sum(
+                int(fields[1].rpartition(":")[2], 16) == port and fields[3] == "0A" for fields in map(str.split, f)
+            )
     return count
 
 
@@ -43,7 +45,9 @@ def test_serve_help_names_its_options():
 
 def test_serve_refuses_a_database_url_it_does_not_know(tmp_path):
     result = CliRunner().invoke(main, ["serve", "--data-dir", str(tmp_path), "--database-url", "mysql://x"])
-    assert result.exit_code == 2 and "FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://" in result.output
+    assert (
+        result.exit_code == 2 and "FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://" in result.output
+    )
 
 
 @pytest.mark.parametrize(
@@ -69,8 +73,18 @@ def test_serve_refuses_a_bad_setting_at_start_naming_it(tmp_path, monkeypatch, n
 def test_serve_prints_its_address_and_serves(tmp_path, database_url):
     port = free_port()
     server = subprocess.Popen(
-        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"), "--database-url", database_url,
-         "--workers", "2"],
+        [
+            FAIRDEAL,
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--database-url",
+            database_url,
+            "--workers",
+            "2",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -86,7 +100,10 @@ def test_serve_prints_its_address_and_serves(tmp_path, database_url):
             except httpx.TransportError:
                 assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
                 time.sleep(0.1)
-        assert health.json() == {"status": "ok", "store": "sqlite" if database_url.startswith("sqlite") else "postgresql"}
+        assert health.json() == {
+            "status": "ok",
+            "store": "sqlite" if database_url.startswith("sqlite") else "postgresql",
+        }
         # Each worker listens on a socket of its own (SO_REUSEPORT): the kernel spreads the connections.
         # (The first worker up answered /health; the other may still be starting.)
         while listening_sockets(port) < 2:
@@ -145,9 +162,18 @@ def _closed(sock: socket.socket) -> bytes:
 
 def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_path):
     port = free_port()
-    env = {**os.environ, "FAIRDEAL_HEADER_TIMEOUT": "0.5", "FAIRDEAL_LOG_LEVEL": "warning", "FAIRDEAL_CREATE_RATE": "2/minute"}
-    server = subprocess.Popen([FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    env = {
+        **os.environ,
+        "FAIRDEAL_HEADER_TIMEOUT": "0.5",
+        "FAIRDEAL_LOG_LEVEL": "warning",
+        "FAIRDEAL_CREATE_RATE": "2/minute",
+    }
+    server = subprocess.Popen(
+        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     try:
         give_up = time.monotonic() + 30
         while True:
@@ -170,12 +196,15 @@ def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_pat
                 answer = _closed(sock)
             except ConnectionResetError:
                 answer = b""  # (the kernel may drop the answer when unread bytes were pending)
-        assert answer == b"" or answer.startswith(b"HTTP/1.1 431 ") and b"over 16384 bytes" in answer, answer[:200]
+        assert answer == b"" or (answer.startswith(b"HTTP/1.1 431 ") and b"over 16384 bytes" in answer), answer[:200]
         # Just over the limit, sent at once: the 431 and its reason come back.
         with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
             sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
             answer = _closed(sock)
-        assert answer.startswith(b"HTTP/1.1 431 ") and b'{"detail":"the request line and headers are over 16384 bytes"}' in answer
+        assert (
+            answer.startswith(b"HTTP/1.1 431 ")
+            and b'{"detail":"the request line and headers are over 16384 bytes"}' in answer
+        )
         # A half-sent request, and a connection that sends nothing, are closed after the header timeout.
         for sent in (b"GET /health HTTP/1.1\r\nHost: x\r\n", b""):
             with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
@@ -184,8 +213,12 @@ def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_pat
         # With no trusted proxies, a loopback client's X-Forwarded-For is not believed: three creates
         # "from" three addresses are one client's, and the third is over its 2/minute.
         body = {"seats": [{"name": "Ann"}, {"name": "Bot", "bot": True}]}
-        answers = [httpx.post(f"http://127.0.0.1:{port}/games", json=body, timeout=20,
-                              headers={"X-Forwarded-For": f"198.51.100.{n}"}) for n in (1, 2, 3)]
+        answers = [
+            httpx.post(
+                f"http://127.0.0.1:{port}/games", json=body, timeout=20, headers={"X-Forwarded-For": f"198.51.100.{n}"}
+            )
+            for n in (1, 2, 3)
+        ]
         assert [a.status_code for a in answers] == [201, 201, 429], [a.text for a in answers]
         # A whole request is answered as ever, and the connection kept for the next.
         with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:

@@ -32,7 +32,9 @@ def test_a_session_end_to_end(api):
     assert api.call("POST", f"{base}/shuffle", seat_tokens[0], json={"label": "poker/1", "packs": 1}).status_code == 403
     dealt = api.ok("POST", f"{base}/shuffle", owner, json={"label": "poker/hand-1", "packs": 1})
     assert sorted(dealt["order"]) == sorted(codes(pack())) and dealt["count"] == 52
-    assert verify_head(created["public_key"], sid, dealt["receipt"]["seq"], dealt["receipt"]["hash"], dealt["receipt"]["sig"])
+    assert verify_head(
+        created["public_key"], sid, dealt["receipt"]["seq"], dealt["receipt"]["hash"], dealt["receipt"]["sig"]
+    )
     few = api.ok("POST", f"{base}/shuffle", owner, json={"label": "poker/river", "cards": ["AS", "10h", "8d", "AS"]})
     assert sorted(few["order"]) == ["8D", "AS", "AS", "TH"]
     assert api.call("POST", f"{base}/shuffle", owner, json={"label": "poker/river", "packs": 1}).status_code == 409
@@ -50,7 +52,14 @@ def test_a_session_end_to_end(api):
     lines = [json.loads(line) for line in text.splitlines()]
     assert " ".join(dealt["order"][:5]) not in " ".join(str(line) for line in lines)
     assert [line["type"] for line in lines] == [
-        "header", "client-commit", "client-commit", "client-reveal", "client-reveal", "start", "shuffle", "shuffle",
+        "header",
+        "client-commit",
+        "client-commit",
+        "client-reveal",
+        "client-reveal",
+        "start",
+        "shuffle",
+        "shuffle",
     ]
     assert lines[0]["kind"] == "session" and lines[0]["rules"] is None and lines[0]["seats"] == 2
     assert lines[6] == {**lines[6], "label": "poker/hand-1", "cards": codes(pack()), "count": 52}
@@ -81,8 +90,12 @@ def test_the_owner_starts_early_and_silent_seats_count_as_empty_seeds(api):
     dealt = api.ok("POST", f"/sessions/{sid}/shuffle", owner, json={"label": "deal", "packs": 2})
     seed = api.ok("POST", f"/sessions/{sid}/reveal", owner)["server_seed"]
     assert codes(shuffle(game_key(seed, sid, ["", "", ""]), "deal", pack(2))) == dealt["order"]
-    assert api.call("POST", f"/sessions/{sid}/seats/0/commit", created["seats"][0]["token"],
-                    json={"commitment": "ab" * 32}).status_code == 409
+    assert (
+        api.call(
+            "POST", f"/sessions/{sid}/seats/0/commit", created["seats"][0]["token"], json={"commitment": "ab" * 32}
+        ).status_code
+        == 409
+    )
 
 
 def test_session_input_limits(api):
@@ -94,7 +107,12 @@ def test_session_input_limits(api):
     api.ok("POST", f"/sessions/{sid}/start", owner)
     assert api.call("POST", f"/sessions/{sid}/shuffle", owner, json={"label": "x", "packs": 20}).status_code == 422
     assert api.call("POST", f"/sessions/{sid}/shuffle", owner, json={"label": "x", "cards": []}).status_code == 422
-    assert api.call("POST", f"/sessions/{sid}/shuffle", owner, json={"label": "x", "cards": ["AS"], "packs": 1}).status_code == 422
+    assert (
+        api.call(
+            "POST", f"/sessions/{sid}/shuffle", owner, json={"label": "x", "cards": ["AS"], "packs": 1}
+        ).status_code
+        == 422
+    )
     missing = api.call("GET", f"/sessions/{sid}/shuffles/never", owner)
     assert missing.status_code == 404 and missing.json()["detail"] == "label 'never' has not dealt in this session"
 
@@ -106,8 +124,9 @@ def test_the_example_in_spec_sessions_md_is_what_the_code_writes():
     from fairdeal.service.dealing import DealingSession
 
     spec = (Path(__file__).resolve().parents[2] / "spec" / "sessions.md").read_text(encoding="utf-8")
-    session = DealingSession.new("s-example", 2, Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z",
-                                 server_seed="00" * 32)
+    session = DealingSession.new(
+        "s-example", 2, Signer.from_seed(bytes(32)), created="2026-01-01T00:00:00Z", server_seed="00" * 32
+    )
     for seat, seed in enumerate(["alice", "bob"]):
         session.commit(seat, client_commitment(seed))
     for seat, seed in enumerate(["alice", "bob"]):

@@ -60,7 +60,9 @@ def test_a_snip_snap_pass_refused_through_the_api_says_why(api):
     token = api.join(game)[0]
     view = api.view(game["game_id"], 0, token)
     while view["table"]["wanted"] is not None or view["turn"] != 0:
-        view = api.ok("POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]})["view"]
+        view = api.ok(
+            "POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]}
+        )["view"]
     # Ann leads: a pass is refused with the rules' reason, and nothing is recorded.
     answer = api.call("POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], "move": "pass"})
     assert answer.status_code in (400, 409, 422) and "you lead: put down any card" in answer.text

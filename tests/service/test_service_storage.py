@@ -28,20 +28,25 @@ def dump_database(settings) -> str:
     tables = ["games", "sessions", "seat_tokens", "lines"]
     rows = []
     if settings.store_kind == "sqlite":
-        with sqlite3.connect(settings.database_url[len("sqlite:///"):]) as conn:
+        with sqlite3.connect(settings.database_url[len("sqlite:///") :]) as conn:
             for table in tables:
                 rows += conn.execute(f"SELECT * FROM {table}").fetchall()
     else:
         with psycopg.connect(settings.database_url) as conn:
             for table in tables:
                 rows += conn.execute(f"SELECT * FROM {table}").fetchall()
-    return "\n".join(repr(tuple(bytes(v).hex() if isinstance(v, (bytes, memoryview)) else v for v in row)) for row in rows)
+    return "\n".join(
+        repr(tuple(bytes(v).hex() if isinstance(v, (bytes, memoryview)) else v for v in row)) for row in rows
+    )
 
 
 @pytest.fixture
 def two_processes(settings, clock, new_ids):
     """Two apps on one database, as two server processes would be: their Api each."""
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    first, second = (
+        create_app(settings, clock=clock, new_ids=new_ids),
+        create_app(settings, clock=clock, new_ids=new_ids),
+    )
     try:
         with TestClient(first) as one, TestClient(second) as two:
             yield Api(one), Api(two)
@@ -110,7 +115,9 @@ def test_a_restarted_server_continues_the_game_with_the_same_key(settings, clock
         view = api.view(game["game_id"], 0, token)
         assert view == before  # hand, seq, deadline and all
         while view["status"] == "playing":
-            view = api.ok("POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **choose(view)})["view"]
+            view = api.ok("POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **choose(view)})[
+                "view"
+            ]
         assert api.ok("GET", f"/games/{game['game_id']}/verify")["verified"]
     restarted.state.store.close()
     app.state.store.close()
@@ -166,7 +173,9 @@ def test_racing_submissions_of_one_move_make_one_record(api):
 
     def submit():
         barrier.wait()
-        statuses.append(api.client.post(f"/games/{gid}/moves", json=body, headers={"Authorization": f"Bearer {token}"}).status_code)
+        statuses.append(
+            api.client.post(f"/games/{gid}/moves", json=body, headers={"Authorization": f"Bearer {token}"}).status_code
+        )
 
     threads = [threading.Thread(target=submit) for _ in range(12)]
     for thread in threads:
@@ -260,7 +269,9 @@ def test_a_commit_is_on_disk_before_its_receipt_is_sent(app, monkeypatch):
     view = api.view(game["game_id"], 0, token)
     flushed.clear()
     before = store._commits
-    answer = api.ok("POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]})
+    answer = api.ok(
+        "POST", f"/games/{game['game_id']}/moves", token, json={"seq": view["seq"], **view["legal_moves"][0]}
+    )
     # The move's commit, then a flush of the WAL that covers it, then the answer.
     assert answer["receipt"] and store._commits == before + 1
     assert flushed and flushed[-1][0].endswith(".db-wal") and flushed[-1][1] == store._commits
@@ -334,7 +345,9 @@ def test_a_database_made_before_games_kept_a_secret_gets_the_column(tmp_path):
         conn.execute("""CREATE TABLE games (id TEXT PRIMARY KEY, rules TEXT NOT NULL, created TEXT NOT NULL,
             status TEXT NOT NULL, sealed_seed BLOB NOT NULL, host_hash TEXT NOT NULL,
             turn_seconds REAL NOT NULL, deadline REAL, length INTEGER NOT NULL)""")
-        conn.execute("INSERT INTO games VALUES ('old', 'crazy-eights', '2026-01-01T00:00:00Z', 'over', x'00', 'h', 20.0, NULL, 0)")
+        conn.execute(
+            "INSERT INTO games VALUES ('old', 'crazy-eights', '2026-01-01T00:00:00Z', 'over', x'00', 'h', 20.0, NULL, 0)"
+        )
     store = open_store(f"sqlite:///{path}")
     try:
         row = store.game("old")

@@ -71,7 +71,10 @@ def test_a_restarted_server_keeps_the_deadline_and_plays_the_timed_out_turn(sett
 
 
 def test_only_one_process_plays_a_due_turn(settings, clock, new_ids):
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    first, second = (
+        create_app(settings, clock=clock, new_ids=new_ids),
+        create_app(settings, clock=clock, new_ids=new_ids),
+    )
     with TestClient(first) as one, TestClient(second) as two:
         game_id, token = ann_and_a_bot(Api(one))
         Api(two).view(game_id, 0, token)  # both processes have the game cached

@@ -50,7 +50,10 @@ async def run_due_async(games) -> int:
 def test_two_processes_playing_due_turns_at_once_never_both_try_one(settings, clock, new_ids, way):
     # "threads": run_due, as the tests and a thread would; "loop": play_due_async, the timer's way
     # (on PostgreSQL the batch's games are played side by side on the loop).
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    first, second = (
+        create_app(settings, clock=clock, new_ids=new_ids),
+        create_app(settings, clock=clock, new_ids=new_ids),
+    )
     with TestClient(first) as one, TestClient(second) as two:
         api = Api(one)
         games = [ann_and_a_bot(api) for _ in range(40)]
@@ -85,7 +88,10 @@ def test_two_processes_playing_due_turns_at_once_never_both_try_one(settings, cl
 
 
 def test_a_claim_that_runs_out_passes_to_another_process(settings, clock, new_ids):
-    first, second = create_app(settings, clock=clock, new_ids=new_ids), create_app(settings, clock=clock, new_ids=new_ids)
+    first, second = (
+        create_app(settings, clock=clock, new_ids=new_ids),
+        create_app(settings, clock=clock, new_ids=new_ids),
+    )
     with TestClient(first) as one, TestClient(second):
         api = Api(one)
         game_id, token = ann_and_a_bot(api)
@@ -137,7 +143,9 @@ def test_the_background_timer_wakes_for_a_deadline_nearer_than_its_tick(settings
     app.state.store.close()
 
 
-def test_a_due_turn_that_fails_is_logged_and_tried_again_when_its_claim_runs_out(settings, clock, new_ids, monkeypatch, caplog):
+def test_a_due_turn_that_fails_is_logged_and_tried_again_when_its_claim_runs_out(
+    settings, clock, new_ids, monkeypatch, caplog
+):
     app = create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(app) as client:
         api = Api(client)

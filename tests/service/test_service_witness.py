@@ -80,12 +80,27 @@ def witnesses(tmp_path: Path) -> Any:
         witness.close()
 
 
-def service(tmp_path: Path, database_url: str, witnesses: Witnesses, new_ids: Any, setting: str | None = None,
-            interval: float = 0) -> Any:
-    settings = Settings(data_dir=tmp_path / "data", database_url=database_url, bot_delay=0, next_hand_seconds=0,
-                        tick_seconds=0, create_rate="off", move_rate="off", max_games_per_client=0,
-                        witnesses=witnesses.setting() if setting is None else setting, witness_timeout=5,
-                        witness_interval=interval)
+def service(
+    tmp_path: Path,
+    database_url: str,
+    witnesses: Witnesses,
+    new_ids: Any,
+    setting: str | None = None,
+    interval: float = 0,
+) -> Any:
+    settings = Settings(
+        data_dir=tmp_path / "data",
+        database_url=database_url,
+        bot_delay=0,
+        next_hand_seconds=0,
+        tick_seconds=0,
+        create_rate="off",
+        move_rate="off",
+        max_games_per_client=0,
+        witnesses=witnesses.setting() if setting is None else setting,
+        witness_timeout=5,
+        witness_interval=interval,
+    )
     return create_app(settings, clock=Clock(), new_ids=new_ids, witness_transport=witnesses)
 
 
@@ -126,12 +141,16 @@ def play(api: Api, host: str, n: int) -> list[str]:
 
 
 def test_a_fork_gets_no_cosignature_the_auditor_refuses_it_and_the_witnesses_keep_the_evidence(
-        tmp_path, database_url, witnesses, new_ids, request):
+    tmp_path, database_url, witnesses, new_ids, request
+):
     keys = witnesses.keys()
     with running(service(tmp_path, database_url, witnesses, new_ids)) as api:
         play(api, "alice", 2)
         checkpoint = api.client.get("/log/checkpoint").text
-        assert set(cosigners(checkpoint, [WitnessKey.parse(k) for k in keys])) == {"w1.example/witness", "w2.example/witness"}
+        assert set(cosigners(checkpoint, [WitnessKey.parse(k) for k in keys])) == {
+            "w1.example/witness",
+            "w2.example/witness",
+        }
         assert verify_checkpoint(checkpoint, api.ok("GET", "/.well-known/fairdeal-log")["public_key"]).size == 4
 
         # The fork: the database as it is now, in another store of the same kind, the same keys.
@@ -144,8 +163,11 @@ def test_a_fork_gets_no_cosignature_the_auditor_refuses_it_and_the_witnesses_kee
         assert honest.count("\u2014") == 3 and verify_checkpoint(honest, api.app.state.signer.public_hex).size == 6
         report = audit(URL, fetcher(api), state=None, witnesses=keys, quorum=2)
         assert report.ok, [p.message for p in report.problems]
-        assert report.witnesses == {"quorum": 2, "given": ["w1.example/witness", "w2.example/witness"],
-                                    "cosigned": ["w1.example/witness", "w2.example/witness"]}
+        assert report.witnesses == {
+            "quorum": 2,
+            "given": ["w1.example/witness", "w2.example/witness"],
+            "cosigned": ["w1.example/witness", "w2.example/witness"],
+        }
         record = parse_record(api.client.get(f"/games/{honest_games[0]}/record").content)
         logged = check_log(record, honest, URL, fetch=fetcher(api), witnesses=[WitnessKey.parse(k) for k in keys])
         assert logged.verified and logged.cosigned == ["w1.example/witness", "w2.example/witness"], logged.error
@@ -160,7 +182,9 @@ def test_a_fork_gets_no_cosignature_the_auditor_refuses_it_and_the_witnesses_kee
         assert cp.size == 8 and forked.count("\u2014") == 1  # the log's signature alone: no witness cosigned it
         failures = fork.app.state.witnesses.failures
         assert set(failures) == {"w1.example/witness", "w2.example/witness"}
-        assert all("HTTP 422" in why and "not consistent with the checkpoint of size 6" in why for why in failures.values())
+        assert all(
+            "HTTP 422" in why and "not consistent with the checkpoint of size 6" in why for why in failures.values()
+        )
         # The auditor that requires the witnesses refuses it, even with a quorum of one.
         for quorum in (1, 2):
             report = audit(URL, fetcher(fork), state=None, witnesses=keys, quorum=quorum)
@@ -239,9 +263,11 @@ def test_a_witness_that_is_down_costs_only_its_cosignature(tmp_path, witnesses, 
         passed = CliRunner().invoke(main, [*args, "--quorum", "1", "--json"])
         assert passed.exit_code == 0, passed.output
         assert json.loads(passed.stdout)["witnesses"]["cosigned"] == ["w1.example/witness"]
-        for bad, says in [(["--witness", "nonsense"], "--witness: verifier key 'nonsense'"),
-                          (["--quorum", "1"], "--quorum goes with --witness"),
-                          (["--witness", keys[0], "--quorum", "2"], "--quorum is from 1 to the 1 witnesses given, not 2")]:
+        for bad, says in [
+            (["--witness", "nonsense"], "--witness: verifier key 'nonsense'"),
+            (["--quorum", "1"], "--quorum goes with --witness"),
+            (["--witness", keys[0], "--quorum", "2"], "--quorum is from 1 to the 1 witnesses given, not 2"),
+        ]:
             result = CliRunner().invoke(main, ["audit", URL, "--no-state", *bad])
             assert result.exit_code == 2 and says in result.output, result.output
 
@@ -266,8 +292,9 @@ def test_fairdeal_verify_requires_the_witnesses_it_is_given(tmp_path, witnesses,
             assert thread.is_alive() and time.monotonic() < give_up
             time.sleep(0.01)
         base = f"http://127.0.0.1:{server.config.port}"
-        game = httpx.post(f"{base}/games", json={"seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}],
-                                                 **BOTS}).json()["game_id"]
+        game = httpx.post(
+            f"{base}/games", json={"seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}], **BOTS}
+        ).json()["game_id"]
         (tmp_path / "record.jsonl").write_bytes(httpx.get(f"{base}/games/{game}/record").content)
         (tmp_path / "bare").write_text(app.state.log.checkpoint())  # the log's signature alone
 
@@ -281,9 +308,11 @@ def test_fairdeal_verify_requires_the_witnesses_it_is_given(tmp_path, witnesses,
         assert refused.exit_code == 1, refused.output
         assert "LOG NOT VERIFIED: the checkpoint is not witnessed as required" in refused.output
         assert run("--log", str(tmp_path / "bare"), "--log-server", base).exit_code == 0  # no witness asked for
-        for bad, says in [(["--log", base, "--witness", "x+y+z"], "--witness"),
-                          (["--log", base, "--witness", keys[0], "--quorum", "0"], "--quorum"),
-                          (["--witness", keys[0]], "--witness goes with --log")]:
+        for bad, says in [
+            (["--log", base, "--witness", "x+y+z"], "--witness"),
+            (["--log", base, "--witness", keys[0], "--quorum", "0"], "--quorum"),
+            (["--witness", keys[0]], "--witness goes with --log"),
+        ]:
             result = run(*bad)
             assert result.exit_code == 2 and says in result.output, result.output
     finally:
@@ -292,13 +321,25 @@ def test_fairdeal_verify_requires_the_witnesses_it_is_given(tmp_path, witnesses,
         app.state.store.close()
 
 
-@pytest.mark.parametrize("value, says", [
-    ("http://w1.example/", "entry 1 is a witness's URL and its verifier key"),
-    ("ftp://w1.example/ w1.example/w+1ebcd6e7+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "not an http:// or https:// URL"),
-    ("http://w1.example/ w1.example/w+1ebcd6e7+AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "signature type is 0x01, not 0x04"),
-    ("http://a/ w1.example/w+1ebcd6e7+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA,\n"
-     "http://b/ w1.example/w+1ebcd6e7+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "entry 2: witness 'w1.example/w' is listed twice"),
-])
+@pytest.mark.parametrize(
+    "value, says",
+    [
+        ("http://w1.example/", "entry 1 is a witness's URL and its verifier key"),
+        (
+            "ftp://w1.example/ w1.example/w+1ebcd6e7+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "not an http:// or https:// URL",
+        ),
+        (
+            "http://w1.example/ w1.example/w+1ebcd6e7+AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "signature type is 0x01, not 0x04",
+        ),
+        (
+            "http://a/ w1.example/w+1ebcd6e7+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA,\n"
+            "http://b/ w1.example/w+1ebcd6e7+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "entry 2: witness 'w1.example/w' is listed twice",
+        ),
+    ],
+)
 def test_a_bad_witnesses_setting_is_named_at_start(tmp_path, value, says, monkeypatch):
     with pytest.raises(SettingsError, match="FAIRDEAL_WITNESSES: ") as caught:
         Settings.from_env({"FAIRDEAL_DATA_DIR": str(tmp_path), "FAIRDEAL_WITNESSES": value})

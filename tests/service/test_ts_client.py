@@ -34,8 +34,13 @@ def served(tmp_path):
     """``fairdeal serve`` on SQLite, bots at once and no pause between hands; its base URL."""
     port = free_port()
     env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0"}
-    server = subprocess.Popen([FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    server = subprocess.Popen(
+        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         give_up = time.monotonic() + 30
@@ -72,14 +77,18 @@ def test_a_typescript_client_typed_from_openapi_plays_and_verifies_both_games(se
     types = (client_dir / "src" / "api.d.ts").read_text(encoding="utf-8")
     # Each game's view is its own closed type, the table's members declared by the game.
     assert "CrazyEightsSeatView: {" in types and "EleusisSeatView: {" in types and 'rules: "eleusis";' in types
-    _run(NODE, str(bin_ / "tsc"), cwd=client_dir)  # the client type-checks against them (tsc exits 2 on an error), then is built
+    _run(
+        NODE, str(bin_ / "tsc"), cwd=client_dir
+    )  # the client type-checks against them (tsc exits 2 on an error), then is built
     out = _run(NODE, "dist/client.js", served, "crazy-eights", "eleusis", cwd=client_dir)
     games = {game["rules"]: game for game in map(json.loads, out.splitlines())}
     assert set(games) == {"crazy-eights", "eleusis"}
     for game in games.values():
         assert game["status"] == "over" and game["verified"] is True and game["hands"] >= 1 and game["moves"] > 5
     assert "play" in games["crazy-eights"]["kinds"] and {"string", "call"} & set(games["eleusis"]["kinds"])
-    assert games["eleusis"]["last_table"].startswith("mainline ") and games["crazy-eights"]["last_table"].startswith("top ")
+    assert games["eleusis"]["last_table"].startswith("mainline ") and games["crazy-eights"]["last_table"].startswith(
+        "top "
+    )
 
 
 def test_reading_a_member_another_game_s_table_has_does_not_type_check(client_dir, tmp_path):
@@ -94,5 +103,7 @@ def test_reading_a_member_another_game_s_table_has_does_not_type_check(client_di
     text = source.read_text(encoding="utf-8")
     assert "stock ${view.table.stock_size}" in text
     source.write_text(text.replace("stock ${view.table.stock_size}", "stock ${view.table.mainline}"), encoding="utf-8")
-    done = subprocess.run([NODE, str(bin_ / "tsc"), "--noEmit"], cwd=client_dir, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [NODE, str(bin_ / "tsc"), "--noEmit"], cwd=client_dir, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode != 0 and "Property 'mainline' does not exist" in done.stdout

@@ -37,11 +37,39 @@ from typing import Any, Literal
 
 from fairdeal.cards import Card, Rank, Suit
 from fairdeal.rules import crazy_eights
-from fairdeal.rules.base import TARGET, Event, HandResult, IllegalMove, Layout, Move, Shuffler
-from fairdeal.rules.base import TableJSON, check_turn, fast_replace, has_turn, lowest_count_wins, turn_problem, went_out
-from fairdeal.rules.crazy_eights import RESTOCK_LIMIT, PileGame, PileState, PileView, Wanted, auto_play
-from fairdeal.rules.crazy_eights import check_named, keep_or_play, moves_on_pile, natural_suit_counts, pile_problem
-from fairdeal.rules.crazy_eights import pile_top, play_or_keep, play_wild, plays_of
+from fairdeal.rules.base import (
+    TARGET,
+    Event,
+    HandResult,
+    IllegalMove,
+    Layout,
+    Move,
+    Shuffler,
+    TableJSON,
+    check_turn,
+    fast_replace,
+    has_turn,
+    lowest_count_wins,
+    turn_problem,
+    went_out,
+)
+from fairdeal.rules.crazy_eights import (
+    RESTOCK_LIMIT,
+    PileGame,
+    PileState,
+    PileView,
+    Wanted,
+    auto_play,
+    check_named,
+    keep_or_play,
+    moves_on_pile,
+    natural_suit_counts,
+    pile_problem,
+    pile_top,
+    play_or_keep,
+    play_wild,
+    plays_of,
+)
 from fairdeal.rules.position import PositionError
 from fairdeal.rules.summary import SeatNames, drawn_words
 
@@ -206,7 +234,9 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:at] + hand[at + 1 :]
 
 
-def _why_not(card: Card, *, hand: Sequence[Card], top: Card, named: Suit | None, penalty: int, pending: Card | None) -> str | None:
+def _why_not(
+    card: Card, *, hand: Sequence[Card], top: Card, named: Suit | None, penalty: int, pending: Card | None
+) -> str | None:
     """Why the seat to act cannot play ``card``, or ``None``; the engine and :meth:`Switch.explain` share it."""
     if card not in hand:
         return f"you do not hold {card.display}"
@@ -315,16 +345,26 @@ class Switch(PileGame):
             raise PositionError("Switch turns exactly one card, the starter", field="turned")
         check_named(top, state.named, wild=Rank.ACE)
         if state.named is None and top.rank == Rank.ACE and pile != state.turned:
-            raise PositionError(f"the ace on top of the pile, {top}, names no suit (only an ace turned as the starter names none)", field="named")
+            raise PositionError(
+                f"the ace on top of the pile, {top}, names no suit (only an ace turned as the starter names none)",
+                field="named",
+            )
         if state.direction not in (1, -1):
             raise PositionError(f"{state.direction!r} is not 1 (to the left) or -1 (to the right)", field="direction")
         twos = state.penalty // PENALTY_PER_TWO
         # The 2s that made a penalty are still on the pile: only a draw rebuilds the stock, and the
         # one draw allowed against a penalty takes it (the starter's power does not apply).
-        if (state.penalty < 0 or state.penalty % PENALTY_PER_TWO or len(pile) - 1 < twos
-                or any(card.rank != Rank.TWO for card in pile[len(pile) - twos :])):
-            raise PositionError(f"a penalty of {state.penalty} is 2 for each of the 2s on top of the pile, "
-                                "which are played, not turned", field="penalty")
+        if (
+            state.penalty < 0
+            or state.penalty % PENALTY_PER_TWO
+            or len(pile) - 1 < twos
+            or any(card.rank != Rank.TWO for card in pile[len(pile) - twos :])
+        ):
+            raise PositionError(
+                f"a penalty of {state.penalty} is 2 for each of the 2s on top of the pile, "
+                "which are played, not turned",
+                field="penalty",
+            )
         self.check_pending(state)
         self.check_passes(state)
         self.check_restocks(state)
@@ -381,7 +421,9 @@ class Switch(PileGame):
             if view.penalty:
                 return f"takes the penalty: draws {view.penalty}{restock}"
             fitting = any(fits(c, view.top, view.named) for c in view.hand)
-            return ("a card fits, but drawing is allowed: draws one" if fitting else "no card fits: draws one") + restock
+            return (
+                "a card fits, but drawing is allowed: draws one" if fitting else "no card fits: draws one"
+            ) + restock
         if kind == "pass":
             return "no card fits and there is nothing to draw: passes"
         return super().why_legal(view, move)
@@ -431,7 +473,9 @@ class Switch(PileGame):
 
     def _play(self, state: SwitchState, seat: int, move: Move) -> SwitchState:
         card, hand = move.card, state.hands[seat]
-        problem = _why_not(card, hand=hand, top=state.top, named=state.named, penalty=state.penalty, pending=state.pending)
+        problem = _why_not(
+            card, hand=hand, top=state.top, named=state.named, penalty=state.penalty, pending=state.pending
+        )
         if problem is None and (card.rank == Rank.ACE) != (move.suit is not None):
             problem = f"name a suit for {card.display}" if move.suit is None else "only an ace names a suit"
         if problem is not None:
@@ -457,7 +501,9 @@ class Switch(PileGame):
         if state.result is not None:
             return state, events
         card = state.stock[0]
-        state = replace(state, hands=_replaced(state.hands, seat, state.hands[seat] + (card,)), stock=state.stock[1:], passes=0)
+        state = replace(
+            state, hands=_replaced(state.hands, seat, state.hands[seat] + (card,)), stock=state.stock[1:], passes=0
+        )
         if fits(card, state.top, state.named):
             return replace(state, pending=card), events
         return replace(state, turn=state.seat_after(seat)), events

@@ -2,7 +2,15 @@
 
 from fairdeal.service.routes import events, games, log, meta, moves, rules, seats, sessions
 
-ROUTERS = [meta.router, rules.router, games.router, seats.router, moves.router, events.router, sessions.router,
-           log.router]
+ROUTERS = [
+    meta.router,
+    rules.router,
+    games.router,
+    seats.router,
+    moves.router,
+    events.router,
+    sessions.router,
+    log.router,
+]
 
 __all__ = ["ROUTERS"]

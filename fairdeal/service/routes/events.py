@@ -66,7 +66,10 @@ async def live_updates(
     game_id: GameId,
     games: GamesDep,
     role: StreamRoleDep,
-    from_seq: Annotated[int | None, Query(alias="from", ge=0, le=1_000_000_000, description="The first seq to send (default: the next line).")] = None,
+    from_seq: Annotated[
+        int | None,
+        Query(alias="from", ge=0, le=1_000_000_000, description="The first seq to send (default: the next line)."),
+    ] = None,
     wait: Annotated[float, Query(ge=0, le=3600, description="Close the stream after this many seconds.")] = 300,
     last_event_id: Annotated[str | None, Header(max_length=20)] = None,
 ) -> StreamingResponse:

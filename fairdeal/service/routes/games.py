@@ -23,8 +23,13 @@ router = APIRouter(prefix="/games", tags=["games"])
 HOST_ONLY = errors(401, 403, 404, 409, 422)
 
 
-@router.post("", status_code=201, response_model=GameCreated, response_model_exclude_unset=True,
-             responses=errors(400, 422, 429, 503))
+@router.post(
+    "",
+    status_code=201,
+    response_model=GameCreated,
+    response_model_exclude_unset=True,
+    responses=errors(400, 422, 429, 503),
+)
 async def create_game(body: CreateGame, games: GamesDep, request: Request) -> dict[str, Any]:
     """Open a table: the commitment to its server seed, the host token, one join token per human seat,
     and its start entry's place in the transparency log (``log``, spec/log.md).
@@ -39,8 +44,16 @@ async def create_game(body: CreateGame, games: GamesDep, request: Request) -> di
     public_log = request.app.state.log
     host = public_log.host_of(body.host_id, client)
     creator = None if client is None else public_log.host_of(None, client)
-    return await games.create_async(body.rules, body.options, seats, body.turn_seconds, body.bot_seconds,
-                                    body.next_hand_seconds, host=host, creator=creator)
+    return await games.create_async(
+        body.rules,
+        body.options,
+        seats,
+        body.turn_seconds,
+        body.bot_seconds,
+        body.next_hand_seconds,
+        host=host,
+        creator=creator,
+    )
 
 
 @router.get("/{game_id}", response_model=PublicState, responses=errors(404, 422))
@@ -53,9 +66,13 @@ async def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
 @router.get(
     "/{game_id}/record",
     response_class=Response,
-    responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}},
-                     "description": "The record, one canonical JSON object per line (spec/record.md)."},
-               **errors(404, 422)},
+    responses={
+        200: {
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            "description": "The record, one canonical JSON object per line (spec/record.md).",
+        },
+        **errors(404, 422),
+    },
 )
 async def record(game_id: GameId, games: GamesDep) -> Response:
     """The game's record, one canonical JSON object per line. Public at any time:
@@ -83,9 +100,7 @@ async def start(game_id: GameId, games: GamesDep, host: HostDep) -> JSONResponse
 
 
 @router.post("/{game_id}/abandon", response_model=PublicState, responses={**HOST_ONLY, **errors(400)})
-async def abandon(
-    game_id: GameId, games: GamesDep, host: HostDep, body: AbandonIn | None = Body(None)
-) -> JSONResponse:
+async def abandon(game_id: GameId, games: GamesDep, host: HostDep, body: AbandonIn | None = Body(None)) -> JSONResponse:
     """The host ends the game; the server seed is revealed and appended to the record."""
     await games.store.call(games.abandon, game_id, (body or AbandonIn()).reason)
     return JSONResponse(await games.store.call(games.public_state, game_id))
@@ -99,8 +114,13 @@ async def ready(game_id: GameId, games: GamesDep, seat: PlayerDep) -> JSONRespon
     return JSONResponse(await games.ready_and_view_async(game_id, seat))  # as it is (see above)
 
 
-@router.post("/{game_id}/again", status_code=201, response_model=GameCreated, response_model_exclude_unset=True,
-             responses={**HOST_ONLY, **errors(429, 503)})
+@router.post(
+    "/{game_id}/again",
+    status_code=201,
+    response_model=GameCreated,
+    response_model_exclude_unset=True,
+    responses={**HOST_ONLY, **errors(429, 503)},
+)
 async def again(game_id: GameId, games: GamesDep, host: HostDep, request: Request) -> dict[str, Any]:
     """Play again: a new table with the same seats, rules, options and pace, once this one is over
     or abandoned; answered like a new table (host and join tokens). Each human seat's own view of

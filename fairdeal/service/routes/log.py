@@ -29,8 +29,12 @@ def _log(request: Request) -> PublicLog:
 @router.get(
     "/log/checkpoint",
     response_class=PlainTextResponse,
-    responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
-                     "description": "The signed checkpoint of the log now: C2SP tlog-checkpoint in a C2SP signed note."}},
+    responses={
+        200: {
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+            "description": "The signed checkpoint of the log now: C2SP tlog-checkpoint in a C2SP signed note.",
+        }
+    },
 )
 async def checkpoint(request: Request, store: StoreDep) -> PlainTextResponse:
     """The log's current tree head, signed with the server's key (the one that signs records),
@@ -60,9 +64,13 @@ def _gzip_accepted(request: Request) -> bool:
 @router.get(
     "/log/tile/{path:path}",
     response_class=Response,
-    responses={200: {"content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
-                     "description": "A hash tile (256 hashes of 32 bytes, or fewer for a partial one) or an entry bundle."},
-               **errors(404, 422)},
+    responses={
+        200: {
+            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+            "description": "A hash tile (256 hashes of 32 bytes, or fewer for a partial one) or an entry bundle.",
+        },
+        **errors(404, 422),
+    },
 )
 async def tile(request: Request, store: StoreDep, path: TilePath) -> Response:
     """``/log/tile/<L>/<N>[.p/<W>]`` and ``/log/tile/entries/<N>[.p/<W>]``: the log as C2SP tlog-tiles."""
@@ -84,8 +92,12 @@ async def tile(request: Request, store: StoreDep, path: TilePath) -> Response:
 async def log_info(request: Request) -> dict[str, Any]:
     """Where the log's checkpoint is, its origin, and the key that signs it."""
     log = _log(request)
-    return {"checkpoint": str(request.url_for("checkpoint")), "origin": log.origin,
-            "public_key": log.signer.public_hex, "verifier_key": log.verifier_key}
+    return {
+        "checkpoint": str(request.url_for("checkpoint")),
+        "origin": log.origin,
+        "public_key": log.signer.public_hex,
+        "verifier_key": log.verifier_key,
+    }
 
 
 @router.get("/log/entries", response_model=LogEntries, responses=errors(422))
@@ -95,14 +107,17 @@ async def entries(request: Request, store: StoreDep, start: Position, end: Optio
 
 
 @router.get("/log/proof/inclusion", response_model=LogInclusion, responses=errors(422))
-async def inclusion(request: Request, store: StoreDep, index: Position, size: OptionalPosition = None) -> dict[str, Any]:
+async def inclusion(
+    request: Request, store: StoreDep, index: Position, size: OptionalPosition = None
+) -> dict[str, Any]:
     """The RFC 9162 inclusion proof of entry ``index`` in the tree of ``size`` (default: now)."""
     return await store.call(_log(request).inclusion, index, size)
 
 
 @router.get("/log/proof/consistency", response_model=LogConsistency, responses=errors(422))
-async def consistency(request: Request, store: StoreDep, first: Position,
-                      second: OptionalPosition = None) -> dict[str, Any]:
+async def consistency(
+    request: Request, store: StoreDep, first: Position, second: OptionalPosition = None
+) -> dict[str, Any]:
     """The RFC 9162 consistency proof from the tree of ``first`` to that of ``second`` (default: now)."""
     return await store.call(_log(request).consistency, first, second)
 

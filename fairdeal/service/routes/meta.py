@@ -22,7 +22,7 @@ async def health(store: StoreDep) -> Any:
     """``ok`` and which database it uses, once the database answers."""
     try:
         await store.ping_async()
-    except Exception:
+    except Exception:  # noqa: BLE001 (any failure of the database is the answer: unavailable)
         return JSONResponse({"status": "unavailable", "store": store.kind}, status_code=503)
     return {"status": "ok", "store": store.kind}
 
@@ -34,4 +34,8 @@ def public_key(request: Request) -> dict[str, str]:
     Pin it when you verify a record (``fairdeal-verify --key``): a record signed
     by any other key was not written by this server.
     """
-    return {"key": request.app.state.signer.public_hex, "algorithm": "Ed25519", "encoding": "hex, raw 32-byte public key"}
+    return {
+        "key": request.app.state.signer.public_hex,
+        "algorithm": "Ed25519",
+        "encoding": "hex, raw 32-byte public key",
+    }

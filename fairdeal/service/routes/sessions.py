@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request, Response
 
 from fairdeal.cards import CardError, pack, parse_cards
-from fairdeal.service.deps import OwnerDep, SessionId, SessionSeatDep, SessionsDep, TokenDep
+from fairdeal.service.deps import OwnerDep, SessionId, SessionsDep, SessionSeatDep, TokenDep
 from fairdeal.service.errors import Forbidden, Rejected
 from fairdeal.service.limits import request_client
 from fairdeal.service.models import LABEL, CommitIn, CreateSession, RevealIn, ShuffleIn
@@ -50,28 +50,46 @@ async def session_state(session_id: SessionId, sessions: SessionsDep) -> dict[st
     return await sessions.store.call(sessions.state, session_id)
 
 
-@router.post("/{session_id}/seats/{seat}/commit", response_model=CommitAnswer, response_model_exclude_unset=True, responses=SEAT_STEP)
+@router.post(
+    "/{session_id}/seats/{seat}/commit",
+    response_model=CommitAnswer,
+    response_model_exclude_unset=True,
+    responses=SEAT_STEP,
+)
 async def commit(session_id: SessionId, seat: SessionSeatDep, body: CommitIn, sessions: SessionsDep) -> dict[str, Any]:
     """Commit to the seat's client seed (its token required)."""
     return {"receipt": await sessions.store.call(sessions.commit, session_id, seat, body.commitment.lower())}
 
 
-@router.post("/{session_id}/seats/{seat}/reveal", response_model=SessionRevealAnswer, response_model_exclude_unset=True,
-             responses=SEAT_STEP)
-async def reveal_seed(session_id: SessionId, seat: SessionSeatDep, body: RevealIn, sessions: SessionsDep) -> dict[str, Any]:
+@router.post(
+    "/{session_id}/seats/{seat}/reveal",
+    response_model=SessionRevealAnswer,
+    response_model_exclude_unset=True,
+    responses=SEAT_STEP,
+)
+async def reveal_seed(
+    session_id: SessionId, seat: SessionSeatDep, body: RevealIn, sessions: SessionsDep
+) -> dict[str, Any]:
     """Reveal the seat's client seed, once every seat has committed; the last reveal starts the session."""
     receipt = await sessions.store.call(sessions.reveal_seed, session_id, seat, body.seed)
     return {"receipt": receipt, "session": await sessions.store.call(sessions.state, session_id)}
 
 
-@router.post("/{session_id}/start", response_model=SessionState, response_model_exclude_unset=True, responses=OWNER_STEP)
+@router.post(
+    "/{session_id}/start", response_model=SessionState, response_model_exclude_unset=True, responses=OWNER_STEP
+)
 async def start(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) -> dict[str, Any]:
     """The owner fixes the key now: seats without a revealed seed count with the empty string."""
     await sessions.store.call(sessions.start, session_id)
     return await sessions.store.call(sessions.state, session_id)
 
 
-@router.post("/{session_id}/shuffle", response_model=Shuffled, response_model_exclude_unset=True, responses={**OWNER_STEP, **errors(400)})
+@router.post(
+    "/{session_id}/shuffle",
+    response_model=Shuffled,
+    response_model_exclude_unset=True,
+    responses={**OWNER_STEP, **errors(400)},
+)
 async def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessions: SessionsDep) -> dict[str, Any]:
     """Shuffle ``cards`` (or ``packs`` full packs in card order) by ``label``: the order, top first.
 
@@ -108,9 +126,13 @@ async def reveal(session_id: SessionId, owner: OwnerDep, sessions: SessionsDep) 
 @router.get(
     "/{session_id}/record",
     response_class=Response,
-    responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}},
-                     "description": "The record, one canonical JSON object per line (spec/sessions.md)."},
-               **READ},
+    responses={
+        200: {
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            "description": "The record, one canonical JSON object per line (spec/sessions.md).",
+        },
+        **READ,
+    },
 )
 async def record(session_id: SessionId, sessions: SessionsDep) -> Response:
     """The session's record as JSON Lines: no order is in it, so it is public at any time."""
