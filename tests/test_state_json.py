@@ -520,3 +520,46 @@ def test_a_crazy_eights_position_with_the_rest_of_the_pack_in_the_stock():
     state = rules.state_from_json(data)
     state, _ = rules.apply(state, 0, Move.play(Card.parse("8S"), state.hands[0][0].suit), UNSHUFFLED)
     assert rules.state_to_json(state)["named"] == "S" and rules.state_to_json(state)["pile"] == ["9H", "3C", "8S"]
+
+
+# -- a position's text, both ways (Match.position / Match.from_position) --------------------------
+
+POSITIONS = 1000
+"""Positions of each game that must read back exactly (issue #30's bound)."""
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_a_thousand_positions_of_each_game_read_back_from_their_text(name):
+    # Seeded random matches, from two seats to the most, until a thousand positions have been written
+    # and read back: the same state, the same seat to play and the same legal moves.
+    cls = RULES[name]
+    rng = random.Random(f"positions-{name}")
+    checked = game = 0
+    while checked < POSITIONS:
+        seats = cls.min_seats + game % (cls.max_seats - cls.min_seats + 1)
+        rules = get(name, short_options(name))
+        shuffler = GameShuffle(game_key("00" * 32, f"positions-{name}-{game}", [""] * seats))
+        match = Match(rules, seats, shuffler)
+        match.start()
+        while not match.over and checked < POSITIONS:
+            again = Match.from_position(rules, match.position(), shuffler)
+            seat, legal = match.turn, match.legal_moves(match.turn)
+            assert again.state == match.state and again.turn == seat and again.legal_moves(seat) == legal
+            checked += 1
+            move = rng.choice(legal) if rng.random() < 0.6 else match.auto_move()
+            match.apply(seat, move)
+        game += 1
+
+
+def test_a_malformed_position_names_its_fault():
+    rules = get("crazy-eights")
+    match = Match(rules, 3, UNSHUFFLED)
+    match.start()
+    text = match.position()
+    for broken, fault in (
+        (text[:-1], "not JSON"),
+        (text.replace('"turn":', '"turn":"x","turn":', 1), "twice"),
+        (text.replace('"turn":1', '"turn":7'), "turn: 7 is not a seat"),
+    ):
+        with pytest.raises(PositionError, match=fault):
+            Match.from_position(rules, broken, UNSHUFFLED)
