@@ -41,8 +41,10 @@ phase, whatever happens, and the servers are killed in any case.
 The last line is ``key=value`` pairs, for comparing runs: ``moves_per_s``
 (moves made at the tables per second: every move line the timed submissions
 added to the records, the client's and the bots' replies alike, counted from
-the records after the run), ``p50_ms`` and ``p99_ms`` (the latency of a move
-submission as the client saw it, the bots' replies included),
+the records after the run), ``p50_ms``, ``p99_ms`` and ``p999_ms`` (the
+latency of a move submission as the client saw it, the bots' replies
+included; a line before gives the p50 and p99 of the submissions that ended
+a match, which write the reveal and the log's end entry, and of the rest),
 ``baseline_rps`` (/health requests per second) and ``ratio = moves_per_s /
 baseline_rps``. Targets at 32 tables: ratio >= 0.40 and p99_ms <= 50. With
 N workers these are the N workers' and the line adds ``workers``,
@@ -100,7 +102,9 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, body: Any = None, token: str | None = None, raw: bool = False) -> tuple[int, Any]:
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None, raw: bool = False
+    ) -> tuple[int, Any]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         assert self.reader is not None
@@ -153,6 +157,7 @@ class TableLoop:
         self.conn = Connection(port)
         self.number, self.seats, self.humans, self.target = number, seats, humans, target
         self.latencies: list[float] = []
+        self.ending: list[bool] = []  # whether each timed submission ended its match (the reveal with it)
         self.spans: list[tuple[str, int, int]] = []  # (game, first seq, end seq) of each timed submission
         self.games = 0
         self.game_id = ""
@@ -171,9 +176,16 @@ class TableLoop:
         self.tokens = {s["seat"]: s["join_token"] for s in game["seats"] if "join_token" in s}
         seeds = {seat: f"bench {self.number}/{self.games}/{seat}" for seat in self.tokens}
         for seat, token in self.tokens.items():
-            await self.conn.ok("POST", f"/games/{self.game_id}/seats/{seat}/commit", {"commitment": client_commitment(seeds[seat])}, token)
+            await self.conn.ok(
+                "POST",
+                f"/games/{self.game_id}/seats/{seat}/commit",
+                {"commitment": client_commitment(seeds[seat])},
+                token,
+            )
         for seat, token in self.tokens.items():
-            answer = await self.conn.ok("POST", f"/games/{self.game_id}/seats/{seat}/reveal", {"seed": seeds[seat]}, token)
+            answer = await self.conn.ok(
+                "POST", f"/games/{self.game_id}/seats/{seat}/reveal", {"seed": seeds[seat]}, token
+            )
             self.view = answer["view"]
 
     async def play(self, ends: float) -> None:
@@ -194,6 +206,7 @@ class TableLoop:
             answer = await self.conn.ok("POST", f"/games/{self.game_id}/moves", body, self.tokens[seat])
             self.latencies.append(time.perf_counter() - started)
             self.view = answer["view"]
+            self.ending.append(self.view["status"] in ("over", "abandoned"))
             self.spans.append((self.game_id, view["seq"], self.view["seq"]))
 
     async def moves_made(self) -> int:
@@ -312,7 +325,9 @@ class Server:
         if self.pg is None:
             return []  # SQLite runs inside the server's processes
         sockets = tcp_sockets()
-        ports = {local for pid in group_pids(self.group) for local, remote in sockets_of(pid, sockets) if remote == 5432}
+        ports = {
+            local for pid in group_pids(self.group) for local, remote in sockets_of(pid, sockets) if remote == 5432
+        }
         rows = self.pg.execute("SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL").fetchall()
         return [pid for pid, port in rows if port in ports]
 
@@ -326,7 +341,11 @@ class Server:
         loop = asyncio.get_running_loop()
         pids, backends = group_pids(self.group), self.backends()
         before = {pid: cpu_of(pid) for pid in pids}
-        db_before, client_before, machine_before = [cpu_of(pid) for pid in backends], time.process_time(), machine_busy()
+        db_before, client_before, machine_before = (
+            [cpu_of(pid) for pid in backends],
+            time.process_time(),
+            machine_busy(),
+        )
         started = loop.time()
         await asyncio.gather(*(p.play(started + seconds) for p in self.players))
         if not count:
@@ -342,6 +361,7 @@ class Server:
         """Clears what the warm-up timed."""
         for p in self.players:
             p.latencies.clear()
+            p.ending.clear()
             p.spans.clear()
 
     async def results(self) -> dict[str, Any]:
@@ -352,6 +372,10 @@ class Server:
         latencies = sorted(x for p in self.players for x in p.latencies)
         if len(latencies) < 2:
             raise BenchError("fewer than two moves were made: no latency to report")
+        kinds = {
+            kind: sorted(x for p in self.players for x, end in zip(p.latencies, p.ending) if end == (kind == "ending"))
+            for kind in ("ending", "rest")
+        }
         busy = sorted(self.cpu.values(), reverse=True)
         return {
             "submissions": len(latencies),
@@ -361,6 +385,16 @@ class Server:
             "moves_per_s": self.made / self.moves_s,
             "p50_ms": statistics.median(latencies) * 1000,
             "p99_ms": statistics.quantiles(latencies, n=100)[98] * 1000,
+            "p999_ms": statistics.quantiles(latencies, n=1000)[998] * 1000,
+            # The submissions that ended a match (they write the reveal and the log's end entry) and the rest.
+            "by_kind": {
+                kind: (
+                    len(xs),
+                    statistics.median(xs) * 1000 if xs else float("nan"),
+                    statistics.quantiles(xs, n=100)[98] * 1000 if len(xs) >= 2 else float("nan"),
+                )
+                for kind, xs in kinds.items()
+            },
             # CPU the server spent per request (a table's new games and views included in the moves'):
             # far less sensitive to the machine's load than the rates, to compare changes to the server.
             "cpu_ms_per_submission": sum(busy) / len(latencies) * 1000,
@@ -426,21 +460,46 @@ def database(store: str, data_dir: Path, prefix: str = "fairdeal_bench") -> Iter
 
 
 @contextlib.contextmanager
-def server(database_url: str, data_dir: Path, workers: int, log_path: Path, log_level: str = "warning") -> Iterator[tuple[int, int]]:
+def server(
+    database_url: str, data_dir: Path, workers: int, log_path: Path, log_level: str = "warning"
+) -> Iterator[tuple[int, int]]:
     """``fairdeal serve`` on a free loopback port until the block ends, logging to ``log_path``; the
     port, and the server's process group (its own: it is killed whole)."""
     port = free_port()
-    env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0", "FAIRDEAL_LOG_LEVEL": log_level,
-           # The operator's limits, high: every client here is one address.
-           "FAIRDEAL_CREATE_RATE": "1000000/minute", "FAIRDEAL_MOVE_RATE": "1000000/minute",
-           "FAIRDEAL_MAX_GAMES": "0", "FAIRDEAL_MAX_GAMES_PER_CLIENT": "0", "FAIRDEAL_MAX_STREAMS_PER_CLIENT": "0",
-           # A server's tables wait through the other server's slices (and the /health ones): keep them open.
-           "FAIRDEAL_KEEP_ALIVE_TIMEOUT": "600"}
+    env = {
+        **os.environ,
+        "FAIRDEAL_BOT_DELAY": "0",
+        "FAIRDEAL_NEXT_HAND_SECONDS": "0",
+        "FAIRDEAL_LOG_LEVEL": log_level,
+        # The operator's limits, high: every client here is one address.
+        "FAIRDEAL_CREATE_RATE": "1000000/minute",
+        "FAIRDEAL_MOVE_RATE": "1000000/minute",
+        "FAIRDEAL_MAX_GAMES": "0",
+        "FAIRDEAL_MAX_GAMES_PER_CLIENT": "0",
+        "FAIRDEAL_MAX_STREAMS_PER_CLIENT": "0",
+        # A server's tables wait through the other server's slices (and the /health ones): keep them open.
+        "FAIRDEAL_KEEP_ALIVE_TIMEOUT": "600",
+    }
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [FAIRDEAL, "serve", "--host", HOST, "--port", str(port), "--data-dir", str(data_dir),
-             "--database-url", database_url, "--workers", str(workers)],
-            stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+            [
+                FAIRDEAL,
+                "serve",
+                "--host",
+                HOST,
+                "--port",
+                str(port),
+                "--data-dir",
+                str(data_dir),
+                "--database-url",
+                database_url,
+                "--workers",
+                str(workers),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
         )
     try:
         give_up = time.monotonic() + 60
@@ -473,6 +532,15 @@ def cores(result: dict[str, Any], store: str) -> str:
     return shown + f", this client {result['client_cores']:.2f}; the machine {result['machine_cores']:.2f} busy in all"
 
 
+def by_kind(result: dict[str, Any]) -> str:
+    """The latency of the submissions that ended a match, and of the rest."""
+    (n_end, p50_end, p99_end), (n_rest, p50_rest, p99_rest) = result["by_kind"]["ending"], result["by_kind"]["rest"]
+    return (
+        f"ending a match: {n_end} submissions, p50 {p50_end:.1f} ms, p99 {p99_end:.1f} ms; "
+        f"the rest: {n_rest}, p50 {p50_rest:.1f} ms, p99 {p99_rest:.1f} ms"
+    )
+
+
 def cpu_ceiling(many: dict[str, Any], one: dict[str, Any], workers: int, cores: int) -> float:
     """The workers' ratio that ``cores`` idle cores would allow, from the CPU time each submission cost.
 
@@ -486,6 +554,7 @@ def cpu_ceiling(many: dict[str, Any], one: dict[str, Any], workers: int, cores: 
     >>> cpu_ceiling(cost, cost, workers=2, cores=2)  # (2 / 1.6) / (1 / 1.0)
     1.25
     """
+
     def most(result: dict[str, Any], w: int) -> float:
         server = result["cpu_ms_per_submission"]
         return min(w / server, cores / (server + result["db_ms_per_submission"] + result["client_ms_per_submission"]))
@@ -496,12 +565,18 @@ def cpu_ceiling(many: dict[str, Any], one: dict[str, Any], workers: int, cores: 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=32, help="concurrent tables, and /health loops (default 32)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of moves, and as many of /health (default 20)")
+    parser.add_argument(
+        "--seconds", type=float, default=20.0, help="seconds of moves, and as many of /health (default 20)"
+    )
     parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--seats", type=int, default=4, help="seats per table (default 4)")
     parser.add_argument("--humans", type=int, default=1, help="human seats per table, played by the client (default 1)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="uvicorn workers (default 1); above 1, a one-worker server is measured beside it")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="uvicorn workers (default 1); above 1, a one-worker server is measured beside it",
+    )
     parser.add_argument("--target", type=int, default=100, help="the match's target score (default 100)")
     args = parser.parse_args()
     if not 1 <= args.tables <= 1000 or not 0 < args.seconds <= 3600 or not 1 <= args.humans <= args.seats:
@@ -523,9 +598,15 @@ def main() -> None:
             url = stack.enter_context(database(args.store, data_dir))
             port, group = stack.enter_context(server(url, data_dir, workers, logs[-1]))
             servers.append(Server(workers, port, group, pg, args))
-        print(f"fairdeal serve on {HOST}:{servers[0].port}, store {args.store}, {args.workers} worker(s); "
-              f"{args.tables} tables of {args.seats} seats ({args.humans} played by the client, the rest bots)"
-              + (f"; and with 1 worker on {HOST}:{servers[1].port}, {args.tables} tables of its own" if args.workers > 1 else ""))
+        print(
+            f"fairdeal serve on {HOST}:{servers[0].port}, store {args.store}, {args.workers} worker(s); "
+            f"{args.tables} tables of {args.seats} seats ({args.humans} played by the client, the rest bots)"
+            + (
+                f"; and with 1 worker on {HOST}:{servers[1].port}, {args.tables} tables of its own"
+                if args.workers > 1
+                else ""
+            )
+        )
         try:
             results, connections = asyncio.run(run(servers, args))
         except BenchError:
@@ -533,28 +614,48 @@ def main() -> None:
                 print(log.read_text(errors="replace")[-3000:], file=sys.stderr)
             raise
     result = results[0]
-    print(f"{result['submissions']} move submissions ({result['submissions_per_s']:.1f}/s) made "
-          f"{result['moves']} moves in {result['games']} games; "
-          f"/health {result['baseline_rps']:.0f} requests/s at the same concurrency")
-    print(f"server CPU: {result['cpu_ms_per_submission']:.2f} ms per move submission, "
-          f"{result['cpu_ms_per_health']:.2f} ms per /health "
-          f"(cpu_ratio={result['cpu_ms_per_health'] / result['cpu_ms_per_submission']:.3f})")
+    print(
+        f"{result['submissions']} move submissions ({result['submissions_per_s']:.1f}/s) made "
+        f"{result['moves']} moves in {result['games']} games; "
+        f"/health {result['baseline_rps']:.0f} requests/s at the same concurrency"
+    )
+    print(
+        f"server CPU: {result['cpu_ms_per_submission']:.2f} ms per move submission, "
+        f"{result['cpu_ms_per_health']:.2f} ms per /health "
+        f"(cpu_ratio={result['cpu_ms_per_health'] / result['cpu_ms_per_submission']:.3f})"
+    )
     print(f"CPU in the slices of moves, in cores of {os.cpu_count()}: {cores(result, args.store)}")
+    print(f"by kind of submission, {by_kind(result)}")
     fields = {"store": args.store, "tables": args.tables} | ({"workers": args.workers} if args.workers > 1 else {})
-    fields |= {"moves_per_s": f"{result['moves_per_s']:.1f}", "p50_ms": f"{result['p50_ms']:.1f}",
-               "p99_ms": f"{result['p99_ms']:.1f}", "baseline_rps": f"{result['baseline_rps']:.1f}",
-               "ratio": f"{result['moves_per_s'] / result['baseline_rps']:.3f}"}
+    fields |= {
+        "moves_per_s": f"{result['moves_per_s']:.1f}",
+        "p50_ms": f"{result['p50_ms']:.1f}",
+        "p99_ms": f"{result['p99_ms']:.1f}",
+        "p999_ms": f"{result['p999_ms']:.1f}",
+        "baseline_rps": f"{result['baseline_rps']:.1f}",
+        "ratio": f"{result['moves_per_s'] / result['baseline_rps']:.3f}",
+    }
     if args.workers > 1:
         one = results[1]
-        print(f"the {args.workers} workers hold {'+'.join(map(str, connections))} of the {args.tables} tables' connections")
-        print(f"1 worker: {one['submissions']} move submissions ({one['submissions_per_s']:.1f}/s) made "
-              f"{one['moves']} moves in {one['games']} games, p50_ms={one['p50_ms']:.1f} p99_ms={one['p99_ms']:.1f}; "
-              f"server CPU {one['cpu_ms_per_submission']:.2f} ms per move submission; "
-              f"CPU in its slices of moves: {cores(one, args.store)}")
-        print(f"if the {os.cpu_count()} cores were this run's alone, the CPU per submission measured here would allow "
-              f"workers_ratio up to {cpu_ceiling(result, one, args.workers, os.cpu_count() or 1):.2f} (waits on locks and disks not counted)")
-        fields |= {"moves_per_s_1": f"{one['moves_per_s']:.1f}",
-                   "workers_ratio": f"{result['moves_per_s'] / one['moves_per_s']:.3f}"}
+        print(
+            f"the {args.workers} workers hold {'+'.join(map(str, connections))} of the {args.tables} tables' connections"
+        )
+        print(
+            f"1 worker: {one['submissions']} move submissions ({one['submissions_per_s']:.1f}/s) made "
+            f"{one['moves']} moves in {one['games']} games, p50_ms={one['p50_ms']:.1f} p99_ms={one['p99_ms']:.1f} "
+            f"p999_ms={one['p999_ms']:.1f}; "
+            f"server CPU {one['cpu_ms_per_submission']:.2f} ms per move submission; "
+            f"CPU in its slices of moves: {cores(one, args.store)}"
+        )
+        print(f"1 worker, by kind of submission, {by_kind(one)}")
+        print(
+            f"if the {os.cpu_count()} cores were this run's alone, the CPU per submission measured here would allow "
+            f"workers_ratio up to {cpu_ceiling(result, one, args.workers, os.cpu_count() or 1):.2f} (waits on locks and disks not counted)"
+        )
+        fields |= {
+            "moves_per_s_1": f"{one['moves_per_s']:.1f}",
+            "workers_ratio": f"{result['moves_per_s'] / one['moves_per_s']:.3f}",
+        }
     line = " ".join(f"{key}={value}" for key, value in fields.items())
     print(line)
 

@@ -52,7 +52,6 @@ log = logging.getLogger("fairdeal.service")
 access_log = logging.getLogger("fairdeal.access")
 
 
-
 def create_app(
     settings: Settings | None = None,
     *,
@@ -70,6 +69,7 @@ def create_app(
     settings = settings or Settings.from_env()
     signer, sealer = load_keys(settings.data_dir)
     store = open_store(settings.database_url)
+    store.announce(settings.live_updates == "notify")  # polling streams listen to no announcement
     notifier = Notifier()
     games = GameService(
         store,
@@ -84,13 +84,23 @@ def create_app(
         cache_bytes=settings.cache_mb * 1024 * 1024,
     )
     games.max_games, games.max_games_per_client = settings.max_games, settings.max_games_per_client
-    games.bot_game_idle_seconds, games.bot_game_max_seconds = settings.bot_game_idle_seconds, settings.bot_game_max_seconds
-    sessions = SessionService(store, signer, sealer, notifier, clock=games.clock, cache_bytes=settings.cache_mb * 1024 * 1024)
+    games.bot_game_idle_seconds, games.bot_game_max_seconds = (
+        settings.bot_game_idle_seconds,
+        settings.bot_game_max_seconds,
+    )
+    sessions = SessionService(
+        store, signer, sealer, notifier, clock=games.clock, cache_bytes=settings.cache_mb * 1024 * 1024
+    )
     games.log = sessions.log = public_log = PublicLog(store, signer, sealer, settings.log_origin)
     witnesses = None
     if settings.witness_list:
-        witnesses = Witnesses(public_log, settings.witness_list, settings.witness_timeout, settings.witness_interval,
-                              transport=witness_transport)
+        witnesses = Witnesses(
+            public_log,
+            settings.witness_list,
+            settings.witness_timeout,
+            settings.witness_interval,
+            transport=witness_transport,
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -133,8 +143,9 @@ def create_app(
     app.state.sessions = sessions
     app.state.log = public_log
     app.state.witnesses = witnesses
-    app.state.limits = Limits(settings.create_rate, settings.move_rate, settings.max_streams_per_client,
-                              clock=clock or time.monotonic)
+    app.state.limits = Limits(
+        settings.create_rate, settings.move_rate, settings.max_streams_per_client, clock=clock or time.monotonic
+    )
     for router in ROUTERS:
         app.include_router(router)
     mount_pages(app)  # the lobby, the table and the verify page (fairdeal/web), after the API routes
@@ -298,8 +309,11 @@ async def _collect_now_and_then(caches: dict[str, LiveRecords[Any]]) -> None:
             memory_at_full, full_at = _resident_bytes(), loop.time()
         if full or loop.time() - logged_at >= COLLECTION_LOG_SECONDS:
             if log.isEnabledFor(logging.INFO):
-                line: dict[str, Any] = {"full": True, "pause_ms": round(pause_ms, 1), "unreachable": found} if full else {
-                    "full": False, "pause_ms": round(longest, 1), "collections": collections}
+                line: dict[str, Any] = (
+                    {"full": True, "pause_ms": round(pause_ms, 1), "unreachable": found}
+                    if full
+                    else {"full": False, "pause_ms": round(longest, 1), "collections": collections}
+                )
                 line.update((name, cache.counts()) for name, cache in caches.items())
                 log.info("collected: %s", json.dumps(line, separators=(",", ":")))
             if not full:
@@ -361,10 +375,12 @@ class AccessLog:
 
         try:
             await self.app(scope, receive, watch)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (a bug anywhere in the app: a plain 500, logged)
             status = 500
             trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-            log.error("internal error on %s %s\n%s", scope["method"], _route(scope), LONG_HEX.sub("<hex hidden>", trace))
+            log.error(
+                "internal error on %s %s\n%s", scope["method"], _route(scope), LONG_HEX.sub("<hex hidden>", trace)
+            )
             if not response_started:
                 await JSONResponse({"detail": "internal error"}, status_code=500)(scope, receive, send)
         finally:

@@ -44,7 +44,17 @@ T = TypeVar("T")
 
 _log = logging.getLogger("fairdeal.service")
 
-__all__ = ["Store", "GameRow", "SessionRow", "Conflict", "open_store", "SQLiteStore", "PostgresStore", "KEEP", "CHANNEL"]
+__all__ = [
+    "Store",
+    "GameRow",
+    "SessionRow",
+    "Conflict",
+    "open_store",
+    "SQLiteStore",
+    "PostgresStore",
+    "KEEP",
+    "CHANNEL",
+]
 
 CHANNEL = "fairdeal_records"
 """PostgreSQL's ``NOTIFY`` channel of record changes: each append and each change of a game's row
@@ -123,9 +133,15 @@ KEEP: Any = _Keep()
 """Leave the deadline as it is."""
 
 
-def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
-                 deadline: float | None, sealed_secret: bytes | None = KEEP,
-                 ready: int | None = KEEP) -> tuple[list[str], list[Any]]:
+def _row_changes(
+    table: str,
+    added: int,
+    expected_seq: int,
+    status: str | None,
+    deadline: float | None,
+    sealed_secret: bytes | None = KEEP,
+    ready: int | None = KEEP,
+) -> tuple[list[str], list[Any]]:
     """The ``SET`` clauses and their values of an append that adds ``added`` lines to a row of ``table``."""
     if table not in ("games", "sessions"):
         raise ValueError(f"no table {table!r}")
@@ -135,8 +151,11 @@ def _row_changes(table: str, added: int, expected_seq: int, status: str | None,
     if status is not None:
         sets.append("status = ?")
         params.append(status)
-    for column, value, only in (("deadline", deadline, "have deadlines"), ("sealed_secret", sealed_secret, "keep a secret"),
-                                ("ready", ready, "wait between hands")):
+    for column, value, only in (
+        ("deadline", deadline, "have deadlines"),
+        ("sealed_secret", sealed_secret, "keep a secret"),
+        ("ready", ready, "wait between hands"),
+    ):
         if value is not KEEP:
             if table != "games":
                 raise ValueError(f"only games {only}")
@@ -198,8 +217,10 @@ _SCHEMA = [
     "CREATE INDEX IF NOT EXISTS log_entries_record ON log_entries (record_id)",
 ]
 
-_GAME_COLUMNS = ("id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length, sealed_secret, "
-                 "bot_seconds, next_hand_seconds, ready, again_id, sealed_again, creator, bots_only, opened, touched, claimed")
+_GAME_COLUMNS = (
+    "id, rules, created, status, sealed_seed, host_hash, turn_seconds, deadline, length, sealed_secret, "
+    "bot_seconds, next_hand_seconds, ready, again_id, sealed_again, creator, bots_only, opened, touched, claimed"
+)
 # A database made before games kept a secret, or their own pace, or a table played again, gets
 # the columns: NULL, nothing secret; NULL bot_seconds, the service's setting; 0, deals at once.
 _ADDED_COLUMNS = {
@@ -246,8 +267,9 @@ def _start_of(header_text: str, host: str) -> dict[str, Any] | None:
     if header.get("type") != "header":
         return None
     kind = "session" if header.get("kind") == "session" else "game"
-    return start_entry(kind, header["game_id"], header["commitment"], header["created"], host,
-                       rules=header.get("rules"))
+    return start_entry(
+        kind, header["game_id"], header["commitment"], header["created"], host, rules=header.get("rules")
+    )
 
 
 def _settle(end: dict[str, Any], row: tuple[Any, ...] | None) -> dict[str, Any] | None:
@@ -278,8 +300,15 @@ class Store(abc.ABC):
     ``RETURNING pg_notify(...)``; nothing for a store with no such thing)."""
     announces = False
     """Whether every process's changes to a record are announced to :meth:`listen` (PostgreSQL)."""
+
+    def announce(self, on: bool) -> None:
+        """Announce changes to :meth:`listen` (where the store can) or not: off where no process
+        listens (``FAIRDEAL_LIVE_UPDATES=poll``), since an announcement costs every commit that
+        makes one a turn at a lock of the whole database server (PostgreSQL's ``NOTIFY``)."""
+
     _tree: Tree | None = None
     _tree_lock = threading.Lock()  # (one for every store of a process: they are few, and it is held for microseconds)
+
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)``, a function that uses this store, from async code.
 
@@ -292,6 +321,14 @@ class Store(abc.ABC):
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
         """A cursor inside one write transaction, committed on success."""
+
+    @contextmanager
+    def _statement(self) -> Iterator[Any]:
+        """A cursor for a write of one statement, committed on success: :meth:`_transaction`,
+        or where a statement is a transaction of its own (PostgreSQL's autocommit), no more
+        (no ``BEGIN`` and ``COMMIT`` round trips, with the statement's row locks held between)."""
+        with self._transaction() as cur:
+            yield cur
 
     @abc.abstractmethod
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -315,8 +352,16 @@ class Store(abc.ABC):
 
     # -- creating ------------------------------------------------------------
 
-    def _create(self, table: str, columns: str, values: Sequence[Any], record_id: str,
-                seat_hashes: dict[int, str], lines: Sequence[str], host: str) -> int | None:
+    def _create(
+        self,
+        table: str,
+        columns: str,
+        values: Sequence[Any],
+        record_id: str,
+        seat_hashes: dict[int, str],
+        lines: Sequence[str],
+        host: str,
+    ) -> int | None:
         marks = ", ".join("?" * len(values))
         start = _start_of(lines[0], host)
         try:
@@ -325,8 +370,10 @@ class Store(abc.ABC):
                 self._insert_lines(cur, record_id, 0, lines)
                 cur.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", tuple(values))
                 for seat, token_hash in seat_hashes.items():
-                    cur.execute("INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES (?, ?, ?)",
-                                (record_id, seat, token_hash))
+                    cur.execute(
+                        "INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES (?, ?, ?)",
+                        (record_id, seat, token_hash),
+                    )
                 index = None if start is None else self._insert_log(cur, record_id, start)
                 end = _end_of(record_id, lines)  # a table of bots alone may be over at once
                 if start is not None and end is not None:
@@ -335,16 +382,18 @@ class Store(abc.ABC):
         except self._unique_violation:
             raise Conflict(record_id, 0, None) from None
 
-    def create_game(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
-                    host: str = "-") -> int | None:
+    def create_game(
+        self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *, host: str = "-"
+    ) -> int | None:
         """Store a new game: its row, seat token hashes, and first lines (``row.length`` is their
         number), and its start entry in the log (``host`` as spec/log.md says); the entry's index
         (``None`` when the first line is no record header: then nothing is logged)."""
         values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
         return self._create("games", _GAME_COLUMNS, values, row.id, seat_hashes, lines, host)
 
-    def create_session(self, row: SessionRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
-                       host: str = "-") -> int | None:
+    def create_session(
+        self, row: SessionRow, seat_hashes: dict[int, str], lines: Sequence[str], *, host: str = "-"
+    ) -> int | None:
         values = [getattr(replace(row, length=len(lines)), c) for c in _SESSION_COLUMNS.split(", ")]
         return self._create("sessions", _SESSION_COLUMNS, values, row.id, seat_hashes, lines, host)
 
@@ -366,11 +415,13 @@ class Store(abc.ABC):
         cur.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM log_entries")
         (index,) = cur.fetchone()
         data = entry_bytes(entry)
-        cur.execute("INSERT INTO log_entries (idx, record_id, entry, leaf) VALUES (?, ?, ?, ?)",
-                    (index, record_id, data.decode(), leaf_hash(data)))
+        cur.execute(
+            "INSERT INTO log_entries (idx, record_id, entry, leaf) VALUES (?, ?, ?, ?)",
+            (index, record_id, data.decode(), leaf_hash(data)),
+        )
         return int(index)
 
-    _SETTLE = ("SELECT status, EXISTS (SELECT 1 FROM log_entries WHERE record_id = ?) FROM {table} WHERE id = ?")
+    _SETTLE = "SELECT status, EXISTS (SELECT 1 FROM log_entries WHERE record_id = ?) FROM {table} WHERE id = ?"
 
     @classmethod
     def _settled(cls, cur: Any, table: str, end: dict[str, Any]) -> dict[str, Any] | None:
@@ -385,8 +436,12 @@ class Store(abc.ABC):
 
     def log_entries(self, start: int, end: int) -> list[tuple[int, str]]:
         """Entries ``start`` to ``end`` (exclusive): (index, canonical JSON text)."""
-        return [(int(i), text) for i, text in
-                self._query("SELECT idx, entry FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx", (start, end))]
+        return [
+            (int(i), text)
+            for i, text in self._query(
+                "SELECT idx, entry FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx", (start, end)
+            )
+        ]
 
     _LOG_OF = "SELECT idx, entry FROM log_entries WHERE record_id = ? ORDER BY idx"
 
@@ -439,8 +494,10 @@ class Store(abc.ABC):
         rows = [(record_id, seq, text) for seq, text in enumerate(lines, start)]
         for at in range(0, len(rows), cls.INSERT_ROWS):
             chunk = rows[at : at + cls.INSERT_ROWS]
-            cur.execute("INSERT INTO lines (game_id, seq, line) VALUES " + ", ".join(["(?, ?, ?)"] * len(chunk)),
-                        [value for row in chunk for value in row])
+            cur.execute(
+                "INSERT INTO lines (game_id, seq, line) VALUES " + ", ".join(["(?, ?, ?)"] * len(chunk)),
+                [value for row in chunk for value in row],
+            )
 
     # -- reading ---------------------------------------------------------------
 
@@ -495,7 +552,7 @@ class Store(abc.ABC):
             " AND deadline <= ? AND (claimed IS NULL OR claimed <= ?) ORDER BY deadline LIMIT ?"
             f"{self._SKIP_LOCKED}) RETURNING id, deadline"
         )
-        with self._transaction() as cur:
+        with self._statement() as cur:
             cur.execute(sql, (now + self.CLAIM_SECONDS, now if due_by is None else due_by, now, limit))
             rows = cur.fetchall()
         return sorted(((game_id, float(deadline)) for game_id, deadline in rows), key=lambda row: row[1])
@@ -533,14 +590,16 @@ class Store(abc.ABC):
 
     def touch(self, game_id: str, now: float) -> None:
         """Someone looked at ``game_id`` at ``now`` (see :attr:`GameRow.touched`)."""
-        with self._transaction() as cur:
+        with self._statement() as cur:
             cur.execute("UPDATE games SET touched = ? WHERE id = ? AND bots_only = 1", (now, game_id))
 
     def set_bots_only(self, game_id: str, now: float) -> None:
         """``game_id`` became a table of bots alone (started with no person's seed): from ``now`` it may expire."""
-        with self._transaction() as cur:
-            cur.execute("UPDATE games SET bots_only = 1, touched = ?, opened = COALESCE(opened, ?) WHERE id = ?",
-                        (now, now, game_id))
+        with self._statement() as cur:
+            cur.execute(
+                "UPDATE games SET bots_only = 1, touched = ?, opened = COALESCE(opened, ?) WHERE id = ?",
+                (now, now, game_id),
+            )
 
     # -- appending ---------------------------------------------------------------
 
@@ -572,9 +631,11 @@ class Store(abc.ABC):
     def set_again(self, game_id: str, again_id: str, sealed_again: bytes) -> bool:
         """Note the table "Play again" made from ``game_id``, unless one is noted already;
         whether this call noted it (a second, racing one does not)."""
-        with self._transaction() as cur:
-            cur.execute("UPDATE games SET again_id = ?, sealed_again = ? WHERE id = ? AND again_id IS NULL"
-                        + self._ANNOUNCE, (again_id, sealed_again, game_id))
+        with self._statement() as cur:
+            cur.execute(
+                "UPDATE games SET again_id = ?, sealed_again = ? WHERE id = ? AND again_id IS NULL" + self._ANNOUNCE,
+                (again_id, sealed_again, game_id),
+            )
             return cur.rowcount == 1
 
     # Awaited on the event loop, for stores that can talk to their database from it
@@ -602,10 +663,18 @@ class Store(abc.ABC):
     loop_errors: tuple[type[Exception], ...] = ()
     """What the ``*_async`` methods raise when their connection fails (the threads' pool may still work)."""
 
-    async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
-                           status: str | None = None, deadline: float | None = KEEP,
-                           sealed_secret: bytes | None = KEEP, ready: int | None = KEEP,
-                           table: str = "games") -> bool:
+    async def append_async(
+        self,
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        *,
+        status: str | None = None,
+        deadline: float | None = KEEP,
+        sealed_secret: bytes | None = KEEP,
+        ready: int | None = KEEP,
+        table: str = "games",
+    ) -> bool:
         """:meth:`append`, awaited, when :meth:`async_ready`; ``False`` (nothing written) for
         an append it cannot make that way, which :meth:`append` must make. (Its :class:`Conflict`
         does not say how long the record is: it asks nothing more of the database.)"""
@@ -628,19 +697,30 @@ class Store(abc.ABC):
     async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         raise NotImplementedError(f"{type(self).__name__} does not read on the event loop")
 
-    async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
-                                host: str = "-") -> int | None:
+    async def create_game_async(
+        self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *, host: str = "-"
+    ) -> int | None:
         """:meth:`create_game`, awaited: the log index; ``None`` (nothing written) when it cannot be made that way."""
         return None
 
-    def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
-                lines: Sequence[str], expected_seq: int, end: dict[str, Any] | None = None) -> None:
+    def _append(
+        self,
+        table: str,
+        sets: list[str],
+        params: list[Any],
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        end: dict[str, Any] | None = None,
+    ) -> None:
         """The append's writes: the row moves on only from ``expected_seq``, the lines go with it,
         and the log's ``end`` entry when they end the record."""
         with self._transaction() as cur:
             # The row lock taken here orders racing appends; the loser sees the new length.
-            cur.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?{self._ANNOUNCE}",
-                        (*params, record_id, expected_seq))
+            cur.execute(
+                f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?{self._ANNOUNCE}",
+                (*params, record_id, expected_seq),
+            )
             if cur.rowcount != 1:
                 raise Conflict(record_id, expected_seq, None)
             self._insert_lines(cur, record_id, expected_seq, lines)
@@ -696,13 +776,17 @@ class SQLiteStore(Store):
             have = {row[1] for row in cur.execute("PRAGMA table_info(games)")}
             for name, kind in _ADDED_COLUMNS.items():
                 if name not in have:
-                    cur.execute(_ADD_COLUMN.format(if_not_exists="", name=name, kind=kind.format(blob="BLOB", real="REAL")))
+                    cur.execute(
+                        _ADD_COLUMN.format(if_not_exists="", name=name, kind=kind.format(blob="BLOB", real="REAL"))
+                    )
             for statement in _LIMIT_INDEXES:
                 cur.execute(statement)
         self._closing = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if path != ":memory:":
-            self._checkpointer = threading.Thread(target=self._checkpoint_now_and_then, name="fairdeal-checkpoint", daemon=True)
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_now_and_then, name="fairdeal-checkpoint", daemon=True
+            )
             self._checkpointer.start()
 
     def _conn(self) -> sqlite3.Connection:
@@ -865,6 +949,8 @@ class PostgresStore(Store):
     kind = "postgresql"
     announces = True
     _ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)"
+    _NOTIFY = f", pg_notify('{CHANNEL}', id)"
+    """The one-statement append's announcement, after its ``RETURNING id, status``."""
     _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
     CHECK_IDLE_SECONDS = 1.0
     listener_pid: int | None = None
@@ -908,10 +994,41 @@ class PostgresStore(Store):
             for statement in _SCHEMA:
                 cur.execute(statement.format(blob="BYTEA", real="DOUBLE PRECISION"))
             for name, kind in _ADDED_COLUMNS.items():
-                cur.execute(_ADD_COLUMN.format(if_not_exists="IF NOT EXISTS ", name=name,
-                                               kind=kind.format(blob="BYTEA", real="DOUBLE PRECISION")))
+                cur.execute(
+                    _ADD_COLUMN.format(
+                        if_not_exists="IF NOT EXISTS ",
+                        name=name,
+                        kind=kind.format(blob="BYTEA", real="DOUBLE PRECISION"),
+                    )
+                )
             for statement in _LIMIT_INDEXES:
                 cur.execute(statement)
+            cur.execute(self._LOG_FUNCTION)
+
+    _LOG_FUNCTION = """CREATE OR REPLACE FUNCTION fairdeal_log_append(p_record TEXT, p_entries TEXT[], p_leaves BYTEA[])
+RETURNS INTEGER LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    at_index INTEGER;
+BEGIN
+    -- EXCLUSIVE: no other transaction inserts into the log until this one ends; readers go on.
+    LOCK TABLE log_entries IN EXCLUSIVE MODE;
+    -- A VOLATILE function's statements each take a new snapshot (READ COMMITTED): this one sees
+    -- what the lock's last holder committed.
+    SELECT COALESCE(MAX(idx) + 1, 0) INTO at_index FROM log_entries;
+    INSERT INTO log_entries (idx, record_id, entry, leaf)
+        SELECT at_index + n::integer - 1, p_record, e, l FROM unnest(p_entries, p_leaves) WITH ORDINALITY AS u (e, l, n);
+    RETURN at_index;
+END $$"""
+    """Appends entries to the log, numbered on from its size, in the statement that calls it: so
+    the log's lock (see :meth:`Store._insert_log`) is taken inside the last statement of its
+    transaction, in autocommit one statement from start to commit, and never held while a
+    process (an event loop with other requests to serve, a thread waiting for the GIL) gets
+    round to sending the next. Made, or replaced, with the tables."""
+
+    def announce(self, on: bool) -> None:
+        self.announces = on
+        self._ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)" if on else ""
+        self._NOTIFY = f", pg_notify('{CHANNEL}', id)" if on else ""
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -937,41 +1054,168 @@ class PostgresStore(Store):
                 with conn.cursor() as cur:
                     yield _PgCursor(cur)
 
+    @contextmanager
+    def _statement(self) -> Iterator[Any]:
+        with self._connection() as conn, conn.cursor() as cur:  # autocommit: the statement commits itself
+            yield _PgCursor(cur)
+
     ONE_STATEMENT_LINES = 1000
     """Appends of up to this many lines are one statement (two parameters a line; PostgreSQL takes 65,535)."""
 
-    @classmethod
-    def _one_statement(cls, table: str, sets: list[str], params: list[Any], record_id: str,
-                       lines: Sequence[str], expected_seq: int) -> tuple[str, list[Any]] | None:
+    def _one_statement(
+        self,
+        table: str,
+        sets: list[str],
+        params: list[Any],
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        end: dict[str, Any] | None = None,
+    ) -> tuple[str, list[Any]] | None:
         """An append as one statement, so one round trip and its own transaction (the connections
         are in autocommit mode) instead of four (BEGIN, UPDATE, INSERT, COMMIT): the lines are
         inserted only if the row moved on from ``expected_seq``, whose lock orders racing appends.
-        ``None`` for no lines, or too many."""
-        if not 0 < len(lines) <= cls.ONE_STATEMENT_LINES:
+        ``None`` for no lines, or too many.
+
+        With the record's ``end``, the statement also appends the log's end entry (settled by the
+        row's status as the statement left it, for a record the log announced), last: its answer
+        is then one row, the lines inserted and the entry's index (``NULL`` for none). Otherwise
+        the rowcount is the lines inserted."""
+        if not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
             return None
-        sql = (
-            f"WITH moved AS (UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?"
-            f" RETURNING id, pg_notify('{CHANNEL}', id)) "
+        moved = (
+            f"moved AS (UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?"
+            f" RETURNING id, status{self._NOTIFY})"
+        )
+        insert = (
             "INSERT INTO lines (game_id, seq, line) SELECT moved.id, new.seq, new.line FROM moved, (VALUES "
             + ", ".join(["(?::integer, ?::text)"] * len(lines))
             + ") AS new (seq, line)"
         )
         values = [value for seq, text in enumerate(lines, expected_seq) for value in (seq, text)]
-        return cls._sql(sql), [*params, record_id, expected_seq, *values]
+        if end is None:
+            return self._sql(f"WITH {moved} {insert}"), [*params, record_id, expected_seq, *values]
+        abandoned = _settle(end, ("abandoned", True))
+        assert abandoned is not None
+        texts = [entry_bytes(abandoned), entry_bytes(end)]
+        sql = (
+            f"WITH {moved}, new_lines AS ({insert} RETURNING 1) "
+            # In this order: the lines (a taken seq fails here, before the log's lock), then the entry.
+            "SELECT (SELECT COUNT(*) FROM new_lines), (SELECT fairdeal_log_append(moved.id,"
+            " ARRAY[CASE WHEN moved.status = 'abandoned' THEN ? ELSE ? END],"
+            " ARRAY[CASE WHEN moved.status = 'abandoned' THEN ?::bytea ELSE ?::bytea END])"
+            " FROM moved WHERE EXISTS (SELECT 1 FROM log_entries WHERE record_id = moved.id))"
+        )
+        return self._sql(sql), [
+            *params,
+            record_id,
+            expected_seq,
+            *values,
+            *(data.decode() for data in texts),
+            *(leaf_hash(data) for data in texts),
+        ]
 
-    def _lock_log(self, cur: Any) -> None:
-        # EXCLUSIVE: no other transaction inserts into the log until this one ends; readers go on.
-        # Under READ COMMITTED the next statement's snapshot sees what the last holder committed.
-        cur.execute("LOCK TABLE log_entries IN EXCLUSIVE MODE")
+    def _create_statement(
+        self,
+        table: str,
+        columns: str,
+        values: Sequence[Any],
+        record_id: str,
+        seat_hashes: dict[int, str],
+        lines: Sequence[str],
+        host: str,
+    ) -> tuple[str, list[Any]] | None:
+        """A new game or session as one statement (every part of a data-modifying ``WITH`` runs,
+        all or nothing): its lines (the header first), row and seat token hashes, then its start
+        entry in the log (and its end entry when the lines end the record: a table of bots alone
+        may be over at once). Its answer is the start entry's index. ``None`` for no lines or too
+        many, or a first line that is no record header (nothing logged)."""
+        if not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
+            return None
+        start = _start_of(lines[0], host)
+        if start is None:
+            return None
+        end = _end_of(record_id, lines)
+        texts = [entry_bytes(entry) for entry in (start, end) if entry is not None]
+        parts: list[str] = []
+        params: list[Any] = []
+        parts.append(
+            "new_lines AS (INSERT INTO lines (game_id, seq, line) VALUES "
+            + ", ".join(["(?, ?::integer, ?::text)"] * len(lines))
+            + " RETURNING 1)"
+        )
+        params += [value for seq, text in enumerate(lines) for value in (record_id, seq, text)]
+        counted = "(SELECT COUNT(*) FROM new_lines)"
+        if seat_hashes:
+            parts.append(
+                "new_tokens AS (INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES "
+                + ", ".join(["(?, ?::integer, ?)"] * len(seat_hashes))
+                + " RETURNING 1)"
+            )
+            params += [value for seat, token_hash in seat_hashes.items() for value in (record_id, seat, token_hash)]
+            counted += ", (SELECT COUNT(*) FROM new_tokens)"
+        parts.append(
+            f"new_row AS (INSERT INTO {table} ({columns}) VALUES (" + ", ".join("?" * len(values)) + ") RETURNING id)"
+        )
+        params += list(values)
+        # The log's entries last (see Store._insert_log): after the lines, whose header's key is the
+        # id's uniqueness, the tokens and the row.
+        sql = (
+            f"WITH {', '.join(parts)} SELECT {counted}, fairdeal_log_append(new_row.id, ARRAY["
+            + ", ".join(["?"] * len(texts))
+            + "]::text[], ARRAY["
+            + ", ".join(["?::bytea"] * len(texts))
+            + "]) FROM new_row"
+        )
+        params += [data.decode() for data in texts] + [leaf_hash(data) for data in texts]
+        return self._sql(sql), params
 
-    def _append(self, table: str, sets: list[str], params: list[Any], record_id: str,
-                lines: Sequence[str], expected_seq: int, end: dict[str, Any] | None = None) -> None:
-        statement = None if end is not None else self._one_statement(table, sets, params, record_id, lines, expected_seq)
+    def _create(
+        self,
+        table: str,
+        columns: str,
+        values: Sequence[Any],
+        record_id: str,
+        seat_hashes: dict[int, str],
+        lines: Sequence[str],
+        host: str,
+    ) -> int | None:
+        statement = self._create_statement(table, columns, values, record_id, seat_hashes, lines, host)
+        if statement is None:
+            return super()._create(table, columns, values, record_id, seat_hashes, lines, host)
+        try:
+            with self._connection() as conn:
+                return int(conn.execute(*statement).fetchone()[-1])
+        except self._unique_violation:
+            raise Conflict(record_id, 0, None) from None
+
+    def _insert_log(self, cur: Any, record_id: str, entry: dict[str, Any]) -> int:
+        # One round trip, the lock and the index taken in it (see _LOG_FUNCTION).
+        data = entry_bytes(entry)
+        cur.execute(
+            "SELECT fairdeal_log_append(?, ARRAY[?], ARRAY[?::bytea])", (record_id, data.decode(), leaf_hash(data))
+        )
+        (index,) = cur.fetchone()
+        return int(index)
+
+    def _append(
+        self,
+        table: str,
+        sets: list[str],
+        params: list[Any],
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        end: dict[str, Any] | None = None,
+    ) -> None:
+        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq, end)
         if statement is None:
             super()._append(table, sets, params, record_id, lines, expected_seq, end)
             return
         with self._connection() as conn:
-            if conn.execute(*statement).rowcount != len(lines):
+            cursor = conn.execute(*statement)
+            added = cursor.rowcount if end is None else cursor.fetchone()[0]
+            if added != len(lines):
                 raise Conflict(record_id, expected_seq, None)
 
     async def open_async(self) -> None:
@@ -1001,8 +1245,15 @@ class PostgresStore(Store):
             try:
                 # Keepalives: a connection cut without a word (a dead peer) must fail, not wait forever.
                 conn = await psycopg.AsyncConnection.connect(
-                    self._url, autocommit=True, application_name="fairdeal-listen", connect_timeout=10,
-                    keepalives=1, keepalives_idle=10, keepalives_interval=5, keepalives_count=3)
+                    self._url,
+                    autocommit=True,
+                    application_name="fairdeal-listen",
+                    connect_timeout=10,
+                    keepalives=1,
+                    keepalives_idle=10,
+                    keepalives_interval=5,
+                    keepalives_count=3,
+                )
             except psycopg.Error:  # the server is away: try again, later and later
                 await asyncio.sleep(wait)
                 wait = min(most, wait * 2)
@@ -1015,9 +1266,11 @@ class PostgresStore(Store):
                     connected(True)
                     async for notice in conn.notifies():
                         changed(notice.payload)
-            except Exception as exc:  # dropped (a restart, a network cut): connect again
-                _log.warning("live updates: the listening connection failed (%s); streams look at "
-                             "the database until it is back", type(exc).__name__)
+            except Exception as exc:  # noqa: BLE001 (dropped: a restart, a network cut; connect again)
+                _log.warning(
+                    "live updates: the listening connection failed (%s); streams look at the database until it is back",
+                    type(exc).__name__,
+                )
             finally:
                 self.listener_pid = None
                 connected(False)
@@ -1032,53 +1285,36 @@ class PostgresStore(Store):
     def async_ready(self) -> bool:
         return self._async_pool is not None and self._async_loop is asyncio.get_running_loop()
 
-    async def append_async(self, record_id: str, lines: Sequence[str], expected_seq: int, *,
-                           status: str | None = None, deadline: float | None = KEEP,
-                           sealed_secret: bytes | None = KEEP, ready: int | None = KEEP,
-                           table: str = "games") -> bool:
+    async def append_async(
+        self,
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        *,
+        status: str | None = None,
+        deadline: float | None = KEEP,
+        sealed_secret: bytes | None = KEEP,
+        ready: int | None = KEEP,
+        table: str = "games",
+    ) -> bool:
         sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret, ready)
-        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq)
+        end = _end_of(record_id, lines)
+        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq, end)
         pool = self._async_pool
         if statement is None or pool is None:
             # Not in a worker thread from here: the caller may hold a record's lock that all of them wait for.
             return False
-        end = _end_of(record_id, lines)
         try:
             async with self._async_connection() as conn:
-                if end is None:
-                    cursor = await conn.execute(*statement)
-                    moved = cursor.rowcount == len(lines)
-                else:  # the record's end and its log entry, in one transaction
-                    async with conn.transaction():
-                        cursor = await conn.execute(*statement)
-                        moved = cursor.rowcount == len(lines)
-                        if not moved:
-                            raise Conflict(record_id, expected_seq, None)
-                        await self._log_async(conn, table, record_id, end)
+                # One statement, its own transaction: the record's end and its log entry with it,
+                # so no lock is held while the loop serves other requests.
+                cursor = await conn.execute(*statement)
+                added = cursor.rowcount if end is None else (await cursor.fetchone())[0]
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
-        if not moved:
+        if added != len(lines):
             raise Conflict(record_id, expected_seq, None)
         return True
-
-    async def _log_async(self, conn: Any, table: str, record_id: str, entry: dict[str, Any],
-                         settle: bool = True) -> int | None:
-        """:meth:`Store._insert_log` on an async connection, inside its transaction (an end
-        entry :meth:`Store._settled` first, unless ``settle`` is false)."""
-        if entry["type"] == "end" and settle:
-            cursor = await conn.execute(self._sql(self._SETTLE.format(table=table)), (record_id, record_id))
-            settled = _settle(entry, await cursor.fetchone())
-            if settled is None:
-                return None
-            entry = settled
-        data = entry_bytes(entry)
-        await conn.execute("LOCK TABLE log_entries IN EXCLUSIVE MODE")
-        cursor = await conn.execute(
-            "INSERT INTO log_entries (idx, record_id, entry, leaf) "
-            "SELECT COALESCE(MAX(idx) + 1, 0), %s, %s, %s FROM log_entries RETURNING idx",
-            (record_id, data.decode(), leaf_hash(data)))
-        (index,) = await cursor.fetchone()
-        return int(index)
 
     async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         async with self._async_connection() as conn:
@@ -1086,36 +1322,19 @@ class PostgresStore(Store):
             rows = await cursor.fetchall()
         return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows]
 
-    async def create_game_async(self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *,
-                                host: str = "-") -> int | None:
-        if self._async_pool is None or not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
-            return None
-        start = _start_of(lines[0], host)
-        if start is None:
-            return None
-        end = _end_of(row.id, lines)  # a table of bots alone may be over at once
+    async def create_game_async(
+        self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *, host: str = "-"
+    ) -> int | None:
         values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
-        # One statement: every part of a data-modifying WITH runs, all or nothing (autocommit).
-        parts, params = [], []
-        parts.append("new_lines AS (INSERT INTO lines (game_id, seq, line) VALUES "
-                     + ", ".join(["(?, ?::integer, ?::text)"] * len(lines)) + ")")
-        params += [value for seq, text in enumerate(lines) for value in (row.id, seq, text)]
-        if seat_hashes:
-            parts.append("new_tokens AS (INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES "
-                         + ", ".join(["(?, ?::integer, ?)"] * len(seat_hashes)) + ")")
-            params += [value for seat, token_hash in seat_hashes.items() for value in (row.id, seat, token_hash)]
-        sql = (f"WITH {', '.join(parts)} INSERT INTO games ({_GAME_COLUMNS}) VALUES ("
-               + ", ".join("?" * len(values)) + ")")
+        statement = self._create_statement("games", _GAME_COLUMNS, values, row.id, seat_hashes, lines, host)
+        if self._async_pool is None or statement is None:
+            return None
         try:
-            async with self._async_connection() as conn, conn.transaction():
-                await conn.execute(self._sql(sql), (*params, *values))
-                # The log's entries last, under its lock (see Store._insert_log).
-                index = await self._log_async(conn, "games", row.id, start, settle=False)
-                if end is not None:
-                    await self._log_async(conn, "games", row.id, end, settle=False)
+            async with self._async_connection() as conn:
+                cursor = await conn.execute(*statement)
+                return int((await cursor.fetchone())[-1])
         except self._unique_violation:
             raise Conflict(row.id, 0, None) from None
-        return int(index)
 
     @asynccontextmanager
     async def _async_connection(self) -> AsyncIterator[Any]:
@@ -1162,7 +1381,7 @@ class _PgCursor:
 def open_store(url: str) -> Store:
     """The store a database URL names: ``sqlite:///path`` or ``postgresql://...``."""
     if url.startswith("sqlite:///"):
-        return SQLiteStore(url[len("sqlite:///"):])
+        return SQLiteStore(url[len("sqlite:///") :])
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresStore(url)
     raise ValueError("a database URL starts with sqlite:/// or postgresql://")
