@@ -66,7 +66,9 @@ def make_record(n: int) -> str:
     rng = random.Random(game_id)
     seats = [Seat("Ann"), Seat("Bob"), Seat("Bot 1", bot=True), Seat("Bot 2", bot=True)]
     server_seed = hashlib.sha256(f"bench/verify/{n}".encode()).hexdigest()
-    table = Table.new(game_id, get("crazy-eights"), seats, SIGNER, created="2026-01-01T00:00:00Z", server_seed=server_seed)
+    table = Table.new(
+        game_id, get("crazy-eights"), seats, SIGNER, created="2026-01-01T00:00:00Z", server_seed=server_seed
+    )
     for seat in (0, 1):
         table.commit(seat, client_commitment(f"{game_id}/{seat}"))
     for seat in (0, 1):
@@ -161,8 +163,10 @@ def main() -> None:
         moves = sum(path.read_bytes().count(b'"type":"move"') for path in paths)
         if verify_all(paths) != len(paths):
             sys.exit("bench/verify.py: a record the table wrote does not verify")
-        print(f"{len(paths)} records of 4 seats: {lines} lines, {moves} moves, "
-              f"{sum(p.stat().st_size for p in paths) / 1e6:.1f} MB")
+        print(
+            f"{len(paths)} records of 4 seats: {lines} lines, {moves} moves, "
+            f"{sum(p.stat().st_size for p in paths) / 1e6:.1f} MB"
+        )
         if args.profile:
             profile = cProfile.Profile()
             profile.runcall(verify_all, paths)
@@ -187,8 +191,10 @@ def main() -> None:
 
     print(f"verify: {verify_s:.3f} s CPU for all ({1e6 * verify_s / lines:.1f} us a line), median of {args.repeat}")
     print(f"parse:  {parse_s:.3f} s CPU for all ({1e6 * parse_s / lines:.1f} us a line), median of {args.repeat}")
-    print(f"fairdeal-verify -j 1: {j1_s:.3f} s wall-clock, {j1_cpu:.3f} s CPU; "
-          f"-j 2: {j2_s:.3f} s wall-clock, {j2_cpu:.3f} s CPU in all; medians of {args.repeat}")
+    print(
+        f"fairdeal-verify -j 1: {j1_s:.3f} s wall-clock, {j1_cpu:.3f} s CPU; "
+        f"-j 2: {j2_s:.3f} s wall-clock, {j2_cpu:.3f} s CPU in all; medians of {args.repeat}"
+    )
     print(f"ceiling: a loop that shares nothing runs {ceiling:.2f}x as fast in two processes as in one here")
     moves_per_s = moves / verify_s
     parse_moves_per_s = moves / parse_s

@@ -41,8 +41,13 @@ from fairdeal.rules.summary import HandSummary
 
 __all__ = ["Match", "HandReport", "draw_for_deal"]
 
-_MOVES_READ = 1024
-"""How many moves a match keeps read (:meth:`Match._read_move`) before it starts again."""
+_READ: dict[int, tuple[Move, Any, str | None, dict[str, Any] | None]] = {}
+"""Moves read before (:func:`_read_move`), by the move object's id: the move, the rules that
+read it (or their class: :func:`_reader`), why they do not (:meth:`Rules.unread`) and its JSON once made. A replay reads a
+record's moves as the same few hundred objects; an entry holds its move, so no other object
+takes its id while it is kept, and is replaced whole, never changed."""
+_READ_KEPT = 4096  # a table's moves are new objects every time: none comes again
+_PLAIN = frozenset({str, int})
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,38 @@ def draw_for_deal(rules: Rules, seats: int, shuffle: Shuffler) -> tuple[int, lis
     raise AssertionError("a full pack holds every rank")  # pragma: no cover
 
 
+def _reader(rules: Rules) -> Any:
+    """What :meth:`Rules.unread` answers by: the rules' class when they read moves as every game
+    does (by the class's ``reads`` and ``title``), so that one game's records share the answers;
+    else the rules themselves."""
+    if type(rules).unread is Rules.unread and not {"reads", "title"} & vars(rules).keys():
+        return type(rules)
+    return rules
+
+
+def _read_move(
+    move: Move, rules: Rules, reader: Any, before: tuple[Move, Any, str | None, dict[str, Any] | None] | None
+) -> tuple[Move, Any, str | None, dict[str, Any] | None]:
+    """:data:`_READ`'s entry for ``move`` read by ``rules`` (whose :func:`_reader` is ``reader``;
+    its JSON kept from ``before``, the same move read by others, if it is that)."""
+    fields = before[3] if before is not None and before[0] is move else None
+    read = (move, reader, rules.unread(move), fields)
+    if len(_READ) >= _READ_KEPT:
+        _READ.clear()
+    _READ[id(move)] = read
+    return read
+
+
+def _move_json(read: tuple[Move, Any, str | None, dict[str, Any] | None]) -> dict[str, Any]:
+    """:meth:`Move.to_json` of ``read``'s move, kept in its entry when every value is text or a
+    number (an event gets a shallow copy: no two events share a list)."""
+    move = read[0]
+    fields = move.to_json()
+    if set(map(type, fields.values())) <= _PLAIN and _READ.get(id(move)) is read:
+        _READ[id(move)] = (*read[:3], fields)
+    return fields
+
+
 class Match:
     """A whole match of one game, driven move by move."""
 
@@ -96,7 +133,7 @@ class Match:
         self.between_hands = False
         """A hand has ended, the match goes on, and the next deal waits for :meth:`next_hand`."""
         self._summaries_kept_from = 0  # the first hand whose summary forget_summaries has not dropped
-        self._read: dict[int, list[Any]] = {}  # :meth:`_read_move`'s, by the move's id
+        self._reader = (rules, _reader(rules))  # the rules, and what they read moves by (_READ)
 
     @classmethod
     def from_position(cls, rules: Rules, text: str, shuffle: Shuffler, *, hold_deals: bool = False) -> Match:
@@ -202,9 +239,12 @@ class Match:
             raise IllegalMove("the match is over", move=move, seat=seat)
         if self.between_hands:
             raise IllegalMove("the hand is over and the next one is not dealt yet", move=move, seat=seat)
-        read = self._read.get(id(move))
-        if read is None or read[0] is not move or read[1] is not rules:
-            read = self._read_move(move, rules)
+        reader = self._reader
+        if reader[0] is not rules:  # (rules given another match's way)
+            reader = self._reader = (rules, _reader(rules))
+        read = _READ.get(id(move))
+        if read is None or read[0] is not move or read[1] is not reader[1]:
+            read = _read_move(move, rules, reader[1], read)
         if read[2]:
             raise IllegalMove(read[2], move=move, seat=seat)
         if auto:
@@ -214,32 +254,13 @@ class Match:
             if move != expected:
                 raise IllegalMove(f"the auto-move here is {expected}", move=move, seat=seat)
         state, derived = rules.apply(state, seat, move, self._shuffle)
-        event: Event = {"type": "move", "seat": seat, **(read[3] or self._move_json(move, read))}
+        event: Event = {"type": "move", "seat": seat, **(read[3] or _move_json(read))}
         if auto:
             event["auto"] = True
         self.state = state
         if state.result is not None:
             return [event, *derived, *self._end_hand()]
         return [event, *derived] if derived else [event]
-
-    def _read_move(self, move: Move, rules: Rules) -> list[Any]:
-        """``[move, rules, rules.unread(move), its JSON once made]``, kept by the move's id for
-        the next time the same move object comes (a replay reads a record's moves as the same
-        few hundred objects; the entry holds the move, so no other object can take its id)."""
-        read = [move, rules, rules.unread(move), None]
-        if len(self._read) >= _MOVES_READ:
-            self._read.clear()  # (a table's moves are new objects every time: none comes again)
-        self._read[id(move)] = read
-        return read
-
-    @staticmethod
-    def _move_json(move: Move, read: list[Any]) -> dict[str, Any]:
-        """:meth:`Move.to_json`, kept in ``read`` when every value is text or a number: an
-        event gets a shallow copy, so a value shared between events is never a list."""
-        fields = move.to_json()
-        if all(type(value) in (str, int) for value in fields.values()):
-            read[3] = fields
-        return fields
 
     def abandon_events(self) -> list[Event]:
         """What an abandon now must make public first (the rules' :meth:`~Rules.abandon_events`

@@ -28,7 +28,15 @@ from typing import Any
 
 from fairdeal.cosignature import WitnessKey, require_quorum
 from fairdeal.record import line_hash
-from fairdeal.tlog import Checkpoint, LogError, leaf_hash, parse_checkpoint, parse_entry, verify_checkpoint, verify_inclusion
+from fairdeal.tlog import (
+    Checkpoint,
+    LogError,
+    leaf_hash,
+    parse_checkpoint,
+    parse_entry,
+    verify_checkpoint,
+    verify_inclusion,
+)
 
 __all__ = ["LogCheck", "LogUnavailable", "check_log", "read_checkpoint", "server_of", "url_fetch"]
 
@@ -61,13 +69,20 @@ class LogCheck:
         assert self.checkpoint is not None
         found = " and ".join(f"{e['type']} entry {e['index']}" for e in self.entries)
         witnessed = f", cosigned by {', '.join(self.cosigned)}" if self.cosigned else ""
-        return (f"LOG VERIFIED: {found} in the checkpoint of {self.checkpoint.origin} at size {self.checkpoint.size}"
-                f"{witnessed}")
+        return (
+            f"LOG VERIFIED: {found} in the checkpoint of {self.checkpoint.origin} at size {self.checkpoint.size}"
+            f"{witnessed}"
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"verified": self.verified, "error": self.error, "entries": self.entries,
-                "origin": None if self.checkpoint is None else self.checkpoint.origin,
-                "size": None if self.checkpoint is None else self.checkpoint.size, "cosigned": self.cosigned}
+        return {
+            "verified": self.verified,
+            "error": self.error,
+            "entries": self.entries,
+            "origin": None if self.checkpoint is None else self.checkpoint.origin,
+            "size": None if self.checkpoint is None else self.checkpoint.size,
+            "cosigned": self.cosigned,
+        }
 
 
 def url_fetch(url: str, timeout: float = 30.0, limit: int | None = 4 * 1024 * 1024) -> bytes:
@@ -75,7 +90,7 @@ def url_fetch(url: str, timeout: float = 30.0, limit: int | None = 4 * 1024 * 10
     answers are small; ``None`` for a whole record)."""
     request = urllib.request.Request(url, headers={"User-Agent": "fairdeal-verify"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 - the user's URL
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
             return answer.read() if limit is None else answer.read(limit)
     except urllib.error.HTTPError as exc:
         detail = exc.read(300).decode("utf-8", "replace")
@@ -88,11 +103,15 @@ def url_fetch(url: str, timeout: float = 30.0, limit: int | None = 4 * 1024 * 10
 def server_of(origin: str) -> str:
     """The server a checkpoint's origin names: ``https://`` and the origin without its ``/log``."""
     if not origin.endswith("/log") or len(origin) <= len("/log"):
-        raise LogError(f"the checkpoint's origin {origin!r} does not say where the log is: give the server's URL (--log-server)")
+        raise LogError(
+            f"the checkpoint's origin {origin!r} does not say where the log is: give the server's URL (--log-server)"
+        )
     return "https://" + origin[: -len("/log")]
 
 
-def read_checkpoint(source: str, fetch: Fetch = url_fetch, read: Callable[[str], bytes] | None = None) -> tuple[str, str | None]:
+def read_checkpoint(
+    source: str, fetch: Fetch = url_fetch, read: Callable[[str], bytes] | None = None
+) -> tuple[str, str | None]:
     """The checkpoint note ``source`` names and the server it came from: a URL (the service's base
     or its ``/log/checkpoint``) is fetched, anything else is read as a file (server ``None``)."""
     if source.startswith(("http://", "https://")):
@@ -136,15 +155,24 @@ def _rolled_back(fetch: Fetch, base: str, cp: Checkpoint, key: str) -> str | Non
         return None
     if now.size >= cp.size:
         return None
-    return (f"the log at {base} now signs a tree of size {now.size}, smaller than the checkpoint's {cp.size}: "
-            "a log only grows, so it was rolled back (or this is another fork of it)")
+    return (
+        f"the log at {base} now signs a tree of size {now.size}, smaller than the checkpoint's {cp.size}: "
+        "a log only grows, so it was rolled back (or this is another fork of it)"
+    )
 
 
 _START_FIELDS = ("kind", "id", "rules", "commitment", "created")
 
 
-def check_log(lines: Sequence[dict[str, Any]], note: str, server: str, key: str | None = None,
-              fetch: Fetch = url_fetch, witnesses: Sequence[WitnessKey] = (), quorum: int | None = None) -> LogCheck:
+def check_log(
+    lines: Sequence[dict[str, Any]],
+    note: str,
+    server: str,
+    key: str | None = None,
+    fetch: Fetch = url_fetch,
+    witnesses: Sequence[WitnessKey] = (),
+    quorum: int | None = None,
+) -> LogCheck:
     """Check that the record ``lines`` is in the log whose signed checkpoint is ``note``, with the
     proofs of ``server`` (its base URL). ``key``: the server's key, else the record header's.
     ``witnesses``: when given, ``quorum`` of them (default: all) must have cosigned the checkpoint.
@@ -186,8 +214,10 @@ def check_log(lines: Sequence[dict[str, Any]], note: str, server: str, key: str 
     starts = [e for e in entries if e[2]["type"] == "start"]
     ends = [e for e in entries if e[2]["type"] == "end"]
     if len(starts) != 1 or len(ends) > 1 or any(e[2]["id"] != record_id for e in entries):
-        check.error = (f"the log holds {len(starts)} start and {len(ends)} end entries for {record_id}: "
-                       "exactly one start and at most one end are allowed")
+        check.error = (
+            f"the log holds {len(starts)} start and {len(ends)} end entries for {record_id}: "
+            "exactly one start and at most one end are allowed"
+        )
         return check
     index, _, start = starts[0]
     want = {"kind": kind, "id": record_id, "commitment": header.get("commitment"), "created": header.get("created")}
@@ -201,7 +231,9 @@ def check_log(lines: Sequence[dict[str, Any]], note: str, server: str, key: str 
     last = lines[-1]
     if last.get("type") == "reveal":
         if not ends:
-            check.error = f"the record ends with its reveal (line {last.get('seq')}) but the log has no end entry for {record_id}"
+            check.error = (
+                f"the record ends with its reveal (line {last.get('seq')}) but the log has no end entry for {record_id}"
+            )
             return check
         index, _, end = ends[0]
         how = "abandoned" if any(line.get("type") == "abandon" for line in lines) else "revealed"
@@ -212,13 +244,16 @@ def check_log(lines: Sequence[dict[str, Any]], note: str, server: str, key: str 
         checked.append(ends[0])
     elif ends:
         index, _, end = ends[0]
-        check.error = (f"end entry {index}: the log says {record_id} ended at line {end['seq']}, "
-                       f"but this record stops at line {last.get('seq')} without its reveal")
+        check.error = (
+            f"end entry {index}: the log says {record_id} ended at line {end['seq']}, "
+            f"but this record stops at line {last.get('seq')} without its reveal"
+        )
         return check
     for index, text, entry in checked:
         if index >= cp.size:
-            check.error = (f"{entry['type']} entry {index} is not in the checkpoint, of size {cp.size}: "
-                           "take a newer checkpoint")
+            check.error = (
+                f"{entry['type']} entry {index} is not in the checkpoint, of size {cp.size}: take a newer checkpoint"
+            )
             return check
         try:
             proof = _json(fetch, f"{base}/log/proof/inclusion?index={index}&size={cp.size}")

@@ -59,8 +59,12 @@ class ReceiptCheck:
         return self.status == "rewrite"
 
     def __str__(self) -> str:
-        label = {"ok": "ok", "rewrite": "PROOF OF A REWRITE", "invalid": "not a valid receipt",
-                 "unchecked": "cannot be checked"}[self.status]
+        label = {
+            "ok": "ok",
+            "rewrite": "PROOF OF A REWRITE",
+            "invalid": "not a valid receipt",
+            "unchecked": "cannot be checked",
+        }[self.status]
         return f"receipt {self.number} (seq {self.seq}): {label}: {self.reason}"
 
     def to_json(self) -> dict[str, Any]:
@@ -94,34 +98,57 @@ def _check(number: int, receipt: dict[str, Any], report: Report) -> ReceiptCheck
     # (A seq is signed as a u64: one beyond it is no line the server could have signed.)
     if type(seq) is not int or not 0 <= seq < 2**64 or not isinstance(digest, str) or not _HEX64.fullmatch(digest):
         return ReceiptCheck(number, seq, "invalid", "a receipt has a seq (a line number from 0) and a 64-digit hash")
-    if report.server_key is None or not isinstance(sig, str) or not verify_head(
-        report.server_key, report.game_id, seq, digest, sig
+    if (
+        report.server_key is None
+        or not isinstance(sig, str)
+        or not verify_head(report.server_key, report.game_id, seq, digest, sig)
     ):
         return ReceiptCheck(number, seq, "invalid", "its signature is not the server's (it proves nothing)")
     line = seq + 1
     record: Sequence[dict[str, Any]] = report.record
     if seq >= len(record):
         if report.unread_from is not None and line >= report.unread_from:
-            return ReceiptCheck(number, seq, "unchecked",
-                                f"the record cannot be read from line {report.unread_from}, so line {line} is unknown")
-        return ReceiptCheck(number, seq, "rewrite",
-                            f"the server signed line {line} (seq {seq}), which the record does not have "
-                            f"(it ends at line {len(record)})")
+            return ReceiptCheck(
+                number,
+                seq,
+                "unchecked",
+                f"the record cannot be read from line {report.unread_from}, so line {line} is unknown",
+            )
+        return ReceiptCheck(
+            number,
+            seq,
+            "rewrite",
+            f"the server signed line {line} (seq {seq}), which the record does not have "
+            f"(it ends at line {len(record)})",
+        )
     actual = report.line_hash(seq)
     at, recorded = receipt.get("at"), record[seq].get("at")
     if actual != digest:
         # A receipt's time is the line's, which the hash covers: shown so that a player can say
         # when the server wrote the line it signed (an auto-move's turn began then, say).
         when = f" (written at {at})" if isinstance(at, str) and "at" in receipt else ""
-        return ReceiptCheck(number, seq, "rewrite",
-                            f"the server signed line {line} (seq {seq}) as hash {digest[:16]}...{when}, "
-                            f"but the record's line {line} hashes to {actual[:16]}..."
-                            + (f" (at {recorded})" if isinstance(recorded, str) else ""))
+        return ReceiptCheck(
+            number,
+            seq,
+            "rewrite",
+            f"the server signed line {line} (seq {seq}) as hash {digest[:16]}...{when}, "
+            f"but the record's line {line} hashes to {actual[:16]}..."
+            + (f" (at {recorded})" if isinstance(recorded, str) else ""),
+        )
     if "at" in receipt and at != recorded:
         # The signature holds for the line's hash, and that line says another time: this
         # receipt's at is not what the server signed (changed since, or a server that lied).
-        return ReceiptCheck(number, seq, "invalid",
-                            f"its at {at!r} is not the time of the line it signs: the record's line {line} "
-                            f"(whose hash the signature holds) was written at {recorded!r}")
-    return ReceiptCheck(number, seq, "ok", f"the record holds the line {line} the server signed"
-                        + (f", written at {recorded}" if isinstance(recorded, str) else ""))
+        return ReceiptCheck(
+            number,
+            seq,
+            "invalid",
+            f"its at {at!r} is not the time of the line it signs: the record's line {line} "
+            f"(whose hash the signature holds) was written at {recorded!r}",
+        )
+    return ReceiptCheck(
+        number,
+        seq,
+        "ok",
+        f"the record holds the line {line} the server signed"
+        + (f", written at {recorded}" if isinstance(recorded, str) else ""),
+    )

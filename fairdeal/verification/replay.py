@@ -41,8 +41,8 @@ from fairdeal.fairness import (
     PROTOCOL,
     SEED_LINES,
     FairnessError,
-    SeedError,
     GameShuffle,
+    SeedError,
     SeedPhase,
     check_game_id,
     commitment,
@@ -56,20 +56,42 @@ from fairdeal.record import (
     SIGNED_TYPES,
     ChainError,
     RecordError,
-    canonical,
     at_ms,
+    canonical,
     check_at,
     check_chain,
     check_created,
     format_at,
     line_hash,
 )
-from fairdeal.rules import HandResult, IllegalMove, Move, MoveError, OptionsError, Outcome, Rules, ScoreSheet, Standing, get
+from fairdeal.rules import (
+    HandResult,
+    IllegalMove,
+    Move,
+    MoveError,
+    OptionsError,
+    Outcome,
+    Rules,
+    ScoreSheet,
+    Standing,
+    get,
+)
 from fairdeal.rules.base import standings_json
-from fairdeal.rules.move import members as move_members, secret_members
+from fairdeal.rules.move import members as move_members
+from fairdeal.rules.move import secret_members
 from fairdeal.rules.summary import HandSummary
 
-__all__ = ["verify_game", "read_record", "read_lines", "Report", "Hand", "Failure", "Step", "RecordError", "NOT_REVEALED"]
+__all__ = [
+    "verify_game",
+    "read_record",
+    "read_lines",
+    "Report",
+    "Hand",
+    "Failure",
+    "Step",
+    "RecordError",
+    "NOT_REVEALED",
+]
 
 MAX_SEAT_NAME = 40
 """A seat name is 1 to 40 characters (fairdeal.table's limit)."""
@@ -302,11 +324,14 @@ if c_make_encoder is not None:
     # every call, with a table of the containers it is in (against cycles, which a parsed line
     # cannot have). The same options as fairdeal.record's: keys sorted, no spaces, no ASCII
     # escapes, no NaN (a parsed line holds no float at all).
-    _encode_parsed = c_make_encoder(None, json.JSONEncoder().default, c_encode_basestring, None, ":", ",", True, False, False)
+    _encode_parsed = c_make_encoder(
+        None, json.JSONEncoder().default, c_encode_basestring, None, ":", ",", True, False, False
+    )
 
     def _canonical_text(obj: dict[str, Any]) -> str:
         return "".join(_encode_parsed(obj, 0))
 else:  # pragma: no cover
+
     def _canonical_text(obj: dict[str, Any]) -> str:
         return canonical(obj).decode()
 
@@ -341,15 +366,17 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(obj, dict):
         return None, "not a JSON object"
     try:
-        encoded = canonical(obj)
+        encoded = _canonical_text(obj).encode()
     except (UnicodeEncodeError, ValueError):
         return None, "a string that is not valid Unicode text"
     if encoded != raw:
         # The hash is of the canonical encoding; a line in any other form (spaces, key
         # order, escapes, a key twice) could be read differently by another verifier.
         return None, "not in canonical form (keys sorted, no spaces, UTF-8; spec/record.md)"
+    if "sig" in obj:  # line_hash's: the canonical encoding without "sig" (it encodes, as above)
+        return obj, hashlib.sha256(_canonical_text({k: v for k, v in obj.items() if k != "sig"}).encode()).hexdigest()
     # The line hash is of the canonical encoding without "sig": here, the line's own bytes.
-    return obj, line_hash(obj) if "sig" in obj else hashlib.sha256(raw).hexdigest()
+    return obj, hashlib.sha256(raw).hexdigest()
 
 
 # A move line as canonical JSON writes it, most of a record: its keys in sorted order, each once,
@@ -443,9 +470,15 @@ def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Fail
         raise RecordError("not a fairdeal record: the file is empty")
     lines: list[dict[str, Any]] = []
     hashes: list[str] = []
-    sha256 = hashlib.sha256
+    sha256, move_line = hashlib.sha256, _move_line
     for number, raw in enumerate(raws, 1):
-        obj = _read_unsigned(raw)
+        try:
+            obj = move_line(raw.decode("utf-8"))  # most lines: _read_unsigned's first way, here
+        except UnicodeDecodeError:
+            obj = None  # (_parse says where)
+        else:
+            if obj is None:
+                obj = _read_unsigned(raw)
         if obj is not None:
             # The line hash is of the canonical encoding without "sig": here, the line's own bytes.
             why = sha256(raw).hexdigest()
@@ -485,8 +518,11 @@ def _read_move(line: dict[str, Any]) -> Move:
         return Move.from_json(line)
     if move is None:
         move = Move.from_json(line)
-        if (len(_MOVES) < _MOVES_KEPT and all(f is None or type(f) is str for f in fields)
-                and all(line.get(m) is None for m in secret_members())):
+        if (
+            len(_MOVES) < _MOVES_KEPT
+            and all(f is None or type(f) is str for f in fields)
+            and all(line.get(m) is None for m in secret_members())
+        ):
             _MOVES[fields] = move
     return move
 
@@ -500,6 +536,8 @@ def _same(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if type(a) is list:
+        if a == b and set(map(type, a)) <= _FLAT and set(map(type, b)) <= _FLAT:
+            return True  # (lists of text and integers, as cards or counts: text equals only text)
         return len(a) == len(b) and all(map(_same, a, b))
     if type(a) is dict:
         return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
@@ -507,6 +545,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 _MISSING = object()
+_FLAT = frozenset({str, int})  # (not bool: a JSON true equals 1)
 
 
 def _compare(index: int, line: dict[str, Any], expected: dict[str, Any]) -> None:
@@ -517,12 +556,17 @@ def _compare(index: int, line: dict[str, Any], expected: dict[str, Any]) -> None
             chained["at"] = line["at"]
         # Equal as Python values. A move's fields were type-checked before it was
         # applied; elsewhere an integer could still be a JSON true or false.
-        if chained == line and (expected["type"] == "move" or all(map(_same, expected.values(), map(line.get, expected)))):
+        if chained == line and (
+            expected["type"] == "move" or all(map(_same, expected.values(), map(line.get, expected)))
+        ):
             return
     kind = expected["type"]
     got = line.get("type")
     if got != kind:
-        raise _Fail(index, f"a {got} line, but {'the seed gives' if kind in _SEED_LINES else 'the rules give'} a {kind} line here")
+        raise _Fail(
+            index,
+            f"a {got} line, but {'the seed gives' if kind in _SEED_LINES else 'the rules give'} a {kind} line here",
+        )
     for key, value in expected.items():
         found = line.get(key, _MISSING)
         if found is _MISSING or not _same(value, found):
@@ -559,10 +603,14 @@ def _instant(ms: int) -> str:
 def _timing(timing: Any) -> dict[str, int]:
     """A format 2 game header's ``timing``: exactly turn_ms, bot_ms and next_hand_ms, each a
     whole number of milliseconds from 0."""
-    if not isinstance(timing, dict) or sorted(timing) != sorted(_TIMING) or not all(
-        type(timing[k]) is int and timing[k] >= 0 for k in _TIMING
+    if (
+        not isinstance(timing, dict)
+        or sorted(timing) != sorted(_TIMING)
+        or not all(type(timing[k]) is int and timing[k] >= 0 for k in _TIMING)
     ):
-        raise _Fail(0, f"header timing {_show(timing)} is not {{turn_ms, bot_ms, next_hand_ms}}, each whole milliseconds from 0")
+        raise _Fail(
+            0, f"header timing {_show(timing)} is not {{turn_ms, bot_ms, next_hand_ms}}, each whole milliseconds from 0"
+        )
     return dict(timing)
 
 
@@ -571,7 +619,16 @@ def _read_times(lines: Sequence[dict[str, Any]], report: Report) -> list[int | N
     formed: :func:`_check_times` says so); nothing for format 1."""
     if report.format != FORMAT:
         return []
-    return [at_ms(line.get("at")) for line in lines]
+    ats = [line.get("at") for line in lines]
+    try:
+        # Each time read once: the lines of one move (its events), and moves made in the same
+        # millisecond (a bot's), share one.
+        read = dict.fromkeys(ats)
+    except TypeError:  # an at that is no JSON text or number (a list, say)
+        return list(map(at_ms, ats))
+    for at in read:
+        read[at] = at_ms(at)
+    return list(map(read.__getitem__, ats))
 
 
 def _check_times(
@@ -602,7 +659,9 @@ def _check_times(
                 report.fail(index + 1, str(exc))
                 return
         if last is not None and ms < last:
-            report.fail(index + 1, f"at {line['at']} is before the line before's ({format_at(last)}): times never go backwards")
+            report.fail(
+                index + 1, f"at {line['at']} is before the line before's ({format_at(last)}): times never go backwards"
+            )
             return
         last = ms
 
@@ -683,7 +742,9 @@ class _Replay:
         missing = [k for k in self.rules.options if k not in options]
         if missing:
             # Defaults may change between versions: a record names every option it was played with.
-            raise _Fail(0, f"header options do not give {missing[0]!r} (a record lists every option of {self.rules.name})")
+            raise _Fail(
+                0, f"header options do not give {missing[0]!r} (a record lists every option of {self.rules.name})"
+            )
         report.rules, report.options = self.rules.name, dict(self.rules.options)
         seats = line.get("seats")
         if not isinstance(seats, list):
@@ -753,17 +814,26 @@ class _Replay:
             elif kind == declared.reveal:
                 hand, secret, nonce = line.get("hand"), line.get(noun), line.get("nonce")
                 if type(hand) is not int or hand in self.revealed:
-                    self.report.fail(index + 1, f"{kind} hand {_show(hand)} is not a round whose {noun} is still secret")
+                    self.report.fail(
+                        index + 1, f"{kind} hand {_show(hand)} is not a round whose {noun} is still secret"
+                    )
                     return index
                 if not isinstance(secret, str) or not isinstance(nonce, str) or not _HEX64.fullmatch(nonce):
-                    self.report.fail(index + 1, f"{kind} gives the {noun} as text and its nonce as 64 lowercase hex digits")
+                    self.report.fail(
+                        index + 1, f"{kind} gives the {noun} as text and its nonce as 64 lowercase hex digits"
+                    )
                     return committed.get(hand, (index,))[0]
                 if hand not in committed:
-                    self.report.fail(index + 1, f"the {noun} of round {hand} is revealed, but no line before commits to it")
+                    self.report.fail(
+                        index + 1, f"the {noun} of round {hand} is revealed, but no line before commits to it"
+                    )
                     return index
                 at, expected = committed[hand]
                 if declared.digest(secret, nonce) != expected:
-                    self.report.fail(index + 1, f"the {noun} and nonce revealed for round {hand} do not match the commitment on line {at + 1}")
+                    self.report.fail(
+                        index + 1,
+                        f"the {noun} and nonce revealed for round {hand} do not match the commitment on line {at + 1}",
+                    )
                     # Replay no move of that round (here and above): judged by a secret it was
                     # not committed to, they would fail first and hide which line is false.
                     return at
@@ -779,13 +849,18 @@ class _Replay:
             return move
         noun = declared.noun
         if noun in line:
-            raise _Fail(index, f"move has a field {noun!r}: a secret {noun} is never written in its move "
-                               f"(only its round's {declared.reveal} gives it)")
+            raise _Fail(
+                index,
+                f"move has a field {noun!r}: a secret {noun} is never written in its move "
+                f"(only its round's {declared.reveal} gives it)",
+            )
         if hand in self.revealed:
             return declared.restored(move, self.revealed[hand])
         if self.report.error is not None:
             return None
-        raise _Fail(index, f"the {noun} committed to here is never revealed (round {hand} has no {declared.reveal} line)")
+        raise _Fail(
+            index, f"the {noun} committed to here is never revealed (round {hand} has no {declared.reveal} line)"
+        )
 
     # -- client seeds and the start ----------------------------------------
 
@@ -814,7 +889,12 @@ class _Replay:
     def play(self, start: int, end: int, seed: str) -> int:
         """Replay the lines from the start line to ``end``; returns the reveal's index (or ``end``)."""
         report, lines, rules = self.report, self.lines, self.rules
-        assert rules is not None and report.game_id is not None and report.client_seeds is not None and self.phase is not None
+        assert (
+            rules is not None
+            and report.game_id is not None
+            and report.client_seeds is not None
+            and self.phase is not None
+        )
         key = game_key(seed, report.game_id, report.client_seeds)
         match = self.match = Match(rules, len(report.seats), GameShuffle(key))
         pending: deque[dict[str, Any]] = deque(match.start())
@@ -823,6 +903,7 @@ class _Replay:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
         apply, from_json, watch, known, members = match.apply, _read_move, self.watch, _MOVES, move_members()
         secret_move = None if rules.secret is None else rules.secret.move
+        plain = _CHAIN_FIELDS.isdisjoint(members)  # (no move has a member seq, prev, sig or at)
         # The turn's deadline (format 2): the time of the line after which the seat got the
         # turn (a move's last line, its events included) plus the turn times the rules' factor.
         # A draw that leaves the turn with its seat does not start it again (spec/record.md).
@@ -876,24 +957,38 @@ class _Replay:
                         if turn is not None and self.times[index] is not None and self.times[index] < turn[0]:
                             due, first, factor = turn
                             times = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
-                            raise _Fail(index, f"an auto-move at {line['at']}, before its turn's deadline {_instant(due)} "
-                                               f"(the turn began at line {first + 1}, {lines[first]['at']}, plus {times})")
+                            raise _Fail(
+                                index,
+                                f"an auto-move at {line['at']}, before its turn's deadline {_instant(due)} "
+                                f"(the turn began at line {first + 1}, {lines[first]['at']}, plus {times})",
+                            )
                     before = match.state
-                    drawing = move.kind == "draw"  # (the kind is the line's "move", read above)
-                    if drawing:
-                        key_before = (match.hand_no, match.turn)
                     try:
                         events = apply(seat, move, auto=auto)
                     except IllegalMove as exc:
                         raise _Fail(index, str(exc)) from None
-                    if not drawing or (match.hand_no, match.turn) != key_before:
-                        began = (index + len(events) - 1, match.state, match.over)
-                    # _compare's first test, here (nearly every line passes it); it says why not.
-                    chained = {**events[0], "seq": line.get("seq"), "prev": line.get("prev")}
-                    if "at" in line:
-                        chained["at"] = line["at"]
-                    if chained != line or "sig" in line:
-                        _compare(index, line, events[0])
+                    # (match.hand_no, match.turn) before and after, read from the states: before a
+                    # move the match is started, not over and (no held deals here) not between hands.
+                    after = match.state
+                    if (
+                        move.kind != "draw"
+                        or after.hand != before.hand
+                        or (None if match.over else after.turn) != before.turn
+                    ):
+                        began = (index + len(events) - 1, after, match.over)
+                    # _compare's first test, here (nearly every line passes it), without the copy it
+                    # makes: the line is the event and its seq, prev and at (the event has none of
+                    # them when no move has such a member); _compare says why not.
+                    event = events[0]
+                    if not (
+                        plain
+                        and "seq" in line
+                        and "prev" in line
+                        and "sig" not in line
+                        and len(line) == len(event) + 2 + ("at" in line)
+                        and line.items() >= event.items()
+                    ):
+                        _compare(index, line, event)
                     if len(events) > 1:
                         pending.extend(events[1:])
                     moves += 1
@@ -909,7 +1004,10 @@ class _Replay:
                     closed = True
                     after = index + len(closing)
                     if after >= end or lines[after].get("type") != "abandon":
-                        raise _Fail(min(after, end - 1), f"the round's {kind} for an abandon must be followed by the abandon line")
+                        raise _Fail(
+                            min(after, end - 1),
+                            f"the round's {kind} for an abandon must be followed by the abandon line",
+                        )
                     continue
                 elif kind in SEED_LINES:
                     _seed_line(index, self.phase, line)  # the phase is over: it says why not
@@ -945,9 +1043,20 @@ class _Replay:
         if match is None:
             return
         report.hands = [
-            Hand(h.hand, h.dealer, h.summary, h.result.how, h.result.winners, h.result.counts,
-                 h.result.scores, h.totals, h.result.reason, _sheet_fields(h.sheet), h.sheet,
-                 *self.hand_times.get(h.hand, (None, None)))
+            Hand(
+                h.hand,
+                h.dealer,
+                h.summary,
+                h.result.how,
+                h.result.winners,
+                h.result.counts,
+                h.result.scores,
+                h.totals,
+                h.result.reason,
+                _sheet_fields(h.sheet),
+                h.sheet,
+                *self.hand_times.get(h.hand, (None, None)),
+            )
             for h in match.hands
         ]
         if match.hands:
@@ -1032,13 +1141,17 @@ def verify_game(
                 replay.abandon(start, lines[start])
                 reveal = start + 1
                 if reveal < end and lines[reveal].get("type") != "reveal":
-                    raise _Fail(reveal, f"a {lines[reveal].get('type')} line after the abandon: only the reveal may follow")
+                    raise _Fail(
+                        reveal, f"a {lines[reveal].get('type')} line after the abandon: only the reveal may follow"
+                    )
             elif seed is None:
                 reveal = end
             else:
                 reveal = replay.play(start, end, seed)
             if reveal + 1 < end:
-                raise _Fail(reveal + 1, f"a {lines[reveal + 1].get('type')} line after the reveal: the reveal is the last line")
+                raise _Fail(
+                    reveal + 1, f"a {lines[reveal + 1].get('type')} line after the reveal: the reveal is the last line"
+                )
         if report.error is None and lines[-1].get("type") != "reveal":
             # Finished or not, a record without its reveal proves nothing yet.
             raise _Fail(end - 1, NOT_REVEALED)
@@ -1078,8 +1191,15 @@ def _chain(lines: Sequence[dict[str, Any]], key: str | None, hashes: list[str] |
     """
     # A sig not written as the format writes it fails, even one that would check (in capitals, say);
     # the chain is checked up to that line, so that a line before it that breaks the chain is the verdict.
-    unwritten = next((index for index, line in enumerate(lines)
-                      if "sig" in line and not (isinstance(line["sig"], str) and _SIG.fullmatch(line["sig"]))), None)
+    signed = [index for index, line in enumerate(lines) if "sig" in line]
+    unwritten = next(
+        (
+            index
+            for index in signed
+            if not (isinstance(lines[index]["sig"], str) and _SIG.fullmatch(lines[index]["sig"]))
+        ),
+        None,
+    )
     end = len(lines) if unwritten is None else unwritten + 1
     unwritten_sig = "sig is not 128 lowercase hex digits (an Ed25519 signature)"
     try:

@@ -19,9 +19,29 @@ from collections.abc import Sequence
 from typing import Any
 
 from fairdeal.cards import ALL_CARDS, codes, parse_cards
-from fairdeal.fairness import PROTOCOL, SEED_LINES, FairnessError, SeedPhase, check_game_id, check_label, game_key, shuffle
+from fairdeal.fairness import (
+    PROTOCOL,
+    SEED_LINES,
+    FairnessError,
+    SeedPhase,
+    check_game_id,
+    check_label,
+    game_key,
+    shuffle,
+)
 from fairdeal.record import FORMATS
-from fairdeal.verification.replay import NOT_REVEALED, Report, _Fail, _header_and_chain, _header_keys, _no_extra, _Replay, _seed_line, _show, _check_times
+from fairdeal.verification.replay import (
+    NOT_REVEALED,
+    Report,
+    _check_times,
+    _Fail,
+    _header_and_chain,
+    _header_keys,
+    _no_extra,
+    _Replay,
+    _seed_line,
+    _show,
+)
 
 __all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
 
@@ -30,7 +50,20 @@ MAX_SHUFFLE_CARDS = 1024
 MAX_PREFIX = 32
 
 _HEADER_FIELDS = frozenset(
-    {"type", "format", "protocol", "kind", "game_id", "rules", "seats", "label_prefix", "commitment", "server_key", "created", "at"}
+    {
+        "type",
+        "format",
+        "protocol",
+        "kind",
+        "game_id",
+        "rules",
+        "seats",
+        "label_prefix",
+        "commitment",
+        "server_key",
+        "created",
+        "at",
+    }
 )
 _CODES = frozenset(card.code for card in ALL_CARDS)
 _PREFIX = re.compile(r"[a-z0-9/_-]*")
@@ -92,7 +125,9 @@ def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str 
         kind = line.get("type")
         if kind == "reveal":
             if index + 1 < end:
-                raise _Fail(index + 1, f"a {lines[index + 1].get('type')} line after the reveal: the reveal is the last line")
+                raise _Fail(
+                    index + 1, f"a {lines[index + 1].get('type')} line after the reveal: the reveal is the last line"
+                )
             return
         if kind == "start" and phase.started:
             raise _Fail(index, "a second start")
