@@ -33,6 +33,9 @@ from fairdeal.service.settings import Settings
 
 __all__ = ["LimitedHttpTools"]
 
+LINGER_SECONDS = 2.0
+"""How long a connection the server answered early and stops reading (431, 408) stays half-open,
+its incoming bytes dropped, before it is closed (see ``_answer_and_close``)."""
 CAP_RETRY_SECONDS = 5
 """The ``Retry-After`` of a 503 over ``FAIRDEAL_MAX_CONNECTIONS``: an idle connection is closed within
 the keep-alive timeout (5 s by default), and a silent one within the header or body timeout."""
@@ -115,8 +118,19 @@ class LimitedHttpTools(HttpToolsProtocol):
         self._refused = True
         self._disarm()
         if not self.transport.is_closing():
-            detail = f"the request line and headers are over {self.max_head_bytes} bytes"
-            self.transport.write(_error_response(431, detail))
+            self._answer_and_close(431, f"the request line and headers are over {self.max_head_bytes} bytes")
+
+    def _answer_and_close(self, status: int, detail: str) -> None:
+        """Answer a request the server stops reading, and close its connection as RFC 9112 section
+        9.6 asks: our side first (the answer, then end of stream), reading and dropping what the
+        client still sends for :data:`LINGER_SECONDS`. Closed at once, a byte arriving after the
+        close made the kernel reset the connection, and the client lost the answer it had not read."""
+        self._refused = True  # data_received drops what comes now
+        self.transport.write(_error_response(status, detail))
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.loop.call_later(LINGER_SECONDS, self.transport.close)
+        else:
             self.transport.close()
 
     def on_url(self, url: bytes) -> None:
@@ -185,9 +199,9 @@ class LimitedHttpTools(HttpToolsProtocol):
             # goes nowhere): it never runs on a part of a body.
             cycle.disconnected = True
             cycle.message_event.set()
-            detail = f"the request body did not arrive within {self.body_seconds:g} s"
-            self.transport.write(_error_response(408, detail))
-        self.transport.close()  # answered early, and the body still coming: nothing more to say
+            self._answer_and_close(408, f"the request body did not arrive within {self.body_seconds:g} s")
+        else:
+            self.transport.close()  # answered early, and the body still coming: nothing more to say
 
     def _disarm_body(self) -> None:
         if self._body_timer is not None:
