@@ -132,6 +132,8 @@ chromium:
 # Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
 # process): the browser files wait on Chromium while the other core replays records.
 test: $(STAMP) $(PLUGIN_STAMP) $(TS_CLIENT_STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # The README's picture of the table (spec/screenshots/table.jpg): the test server, a Crazy Eights

@@ -139,7 +139,14 @@ CASES: list[tuple[str, str, str, list[str], str, list[str] | int]] = [
     ("first restock", SEED_A, "table-7/game-43", ["4f1c2a9e", "", "", "x"], "hand/1/restock/1", RESTOCK),
     ("second restock", SEED_A, "table-7/game-43", ["4f1c2a9e", "", "", "x"], "hand/1/restock/2", RESTOCK),
     ("two packs", SEED_B, "fan-tan/7", ["alice", "bob", "carol", "dave", "erin", "frank"], "hand/1/deal", 2),
-    ("two packs, draw for deal", SEED_B, "fan-tan/7", ["alice", "bob", "carol", "dave", "erin", "frank"], "draw-for-deal", 2),
+    (
+        "two packs, draw for deal",
+        SEED_B,
+        "fan-tan/7",
+        ["alice", "bob", "carol", "dave", "erin", "frank"],
+        "draw-for-deal",
+        2,
+    ),
     ("three packs", SEED_B, "big-table", ["p1", "p2"], "hand/1/deal", 3),
     ("non-ASCII game id", SEED_B, "partie-été-♠", ["alice"], "hand/1/deal", 1),
     ("CJK game id and emoji client seed", SEED_B, "游戏-1", ["🂡 ace", "日本語"], "hand/1/deal", 1),
@@ -172,8 +179,9 @@ UNIFORM_CASES: list[tuple[int, list[int], str]] = [
 ]
 
 
-def shuffle_vector(name: str, server_seed: str, game_id: str, client_seeds: list[str], label: str,
-                   cards: list[str] | int) -> dict[str, object]:
+def shuffle_vector(
+    name: str, server_seed: str, game_id: str, client_seeds: list[str], label: str, cards: list[str] | int
+) -> dict[str, object]:
     if isinstance(cards, int):
         deck = ONE_PACK * cards
         card_input: dict[str, object] = {"packs": cards}
@@ -221,8 +229,15 @@ def uniform_vector(n: int, words: list[int], note: str) -> dict[str, object]:
 # Secret rules (spec/fairness.md, section 12): seed, game, round, library size, the rule text.
 RULE_CASES: list[tuple[str, str, str, list[str], int, int, str]] = [
     ("the worked example's seed, round 1", "00" * 32, "demo", ["alice", ""], 1, 24, "card.colour != last.colour"),
-    ("a later round, another library size", _seed("rules"), "eleusis-7", ["", "", "", ""], 3, 7,
-     "if last.rank < 7 then card.rank > last.rank else card.rank < last.rank"),
+    (
+        "a later round, another library size",
+        _seed("rules"),
+        "eleusis-7",
+        ["", "", "", ""],
+        3,
+        7,
+        "if last.rank < 7 then card.rank > last.rank else card.rank < last.rank",
+    ),
     ("a non-ASCII game id, one-card library", "ff" * 32, "jeu-é", ["x"], 12, 1, "card.suit = spades"),
 ]
 
@@ -231,8 +246,9 @@ def ref_rule_commitment(rule: str, nonce: bytes) -> str:
     return hashlib.sha256(lp("fairdeal/v1/rule") + lp(rule) + lp(nonce)).hexdigest()
 
 
-def rule_vector(name: str, server_seed: str, game_id: str, client_seeds: list[str], hand: int,
-                library: int, rule: str) -> dict[str, object]:
+def rule_vector(
+    name: str, server_seed: str, game_id: str, client_seeds: list[str], hand: int, library: int, rule: str
+) -> dict[str, object]:
     key = ref_game_key(server_seed, game_id, client_seeds)
     nonce = ref_stream_bytes(key, f"hand/{hand}/rule-nonce", 32)
     order = ref_shuffle(ref_words(key, f"hand/{hand}/rule"), list(range(library)))

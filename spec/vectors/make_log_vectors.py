@@ -28,10 +28,23 @@ SEED = bytes(range(32))
 """The example's signing key: a fixed private key, for the example only."""
 
 ENTRIES = [
-    {"type": "start", "kind": "game", "id": "g1", "rules": "crazy-eights",
-     "commitment": "11" * 32, "created": "2026-01-01T00:00:00Z", "host": "alice"},
-    {"type": "start", "kind": "session", "id": "s1",
-     "commitment": "22" * 32, "created": "2026-01-01T00:00:05Z", "host": "ip-0123456789abcdef0123"},
+    {
+        "type": "start",
+        "kind": "game",
+        "id": "g1",
+        "rules": "crazy-eights",
+        "commitment": "11" * 32,
+        "created": "2026-01-01T00:00:00Z",
+        "host": "alice",
+    },
+    {
+        "type": "start",
+        "kind": "session",
+        "id": "s1",
+        "commitment": "22" * 32,
+        "created": "2026-01-01T00:00:05Z",
+        "host": "ip-0123456789abcdef0123",
+    },
     {"type": "end", "id": "g1", "how": "revealed", "seq": 41, "head": "33" * 32},
 ]
 
@@ -97,8 +110,9 @@ def vectors() -> dict:
         "leaf_hashes": [sha(b"\x00" + d).hex() for d in data],
         "roots": {str(n): mth(data[:n]).hex() for n in range(0, len(data) + 1)},
         "inclusion": [{"index": i, "size": len(data), "proof": hexes(path(i, data))} for i in range(len(data))],
-        "consistency": [{"first": m, "second": len(data), "proof": hexes(subproof(m, data, True))}
-                        for m in range(1, len(data))],
+        "consistency": [
+            {"first": m, "second": len(data), "proof": hexes(subproof(m, data, True))} for m in range(1, len(data))
+        ],
         "checkpoint": f"{text}\n\u2014 {ORIGIN} {signature}\n",
     }
 
