@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.record import at_ms, canonical, check_at, line_hash, parse_record
-from fairdeal.verification.replay import _move_line, _parse, _read_unsigned, read_lines
+from fairdeal.verification.lines import _move_line, _parse, _read_unsigned, read_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted((ROOT / "tests" / "golden").glob("*.jsonl")) + sorted((ROOT / "spec" / "vectors").glob("*.jsonl"))

@@ -14,6 +14,7 @@ import fairdeal.service.limits
 import fairdeal.service.schemas
 import fairdeal.service.settings
 import fairdeal.service.store
+import fairdeal.service.store.base
 import fairdeal.service.timer
 
 MODULES = [
@@ -27,6 +28,7 @@ MODULES = [
     fairdeal.service.schemas,
     fairdeal.service.settings,
     fairdeal.service.store,
+    fairdeal.service.store.base,
     fairdeal.service.timer,
 ]
 

@@ -253,7 +253,7 @@ def test_a_commit_is_on_disk_before_its_receipt_is_sent(app, monkeypatch):
     if store.kind == "postgresql":
         assert store._query("SHOW synchronous_commit") == [("on",)]  # a commit returns once flushed
         return
-    import fairdeal.service.store as store_module
+    import fairdeal.service.store.sqlite as store_module
 
     flushed: list[tuple[str, int]] = []
     real_fsync = store_module.os.fsync
@@ -286,7 +286,7 @@ def test_a_commit_is_on_disk_before_its_receipt_is_sent(app, monkeypatch):
 def test_commits_made_before_a_flush_share_it(app, monkeypatch):
     # A group commit: eight requests' commits, then their eight waits: one flush covers them all.
     store = app.state.store
-    import fairdeal.service.store as store_module
+    import fairdeal.service.store.sqlite as store_module
 
     api = Api(TestClient(app))
     ids = [api.create([("Ann", False), ("Bot", True)])["game_id"] for _ in range(8)]

@@ -1,0 +1,480 @@
+"""The PostgreSQL store: psycopg 3, a small pool per process, the log appended in the server."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
+from typing import Any
+
+from fairdeal.service.store.base import (
+    _ADD_COLUMN,
+    _ADDED_COLUMNS,
+    _GAME_COLUMNS,
+    _LIMIT_INDEXES,
+    _SCHEMA,
+    CHANNEL,
+    KEEP,
+    Conflict,
+    GameRow,
+    Store,
+    _end_of,
+    _log,
+    _row_changes,
+    _settle,
+    _start_of,
+)
+from fairdeal.tlog import entry_bytes, leaf_hash
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg 3 and a small connection pool per process.
+
+    Connections are in autocommit mode: a read is one round trip, and only
+    writes open a transaction. A connection is checked (one more round trip)
+    when it is taken from the pool after a second or more unused, which is
+    when the server may have gone away under it; one in steady use is not.
+
+    Beside the pool that worker threads use, a second pool of async
+    connections serves the ``*_async`` methods on the app's event loop
+    (opened by :meth:`open_async` when the app starts): creating, reading
+    and playing a game then needs no worker thread at all. An append of a
+    few lines is one statement (one round trip) on either pool.
+    """
+
+    kind = "postgresql"
+    announces = True
+    _ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)"
+    _NOTIFY = f", pg_notify('{CHANNEL}', id)"
+    """The one-statement append's announcement, after its ``RETURNING id, status``."""
+    _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    CHECK_IDLE_SECONDS = 1.0
+    listener_pid: int | None = None
+    """The server process of :meth:`listen`'s connection while it listens (for an operator's
+    ``pg_stat_activity``, and tests)."""
+    LISTEN_BACKOFF = (0.05, 5.0)
+    """:meth:`listen`'s wait before connecting again after its connection failed: the first, and
+    the most (each failure doubles it)."""
+    ASYNC_CONNECTIONS = 32
+    """At most this many async connections (opened as needed). A move holds its connection until
+    the loop gets round to reading the answer, which under load is most of the move's time: with
+    8, moves queued for connections (bench/load.py at 32 tables, when only moves ran on the loop:
+    p99 60 ms with 8, 44-53 ms with 32). With the threads' 8, a process opens up to 40."""
+
+    def __init__(self, url: str, max_connections: int = 8) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        self._unique_violation = psycopg.errors.UniqueViolation
+        # Not IntegrityError or DataError: those are answers (a unique violation is a Conflict).
+        self.loop_errors = (psycopg.OperationalError, psycopg.InterfaceError)
+        self._url = url
+        self._returned: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+        self._async_pool: Any = None  # see open_async
+        self._async_loop: asyncio.AbstractEventLoop | None = None
+        self._pool = ConnectionPool(
+            url,
+            kwargs={"autocommit": True, "application_name": "fairdeal"},
+            min_size=1,
+            max_size=max_connections,
+            timeout=30,
+            check=self._check,
+            # No reset callback: with one, the pool hands every returned connection to its
+            # worker thread (a thread hand-off per query); the last use is noted in _connection.
+            open=True,
+            name="fairdeal",
+        )
+        with self._transaction() as cur:
+            # Two servers starting together must not both create the tables.
+            cur.execute("SELECT pg_advisory_xact_lock(?)", (0x66616972,))
+            for statement in _SCHEMA:
+                cur.execute(statement.format(blob="BYTEA", real="DOUBLE PRECISION"))
+            for name, kind in _ADDED_COLUMNS.items():
+                cur.execute(
+                    _ADD_COLUMN.format(
+                        if_not_exists="IF NOT EXISTS ",
+                        name=name,
+                        kind=kind.format(blob="BYTEA", real="DOUBLE PRECISION"),
+                    )
+                )
+            for statement in _LIMIT_INDEXES:
+                cur.execute(statement)
+            cur.execute(self._LOG_FUNCTION)
+
+    _LOG_FUNCTION = """CREATE OR REPLACE FUNCTION fairdeal_log_append(p_record TEXT, p_entries TEXT[], p_leaves BYTEA[])
+RETURNS INTEGER LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    at_index INTEGER;
+BEGIN
+    -- EXCLUSIVE: no other transaction inserts into the log until this one ends; readers go on.
+    LOCK TABLE log_entries IN EXCLUSIVE MODE;
+    -- A VOLATILE function's statements each take a new snapshot (READ COMMITTED): this one sees
+    -- what the lock's last holder committed.
+    SELECT COALESCE(MAX(idx) + 1, 0) INTO at_index FROM log_entries;
+    INSERT INTO log_entries (idx, record_id, entry, leaf)
+        SELECT at_index + n::integer - 1, p_record, e, l FROM unnest(p_entries, p_leaves) WITH ORDINALITY AS u (e, l, n);
+    RETURN at_index;
+END $$"""
+    """Appends entries to the log, numbered on from its size, in the statement that calls it: so
+    the log's lock (see :meth:`Store._insert_log`) is taken inside the last statement of its
+    transaction, in autocommit one statement from start to commit, and never held while a
+    process (an event loop with other requests to serve, a thread waiting for the GIL) gets
+    round to sending the next. Made, or replaced, with the tables."""
+
+    def announce(self, on: bool) -> None:
+        self.announces = on
+        self._ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)" if on else ""
+        self._NOTIFY = f", pg_notify('{CHANNEL}', id)" if on else ""
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        return sql.replace("?", "%s")
+
+    def _check(self, conn: Any) -> None:
+        if time.monotonic() - self._returned.get(conn, 0.0) >= self.CHECK_IDLE_SECONDS:
+            type(self._pool).check_connection(conn)
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A connection of the pool, its last use noted when it goes back."""
+        with self._pool.connection() as conn:
+            try:
+                yield conn
+            finally:
+                self._returned[conn] = time.monotonic()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self._connection() as conn:
+            with conn.transaction():  # commits on success, rolls back on an exception
+                with conn.cursor() as cur:
+                    yield _PgCursor(cur)
+
+    @contextmanager
+    def _statement(self) -> Iterator[Any]:
+        with self._connection() as conn, conn.cursor() as cur:  # autocommit: the statement commits itself
+            yield _PgCursor(cur)
+
+    ONE_STATEMENT_LINES = 1000
+    """Appends of up to this many lines are one statement (two parameters a line; PostgreSQL takes 65,535)."""
+
+    def _one_statement(
+        self,
+        table: str,
+        sets: list[str],
+        params: list[Any],
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        end: dict[str, Any] | None = None,
+    ) -> tuple[str, list[Any]] | None:
+        """An append as one statement, so one round trip and its own transaction (the connections
+        are in autocommit mode) instead of four (BEGIN, UPDATE, INSERT, COMMIT): the lines are
+        inserted only if the row moved on from ``expected_seq``, whose lock orders racing appends.
+        ``None`` for no lines, or too many.
+
+        With the record's ``end``, the statement also appends the log's end entry (settled by the
+        row's status as the statement left it, for a record the log announced), last: its answer
+        is then one row, the lines inserted and the entry's index (``NULL`` for none). Otherwise
+        the rowcount is the lines inserted."""
+        if not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
+            return None
+        moved = (
+            f"moved AS (UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?"
+            f" RETURNING id, status{self._NOTIFY})"
+        )
+        insert = (
+            "INSERT INTO lines (game_id, seq, line) SELECT moved.id, new.seq, new.line FROM moved, (VALUES "
+            + ", ".join(["(?::integer, ?::text)"] * len(lines))
+            + ") AS new (seq, line)"
+        )
+        values = [value for seq, text in enumerate(lines, expected_seq) for value in (seq, text)]
+        if end is None:
+            return self._sql(f"WITH {moved} {insert}"), [*params, record_id, expected_seq, *values]
+        abandoned = _settle(end, ("abandoned", True))
+        assert abandoned is not None
+        texts = [entry_bytes(abandoned), entry_bytes(end)]
+        sql = (
+            f"WITH {moved}, new_lines AS ({insert} RETURNING 1) "
+            # In this order: the lines (a taken seq fails here, before the log's lock), then the entry.
+            "SELECT (SELECT COUNT(*) FROM new_lines), (SELECT fairdeal_log_append(moved.id,"
+            " ARRAY[CASE WHEN moved.status = 'abandoned' THEN ? ELSE ? END],"
+            " ARRAY[CASE WHEN moved.status = 'abandoned' THEN ?::bytea ELSE ?::bytea END])"
+            " FROM moved WHERE EXISTS (SELECT 1 FROM log_entries WHERE record_id = moved.id))"
+        )
+        return self._sql(sql), [
+            *params,
+            record_id,
+            expected_seq,
+            *values,
+            *(data.decode() for data in texts),
+            *(leaf_hash(data) for data in texts),
+        ]
+
+    def _create_statement(
+        self,
+        table: str,
+        columns: str,
+        values: Sequence[Any],
+        record_id: str,
+        seat_hashes: dict[int, str],
+        lines: Sequence[str],
+        host: str,
+    ) -> tuple[str, list[Any]] | None:
+        """A new game or session as one statement (every part of a data-modifying ``WITH`` runs,
+        all or nothing): its lines (the header first), row and seat token hashes, then its start
+        entry in the log (and its end entry when the lines end the record: a table of bots alone
+        may be over at once). Its answer is the start entry's index. ``None`` for no lines or too
+        many, or a first line that is no record header (nothing logged)."""
+        if not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
+            return None
+        start = _start_of(lines[0], host)
+        if start is None:
+            return None
+        end = _end_of(record_id, lines)
+        texts = [entry_bytes(entry) for entry in (start, end) if entry is not None]
+        parts: list[str] = []
+        params: list[Any] = []
+        parts.append(
+            "new_lines AS (INSERT INTO lines (game_id, seq, line) VALUES "
+            + ", ".join(["(?, ?::integer, ?::text)"] * len(lines))
+            + " RETURNING 1)"
+        )
+        params += [value for seq, text in enumerate(lines) for value in (record_id, seq, text)]
+        counted = "(SELECT COUNT(*) FROM new_lines)"
+        if seat_hashes:
+            parts.append(
+                "new_tokens AS (INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES "
+                + ", ".join(["(?, ?::integer, ?)"] * len(seat_hashes))
+                + " RETURNING 1)"
+            )
+            params += [value for seat, token_hash in seat_hashes.items() for value in (record_id, seat, token_hash)]
+            counted += ", (SELECT COUNT(*) FROM new_tokens)"
+        parts.append(
+            f"new_row AS (INSERT INTO {table} ({columns}) VALUES (" + ", ".join("?" * len(values)) + ") RETURNING id)"
+        )
+        params += list(values)
+        # The log's entries last (see Store._insert_log): after the lines, whose header's key is the
+        # id's uniqueness, the tokens and the row.
+        sql = (
+            f"WITH {', '.join(parts)} SELECT {counted}, fairdeal_log_append(new_row.id, ARRAY["
+            + ", ".join(["?"] * len(texts))
+            + "]::text[], ARRAY["
+            + ", ".join(["?::bytea"] * len(texts))
+            + "]) FROM new_row"
+        )
+        params += [data.decode() for data in texts] + [leaf_hash(data) for data in texts]
+        return self._sql(sql), params
+
+    def _create(
+        self,
+        table: str,
+        columns: str,
+        values: Sequence[Any],
+        record_id: str,
+        seat_hashes: dict[int, str],
+        lines: Sequence[str],
+        host: str,
+    ) -> int | None:
+        statement = self._create_statement(table, columns, values, record_id, seat_hashes, lines, host)
+        if statement is None:
+            return super()._create(table, columns, values, record_id, seat_hashes, lines, host)
+        try:
+            with self._connection() as conn:
+                return int(conn.execute(*statement).fetchone()[-1])
+        except self._unique_violation:
+            raise Conflict(record_id, 0, None) from None
+
+    def _insert_log(self, cur: Any, record_id: str, entry: dict[str, Any]) -> int:
+        # One round trip, the lock and the index taken in it (see _LOG_FUNCTION).
+        data = entry_bytes(entry)
+        cur.execute(
+            "SELECT fairdeal_log_append(?, ARRAY[?], ARRAY[?::bytea])", (record_id, data.decode(), leaf_hash(data))
+        )
+        (index,) = cur.fetchone()
+        return int(index)
+
+    def _append(
+        self,
+        table: str,
+        sets: list[str],
+        params: list[Any],
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        end: dict[str, Any] | None = None,
+    ) -> None:
+        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq, end)
+        if statement is None:
+            super()._append(table, sets, params, record_id, lines, expected_seq, end)
+            return
+        with self._connection() as conn:
+            cursor = conn.execute(*statement)
+            added = cursor.rowcount if end is None else cursor.fetchone()[0]
+            if added != len(lines):
+                raise Conflict(record_id, expected_seq, None)
+
+    async def open_async(self) -> None:
+        from psycopg_pool import AsyncConnectionPool
+
+        await self.close_async()
+        pool = AsyncConnectionPool(
+            self._url,
+            kwargs={"autocommit": True, "application_name": "fairdeal-loop"},
+            min_size=1,
+            max_size=self.ASYNC_CONNECTIONS,
+            timeout=30,
+            check=self._check_async,
+            open=False,
+            name="fairdeal-async",
+        )
+        await pool.open()
+        self._async_pool, self._async_loop = pool, asyncio.get_running_loop()
+
+    async def listen(self, changed: Callable[[str], None], connected: Callable[[bool], None]) -> None:
+        import psycopg
+
+        # One connection of its own, outside the pools: LISTEN belongs to a session, and a
+        # pooled connection would be handed to a query meanwhile.
+        wait, most = self.LISTEN_BACKOFF
+        while True:
+            try:
+                # Keepalives: a connection cut without a word (a dead peer) must fail, not wait forever.
+                conn = await psycopg.AsyncConnection.connect(
+                    self._url,
+                    autocommit=True,
+                    application_name="fairdeal-listen",
+                    connect_timeout=10,
+                    keepalives=1,
+                    keepalives_idle=10,
+                    keepalives_interval=5,
+                    keepalives_count=3,
+                )
+            except psycopg.Error:  # the server is away: try again, later and later
+                await asyncio.sleep(wait)
+                wait = min(most, wait * 2)
+                continue
+            try:
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listener_pid = conn.info.backend_pid
+                    wait = self.LISTEN_BACKOFF[0]
+                    connected(True)
+                    async for notice in conn.notifies():
+                        changed(notice.payload)
+            except Exception as exc:  # noqa: BLE001 (dropped: a restart, a network cut; connect again)
+                _log.warning(
+                    "live updates: the listening connection failed (%s); streams look at the database until it is back",
+                    type(exc).__name__,
+                )
+            finally:
+                self.listener_pid = None
+                connected(False)
+            await asyncio.sleep(wait)
+            wait = min(most, wait * 2)
+
+    async def close_async(self) -> None:
+        pool, self._async_pool, self._async_loop = self._async_pool, None, None
+        if pool is not None:
+            await pool.close()
+
+    def async_ready(self) -> bool:
+        return self._async_pool is not None and self._async_loop is asyncio.get_running_loop()
+
+    async def append_async(
+        self,
+        record_id: str,
+        lines: Sequence[str],
+        expected_seq: int,
+        *,
+        status: str | None = None,
+        deadline: float | None = KEEP,
+        sealed_secret: bytes | None = KEEP,
+        ready: int | None = KEEP,
+        table: str = "games",
+    ) -> bool:
+        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret, ready)
+        end = _end_of(record_id, lines)
+        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq, end)
+        pool = self._async_pool
+        if statement is None or pool is None:
+            # Not in a worker thread from here: the caller may hold a record's lock that all of them wait for.
+            return False
+        try:
+            async with self._async_connection() as conn:
+                # One statement, its own transaction: the record's end and its log entry with it,
+                # so no lock is held while the loop serves other requests.
+                cursor = await conn.execute(*statement)
+                added = cursor.rowcount if end is None else (await cursor.fetchone())[0]
+        except self._unique_violation:
+            raise Conflict(record_id, expected_seq, None) from None
+        if added != len(lines):
+            raise Conflict(record_id, expected_seq, None)
+        return True
+
+    async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        async with self._async_connection() as conn:
+            cursor = await conn.execute(self._sql(sql), tuple(params))
+            rows = await cursor.fetchall()
+        return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows]
+
+    async def create_game_async(
+        self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *, host: str = "-"
+    ) -> int | None:
+        values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
+        statement = self._create_statement("games", _GAME_COLUMNS, values, row.id, seat_hashes, lines, host)
+        if self._async_pool is None or statement is None:
+            return None
+        try:
+            async with self._async_connection() as conn:
+                cursor = await conn.execute(*statement)
+                return int((await cursor.fetchone())[-1])
+        except self._unique_violation:
+            raise Conflict(row.id, 0, None) from None
+
+    @asynccontextmanager
+    async def _async_connection(self) -> AsyncIterator[Any]:
+        """A connection of the async pool, its last use noted when it goes back."""
+        async with self._async_pool.connection() as conn:
+            try:
+                yield conn
+            finally:
+                self._returned[conn] = time.monotonic()
+
+    async def _check_async(self, conn: Any) -> None:
+        if time.monotonic() - self._returned.get(conn, 0.0) >= self.CHECK_IDLE_SECONDS:
+            await type(self._async_pool).check_connection(conn)
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._connection() as conn:
+            rows = conn.execute(self._sql(sql), tuple(params)).fetchall()
+        return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows]
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+class _PgCursor:
+    """A psycopg cursor that takes the ``?`` placeholders the store's SQL is written with."""
+
+    def __init__(self, cur: Any) -> None:
+        self._cur = cur
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._cur.execute(PostgresStore._sql(sql), tuple(params))
+
+    @property
+    def rowcount(self) -> int:
+        return self._cur.rowcount
+
+    def fetchone(self) -> Any:
+        return self._cur.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return self._cur.fetchall()
+
+
+__all__ = ["PostgresStore"]
