@@ -348,6 +348,10 @@ class LogInfo(_Closed):
     origin: str
     public_key: Hex64
     verifier_key: str = Field(description="The key as note verifiers write it: origin+keyID+base64(0x01||key).")
+    witnesses: list[str] = Field(
+        description="The verifier keys (name+keyID+base64(0x04||key)) of the witnesses the service sends its "
+        "checkpoints to, in FAIRDEAL_WITNESSES' order; empty without (spec/log.md section 9)."
+    )
 
 
 class GameCreated(_Closed):

@@ -162,6 +162,12 @@ def test_friends_play_a_whole_match_on_phones_held_sideways(open_page, server, t
     downloaded_record_verifies(page, server, lambda: tap(page.locator("#end-download")), tmp_path)
     record = record_lines(server, page.url.split("/table/")[1].split("#")[0])
     assert {line["seat"] for line in record if line["type"] == "move" and not line.get("auto")} >= {0, 1}
+    # Each reads the other by name: "You" is only what a seat calls itself.
+    assert "Ann" in friend.page.locator("#scores").text_content()
+    assert "Ben" in page.locator("#scores").text_content()
+    # The lobby keeps the host's name for the next table.
+    page.goto(page.url.split("/table/")[0] + "/")
+    assert page.input_value("#seat-name-0") == "Ann"
 
 
 def test_friends_play_a_whole_match_on_laptops_with_the_keyboard_only(open_page, new_game, server, tmp_path):

@@ -187,6 +187,9 @@ def test_lobby_to_a_whole_game_with_the_mouse_then_verify(open_page, server):
     page.click("#verify-link")
     page.wait_for_selector("body[data-verdict='verified']")
     assert page.locator("#commitment").inner_text() == commitment
+    # The verify page checks the game's entries in the log too (this server's log has no witnesses).
+    page.wait_for_selector("#log-panel[data-state='ok']")
+    assert page.locator("#log-witnesses").inner_text() == "This log names no witnesses."
     assert page.locator("section.hand").count() >= 1
     opened.shot("verify-from-the-table", full_page=True)
 

@@ -341,3 +341,42 @@ def test_files_that_are_not_clean_text_get_fairdeal_verifys_answer(verify_page, 
         expected = f"line {error['line']}: {error['reason']}"
     assert verify_page.load(path) == "failed"
     assert verify_page.page.locator("#failure").inner_text() == expected
+
+
+def test_a_game_from_the_server_shows_its_log_entries_and_the_witnesses_that_cosigned(open_page, new_game, server):
+    from fairdeal.cosignature import add_cosignatures, cosign, witness_key
+    from fairdeal.record import Signer
+
+    from .play import play_by_api
+
+    game = new_game(["Wit", "Bot W"], options={"target": 1})  # a match of one hand
+    api(server, "POST", f"/games/{game.id}/start", token=game.created["host_token"])
+    play_by_api(server, game)
+    log = api(server, "GET", f"/games/{game.id}/log")
+    info = api(server, "GET", "/.well-known/fairdeal-log")
+    # The test server has no witnesses: two are named, one cosigns, and a line under the second's
+    # name is signed by another key (not counted).
+    one, two, other = (Signer.from_seed(bytes([n]) * 32) for n in (1, 2, 3))
+    keys = [witness_key("w1.example/witness", one.public_hex), witness_key("w2.example/witness", two.public_hex)]
+    lines = [
+        cosign(log["checkpoint"], "w1.example/witness", one.public_hex, one.sign, 1_700_000_000),
+        cosign(log["checkpoint"], "w2.example/witness", other.public_hex, other.sign, 1_700_000_001),
+    ]
+    opened = open_page("/verify")  # the answers are set before the record is asked for
+    page = opened.page
+    page.route(
+        f"**/games/{game.id}/log",
+        lambda route: route.fulfill(json={**log, "checkpoint": add_cosignatures(log["checkpoint"], lines)}),
+    )
+    page.route("**/.well-known/fairdeal-log", lambda route: route.fulfill(json={**info, "witnesses": keys}))
+    page.goto(f"{server}/verify?game={game.id}")
+    page.wait_for_selector("body[data-verdict='verified']")
+    page.wait_for_selector("#log-panel[data-state='ok']")
+    status = page.locator("#log-status").inner_text()
+    assert (
+        status.startswith(f"Announced in the log {info['origin']}: its start, entry ")
+        and "its end (revealed)" in status
+    )
+    assert page.locator("#log-witnesses").inner_text() == (
+        "Cosigned by w1.example/witness (1 of the log's 2 witnesses): each checked that the log only grew."
+    )

@@ -226,6 +226,18 @@ def test_a_restarted_service_learns_the_witnesses_sizes_from_their_409s(tmp_path
         assert api.client.get("/log/checkpoint").text == checkpoint  # nothing new: no new round, the same note
 
 
+def test_the_log_s_description_lists_the_witnesses_keys_in_the_operator_s_order(tmp_path, witnesses, new_ids):
+    # What the table's "Why it is fair" panel and the verify page name the cosigners from.
+    app = service(tmp_path, f"sqlite:///{tmp_path / 'fd.db'}", witnesses, new_ids)
+    with running(app) as api:
+        info = api.ok("GET", "/.well-known/fairdeal-log")
+        assert info["witnesses"] == witnesses.keys()
+        assert [WitnessKey.parse(key).name for key in info["witnesses"]] == ["w1.example/witness", "w2.example/witness"]
+    alone = service(tmp_path / "alone", f"sqlite:///{tmp_path / 'alone.db'}", witnesses, new_ids, setting="")
+    with running(alone) as api:
+        assert api.ok("GET", "/.well-known/fairdeal-log")["witnesses"] == []
+
+
 def test_the_background_rounds_witness_a_grown_log_unasked(tmp_path, witnesses, new_ids):
     import time
 

@@ -23,7 +23,8 @@ OptionalPosition = Annotated[int | None, Query(ge=0, le=2**53)]
 
 
 def _log(request: Request) -> PublicLog:
-    return request.app.state.log
+    log: PublicLog = request.app.state.log
+    return log
 
 
 @router.get(
@@ -90,13 +91,15 @@ async def tile(request: Request, store: StoreDep, path: TilePath) -> Response:
 
 @router.get("/.well-known/fairdeal-log", response_model=LogInfo)
 async def log_info(request: Request) -> dict[str, Any]:
-    """Where the log's checkpoint is, its origin, and the key that signs it."""
+    """Where the log's checkpoint is, its origin, the key that signs it and the witnesses' keys."""
     log = _log(request)
+    witnesses = request.app.state.witnesses
     return {
         "checkpoint": str(request.url_for("checkpoint")),
         "origin": log.origin,
         "public_key": log.signer.public_hex,
         "verifier_key": log.verifier_key,
+        "witnesses": [] if witnesses is None else [str(site.key) for site in witnesses.sites],
     }
 
 

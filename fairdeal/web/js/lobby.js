@@ -63,6 +63,26 @@ function refresh() {
   });
 }
 
+// The host's name, kept from the last table they opened: the others see it ("You" is only
+// ever what a seat calls itself, never a name the others read).
+const NAME_KEY = "fairdeal.name";
+
+function keptName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || null;
+  } catch {
+    return null; // storage off: the default name
+  }
+}
+
+function keepName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    // storage off: nothing kept
+  }
+}
+
 function addSeat(name = null, bot = true) {
   if (rows().length >= maxSeats()) return;
   list.append(seatRow(name ?? `Bot ${rows().length}`, bot));
@@ -125,6 +145,7 @@ form.addEventListener("submit", async (event) => {
         next_hand_seconds: chosenNumber("next-hand-seconds"),
       },
     });
+    if (!seats[0].bot) keepName(seats[0].name);
     showLinks(created);
   } catch (error) {
     showError(`The table could not be opened: ${error.message}`);
@@ -252,7 +273,7 @@ async function start() {
   }
   showGames();
   showOptions();
-  addSeat("You", false);
+  addSeat(keptName() ?? "Player 1", false);
   addSeat("Bot 1", true);
   addSeat("Bot 2", true);
   addSeat("Bot 3", true);

@@ -217,6 +217,82 @@ export async function verifyCheckpoint(note, publicHex) {
   return { ...checkpoint, note, signature: "checked" };
 }
 
+// -- witnesses' cosignatures (C2SP tlog-cosignature, cosignature/v1) -------------------
+
+/**
+ * A witness's note verifier key, `name+keyID+base64(0x04 || Ed25519 key)` (C2SP signed-note, as
+ * fairdeal.cosignature.WitnessKey.parse reads it): `{name, id, publicKey}`. LogCheckError if it is
+ * not one, or its key ID is not the key's.
+ */
+export async function parseWitnessKey(text) {
+  // The name and key ID hold no "+"; base64 may.
+  const [, name, id, key64] = /^([^+\s]+)\+([^+]*)\+(.*)$/.exec(String(text).trim()) ?? [];
+  const raw = key64 === undefined ? null : fromBase64(key64);
+  if (!name || !/^[0-9a-f]{8}$/.test(id) || !raw || raw.length !== 33 || raw[0] !== 0x04) {
+    throw new LogCheckError(`${String(text).slice(0, 40)} is not a witness's cosignature/v1 verifier key`);
+  }
+  const publicKey = raw.slice(1);
+  const keyID = (await sha256(concat(utf8(name), new Uint8Array([0x0a, 0x04]), publicKey))).slice(0, 4);
+  if (toHex(keyID) !== id) throw new LogCheckError(`witness key ${name}: its key ID is not its key's`);
+  return { name, id: keyID, publicKey };
+}
+
+/**
+ * The witnesses of `keys` (parseWitnessKey's answers) whose cosignature of the checkpoint `note`
+ * verifies, in the keys' order: `[{name, time}]`, `time` the witness's timestamp (seconds since
+ * 1970). A witness's signed message is "cosignature/v1\ntime <time>\n" and the checkpoint's text.
+ * A line by an unknown key, or one that does not verify, is not counted; null where this browser
+ * cannot check Ed25519.
+ */
+export async function cosigners(note, keys) {
+  const cut = note.lastIndexOf("\n\n");
+  if (cut < 0 || !note.endsWith("\n")) throw new LogCheckError("not a signed note: no blank line before its signatures");
+  const text = note.slice(0, cut + 1);
+  const lines = note.slice(cut + 2, -1).split("\n").filter((line) => line.startsWith(DASH));
+  const found = [];
+  for (const key of keys) {
+    for (const line of lines) {
+      const [signer, sig64] = line.slice(DASH.length).split(" ");
+      const raw = signer === key.name && sig64 !== undefined ? fromBase64(sig64) : null;
+      if (!raw || raw.length !== 4 + 8 + 64 || !equal(raw.slice(0, 4), key.id)) continue;
+      const time = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
+      const cryptoKey = await importKey(key.publicKey);
+      if (cryptoKey === null) return null;
+      const message = concat(utf8(`cosignature/v1\ntime ${time}\n`), utf8(text));
+      const good = await globalThis.crypto.subtle.verify({ name: "Ed25519" }, cryptoKey, raw.slice(12), message).catch(() => false);
+      if (good) {
+        found.push({ name: key.name, time: Number(time) });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Which of the witnesses `keyTexts` (verifier keys, as /.well-known/fairdeal-log's `witnesses`
+ * lists them) cosigned the checkpoint `note`: `{of, cosigned}` (cosigners' answer), or null for a
+ * log without witnesses. The list is the service's word; an auditor who pins the keys it trusts
+ * runs `fairdeal audit --witness KEY --quorum K` (spec/log.md).
+ */
+export async function witnessesOf(note, keyTexts) {
+  if (!keyTexts.length) return null;
+  const keys = await Promise.all(keyTexts.map(parseWitnessKey));
+  return { of: keys.length, cosigned: await cosigners(note, keys) };
+}
+
+/** witnessesOf's answer (or `{error}`) in a sentence for the page. */
+export function witnessWords(witnessed) {
+  if (witnessed.error) return `Its witnesses' cosignatures could not be checked: ${witnessed.error}.`;
+  const { of, cosigned } = witnessed;
+  const witnesses = `${of} witness${of === 1 ? "" : "es"}`;
+  if (cosigned === null) return `This log has ${witnesses}; this browser cannot check their cosignatures.`;
+  if (!cosigned.length) return `None of the log's ${witnesses} has cosigned this checkpoint yet.`;
+  const names = cosigned.map((w) => w.name);
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `Cosigned by ${list} (${cosigned.length} of the log's ${witnesses}): each checked that the log only grew.`;
+}
+
 // -- a record's entries -------------------------------------------------------------
 
 /**

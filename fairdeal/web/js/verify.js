@@ -6,6 +6,7 @@ import { entryOf, rendererOf } from "./catalogue.js";
 import { cardFace, cardRow, el, fill, saveFile, seatName } from "./ui.js";
 import { display } from "./cards.js";
 import { replayLink } from "./replay-link.js";
+import { checkRecordLog, witnessesOf, witnessWords } from "./publiclog.js";
 
 const HAS_WEB_CRYPTO = Boolean(globalThis.crypto?.subtle);
 
@@ -440,6 +441,40 @@ function checkedPanel(report) {
   );
 }
 
+/**
+ * For a game this server holds: its entries in the server's public log and the witnesses that
+ * cosigned the checkpoint, each checked here (publiclog.js) against the record's own server key.
+ */
+async function logPanel(gameId, text) {
+  const heading = el("h2", { id: "log-title" }, "In the public log");
+  const panel = (state, ...lines) => el("section", { class: "panel", id: "log-panel", "data-state": state, "aria-labelledby": "log-title" }, heading, ...lines);
+  let header;
+  try {
+    header = JSON.parse(text.slice(0, text.indexOf("\n")));
+  } catch {
+    return panel("failed", el("p", { class: "error" }, "The record's header could not be read."));
+  }
+  let log, info;
+  try {
+    [log, info] = await Promise.all([`/games/${encodeURIComponent(gameId)}/log`, "/.well-known/fairdeal-log"].map(async (path) => {
+      const answer = await fetch(path, { headers: { Accept: "application/json" } });
+      if (!answer.ok) throw new Error(`${path}: HTTP ${answer.status}`);
+      return answer.json();
+    }));
+  } catch (error) {
+    return panel("missing", el("p", { class: "hint", id: "log-status" }, `The server's public log could not be read (${error.message}): a game from before the log has no entry.`));
+  }
+  const result = await checkRecordLog(log, header.server_key, { id: gameId, kind: "game", rules: header.rules, commitment: header.commitment });
+  if (!result.ok) return panel("failed", el("p", { class: "error", id: "log-status" }, `Not confirmed in the public log: ${result.error}.`));
+  const witnessed = await witnessesOf(result.checkpoint.note, info.witnesses ?? []).catch((error) => ({ error: error.message }));
+  const entries = result.entries.map((e) => (e.type === "end" ? `its end (${e.entry.how}), entry ${e.index}` : `its start, entry ${e.index}`));
+  return panel(
+    "ok",
+    el("p", { id: "log-status" }, `Announced in the log ${result.checkpoint.origin}: ${entries.join("; ")} of ${result.checkpoint.size}, each proved against the checkpoint the server signed with this record's key.`),
+    witnessed ? el("p", { id: "log-witnesses", class: witnessed.error ? "error" : "hint" }, witnessWords(witnessed)) : el("p", { class: "hint", id: "log-witnesses" }, "This log names no witnesses."),
+  );
+}
+
 // -- loading ---------------------------------------------------------------
 
 async function fromFile(file) {
@@ -481,7 +516,9 @@ async function fromServer(gameId) {
     } catch {
       key = null;
     }
-    await check(new Uint8Array(await response.arrayBuffer()), source, { key, filename: `${gameId}.jsonl` });
+    const data = new Uint8Array(await response.arrayBuffer());
+    const report = await check(data, source, { key, filename: `${gameId}.jsonl` });
+    if (report && report.kind !== "session") reportBox.append(await logPanel(gameId, asText(data)));
   } catch (error) {
     fill(verdict, el("div", { class: "verdict bad" }, el("strong", {}, "Could not load the record"), el("span", { class: "detail" }, String(error))));
     document.body.dataset.verdict = "failed";

@@ -4,7 +4,7 @@
 // this browser kept for the log.
 
 import { ApiError, request } from "../api.js";
-import { checkRecordLog, rememberCheckpoint } from "../publiclog.js";
+import { checkRecordLog, rememberCheckpoint, witnessesOf, witnessWords } from "../publiclog.js";
 import { el, fill, shortHex } from "../ui.js";
 import { storedSeed } from "./seeding.js";
 import { $, api, gameId, me, setPublicLog, ui } from "./state.js";
@@ -30,12 +30,26 @@ async function checkPublicLog(log) {
     Object.assign(result, { ok: false, error: `end entry ${end.index}: the log says the record ends at line ${end.entry.seq}, this page's record at line ${last.seq}` });
   }
   let memory = null;
+  let witnessed = null;
   if (result.checkpoint) {
     const consistency = (first, second) => request("GET", `/log/proof/consistency?first=${first}&second=${second}`);
     memory = await rememberCheckpoint(result.checkpoint, header.server_key, consistency).catch((error) => ({ status: "unchecked", error: error.message }));
+    witnessed = await checkWitnesses(result.checkpoint.note).catch((error) => ({ error: error.message }));
   }
-  setPublicLog({ ...result, memory });
+  setPublicLog({ ...result, memory, witnessed });
   renderFair();
+}
+
+let witnessKeys = null;
+
+/** The checkpoint's witnesses (publiclog.js witnessesOf), their keys as the service lists them, asked once. */
+async function checkWitnesses(note) {
+  witnessKeys ??= request("GET", "/.well-known/fairdeal-log").then((info) => info.witnesses ?? []);
+  const keys = await witnessKeys.catch((error) => {
+    witnessKeys = null; // asked again next time
+    throw error;
+  });
+  return witnessesOf(note, keys);
 }
 
 /** The game's entries in the log, asked of the server (a spectator, a reload, the end). */
@@ -93,6 +107,7 @@ function publicLogBlock() {
       ? el("p", { id: "fair-log-status" }, `In the public log: ${words.join(", ")} of ${cp.size}, ${signed}.`)
       : el("p", { class: "error", id: "fair-log-status" }, `Not confirmed in the public log: ${state.error}.`),
     el("p", { class: "hint" }, "Log: ", el("code", { id: "fair-log-origin" }, cp.origin), ". Announced before the first card, so the game cannot be dropped or dealt again with another seed unseen."),
+    state.witnessed ? el("p", { id: "fair-log-witnesses", class: state.witnessed.error ? "error" : "hint" }, witnessWords(state.witnessed)) : null,
     memory?.status === "unchecked" ? el("p", { class: "error" }, `This log's checkpoints could not be compared: ${memory.error}.`) : null,
     memory && !fork && memory.status !== "unchecked"
       ? el("p", { class: "hint" }, memory.status === "first" ? "This browser keeps this checkpoint, to check that the log's next ones extend it." : "It extends the checkpoints this browser saw before: one log for everybody.")
