@@ -134,6 +134,7 @@ chromium:
 test: $(STAMP) $(PLUGIN_STAMP) $(TS_CLIENT_STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # The README's picture of the table (spec/screenshots/table.jpg): the test server, a Crazy Eights

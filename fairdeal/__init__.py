@@ -58,6 +58,7 @@ from fairdeal.rules import get as get_rules
 from fairdeal.table import Seat, Table, TableError, Timing
 
 if TYPE_CHECKING:  # pragma: no cover
+    from fairdeal.bots import Bot
     from fairdeal.verification import Report
 
 __all__ = [
@@ -98,7 +99,7 @@ def verify(record: str | bytes | list[dict[str, Any]], *, key: str | None = None
     return replay(record, key=key)
 
 
-def make_bot(kind: str, seed: int | str | None = None) -> Any:
+def make_bot(kind: str, seed: int | str | None = None) -> Bot:
     """A bot of ``kind`` (``"heuristic"`` or ``"random"``) that chooses from a seat's view:
     ``bot.choose(table.rules, table.view(seat))``. See :mod:`fairdeal.bots`."""
     from fairdeal.bots import make_bot as make  # bots import every game's heuristics: load them on demand

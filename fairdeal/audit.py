@@ -580,14 +580,14 @@ def _consistency(
     except (KeyError, TypeError, ValueError):
         raise AuditError("the state file's checkpoint is malformed (size, root, checkpoint)") from None
     report.previous = _checkpoint_json(old_note, old_size, old_root)
-    both = {"previous": report.previous, "checkpoint": report.checkpoint}
     if old_size > size:
         report.consistent = False
         report.problem(
             "inconsistent",
             f"the log shrank: it had {old_size} entries, its checkpoint now says {size}\n"
             f"previous checkpoint:\n{_indent(old_note)}\nnew checkpoint:\n{_indent(note)}",
-            **both,
+            previous=report.previous,
+            checkpoint=report.checkpoint,
         )
         return False
     try:
@@ -611,7 +611,8 @@ def _consistency(
             f"THE LOG FORKED OR WAS REWRITTEN: the checkpoint of size {size} is not "
             f"an extension of the one of size {old_size} seen before ({exc})\n"
             f"previous checkpoint:\n{_indent(old_note)}\nnew checkpoint:\n{_indent(note)}",
-            **both,
+            previous=report.previous,
+            checkpoint=report.checkpoint,
         )
         return False
     report.consistent = True

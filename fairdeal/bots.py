@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fairdeal.rules.base import Move, Rules
+from fairdeal.rules.base import GameView, Move, Rules
 
 __all__ = [
     "Bot",
@@ -69,7 +69,7 @@ class Bot:
 
     kind: str = "bot"
 
-    def choose(self, rules: Rules, view: Any) -> Move:
+    def choose(self, rules: Rules[Any, Any], view: GameView) -> Move:
         """The move for the seat whose ``view`` this is; raises :class:`BotError` when it has none."""
         raise NotImplementedError
 
@@ -77,7 +77,7 @@ class Bot:
         return f"{type(self).__name__}()"
 
 
-def _legal(rules: Rules, view: Any) -> list[Move]:
+def _legal(rules: Rules[Any, Any], view: GameView) -> list[Move]:
     moves = rules.legal_moves(view)
     if not moves:
         raise BotError("the seat has no legal move now (not its turn, or the hand is over)", seat=view.seat)
@@ -101,7 +101,7 @@ class RandomBot(Bot):
     def __repr__(self) -> str:
         return f"RandomBot({self.seed!r})"
 
-    def choose(self, rules: Rules, view: Any) -> Move:
+    def choose(self, rules: Rules[Any, Any], view: GameView) -> Move:
         return self._rng.choice(_legal(rules, view))
 
 
@@ -131,7 +131,7 @@ class HeuristicBot(Bot):
 
     kind = "heuristic"
 
-    def choose(self, rules: Rules, view: Any) -> Move:
+    def choose(self, rules: Rules[Any, Any], view: GameView) -> Move:
         kinds = rules.bot_kinds()
         if self.kind not in kinds:
             raise BotError(f"{rules.title} has no heuristic bot; it offers {', '.join(kinds)}", seat=view.seat)

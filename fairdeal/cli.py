@@ -45,7 +45,7 @@ class _Group(click.Group):
         try:
             return super().make_context(*args, **kwargs)
         except click.UsageError as error:
-            error.message = redact(error.message)
+            error.message = redact(error.message)  # type: ignore[misc]  # (click types it Final, yet shows it)
             raise
 
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
@@ -53,7 +53,7 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except click.UsageError as error:
             # Also the subcommands' own parsing errors, which happen in here.
-            error.message = redact(error.message)
+            error.message = redact(error.message)  # type: ignore[misc]  # (click types it Final, yet shows it)
             raise
 
 

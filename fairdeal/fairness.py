@@ -101,7 +101,7 @@ def commitment(server_seed: str) -> str:
     return hashlib.sha256(parse_server_seed(server_seed)).hexdigest()
 
 
-def check_client_seed(client_seed: str) -> str:
+def check_client_seed(client_seed: object) -> str:
     """Return ``client_seed`` if it is a string of at most 128 UTF-8 bytes."""
     if not isinstance(client_seed, str):
         raise FairnessError("a client seed must be a string")
@@ -129,7 +129,7 @@ def client_commitment(client_seed: str) -> str:
     return hashlib.sha256(_lp("fairdeal/v1/client") + _lp(client_seed)).hexdigest()
 
 
-def check_game_id(game_id: str) -> str:
+def check_game_id(game_id: object) -> str:
     """Return ``game_id`` if it is 1 to 128 UTF-8 bytes with no control characters."""
     if not isinstance(game_id, str) or not game_id:
         raise FairnessError("a game id must be a non-empty string")
@@ -139,7 +139,7 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
-def check_label(label: str) -> str:
+def check_label(label: object) -> str:
     """Return ``label`` if it is 1 to 64 characters of ``[a-z0-9/_-]``.
 
     >>> check_label("hand/3/restock/1")
@@ -516,18 +516,21 @@ class SeedPhase:
             raise SeedError(f"seat {seat} is played by a bot and brings no client seed", out_of_order=True)
         return seat
 
-    def commit(self, seat: int, commitment: str) -> None:
-        """``seat`` commits to its client seed: 64 lowercase hex digits, once."""
-        self._seat("client-commit", seat)
+    def commit(self, seat: object, commitment: object) -> None:
+        """``seat`` commits to its client seed: 64 lowercase hex digits, once. A value of any
+        other type is refused with a :class:`SeedError`, as a wrong one is (:meth:`read` hands a
+        line's values over unchecked)."""
+        seat = self._seat("client-commit", seat)
         if seat in self.commitments:
             raise SeedError(f"seat {seat} has already committed to a client seed", out_of_order=True)
         if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
             raise SeedError("client-commit commitment is not 64 lowercase hex digits", out_of_order=False)
         self.commitments[seat] = commitment
 
-    def reveal(self, seat: int, seed: str) -> None:
-        """``seat`` reveals its client seed, once every human seat has committed; it must match."""
-        self._seat("client-reveal", seat)
+    def reveal(self, seat: object, seed: object) -> None:
+        """``seat`` reveals its client seed, once every human seat has committed; it must match.
+        A value of any other type is refused too."""
+        seat = self._seat("client-reveal", seat)
         waiting = [s for s in self.humans if s not in self.commitments]
         if waiting:
             # Otherwise a late seat could choose its seed knowing this one.
@@ -538,7 +541,7 @@ class SeedPhase:
         if seat in self.seeds:
             raise SeedError(f"seat {seat} has already revealed its client seed", out_of_order=True)
         try:
-            check_client_seed(seed)
+            seed = check_client_seed(seed)
         except FairnessError as exc:
             raise SeedError(f"client-reveal seed: {exc}", out_of_order=False) from None
         if client_commitment(seed) != self.commitments[seat]:

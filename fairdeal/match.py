@@ -26,6 +26,8 @@ from typing import Any
 from fairdeal.cards import Card, codes, pack
 from fairdeal.rules.base import (
     Event,
+    GameState,
+    GameView,
     HandResult,
     IllegalMove,
     Move,
@@ -64,7 +66,7 @@ class HandReport:
     sheet: ScoreSheet | None = None
 
 
-def draw_for_deal(rules: Rules, seats: int, shuffle: Shuffler) -> tuple[int, list[Card]]:
+def draw_for_deal(rules: Rules[Any, Any], seats: int, shuffle: Shuffler) -> tuple[int, list[Card]]:
     """The draw for the first dealer (protocol v1, step 10).
 
     The full pack, shuffled with label ``draw-for-deal``, is dealt face up one
@@ -79,7 +81,7 @@ def draw_for_deal(rules: Rules, seats: int, shuffle: Shuffler) -> tuple[int, lis
     raise AssertionError("a full pack holds every rank")  # pragma: no cover
 
 
-def _reader(rules: Rules) -> Any:
+def _reader(rules: Rules[Any, Any]) -> Any:
     """What :meth:`Rules.unread` answers by: the rules' class when they read moves as every game
     does (by the class's ``reads`` and ``title``), so that one game's records share the answers;
     else the rules themselves."""
@@ -89,7 +91,7 @@ def _reader(rules: Rules) -> Any:
 
 
 def _read_move(
-    move: Move, rules: Rules, reader: Any, before: tuple[Move, Any, str | None, dict[str, Any] | None] | None
+    move: Move, rules: Rules[Any, Any], reader: Any, before: tuple[Move, Any, str | None, dict[str, Any] | None] | None
 ) -> tuple[Move, Any, str | None, dict[str, Any] | None]:
     """:data:`_READ`'s entry for ``move`` read by ``rules`` (whose :func:`_reader` is ``reader``;
     its JSON kept from ``before``, the same move read by others, if it is that)."""
@@ -114,12 +116,12 @@ def _move_json(read: tuple[Move, Any, str | None, dict[str, Any] | None]) -> dic
 class Match:
     """A whole match of one game, driven move by move."""
 
-    def __init__(self, rules: Rules, seats: int, shuffle: Shuffler, *, hold_deals: bool = False) -> None:
+    def __init__(self, rules: Rules[Any, Any], seats: int, shuffle: Shuffler, *, hold_deals: bool = False) -> None:
         rules.check_seats(seats)
         self.rules = rules
         self.seats = seats
         self._shuffle = shuffle
-        self.state: Any = None
+        self.state: GameState | None = None
         """The current (or last) hand's state; ``None`` before :meth:`start`."""
         self.sheet: ScoreSheet = rules.new_sheet(seats)
         """The match's running score, as the rules keep it (see :meth:`Rules.score_hand`)."""
@@ -136,7 +138,7 @@ class Match:
         self._reader = (rules, _reader(rules))  # the rules, and what they read moves by (_READ)
 
     @classmethod
-    def from_position(cls, rules: Rules, text: str, shuffle: Shuffler, *, hold_deals: bool = False) -> Match:
+    def from_position(cls, rules: Rules[Any, Any], text: str, shuffle: Shuffler, *, hold_deals: bool = False) -> Match:
         """A match whose hand in play is the position ``text`` (as :meth:`position` writes it;
         spec/state.md), checked: a :class:`~fairdeal.rules.position.PositionError` names what
         is wrong (``turn: 3 is not a seat ...``, ``the pack's 7D is nowhere``). Its seats are
@@ -277,6 +279,7 @@ class Match:
 
     def _end_hand(self) -> list[Event]:
         state = self.state
+        assert state is not None and state.result is not None  # (apply's move has just ended the hand)
         result: HandResult = state.result
         self.sheet = self.rules.score_hand(self.sheet, state)
         self.hands.append(
@@ -312,15 +315,17 @@ class Match:
 
     def _deal_next(self) -> list[Event]:
         state = self.state
+        assert state is not None  # (a hand has ended: the next one follows it)
         return self._deal((state.dealer + 1) % self.seats, state.hand + 1)
 
     # -- what seats see ----------------------------------------------------
 
-    def view(self, seat: int | None) -> Any:
+    def view(self, seat: int | None) -> GameView:
         """``seat``'s view of the current hand (``None``: a spectator's)."""
         if self.state is None:
             raise IllegalMove("the match has not started")
-        return self.rules.view(self.state, seat)
+        view: GameView = self.rules.view(self.state, seat)
+        return view
 
     def legal_moves(self, seat: int) -> list[Move]:
         if self.state is None or self.over or self.between_hands:

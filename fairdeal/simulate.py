@@ -103,7 +103,7 @@ class SimulatedGame:
     receipt_paths: list[Path] = field(default_factory=list)
 
 
-def check_arguments(rules_name: str, players: int, games: int, bot: str, seed: str | int | None) -> Rules:
+def check_arguments(rules_name: str, players: int, games: int, bot: str, seed: str | int | None) -> Rules[Any, Any]:
     """The rules for a simulation, or a :class:`ValueError` saying which argument is wrong.
 
     >>> check_arguments(DEFAULT, 7, 1, "heuristic", None)
@@ -149,6 +149,7 @@ def play(table: Table, bots: Sequence[Bot], *, max_moves: int = MAX_MOVES) -> li
         if moves >= max_moves:
             raise SimulationError(table.game_id, moves, match.hand_no)
         seat = match.turn
+        assert seat is not None  # (a started table that deals at once: while the match goes on, a seat is to act)
         move = bots[seat].choose(rules, match.view(seat))
         receipts[seat].append(table.move(seat, move))
         moves += 1

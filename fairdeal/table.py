@@ -31,6 +31,7 @@ from fairdeal.fairness import PROTOCOL, Dealer, client_commitment, new_server_se
 from fairdeal.match import Match
 from fairdeal.record import FORMAT, Clock, RecordWriter, Signer, time_ms
 from fairdeal.rules import Move, Outcome, Rules, Standing, get
+from fairdeal.rules.base import GameView
 from fairdeal.seeding import SeededRecord, new_writer, restored_clock
 
 __all__ = ["Seat", "Table", "TableError", "Timing", "client_commitment"]
@@ -81,7 +82,13 @@ class Table(SeededRecord):
     error = TableError
 
     def __init__(
-        self, dealer: Dealer, rules: Rules, seats: Sequence[Seat], writer: RecordWriter, *, hold_deals: bool = False
+        self,
+        dealer: Dealer,
+        rules: Rules[Any, Any],
+        seats: Sequence[Seat],
+        writer: RecordWriter,
+        *,
+        hold_deals: bool = False,
     ) -> None:
         super().__init__(dealer, writer)
         self.rules = rules
@@ -109,7 +116,7 @@ class Table(SeededRecord):
     def new(
         cls,
         game_id: str,
-        rules: Rules,
+        rules: Rules[Any, Any],
         seats: Sequence[Seat],
         signer: Signer,
         *,
@@ -300,7 +307,7 @@ class Table(SeededRecord):
         """Whether ``seat`` may make ``move`` now (:meth:`move` would accept it)."""
         return move in self.legal_moves(seat)
 
-    def view(self, seat: int | None) -> Any:
+    def view(self, seat: int | None) -> GameView:
         """What ``seat`` may see now (its own hand and the public table; ``None``: a spectator).
 
         Its ``to_json()`` is what fairdeal's HTTP API shows that seat.

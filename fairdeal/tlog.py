@@ -334,7 +334,7 @@ def entry_bytes(entry: dict[str, Any]) -> bytes:
     return canonical(entry)
 
 
-_START_KEYS = {
+_START_KEYS: dict[object, set[str]] = {  # (looked up by whatever an entry gives as its kind)
     "game": {"type", "kind", "id", "rules", "commitment", "created", "host"},
     "session": {"type", "kind", "id", "commitment", "created", "host"},
 }
@@ -371,7 +371,8 @@ def parse_entry(data: bytes | str) -> dict[str, Any]:
         raise fail("not canonical JSON") from None
     kind = entry.get("type")
     if kind == "start":
-        keys = _START_KEYS.get(entry.get("kind"))
+        start_kind = entry.get("kind")
+        keys = _START_KEYS.get(start_kind) if isinstance(start_kind, str) else None
         if keys is None:
             raise fail("a start entry's kind is game or session")
         if set(entry) != keys:

@@ -156,6 +156,13 @@ def test_a_commitment_the_seed_does_not_give_is_refused_where_it_stands(served):
     refused(forged, commit, "rule-commitment commitment")
 
 
+@pytest.mark.parametrize("hand", [[1], {"n": 1}, "1", True, None])
+def test_a_commitment_to_no_round_is_refused_where_it_stands(served, hand):
+    # Any JSON in place of the round's number: a failed check at that line, never a crash.
+    commit = first(served, "rule-commitment")
+    refused(tampered(served, commit, lambda line: line.update(hand=hand)), commit)
+
+
 def test_a_typed_rule_that_is_never_revealed_cannot_be_judged(dealt):
     reveal = first(dealt, "rule-reveal")
     forged = tampered(dealt, reveal, drop=True)

@@ -279,3 +279,6 @@ def test_entries_are_checked():
         parse_entry(b'{"type": "end"}')
     with pytest.raises(LogError, match="not JSON"):
         parse_entry(b"\xff")
+    for kind in ("[]", '["game"]', "{}", "1", "null"):
+        with pytest.raises(LogError, match="kind is game or session"):
+            parse_entry(b'{"kind":%s,"type":"start"}' % kind.encode())

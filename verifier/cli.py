@@ -27,6 +27,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -36,6 +37,9 @@ from fairdeal.verification import verify
 from fairdeal.verification.log import LogCheck, LogUnavailable, check_log, read_checkpoint, server_of
 from fairdeal.verification.receipts import ReceiptCheck, check_receipts, read_receipts
 from verifier.report import MovePrinter, json_report, safe, text_report, verdict
+
+if TYPE_CHECKING:  # (for an annotation only: _in_workers imports the pool when it runs, and says why)
+    from multiprocessing.context import BaseContext
 
 __all__ = ["main"]
 
@@ -232,7 +236,7 @@ class _Job:
 
 
 def _in_workers(
-    records: Sequence[str], job: _Job, workers: int, emit: Callable[[str], None], context: object = None
+    records: Sequence[str], job: _Job, workers: int, emit: Callable[[str], None], context: BaseContext | None = None
 ) -> Iterator[str]:
     """Each record's outcome, in the order given, checked in ``workers`` processes; each one's
     lines are printed as ``-j 1`` prints them, stdout's to ``emit``, stderr's at once.
@@ -250,7 +254,7 @@ def _in_workers(
     # no process waits long on another's last chunk.
     chunk = max(1, min(8, len(records) // (8 * workers)))
     try:
-        with ProcessPoolExecutor(workers, context, _start_worker, (job,)) as pool:  # type: ignore[arg-type]
+        with ProcessPoolExecutor(workers, context, _start_worker, (job,)) as pool:
             for outcome, output in pool.map(_work, records, chunksize=chunk):
                 for to_stderr, text in output:
                     (_stderr if to_stderr else emit)(text)

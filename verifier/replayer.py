@@ -40,8 +40,9 @@ from typing import Any
 
 from fairdeal.cards import codes
 from fairdeal.fairness import game_key, shuffle
-from fairdeal.rules import Move, Rules, SeatNames
-from fairdeal.rules.base import standings_json
+from fairdeal.match import Match
+from fairdeal.rules import Move, Rules, SeatNames, Shuffler
+from fairdeal.rules.base import GameState, standings_json
 from fairdeal.verification import NOT_REVEALED, Step, verify
 
 __all__ = ["hand_steps", "ReplayError", "FORMAT"]
@@ -62,10 +63,16 @@ class _Steps:
 
     def __init__(self) -> None:
         self.hands: list[dict[str, Any]] = []
-        self.rules: Rules | None = None
+        # The game's rules, the seats' names and its shuffle: known from the first step, the start.
+        self.rules: Rules[Any, Any] | None = None
         self.names: SeatNames | None = None
-        self.shuffler: Any = None
+        self.shuffler: Shuffler | None = None
         self.totals: list[int] = []
+
+    def _game(self) -> tuple[Rules[Any, Any], SeatNames, Shuffler]:
+        """The rules, the names and the shuffle, once the first step has set them."""
+        assert self.rules is not None and self.names is not None and self.shuffler is not None
+        return self.rules, self.names, self.shuffler
 
     def __call__(self, step: Step) -> None:
         match = step.match
@@ -73,30 +80,36 @@ class _Steps:
             report = step.report
             self.rules = match.rules
             self.names = SeatNames.of(report.seats)
-            key = game_key(report.server_seed, report.game_id, report.client_seeds)
+            # (Known to a replay that deals: the seed revealed, the header and the start read.)
+            seed, game_id, client_seeds = report.server_seed, report.game_id, report.client_seeds
+            assert seed is not None and game_id is not None and client_seeds is not None
+            key = game_key(seed, game_id, client_seeds)
             self.shuffler = lambda label, cards: shuffle(key, label, cards)
+        state = match.state
+        assert state is not None  # (every step is the start, whose deal is done, or a move)
         if step.before is None:
-            self.deal(step.line, match.state, step.events, list(match.totals))
+            self.deal(step.line, state, step.events, list(match.totals))
             return
         before, line = step.before, step.record
-        after = match.state
+        after = state
         same_hand = after.hand == before.hand
         seat = line["seat"]
         move = Move.from_json(line)  # the verifier has just read it
         if not same_hand:
             # The match has dealt the next hand already: the hand as this move left it is
             # the rules' answer to the move again (pure, and the same shuffle).
-            after, _ = self.rules.apply(before, seat, move, self.shuffler)
+            rules, _, shuffler = self._game()
+            after, _ = rules.apply(before, seat, move, shuffler)
         self.move(step.line, line, move, before, after, same_hand, step.events)
         if after.result is not None:
             self.end(after, match)
         if not same_hand:
             dealt = next(i for i, e in enumerate(step.events) if e.get("type") == "deal")
-            self.deal(step.line, match.state, step.events[dealt:], list(match.totals))
+            self.deal(step.line, state, step.events[dealt:], list(match.totals))
 
-    def table(self, state: Any) -> dict[str, Any]:
+    def table(self, state: GameState) -> dict[str, Any]:
         """What the table shows of ``state`` (a spectator's view), every hand, and every other place."""
-        rules = self.rules
+        rules, _, _ = self._game()
         view = rules.view(state, None).to_json()
         for private in _PRIVATE:
             view.pop(private, None)
@@ -109,12 +122,12 @@ class _Steps:
             "turn": state.turn if state.result is None else None,
         }
 
-    def deal(self, line: int, state: Any, events: Sequence[dict[str, Any]], totals: list[int]) -> None:
-        names = self.names
+    def deal(self, line: int, state: GameState, events: Sequence[dict[str, Any]], totals: list[int]) -> None:
+        rules, names, _ = self._game()
         kinds = [event.get("type") for event in events]
         after_deal = events[kinds.index("deal") + 1 :] if "deal" in kinds else []
         self.totals = totals
-        hand = {"hand": state.hand, "dealer": state.dealer, "result": None, "steps": []}
+        hand: dict[str, Any] = {"hand": state.hand, "dealer": state.dealer, "result": None, "steps": []}
         hand["steps"].append(
             {
                 "kind": "deal",
@@ -122,9 +135,9 @@ class _Steps:
                 "seat": state.dealer,
                 "move": None,
                 "auto": False,
-                "words": "\n".join(self.rules.describe_deal(state, names)),
+                "words": "\n".join(rules.describe_deal(state, names)),
                 "why": None,
-                "events": [self.rules.describe_event(e, names) for e in after_deal],
+                "events": [rules.describe_event(e, names) for e in after_deal],
                 "totals": totals,
                 **self.table(state),
             }
@@ -136,12 +149,12 @@ class _Steps:
         line: int,
         record: dict[str, Any],
         move: Move,
-        before: Any,
-        after: Any,
+        before: GameState,
+        after: GameState,
         same_hand: bool,
         events: Sequence[dict[str, Any]],
     ) -> None:
-        rules, names = self.rules, self.names
+        rules, names, _ = self._game()
         seat = record["seat"]
         auto = bool(record.get("auto"))
         words = rules.describe_move(before, seat, move, after if same_hand else None, names, auto=auto)
@@ -165,7 +178,7 @@ class _Steps:
             }
         )
 
-    def end(self, state: Any, match: Any) -> None:
+    def end(self, state: GameState, match: Match) -> None:
         report = match.hands[-1]
         result = report.result
         self.hands[-1]["result"] = {

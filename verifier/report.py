@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fairdeal.rules import RULES, Move, Rules, Standing
+from fairdeal.rules.base import GameState
 from fairdeal.rules.summary import SeatNames, display, safe
 from fairdeal.verification import Hand, Report, Step
 from fairdeal.verification.receipts import ReceiptCheck
@@ -49,7 +50,7 @@ def verdict(report: Report) -> str:
     return f"NOT VERIFIED: {safe(report.error)}"
 
 
-def _seat(report: Report, seat: int) -> str:
+def _seat(report: Report, seat: int | None) -> str:
     return SeatNames.of(report.seats).seat(seat)
 
 
@@ -84,7 +85,7 @@ def _hand(report: Report, hand: Hand) -> list[str]:
     out.append(f"  ended: {hand.summary.ended(hand.result, names)}")
     if hand.dealt_at is not None:  # format 2: when the server wrote the deal and the end
         out.append(f"  dealt at {safe(hand.dealt_at)}, ended at {safe(hand.ended_at)}")
-    rows = [("counts", hand.counts), ("scores", hand.scores), ("totals", hand.totals)]
+    rows: list[tuple[str, Sequence[int]]] = [("counts", hand.counts), ("scores", hand.scores), ("totals", hand.totals)]
     if sheet is not None:
         rows += sheet.table_rows()
     out.extend(_table(report, rows))
@@ -211,9 +212,11 @@ class MovePrinter:
     def __call__(self, step: Step) -> None:
         match = step.match
         names = SeatNames.of(step.report.seats)
-        if step.before is None:
-            self._deal(match.rules, match.state, names)
-            self._dealt(match.rules, step.events, match.state.hand, names)
+        if step.before is None:  # the start: the first hand is dealt
+            dealt = match.state
+            assert dealt is not None
+            self._deal(match.rules, dealt, names)
+            self._dealt(match.rules, step.events, dealt.hand, names)
             return
         before, after = step.before, match.state
         same_hand = after is not None and after.hand == before.hand
@@ -223,7 +226,7 @@ class MovePrinter:
             self._deal(match.rules, after, names)
             self._dealt(match.rules, step.events, after.hand, names)
 
-    def _dealt(self, rules: Rules, events: Sequence[dict[str, Any]], hand_no: int, names: SeatNames) -> None:
+    def _dealt(self, rules: Rules[Any, Any], events: Sequence[dict[str, Any]], hand_no: int, names: SeatNames) -> None:
         """What the deal itself moved: the antes of a chip game, after the new hand's header."""
         if not self._show(hand_no):
             return
@@ -236,14 +239,14 @@ class MovePrinter:
     def _show(self, hand_no: int) -> bool:
         return self.hand is None or hand_no == self.hand
 
-    def _deal(self, rules: Rules, state: Any, names: SeatNames) -> None:
+    def _deal(self, rules: Rules[Any, Any], state: GameState, names: SeatNames) -> None:
         if not self._show(state.hand):
             return
         self.write("")
         for line in rules.describe_deal(state, names):
             self.write(line)
 
-    def _move(self, step: Step, before: Any, after: Any, names: SeatNames) -> None:
+    def _move(self, step: Step, before: GameState, after: GameState | None, names: SeatNames) -> None:
         rules, line = step.match.rules, step.record
         seat = line["seat"]
         move = Move.from_json(line)  # the line replayed: it reads as a move

@@ -126,7 +126,7 @@ def _source_tree_entry_points() -> list[metadata.EntryPoint]:
     return [metadata.EntryPoint(name, value, GROUP) for name, value in table.items()]
 
 
-def discover() -> dict[str, type[Rules]]:
+def discover() -> dict[str, type[Rules[Any, Any]]]:
     """Every registered game, by rules name, in the catalogue's order (:attr:`Rules.lobby_order`,
     then name, family by family): the entry points of :data:`GROUP` of every installed distribution.
     :class:`PluginError` for an entry that does not load, is not a :class:`Rules` subclass, or
@@ -138,7 +138,7 @@ def discover() -> dict[str, type[Rules]]:
     entries = list(metadata.entry_points(group=GROUP))
     if not any(entry.value.startswith("fairdeal.") for entry in entries):
         entries += _source_tree_entry_points()
-    found: dict[str, type[Rules]] = {}
+    found: dict[str, type[Rules[Any, Any]]] = {}
     for entry in entries:
         said = f"{entry.name} = {entry.value}"
         try:
@@ -158,16 +158,16 @@ def discover() -> dict[str, type[Rules]]:
     return {cls.name: cls for cls in sorted(ordered, key=lambda cls: families.index(cls.family))}
 
 
-class _Registry(Mapping[str, type[Rules]]):
+class _Registry(Mapping[str, type[Rules[Any, Any]]]):
     """The games by rules name, found by :func:`discover` when first asked for, not when
     ``fairdeal.rules`` is imported: a plugin imports fairdeal, so discovering during that import
     would load the plugin while the package it builds on is half made."""
 
     def __init__(self) -> None:
-        self._games: dict[str, type[Rules]] | None = None
+        self._games: dict[str, type[Rules[Any, Any]]] | None = None
         self._loading = False
 
-    def _found(self) -> dict[str, type[Rules]]:
+    def _found(self) -> dict[str, type[Rules[Any, Any]]]:
         if self._games is None:
             if self._loading:
                 raise PluginError(GROUP, "a game plugin asked for the games while they were being loaded")
@@ -178,7 +178,7 @@ class _Registry(Mapping[str, type[Rules]]):
                 self._loading = False
         return self._games
 
-    def __getitem__(self, name: str) -> type[Rules]:
+    def __getitem__(self, name: str) -> type[Rules[Any, Any]]:
         return self._found()[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -194,7 +194,7 @@ class _Registry(Mapping[str, type[Rules]]):
         return f"RULES({list(self._found())})"
 
 
-RULES: Mapping[str, type[Rules]] = _Registry()
+RULES: Mapping[str, type[Rules[Any, Any]]] = _Registry()
 """Every game fairdeal knows, by rules name, in the catalogue's order: its own and every installed
 plugin's (:func:`discover`, on first use)."""
 
@@ -209,7 +209,7 @@ def _load_games() -> None:
 _move._FIND_MORE.append(_load_games)
 
 
-def own(cls: type[Rules]) -> bool:
+def own(cls: type[Rules[Any, Any]]) -> bool:
     """Whether a game is one of fairdeal's own (not a plugin's).
 
     >>> own(RULES["crazy-eights"])
@@ -247,7 +247,7 @@ def catalogue_json(*, own_only: bool = False) -> str:
     return json.dumps(catalogue(own_only=own_only), indent=2, ensure_ascii=False) + "\n"
 
 
-def get(name: str, options: Mapping[str, Any] | None = None) -> Rules:
+def get(name: str, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
     """The rules called ``name`` with ``options``; :class:`OptionsError` for an unknown game."""
     try:
         cls = RULES[name]

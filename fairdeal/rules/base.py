@@ -9,13 +9,12 @@ happen), or raises :class:`IllegalMove`. Randomness enters only through the
 from __future__ import annotations
 
 import abc
-import functools
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from importlib import resources
-from typing import Any, ClassVar, TypedDict, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
 
 from fairdeal.cards import Card, Rank, codes
 from fairdeal.rules.move import BASIC, Move, MoveError, MoveKind, declared
@@ -29,6 +28,9 @@ __all__ = [
     "HandResult",
     "HandState",
     "SeatView",
+    "GameState",
+    "GameView",
+    "Turn",
     "WHOLE_PACK",
     "check_turn",
     "refuser",
@@ -107,7 +109,7 @@ def stream_bytes(shuffle: Shuffler, label: str, n: int) -> bytes:
     >>> stream_bytes(GameShuffle(game_key("00" * 32, "demo", [])), "hand/1/rule-nonce", 8).hex()
     'cd054dd52ed5f1ee'
     """
-    read = getattr(shuffle, "stream_bytes", None)
+    read: Callable[[str, int], bytes] | None = getattr(shuffle, "stream_bytes", None)
     if read is None:
         raise TypeError("this game draws from the fair dealer's stream: give it a fairdeal.fairness.GameShuffle")
     return read(label, n)
@@ -359,6 +361,45 @@ class HandState:
         return len(self.hands)
 
 
+class Turn(Protocol):
+    """What a game's state and its views both tell: the seat to act (``None`` once the hand is
+    over, and in Eleusis while a play awaits the dealer's call) and the hand's result."""
+
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def result(self) -> HandResult | None: ...
+
+
+class GameState(Turn, Protocol):
+    """What every game's state has, whatever else it holds (:class:`Rules` is generic in its
+    state, bound by this): the hand's number, its dealer and every seat's cards. Most states
+    begin with :class:`HandState`; a game may build its own (Eleusis does)."""
+
+    @property
+    def hand(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]: ...
+
+
+class GameView(Turn, Protocol):
+    """What every game's view has (:class:`Rules` is generic in its view, bound by this): whose
+    view it is, that seat's own cards (a spectator's: none) and its JSON form, the seat's own
+    members first (:data:`SEAT_OWN`). Most views begin with :class:`SeatView`."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def hand(self) -> Sequence[Card]: ...
+    def to_json(self) -> dict[str, Any]: ...
+
+
+StateT = TypeVar("StateT", bound=GameState)
+ViewT = TypeVar("ViewT", bound=GameView)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """What a game's view of a hand begins with: whose view it is (``seat``; ``None`` for a
@@ -387,7 +428,7 @@ class SeatView:
         }
 
 
-def seat_fields(state: Any, seat: int | None) -> dict[str, Any]:
+def seat_fields(state: GameState, seat: int | None) -> dict[str, Any]:
     """The :class:`SeatView` fields of ``seat``'s view of ``state`` (``None``: a spectator's), for
     a rules' ``view``; ``ValueError`` for a seat the table does not have (:func:`check_view_seat`)."""
     hands = state.hands
@@ -438,7 +479,6 @@ class ScoreSheet:
         return []
 
 
-@functools.cache
 def fast_replace(cls: type[T]) -> Callable[..., T]:
     """``dataclasses.replace`` for one frozen, slotted state class, about four times as fast.
 
@@ -460,7 +500,18 @@ def fast_replace(cls: type[T]) -> Callable[..., T]:
     ...
     TypeError: Point has no field 'z'
     """
-    names = [f.name for f in fields(cls)]
+    replace: Callable[..., T] | None = _REPLACERS.get(cls)
+    if replace is None:
+        replace = _REPLACERS[cls] = _make_replace(cls)
+    return replace
+
+
+_REPLACERS: dict[type, Callable[..., Any]] = {}
+""":func:`fast_replace`'s functions, one per class (a dict: functools.cache would forget their type)."""
+
+
+def _make_replace(cls: type[T]) -> Callable[..., T]:
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]  # (T: a dataclass, as said)
     header = [
         f"def replace(_fr_state, /, *, {''.join(f'{name}=_fr_keep, ' for name in names)}**_fr_unknown):\n",
         "    if _fr_unknown:\n",
@@ -483,7 +534,7 @@ def fast_update(cls: type[T], *changed: str) -> Callable[..., T]:
     >>> fast_update(Point, "y")(Point(1, 2), 5)
     Point(x=1, y=5)
     """
-    names = [f.name for f in fields(cls)]
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]  # (T: a dataclass, as said)
     unknown = [name for name in changed if name not in names]
     if unknown or len(set(changed)) != len(changed):
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}" if unknown else "a field named twice")
@@ -515,7 +566,7 @@ def _copier(cls: type[T], maker: str, header: list[str], values: dict[str, str])
     }
     blank = type(f"_Blank{cls.__name__}", cls.__bases__, own)
     try:
-        probe = object.__new__(blank)
+        probe: Any = object.__new__(blank)
         for name in values:
             object.__setattr__(probe, name, None)
         probe.__class__ = cls
@@ -536,7 +587,7 @@ def _copier(cls: type[T], maker: str, header: list[str], values: dict[str, str])
             *(f"    _fr_set_{name}(_fr_copy, {value})\n" for name, value in values.items()),
         ]
     exec("".join([*header, *body, "    return _fr_copy\n"]), scope)  # (as dataclasses makes __init__)
-    copier = next(value for key, value in scope.items() if key in ("replace", "update"))
+    copier: Callable[..., T] = next(value for key, value in scope.items() if key in ("replace", "update"))
     copier.__qualname__ = f"{maker}({cls.__name__})"
     return copier
 
@@ -575,12 +626,12 @@ def check_view_seat(seat: int | None, seats: int) -> None:
         raise ValueError(f"there is no seat {seat!r} at this {seats}-seat table")
 
 
-def has_turn(view: Any) -> bool:
+def has_turn(view: GameView) -> bool:
     """Whether a view's seat is the seat to act (a spectator's view never is)."""
     return view.seat is not None and view.seat == view.turn
 
 
-def turn_problem(view: Any) -> str | None:
+def turn_problem(view: GameView) -> str | None:
     """Why the seat whose ``view`` this is may make no move now, whatever it holds: the hand is
     over, or it is not its turn; ``None`` when it is its turn (a rules' ``explain`` asks first).
 
@@ -595,7 +646,7 @@ def turn_problem(view: Any) -> str | None:
     return None
 
 
-def check_turn(state: Any, seat: int, move: Move) -> None:
+def check_turn(state: Turn, seat: int, move: Move) -> None:
     """For a rules' ``apply``: refuse ``move`` when the hand is over or it is not ``seat``'s turn.
 
     >>> from types import SimpleNamespace
@@ -624,7 +675,7 @@ def refuser(move: Move, seat: int) -> Callable[[str], IllegalMove]:
     return illegal
 
 
-def seat_to_act(state: Any) -> int:
+def seat_to_act(state: Turn) -> int:
     """The seat whose turn it is, for a rules' ``auto_move``; :class:`IllegalMove` once the hand is over.
 
     >>> from types import SimpleNamespace
@@ -693,7 +744,7 @@ class Outcome:
         return {"standings": standings_json(self.standings), "abandoned": self.abandoned}
 
 
-class Rules(abc.ABC):
+class Rules(abc.ABC, Generic[StateT, ViewT]):
     """A game and its options. Subclasses are pure: no I/O, no clock, no randomness
     but the :data:`Shuffler` they are given.
 
@@ -711,14 +762,14 @@ class Rules(abc.ABC):
     ``renderer``): fairdeal's own families each have one; a game without (a plugin's) is drawn
     by ``generic.js`` from its view: hands, stock, pile, rows, chips and the score sheet."""
     lobby_order: ClassVar[int] = 1000
+    """Where the catalogue lists the game: games sort by this, then by name. fairdeal's own
+    games take 10, 20, ... 210 (family by family); a plugin's default puts it after them."""
     secret: ClassVar[Secret | None] = None
+    """What the game commits to in a hand and reveals at its end (:class:`Secret`), if anything."""
     table_json: ClassVar[type] = TableJSON
     """What a seat's view shows of the public table, as a :class:`TypedDict` (a view's JSON less
     :data:`SEAT_OWN`): its JSON Schema (:meth:`table_schema`) types the game's views in the
     service's OpenAPI document. The default, :class:`TableJSON`, lists only what every game has."""
-    """What the game commits to in a hand and reveals at its end (:class:`Secret`), if anything."""
-    """Where the catalogue lists the game: games sort by this, then by name. fairdeal's own
-    games take 10, 20, ... 210 (family by family); a plugin's default puts it after them."""
     summary_line: ClassVar[str] = ""
     """One sentence for the lobby: what the game is about."""
     min_seats: ClassVar[int]
@@ -800,7 +851,7 @@ class Rules(abc.ABC):
         """
         return ("heuristic", "random") if cls.heuristic_move is not Rules.heuristic_move else ("random",)
 
-    def heuristic_move(self, view: Any, moves: Sequence[Move]) -> Move:
+    def heuristic_move(self, view: ViewT, moves: Sequence[Move]) -> Move:
         """The heuristic bot's choice among ``moves``, the legal moves (never none) of the seat
         whose ``view`` this is. A game that offers the heuristic bot overrides this with its
         rule text's advice; it sees the view and nothing else (DESIGN.md, principle 5)."""
@@ -847,7 +898,7 @@ class Rules(abc.ABC):
             resources.files(package or module.__name__).joinpath("help", f"{cls.name}.md").read_text(encoding="utf-8")
         )
 
-    def state_to_json(self, state: Any) -> dict[str, Any]:
+    def state_to_json(self, state: StateT) -> dict[str, Any]:
         """``state`` as a JSON object: one member per field, cards as codes, suits and ranks as
         letters (spec/state.md); :meth:`state_from_json` reads it back into the same state.
 
@@ -862,7 +913,7 @@ class Rules(abc.ABC):
 
         return position.state_to_json(self, state)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+    def state_from_json(self, data: Mapping[str, Any]) -> StateT:
         """The state a JSON object describes (as :meth:`state_to_json` writes it), checked: a
         malformed field or an impossible position (a card in two places, a card missing, a
         turn that is not a seat, ...) is a :class:`~fairdeal.rules.position.PositionError`
@@ -882,20 +933,21 @@ class Rules(abc.ABC):
         """
         from fairdeal.rules import position
 
-        return position.state_from_json(self, data)
+        state: StateT = position.state_from_json(self, data)
+        return state
 
     # -- a position (spec/state.md): what state_from_json needs of a game ---------------
 
     state_type: ClassVar[type]
     """The game's state class: a frozen dataclass whose type hints the JSON codec follows."""
 
-    def card_places(self, state: Any) -> list[tuple[str, Iterable[Card]]]:
+    def card_places(self, state: StateT) -> list[tuple[str, Iterable[Card]]]:
         """Where every card of the pack is now, as ``(place, cards)`` pairs (``("seat 1's hand",
         ...)``, ``("the stock", ...)``): checked against the game's pack, each card once.
         History (cards dealt, runs played) is not a place."""
         raise NotImplementedError(f"{self.title} does not say where its cards are")
 
-    def check_position(self, state: Any) -> None:
+    def check_position(self, state: StateT) -> None:
         """Raise :class:`~fairdeal.rules.position.PositionError` for what else a position of
         this game must hold true (a run's next card, Fan Tan's rows); nothing by default."""
 
@@ -949,7 +1001,7 @@ class Rules(abc.ABC):
         return None
 
     @abc.abstractmethod
-    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[StateT, list[Event]]:
         """Shuffle and deal hand number ``hand``; the new state and its public events."""
 
     @staticmethod
@@ -980,36 +1032,36 @@ class Rules(abc.ABC):
         return deal_hands(order, seats, dealer, len(order) // seats if evenly else self.hand_size(seats))
 
     @abc.abstractmethod
-    def apply(self, state: Any, seat: int, move: Move, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+    def apply(self, state: StateT, seat: int, move: Move, shuffle: Shuffler) -> tuple[StateT, list[Event]]:
         """The state after ``seat`` makes ``move``, and what the table saw happen besides the move.
 
         Raises :class:`IllegalMove` with the reason, leaving ``state`` as it was.
         """
 
     @abc.abstractmethod
-    def view(self, state: Any, seat: int | None) -> Any:
+    def view(self, state: StateT, seat: int | None) -> ViewT:
         """What ``seat`` sees: its own hand and the public table (``None``: a spectator)."""
 
     @abc.abstractmethod
-    def legal_moves(self, view: Any) -> list[Move]:
+    def legal_moves(self, view: ViewT) -> list[Move]:
         """The moves the viewing seat may make now (none when it is not its turn)."""
 
     @abc.abstractmethod
-    def explain(self, view: Any, card: Card) -> str | None:
+    def explain(self, view: ViewT, card: Card) -> str | None:
         """Why ``card`` cannot be played now, or ``None`` when it can."""
 
     @abc.abstractmethod
-    def auto_move(self, state: Any) -> Move:
+    def auto_move(self, state: StateT) -> Move:
         """The move the table makes for a seat whose turn timer ran out."""
 
     @abc.abstractmethod
-    def summary(self, state: Any) -> HandSummary:
+    def summary(self, state: StateT) -> HandSummary:
         """A finished hand for the verifier's report: its family's typed summary (the deal
         by seat, and what else it showed), whose ``to_json`` the JSON report holds."""
 
     # -- the move-by-move replay (fairdeal-verify --moves) ---------------------------
 
-    def describe_deal(self, state: Any, names: SeatNames) -> list[str]:
+    def describe_deal(self, state: StateT, names: SeatNames) -> list[str]:
         """The replay's lines for a new deal: the hand's header and each seat's cards.
 
         >>> from fairdeal.rules import get
@@ -1024,7 +1076,7 @@ class Rules(abc.ABC):
         return lines
 
     def describe_move(
-        self, before: Any, seat: int, move: Move, after: Any | None, names: SeatNames, *, auto: bool = False
+        self, before: StateT, seat: int, move: Move, after: StateT | None, names: SeatNames, *, auto: bool = False
     ) -> str:
         """The replay's words for ``seat``'s ``move`` from ``before``: the move, what a draw
         drew, the table after it (:meth:`describe_table`) and every hand. ``after`` is
@@ -1037,7 +1089,7 @@ class Rules(abc.ABC):
             text += " | " + " | ".join(f"{s}: {display(cards)}" for s, cards in enumerate(after.hands))
         return text
 
-    def move_words(self, before: Any, seat: int, move: Move, after: Any | None) -> str:
+    def move_words(self, before: StateT, seat: int, move: Move, after: StateT | None) -> str:
         """The replay's words for the move itself (``"play 9♣"``, ``"draw -> 7♦"``), before
         the table and the hands after it that :meth:`describe_move` adds."""
         text = move.kind
@@ -1053,7 +1105,7 @@ class Rules(abc.ABC):
             text += " -> " + drawn_words(before.hands[seat], after.hands[seat])
         return text
 
-    def why_legal(self, view: Any, move: Move) -> str:
+    def why_legal(self, view: ViewT, move: Move) -> str:
         """The rule that allowed ``move``, in a short sentence for the hand replayer
         (``"8♥ on 8♣: same rank"``, ``"no card fits: draws"``). ``view`` is the moving
         seat's view before the move, and the move was legal there. This default reads the
@@ -1068,7 +1120,7 @@ class Rules(abc.ABC):
         moves = self.legal_moves(view)
         plays = any(m.kind == "play" for m in moves)
         kind = move.kind
-        if kind == "play":
+        if kind == "play" and move.card is not None:
             text = f"{move.card.display} may be played now"
             if move.suit is not None:
                 text += f", naming {move.suit.plural}"
@@ -1085,7 +1137,7 @@ class Rules(abc.ABC):
             return f"bids {move.amount}"
         return f"{kind}: one of the moves the rules allow now"
 
-    def describe_table(self, before: Any, after: Any, names: SeatNames) -> str:
+    def describe_table(self, before: StateT, after: StateT, names: SeatNames) -> str:
         """What the replay shows of the table after a move, before the hands
         (``"; pile 9♣"``); nothing by default."""
         return ""
@@ -1113,9 +1165,10 @@ class Rules(abc.ABC):
         """The score sheet before the first hand; a plain sheet of :meth:`initial_totals`."""
         return ScoreSheet(self.initial_totals(seats))
 
-    def score_hand(self, sheet: ScoreSheet, state: Any) -> ScoreSheet:
+    def score_hand(self, sheet: ScoreSheet, state: StateT) -> ScoreSheet:
         """The sheet after the finished hand ``state`` (its ``result``): by default each
         seat's score for the hand is added to its total."""
+        assert state.result is not None, "score_hand is asked of a finished hand"
         return sheet.add(state.result.scores)
 
     def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
@@ -1128,13 +1181,13 @@ class Rules(abc.ABC):
             return hands_played >= self.deals_in_session(len(sheet.totals))
         return max(sheet.totals) >= self.options["target"]
 
-    def turn_factor(self, state: Any) -> int:
+    def turn_factor(self, state: StateT) -> int:
         """How many turns' time the seat to act has for its decision in ``state``: 1, except
         for what takes longer (Eleusis: the dealer writing the round's rule). The table's timer
         multiplies its turn by it; the rules know no clock."""
         return 1
 
-    def abandon_events(self, state: Any) -> list[Event]:
+    def abandon_events(self, state: StateT) -> list[Event]:
         """What the table makes public when the game is abandoned in the middle of hand
         ``state`` (Eleusis reveals the round's secret rule, so the record still verifies);
         written before the ``abandon`` line. Nothing by default."""
@@ -1142,7 +1195,7 @@ class Rules(abc.ABC):
 
     def deal_hand(
         self, sheet: ScoreSheet, seats: int, dealer: int, hand: int, shuffle: Shuffler
-    ) -> tuple[Any, list[Event]]:
+    ) -> tuple[StateT, list[Event]]:
         """Deal hand number ``hand`` of a match whose sheet is ``sheet``: what the match calls.
 
         Only :meth:`deal` by default. A game whose deal depends on the match so far

@@ -25,7 +25,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypedDict
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar
 
 from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes
 from fairdeal.rules.base import (
@@ -140,7 +140,7 @@ _PLAYS = tuple(Move.play(card) for card in ALL_CARDS)
 class PileState(HandState):
     """What the state of a hand played onto a pile from a stock begins with (after the hand, the
     dealer and the hands): the stock, the pile, the suit a wild card on top of it named, and the
-    seat to act. A game's state adds its own fields to these."""
+    seat to act. A game's state adds its own fields to these, the hand's ``result`` among them."""
 
     stock: tuple[Card, ...]
     """Top first."""
@@ -150,6 +150,12 @@ class PileState(HandState):
     """The suit named by the wild card (Crazy Eights' eight) on top of the pile, if it is one."""
     turn: int | None
     """The seat to act; ``None`` once the hand is over."""
+
+    if TYPE_CHECKING:  # pragma: no cover
+        # Every game's state has its hand's result (a GameState). Each pile game's state declares
+        # it as a field with a default, after its own fields: so here it is for the type checker only.
+        @property
+        def result(self) -> HandResult | None: ...
 
     @property
     def top(self) -> Card:
@@ -182,7 +188,7 @@ class CrazyEightsState(PileState):
     """Each restock's new stock, top first, for the report."""
 
 
-replace = fast_replace(CrazyEightsState)
+replace: Callable[..., CrazyEightsState] = fast_replace(CrazyEightsState)
 # The two moves of nearly every turn, each setting the same fields every time.
 _played = fast_update(CrazyEightsState, "hands", "pile", "named", "turn", "drawn", "pending", "passes")
 _drew = fast_update(CrazyEightsState, "hands", "stock", "drawn", "pending", "passes")
@@ -197,11 +203,24 @@ class PileView(SeatView):
     top: Card
     named: Suit | None
 
+    if TYPE_CHECKING:  # pragma: no cover
+        # What every pile game's view has too: a GameView's members, and the stock's and the pile's
+        # sizes. Each game's view declares them as fields after its other ones: so here they are for
+        # the type checker only.
+        @property
+        def stock_size(self) -> int: ...
+        @property
+        def pile_size(self) -> int: ...
+        @property
+        def turn(self) -> int | None: ...
+        @property
+        def result(self) -> HandResult | None: ...
+        def to_json(self) -> dict[str, Any]: ...
+
     @property
     def can_draw(self) -> bool:
         """A card can be drawn: the stock holds one, or the pile more than its top card."""
-        # stock_size and pile_size are the game's view's fields, declared after its other ones.
-        return self.stock_size > 0 or self.pile_size > 1  # type: ignore[attr-defined]
+        return self.stock_size > 0 or self.pile_size > 1
 
     def pile_json(self) -> dict[str, Any]:
         """The members a pile game's view JSON begins with: the seat's, then the pile's top card
@@ -336,7 +355,7 @@ def why_on_pile(move: Move, top: Card, named: Suit | None, hand: Sequence[Card],
     >>> why_on_pile(Move.draw(), nine, None, [Card.parse("KD")])
     'no card fits: draws'
     """
-    if move.kind == "play":
+    if move.kind == "play" and move.card is not None:
         return fit_words(move.card, move.suit, top, named, wild)
     fitting = any(fits(c, top, named, wild) for c in hand)
     if move.kind == "draw":
@@ -531,15 +550,23 @@ def moves_on_pile(cards: Sequence[Card], may_draw: bool, wild: Rank = Rank.EIGHT
     return moves
 
 
-class PileGame(Rules):
+PileStateT = TypeVar("PileStateT", bound=PileState)
+"""A pile game's state: a :class:`PileState` with the game's own fields."""
+PileViewT = TypeVar("PileViewT", bound=PileView)
+"""A pile game's view: a :class:`PileView` with the game's own fields."""
+
+
+class PileGame(Rules[PileStateT, PileViewT]):
     """What the games played onto a pile from a stock share (Crazy Eights, the Eights games, a
     plugin's Switch): the deal and the starter turned from the stock, where the cards are, the
     pile's part of a view, the stock rebuilt from the pile, the timer's move, the replay's words.
 
     A game says which rank is :attr:`wild`, how many cards a seat gets (:meth:`hand_size`), what
     its state adds at the deal (:meth:`deal_fields`), and how its moves play and score. Its state
-    is a :class:`PileState`; a game that restocks has ``pending``, ``passes``, ``restocks`` and
-    ``restocked`` fields too (see :meth:`restock`).
+    is a :class:`PileState` and its view a :class:`PileView` (the class is generic in both:
+    ``class CrazyEights(PileGame[CrazyEightsState, CrazyEightsView])``); a game that restocks has
+    ``pending``, ``passes``, ``restocks`` and ``restocked`` fields too (see :meth:`restock`). The
+    methods that read fields a :class:`PileState` does not declare take a state of any type.
     """
 
     family = "Draw-pile games"
@@ -558,12 +585,12 @@ class PileGame(Rules):
 
     # -- the position (state JSON, spec/state.md) ----------------------------
 
-    def card_places(self, state: Any) -> Places:
+    def card_places(self, state: PileStateT) -> Places:
         """Where the cards are: the hands, the stock, the pile (a drawn card that fits is in its
         drawer's hand; ``dealt``, ``turned`` and the records of draws and restocks are history)."""
         return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
 
-    def fits_pile(self, card: Card, state: Any) -> bool:
+    def fits_pile(self, card: Card, state: PileStateT) -> bool:
         """Whether ``card`` may go on the pile of ``state`` now (:func:`fits` with the :attr:`wild` rank)."""
         return fits(card, state.top, state.named, self.wild)
 
@@ -608,10 +635,10 @@ class PileGame(Rules):
         """The fields of the game's own state at the deal, besides a pile game's (Eights: the sides)."""
         return {}
 
-    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+    def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[PileStateT, list[Event]]:
         hands, stock = self.deal_cards(seats, dealer, hand, shuffle)
         starter, turned, stock = turn_starter(stock, self.turned_back)
-        state = self.state_type(
+        state: PileStateT = self.state_type(
             hand=hand,
             dealer=dealer,
             hands=hands,
@@ -627,7 +654,7 @@ class PileGame(Rules):
 
     # -- seeing ----------------------------------------------------------
 
-    def pile_fields(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def pile_fields(self, state: PileStateT, seat: int | None) -> dict[str, Any]:
         """The :class:`PileView` fields of ``seat``'s view of ``state``."""
         return {**seat_fields(state, seat), "top": state.top, "named": state.named}
 
@@ -666,7 +693,8 @@ class PileGame(Rules):
         r = state.restocks + 1
         gathered = sorted(state.pile[:-1], key=_card_index)  # (card order: by index, without Card.__lt__)
         stock = tuple(shuffle(f"hand/{state.hand}/restock/{r}", gathered))
-        state = fast_replace(type(state))(
+        # (state.__class__, not type(state): to mypy no class is Hashable, as fast_replace's cache asks)
+        state = fast_replace(state.__class__)(
             state, stock=stock, pile=state.pile[-1:], restocks=r, restocked=state.restocked + (stock,)
         )
         return state, [{"type": "restock", "hand": state.hand, "restock": r, "cards": len(stock)}]
@@ -685,16 +713,16 @@ class PileGame(Rules):
     auto_order = staticmethod(_auto_card_order)
     """The order in which a timed-out turn picks its lowest fitting card (:func:`auto_card_order`)."""
 
-    def forced_move(self, state: Any) -> Move | None:
+    def forced_move(self, state: PileStateT) -> Move | None:
         """The timer's move when the seat to act has but one kind of move (Crazy Eights: play the
         card it drew, or draw on), or ``None``."""
         return None
 
-    def may_draw(self, state: Any) -> bool:
+    def may_draw(self, state: PileStateT) -> bool:
         """Whether the seat to act may draw now (from the stock, or a restock of the pile)."""
         return state.can_draw
 
-    def auto_move(self, state: Any) -> Move:
+    def auto_move(self, state: PileStateT) -> Move:
         """What the table plays for a seat whose timer ran out: its :meth:`forced_move`, if any;
         else its lowest fitting card by :attr:`auto_order` (points, rank, suit: wild cards last),
         a wild card naming the suit the seat then holds most of (clubs first on ties), or its own
@@ -711,15 +739,15 @@ class PileGame(Rules):
 
     # -- reporting --------------------------------------------------------
 
-    def summary(self, state: Any) -> CrazyEightsSummary:
+    def summary(self, state: Any) -> StarterSummary:
         """A restocking game's hand: the deal, the starter and every restock's new stock
-        (:class:`CrazyEightsSummary`)."""
+        (:class:`CrazyEightsSummary`; a game that does not restock says its own)."""
         return CrazyEightsSummary(deal=state.dealt, turned=state.turned, restocks=state.restocked)
 
-    def describe_deal(self, state: Any, names: SeatNames) -> list[str]:
+    def describe_deal(self, state: PileStateT, names: SeatNames) -> list[str]:
         return describe_starter(state, super().describe_deal(state, names))
 
-    def describe_table(self, before: Any, after: Any, names: SeatNames) -> str:
+    def describe_table(self, before: PileStateT, after: PileStateT, names: SeatNames) -> str:
         return describe_pile(after)
 
     def describe_event(self, event: Event, names: SeatNames) -> str:
@@ -758,7 +786,7 @@ class CrazyEightsTable(StockTable):
     next: Wanted
 
 
-class CrazyEights(PileGame):
+class CrazyEights(PileGame[CrazyEightsState, CrazyEightsView]):
     """Crazy Eights at the online table: 2 to 6 players, one pack, to 100 points.
 
     Options: ``target`` (points that end the match, default 100) and
@@ -870,6 +898,7 @@ class CrazyEights(PileGame):
 
     def _play(self, state: CrazyEightsState, seat: int, move: Move) -> CrazyEightsState:
         card = move.card
+        assert card is not None, "a play names its card (Move refuses one that does not)"
         hands = state.hands
         hand, pile, named, pending = hands[seat], state.pile, state.named, state.pending
         top = pile[-1]
@@ -890,6 +919,7 @@ class CrazyEights(PileGame):
                 drawn=state.drawn,
                 can_draw=state.can_draw,
             )
+            assert problem is not None, "_why_not makes the tests above, and one failed"
             raise IllegalMove(problem, move=move, seat=seat)
         if card.rank == Rank.EIGHT:
             if move.suit is None:
@@ -929,6 +959,7 @@ class CrazyEights(PileGame):
         return self._blocked(state, f"the stock ran out for the {_ordinal(state.restocks + 1)} time")
 
     def _next_turn(self, state: CrazyEightsState, passes: int) -> CrazyEightsState:
+        assert state.turn is not None, "a turn ends only while the hand is in play"
         return replace(state, turn=(state.turn + 1) % state.seats, drawn=0, pending=None, passes=passes)
 
     def _blocked(self, state: CrazyEightsState, reason: str) -> CrazyEightsState:
@@ -947,6 +978,7 @@ class CrazyEights(PileGame):
         """The card the seat drew and must play or keep is played; while drawing it draws on
         (spec/games/crazy-eights.md); then :meth:`PileGame.auto_move` plays its lowest card."""
         if state.pending is not None:
+            assert state.turn is not None, "a seat holds a drawn card to play or keep only at its turn"
             return auto_play(state.pending, state.hands[state.turn])
         if state.drawn and (state.stock or len(state.pile) > 1):  # (state.can_draw: a timed-out turn asks every time)
             return Move.draw()
@@ -1129,10 +1161,11 @@ def crazy_eights_choice(view: CrazyEightsView, moves: Sequence[Move]) -> Move:
 
 
 def _best_play(hand: Sequence[Card], plays: list[Move]) -> Move:
-    naturals = [m.card for m in plays if m.card.rank != Rank.EIGHT]
+    cards = [m.card for m in plays if m.card is not None]  # (every play names its card)
+    naturals = [c for c in cards if c.rank != Rank.EIGHT]
     if naturals:
         counts = natural_suit_counts(hand)
         best = max(naturals, key=lambda c: (counts[c.suit], card_points(c), -c.index))
         return Move.play(best)
-    eight = min(m.card for m in plays)
+    eight = min(cards)
     return play_wild(hand, eight)

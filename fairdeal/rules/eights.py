@@ -40,7 +40,7 @@ the texts were read one way rather than another.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -51,6 +51,7 @@ from fairdeal.rules.base import (
     TARGET,
     Event,
     HandResult,
+    IllegalMove,
     Layout,
     Move,
     Option,
@@ -152,7 +153,7 @@ class EightsState(PileState):
         return len(self.sides[0]) > 1
 
 
-_replace = fast_replace(EightsState)
+_replace: Callable[..., EightsState] = fast_replace(EightsState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +206,7 @@ class EightsTable(StockTable):
     next: Wanted
 
 
-class EightsFamily(PileGame):
+class EightsFamily(PileGame[EightsState, EightsView]):
     """What the three games share: the deal, the stock, drawing, passing, partnerships.
 
     A game says what a hand left counts (:meth:`count`) and who wins and scores what
@@ -318,8 +319,9 @@ class EightsFamily(PileGame):
             return _replace(state, turn=_next_seat(state.hands, seat), drawn=0, passes=passes), []
         raise illegal(f"{self.title} has no move {kind!r}: play a card, draw, or pass")
 
-    def _play(self, state: EightsState, seat: int, move: Move, illegal: Any) -> EightsState:
+    def _play(self, state: EightsState, seat: int, move: Move, illegal: Callable[[str], IllegalMove]) -> EightsState:
         card = move.card
+        assert card is not None, "a play names its card (Move refuses one that does not)"
         hand = state.hands[seat]
         problem = _why_not(card, hand=hand, top=state.top, named=state.named)
         if problem:
@@ -500,13 +502,13 @@ class BookCrazyEights(EightsFamily):
         winners = tuple(s for s in around if counts[s] == low)
         pot = sum(c - low for c in counts)
         share, odd = divmod(pot, len(winners))
-        scores = [low - c for c in counts]
+        settled = [low - c for c in counts]
         for i, s in enumerate(winners):
-            scores[s] = share + (1 if i < odd else 0)
+            settled[s] = share + (1 if i < odd else 0)
         reason = f"the lowest count is {low}"
         if len(winners) > 1:
             reason += f", held by {len(winners)} players, who divide {pot}"
-        return tuple(sorted(winners)), tuple(scores), reason
+        return tuple(sorted(winners)), tuple(settled), reason
 
 
 class Eights(EightsFamily):
@@ -613,8 +615,8 @@ def eights_choice(view: EightsView, moves: Sequence[Move]) -> Move:
     >>> eights_choice(view, rules.legal_moves(view))   # only the eight fits, with four cards: draw
     Move.draw()
     """
-    plays = [m for m in moves if m.kind == "play"]
-    naturals = [m.card for m in plays if m.card.rank != Rank.EIGHT]
+    plays = [m.card for m in moves if m.kind == "play" and m.card is not None]  # (every play names its card)
+    naturals = [c for c in plays if c.rank != Rank.EIGHT]
     if naturals:
         counts = natural_suit_counts(view.hand)
         return Move.play(max(naturals, key=lambda c: (counts[c.suit], card_points(c), -c.index)))
@@ -622,5 +624,5 @@ def eights_choice(view: EightsView, moves: Sequence[Move]) -> Move:
     if plays:
         if can_draw and len(view.hand) > 2 and view.drawn < EIGHTS_DRAWS_BEFORE_AN_EIGHT:
             return Move.draw()
-        return play_wild(view.hand, min(m.card for m in plays))
+        return play_wild(view.hand, min(plays))
     return Move.draw() if can_draw else moves[0]

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from fairdeal.cards import Card, Rank, pack
 from fairdeal.fairness import rule_commitment
@@ -67,7 +67,7 @@ from fairdeal.rules.eleusis_views import (
 )
 from fairdeal.rules.move import CARD, PASS, PLAY, Cards, Choice, Field, MoveKind, Text
 from fairdeal.rules.position import Places, PositionError, check_seat, hand_places
-from fairdeal.rules.secret_rule import LIBRARY, Play, RuleError, SecretRule
+from fairdeal.rules.secret_rule import LIBRARY, Env, Play, RuleError, SecretRule
 from fairdeal.rules.summary import SeatNames, display, safe
 
 __all__ = [
@@ -160,7 +160,8 @@ RULE_TURNS = 6
 """A seat-mode dealer has this many turns' time to give the round's rule (:meth:`Eleusis.turn_factor`)."""
 
 
-_replace = fast_replace(EleusisState)
+# Annotated: fast_replace is cached, and the cache's wrapper does not keep its generic type.
+_replace: Callable[..., EleusisState] = fast_replace(EleusisState)
 
 
 def first_player(players: Sequence[int], starter: Card) -> int:
@@ -261,7 +262,7 @@ class _Cards:
 # -- the rules ------------------------------------------------------------------------------
 
 
-class Eleusis(Rules):
+class Eleusis(Rules[EleusisState, EleusisView]):
     """Eleusis: 4 to 8 seats, two packs and more, a secret rule per round.
 
     Options: ``dealer`` (0: the server deals and holds the rule every round; 1: the seats
@@ -326,7 +327,10 @@ class Eleusis(Rules):
                 cards.hands[seat].append(cards.take())
         starter = cards.take()
         cards.mainline, cards.sidelines = [starter], [[]]
-        chosen = shuffle(f"hand/{hand}/rule", list(range(len(LIBRARY))))[0]
+        # The Shuffler type names cards, but the fair dealer's shuffle takes any sequence
+        # (GameShuffle is generic): here it shuffles the library's indices.
+        shuffle_indices = cast(Callable[[str, Sequence[int]], list[int]], shuffle)
+        chosen = shuffle_indices(f"hand/{hand}/rule", list(range(len(LIBRARY))))[0]
         nonce = stream_bytes(shuffle, f"hand/{hand}/rule-nonce", 32).hex()
         first = first_player(players, starter)
         restocks = cards.events
@@ -380,6 +384,7 @@ class Eleusis(Rules):
             return [FORECAST(), Move.pass_()]
         if view.phase == "call":
             pending = view.pending
+            assert pending is not None, "phase 'call' has a pending play (check_position holds to it)"
             if pending.play == "no-play":
                 return [CALL("right"), *(CALL("wrong", c) for c in sorted(set(pending.cards)))]
             return [CALL("right"), CALL("wrong")]
@@ -439,16 +444,18 @@ class Eleusis(Rules):
                 return self._next(state, seat)
             raise illegal("you have just played: declare yourself Forecaster ('forecast') or not ('pass')")
         if phase == "call":
+            awaiting = state.pending
+            assert awaiting is not None, "phase 'call' has a pending play (check_position holds to it)"
             if kind != "call":
-                raise illegal(f"call seat {state.pending.seat}'s play right or wrong")
-            if state.pending.play == "no-play":
+                raise illegal(f"call seat {awaiting.seat}'s play right or wrong")
+            if awaiting.play == "no-play":
                 if move.verdict == "wrong" and move.card is None:
                     raise illegal("calling a no-play wrong, name the card that could have been played")
-                if move.card is not None and move.card not in state.pending.cards:
-                    raise illegal(f"seat {state.pending.seat} does not hold {move.card.display}")
+                if move.card is not None and move.card not in awaiting.cards:
+                    raise illegal(f"seat {awaiting.seat} does not hold {move.card.display}")
             elif move.card is not None:
                 raise illegal("only a call of a no-play names a card")
-            return self._judge(state, state.pending, move, shuffle)
+            return self._judge(state, awaiting, move, shuffle)
         # phase == "play"
         if kind in ("forecast", "call", "pass"):
             raise illegal(
@@ -460,12 +467,14 @@ class Eleusis(Rules):
             )
         hand = state.hands[seat]
         if kind == "play":
+            assert move.card is not None, "a play names its card (Move checks its fields)"
             if move.suit is not None or move.then is not None:
                 raise illegal("an Eleusis play is one card (a string names its cards)")
             if move.card not in hand:
                 raise illegal(f"you do not hold {move.card.display}")
             pending = Pending(seat, "play", (move.card,))
         elif kind == "string":
+            assert move.cards is not None, "a string names its cards (Move checks its fields)"
             missing = Counter(move.cards) - Counter(hand)
             if missing:
                 raise illegal(
@@ -537,6 +546,7 @@ class Eleusis(Rules):
         changes: dict[str, Any] = {}
         forecaster_penalty = 0
         if overthrown:
+            assert forecaster is not None, "only a Forecaster's call is overthrown"
             forecaster_penalty = NO_PLAY_PENALTY
             cards.draw(forecaster, forecaster_penalty)
             changes.update(forecaster=None, marker=None, marker_layout=0)
@@ -623,6 +633,7 @@ class Eleusis(Rules):
             scores[p] = score
         bonus = 0
         if state.forecaster is not None:
+            assert state.marker is not None, "a Forecaster has a marker (check_position holds to it)"
             after_mainline = len(state.mainline) - 1 - state.marker
             after_sideline = state.layout_size - state.marker_layout - after_mainline
             bonus = after_mainline + 2 * after_sideline
@@ -808,6 +819,7 @@ class Eleusis(Rules):
         if move.kind == "rule":
             text = "gives the secret rule" + (f" {safe(after.rule)}" if after is not None and after.rule else "")
         elif move.kind == "string":
+            assert move.cards is not None, "a string names its cards (Move checks its fields)"
             text = "string " + display(move.cards)
         elif move.kind == "call":
             text = f"calls {move.verdict}" + ("" if move.card is None else f", naming {move.card.display}")
@@ -816,6 +828,7 @@ class Eleusis(Rules):
         elif move.kind == "pass":
             text = "does not forecast"
         elif move.kind == "play":
+            assert move.card is not None, "a play names its card (Move checks its fields)"
             text = f"play {move.card.display}"
         else:
             text = move.kind
@@ -843,8 +856,10 @@ class Eleusis(Rules):
     def why_legal(self, view: EleusisView, move: Move) -> str:
         kind = move.kind
         if kind == "play":
+            assert move.card is not None, "a play names its card (Move checks its fields)"
             return f"any card held may be played: the rule judges {move.card.display}"
         if kind == "string":
+            assert move.cards is not None, "a string names its cards (Move checks its fields)"
             return f"a string of {len(move.cards)} cards held: the rule judges them together"
         if kind == "no-play":
             return "a player may always declare that no card of his fits"
@@ -856,6 +871,7 @@ class Eleusis(Rules):
             return "he need not declare himself the Forecaster"
         if kind == "call":
             target = view.pending
+            assert target is not None, "a call is legal only with a pending play to call"
             what = "the no-play" if target.play == "no-play" else display(target.cards)
             return f"the Forecaster calls {what} {move.verdict}" + (
                 "" if move.card is None else f", naming {move.card.display}"
@@ -904,7 +920,7 @@ def _pair(first: Card, second: Card) -> Move:
 
 
 @functools.lru_cache(maxsize=1 << 15)
-def _library_verdicts(envs: tuple) -> int:
+def _library_verdicts(envs: tuple[Env, ...]) -> int:
     """Which library rules accept a play (its :class:`~fairdeal.rules.secret_rule.Play` envs):
     bit ``i`` for ``LIBRARY[i]``."""
     play, mask = Play(envs), 0
@@ -932,18 +948,18 @@ def consistent_rules(view: EleusisView, rules: Sequence[SecretRule] = LIBRARY) -
     if rules is LIBRARY:
         # The bot's own question, asked at every turn of every seat: each play's verdicts by the
         # whole library are remembered as one bit mask, so a turn costs a lookup a play.
-        broken = [0] * len(LIBRARY)
+        broken_by = [0] * len(LIBRARY)  # the facts LIBRARY[i] breaks
         everything = (1 << len(LIBRARY)) - 1
         for play, accepted in facts:
             wrong = _library_verdicts(play.envs) ^ (everything if accepted else 0)
             while wrong:
                 low = wrong & -wrong
-                broken[low.bit_length() - 1] += 1
+                broken_by[low.bit_length() - 1] += 1
                 wrong ^= low
-        least = min(broken)
-        return [rule for rule, count in zip(LIBRARY, broken) if count == least], least
+        least = min(broken_by)
+        return [rule for rule, count in zip(LIBRARY, broken_by) if count == least], least
     best: list[SecretRule] = []
-    fewest = None
+    fewest: int | None = None
     for rule in rules:
         broken = 0
         accepts = rule.accepts_play
@@ -978,8 +994,9 @@ def eleusis_choice(view: EleusisView, moves: Sequence[Move]) -> Move:
         return FORECAST() if sure else Move.pass_()
     if first.kind == "call":
         pending = view.pending
+        assert pending is not None, "offered a call, the seat has a pending play to call"
         if pending.play == "no-play":
-            votes = Counter()
+            votes: Counter[Card | None] = Counter()  # None: no card fits, the no-play is right
             for rule in candidates:
                 fit = [c for c in pending.cards if rule.accepts(mainline, c, rejected)]
                 votes[fit[0] if fit else None] += 1

@@ -289,6 +289,7 @@ class EleusisSummary(HandSummary):
             if column:
                 out.append(f"    under {self.mainline[i].display}: " + " / ".join(display(entry) for entry in column))
         if self.forecaster is not None:
+            assert self.marker is not None, "a Forecaster has a marker (check_position holds to it)"
             out.append(
                 f"  Forecaster {names.seat(self.forecaster)}, marker on {self.mainline[self.marker].display} "
                 f"(mainline card {self.marker + 1}), bonus {self.forecaster_bonus}"

@@ -229,7 +229,7 @@ class FanTanTable(TableJSON):
     next: list[Card] | None
 
 
-class FanTanFamily(Rules):
+class FanTanFamily(Rules[FanTanState, FanTanView]):
     """What the family shares: the deal of the whole pack, turns, passes, chips, the session.
 
     A game says what may be played (:meth:`playable`, :meth:`why_not`) and how a card
@@ -237,14 +237,14 @@ class FanTanFamily(Rules):
     """
 
     renderer = "fan_tan"
-    table_json = FanTanTable
+    table_json: ClassVar[type] = FanTanTable
 
     min_seats = 3
     max_seats = 8
     first_dealer_rank = Rank.JACK
     family = "Fan Tan family"
     moves = (PLAY, PASS)
-    OPTIONS = (DEALS, stack("chips"))
+    OPTIONS: ClassVar[tuple[Option, ...]] = (DEALS, stack("chips"))
     unit = "chips"
     layout = WHOLE_PACK
 
@@ -371,6 +371,7 @@ class FanTanFamily(Rules):
     def why_legal(self, view: FanTanView, move: Move) -> str:
         if move.kind == "play":
             card = move.card
+            assert card is not None  # a play names its card (every declaration of "play" requires it)
             row = view.rows[card.suit]
             if row is None:
                 return f"{card.display} starts the {card.suit.plural} row"
@@ -405,6 +406,7 @@ class FanTanFamily(Rules):
         illegal = refuser(move, seat)
         hand = state.hands[seat]
         if move.kind == "play":
+            assert move.card is not None  # a play names its card (every declaration of "play" requires it)
             problem = self._why_not(move.card, hand=hand, rows=state.rows, opening=state.opening)
             if problem:
                 raise illegal(problem)
@@ -550,6 +552,8 @@ def paid(state: Any, moves: Sequence[ChipMove]) -> dict[str, Any]:
         return {}
     net, pot = list(state.net), state.pot
     for m in moves:
+        # A pot game's chips go between the seats and the pot: no layout card pays or is paid.
+        assert not isinstance(m.payer, str) and not isinstance(m.payee, str)
         if m.payer is None:
             pot -= m.amount
         else:
@@ -569,7 +573,7 @@ def _sevens_playable(
     order: tuple[Rank, ...], openers: tuple[Rank, ...], rows: tuple[Row | None, ...], opening: Rank | None
 ) -> frozenset[Card]:
     # Cached: a replay asks this of the same table for legal_moves, apply and explain.
-    cards = set()
+    cards: set[Card] = set()
     for suit, row in zip(Suit, rows):
         if row is None:
             cards.update(Card(r, suit) for r in ((opening,) if opening else openers))
@@ -909,7 +913,7 @@ def fan_tan_choice(rules: FanTanFamily, view: FanTanView, moves: Sequence[Move])
     >>> fan_tan_choice(rules, view, rules.legal_moves(view))
     Move.play(Card.parse('9S'))
     """
-    plays = [m.card for m in moves if m.kind == "play"]
+    plays = [m.card for m in moves if m.kind == "play" and m.card is not None]
     if not plays:
         return moves[0]
     hand = view.hand
@@ -924,11 +928,15 @@ def fan_tan_choice(rules: FanTanFamily, view: FanTanView, moves: Sequence[Move])
         # Led with x, a suit ends with the card before x: hold that one, and the 13th is yours.
         touching = [c for c in cards if Card(c.rank - 1 or Rank.KING, suit) in hand]
         return Move.play((touching or cards)[0])
+    if not isinstance(rules, SevensGame):  # a game of the family that is neither (a plugin's): its lowest card
+        return Move.play(min(plays))
+    # The sevens games' rows build out from the opening rank.
 
     def reach(card: Card) -> int:
         mine = [rules.position(c.rank) for c in hand if c.suit == card.suit and c is not card]
         if view.rows[card.suit] is None:
             return len(mine)
+        assert view.opening is not None  # a row is begun: its card fixed the opening rank
         here, opening = rules.position(card.rank), rules.position(view.opening)
         return sum(1 for p in mine if (p > here if here > opening else p < here))
 

@@ -128,7 +128,7 @@ class GoBoomState(HandState):
         return self.plays[-1][1] if self.plays else None
 
 
-_replace = fast_replace(GoBoomState)
+_replace: Callable[..., GoBoomState] = fast_replace(GoBoomState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +164,7 @@ def _why_not(card: Card, *, hand: Sequence[Card], previous: Card | None) -> str 
     """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
         return f"you do not hold {card.display}"
-    if _matches(card, previous):
+    if previous is None or _matches(card, previous):  # (any card leads)
         return None
     return f"{card.display} does not match {previous.display} in suit or rank"
 
@@ -192,7 +192,7 @@ class GoBoomTable(TableJSON):
     drawn: int
 
 
-class GoBoom(RoundGame):
+class GoBoom(RoundGame[GoBoomState, GoBoomView]):
     """Go Boom: 2 to 7 players, 7 cards each, rounds led by the highest card, first out wins.
 
     Options: ``target`` (100: the match ends after a hand in which some total reaches it).
@@ -324,6 +324,7 @@ class GoBoom(RoundGame):
     # -- playing ---------------------------------------------------------------
 
     def play_problem(self, state: GoBoomState, seat: int, move: Move) -> str | None:
+        assert move.card is not None, "a play names its card (Move refuses one that does not)"
         problem = _why_not(move.card, hand=state.hands[seat], previous=state.previous)
         return problem or (f"{self.title} names no suit" if move.suit is not None else None)
 
@@ -353,6 +354,7 @@ class GoBoom(RoundGame):
     def _acted(self, state: GoBoomState) -> GoBoomState:
         """The seat to act has played or passed: the next seat acts, or the round is over."""
         if len(state.plays) + len(state.passed) < state.seats:
+            assert state.turn is not None, "a seat acts only while the hand is in play"
             return _replace(state, turn=(state.turn + 1) % state.seats, drawn=0)
         leader = round_winner(state.plays)
         return _replace(
@@ -490,7 +492,7 @@ def go_boom_choice(view: GoBoomView, moves: Sequence[Move]) -> Move:
     >>> go_boom_choice(view, rules.legal_moves(view))   # leads the king of its three spades
     Move.play(Card.parse('KS'))
     """
-    plays = [m.card for m in moves if m.kind == "play"]
+    plays = [m.card for m in moves if m.kind == "play" and m.card is not None]  # (every play names its card)
     if not plays:
         return moves[0]
     if view.previous is None:

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.rules.base import ScoreSheet
+from fairdeal.rules.base import GameState, ScoreSheet
 
 __all__ = ["GAMES", "HollywoodScoring", "HollywoodSheet"]
 
@@ -137,9 +137,11 @@ class HollywoodScoring:
     def new_sheet(self, seats: int) -> HollywoodSheet:
         return HollywoodSheet.start(seats, self.options["target"])
 
-    def score_hand(self, sheet: HollywoodSheet, state: Any) -> HollywoodSheet:
-        result = state.result
-        return sheet.add_win(result.winners, result.scores)
+    def score_hand(self, sheet: ScoreSheet, state: GameState) -> HollywoodSheet:
+        # The sheet is always new_sheet's: the match keeps the one the rules made.
+        assert isinstance(sheet, HollywoodSheet) and state.result is not None
+        return sheet.add_win(state.result.winners, state.result.scores)
 
-    def match_over(self, sheet: HollywoodSheet, hands_played: int) -> bool:
+    def match_over(self, sheet: ScoreSheet, hands_played: int) -> bool:
+        assert isinstance(sheet, HollywoodSheet)
         return sheet.over

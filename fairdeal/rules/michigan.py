@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence as Seq
 from dataclasses import dataclass, replace
-from typing import Any, NotRequired, TypedDict
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from fairdeal.cards import Card, codes, pack
 from fairdeal.rules.base import DEALS, Event, Layout, Move, Option, ScoreSheet, Shuffler, stack
@@ -149,7 +149,7 @@ class Michigan(RunGame):
     renderer = "michigan"
 
     name = "michigan"
-    table_json = MichiganTable
+    table_json: ClassVar[type] = MichiganTable
     lobby_order = 130
     title = "Michigan"
     min_seats = 3
@@ -177,6 +177,7 @@ class Michigan(RunGame):
         )
 
     def score_hand(self, sheet: ScoreSheet, state: RunState) -> MichiganSheet:
+        assert state.result is not None, "score_hand is asked of a finished hand"
         totals = tuple(t + n for t, n in zip(sheet.totals, state.result.scores))
         return MichiganSheet(totals, layout=state.layout, cards=tuple(codes(self.pay_cards)))
 
@@ -269,9 +270,10 @@ class Michigan(RunGame):
                 "first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand"
             )
         if move.kind == "bid":
-            if move.amount > self.options["max_bid"]:
-                raise illegal(f"a bid is at most {self.options['max_bid']} counters")
             amount = move.amount
+            assert amount is not None  # a bid names its amount (BID requires it)
+            if amount > self.options["max_bid"]:
+                raise illegal(f"a bid is at most {self.options['max_bid']} counters")
         elif move.kind == "pass":
             amount = None
         else:

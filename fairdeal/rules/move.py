@@ -642,12 +642,10 @@ class Move:
         return " ".join(parts)
 
     def __repr__(self) -> str:
-        if self.kind == "play":
+        if self.kind == "play" and self.card is not None:
             return (
                 f"Move.play(Card.parse({self.card.code!r})"
-                + (  # type: ignore[union-attr]
-                    "" if self.suit is None else f", Suit.{self.suit.name}"
-                )
+                + ("" if self.suit is None else f", Suit.{self.suit.name}")
                 + ("" if self.then is None else f", then=Card.parse({self.then.code!r})")
                 + ")"
             )

@@ -138,7 +138,9 @@ def _encode(value: Any, hint: Any) -> Any:
 
 
 def _encode_object(value: Any) -> dict[str, Any]:
-    hints = _hints(type(value))
+    # Annotated: mypy does not take a type(...) for Hashable, as the cache's key must be.
+    cls: type = type(value)
+    hints = _hints(cls)
     return {f.name: _encode(getattr(value, f.name), hints[f.name]) for f in dataclasses.fields(value)}
 
 
@@ -219,7 +221,7 @@ def _decode(data: Any, hint: Any, path: str) -> Any:
             return frozenset(items)
         if origin is dict and isinstance(data, dict):
             return {k: _decode(v, args[1], _at(path, k)) for k, v in data.items()}
-        if dataclasses.is_dataclass(hint) and isinstance(data, Mapping):
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(data, Mapping):
             return _decode_object(data, hint, path)
     raise _not(data, hint, path)
 
@@ -340,8 +342,10 @@ def _members_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data = dict(pairs)
     if len(data) < len(pairs):
         seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise PositionError(f"{twice!r} is given twice")
+        for key, _ in pairs:
+            if key in seen:
+                raise PositionError(f"{key!r} is given twice")
+            seen.add(key)
     return data
 
 

@@ -127,7 +127,7 @@ class RollingStoneState(HandState):
         return self.trick[0][1] if self.trick else None
 
 
-_replace = fast_replace(RollingStoneState)
+_replace: Callable[..., RollingStoneState] = fast_replace(RollingStoneState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +197,7 @@ class RollingStoneTable(TableJSON):
     last: LastTrick | None
 
 
-class RollingStone(RoundGame):
+class RollingStone(RoundGame[RollingStoneState, RollingStoneView]):
     """Rolling Stone: 4 to 6 players, 8 cards each; follow suit or pick up the trick; first out wins.
 
     Options: ``deals`` (deals in the session; 0, the default: each player deals once; a
@@ -357,6 +357,7 @@ class RollingStone(RoundGame):
     def play_problem(self, state: RollingStoneState, seat: int, move: Move) -> str | None:
         if move.suit is not None:
             return f"{self.title} names no suit"
+        assert move.card is not None  # a play names its card (every declaration of "play" requires it)
         return _why_not(move.card, hand=state.hands[seat], led=state.led)
 
     def must_answer(self, able: Sequence[Card], wanted: Card) -> str:
@@ -407,6 +408,7 @@ class RollingStone(RoundGame):
         so a deal is **blocked** when a trick begins from a position an earlier trick began from
         (the same cards in the same hands, the same seat to lead), or after ``trick_limit``
         tricks. The seats holding the fewest cards win a blocked deal."""
+        assert state.turn is not None, "a trick begins with a seat to lead"
         here = position(state.turn, state.hands)
         if here in state.seen:
             reason = "the play went round in a circle: the same cards in the same hands, the same seat to lead"
@@ -533,7 +535,7 @@ def rolling_stone_choice(view: RollingStoneView, moves: Sequence[Move]) -> Move:
     >>> rolling_stone_choice(view, rules.legal_moves(view))
     Move.play(Card.parse('KS'))
     """
-    plays = [m.card for m in moves if m.kind == "play"]
+    plays = [m.card for m in moves if m.kind == "play" and m.card is not None]
     if not plays:
         return moves[0]
     if view.trick:

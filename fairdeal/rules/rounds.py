@@ -17,23 +17,48 @@ has, the replayer's reasons, and the checks of a play and of a pass, in that ord
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from fairdeal.cards import Card, Suit
-from fairdeal.rules.base import Event, IllegalMove, Move, Rules, Shuffler, check_turn, has_turn, refuser, suit_counts
+from fairdeal.rules.base import (
+    Event,
+    GameState,
+    GameView,
+    IllegalMove,
+    Move,
+    Rules,
+    Shuffler,
+    check_turn,
+    has_turn,
+    refuser,
+    suit_counts,
+)
 from fairdeal.rules.move import PASS, PLAY, MoveKind
 from fairdeal.rules.summary import SeatNames, display
 
-__all__ = ["RoundGame", "lead_longest_suit"]
+__all__ = ["RoundGame", "RoundView", "lead_longest_suit"]
 
 
-class RoundGame(Rules):
+class RoundView(GameView, Protocol):
+    """What a round game's view has besides every game's: the seat's own cards, which the
+    moves it has are made of (a spectator's: none)."""
+
+    @property
+    def hand(self) -> tuple[Card, ...]: ...
+
+
+RoundStateT = TypeVar("RoundStateT", bound=GameState)
+RoundViewT = TypeVar("RoundViewT", bound=RoundView)
+
+
+class RoundGame(Rules[RoundStateT, RoundViewT]):
     """A game played round by round: what :mod:`fairdeal.rules.rounds` says they share.
 
     A game says what the cards on the table want next (:meth:`wanted_by`; ``None`` while a
     lead is due), which cards answer it (:meth:`answers`), why a play is refused
     (:meth:`play_problem`) and what a play and a pass do (:meth:`play`, :meth:`stuck`),
-    with the words of each.
+    with the words of each. Each game gives its own state and view:
+    ``class RollingStone(RoundGame[RollingStoneState, RollingStoneView])``.
     """
 
     moves: ClassVar[tuple[MoveKind, ...]] = (PLAY, PASS)
@@ -47,7 +72,7 @@ class RoundGame(Rules):
 
     # -- what a game says ---------------------------------------------------------------
 
-    def wanted_by(self, table: Any) -> Any:
+    def wanted_by(self, table: RoundStateT | RoundViewT) -> Any:
         """What the next card must answer on ``table`` (a state or a seat's view of it), or
         ``None`` while a lead is due."""
         raise NotImplementedError
@@ -56,15 +81,17 @@ class RoundGame(Rules):
         """Whether ``card`` may go down on what is ``wanted``."""
         raise NotImplementedError
 
-    def play_problem(self, state: Any, seat: int, move: Move) -> str | None:
+    def play_problem(self, state: RoundStateT, seat: int, move: Move) -> str | None:
         """Why the seat to act may not make the play ``move``, or ``None``."""
         raise NotImplementedError
 
-    def play(self, state: Any, seat: int, card: Card) -> tuple[Any, list[Event]]:
+    def play(self, state: RoundStateT, seat: int, card: Card) -> tuple[RoundStateT, list[Event]]:
         """The state after ``seat`` put down ``card`` (a legal play), and its events."""
         raise NotImplementedError
 
-    def stuck(self, state: Any, seat: int, kind: str, illegal: Callable[[str], IllegalMove]) -> tuple[Any, list[Event]]:
+    def stuck(
+        self, state: RoundStateT, seat: int, kind: str, illegal: Callable[[str], IllegalMove]
+    ) -> tuple[RoundStateT, list[Event]]:
         """The state after ``seat``, holding no card that answers the table, made its move of
         ``kind`` (a pass; Go Boom: a draw too), and its events; ``illegal`` refuses it."""
         raise NotImplementedError
@@ -85,7 +112,7 @@ class RoundGame(Rules):
         """Why a move of ``kind`` other than a play was legal (``None``: the default words)."""
         return None
 
-    def in_play(self, state: Any) -> Sequence[Card]:
+    def in_play(self, state: RoundStateT) -> Sequence[Card]:
         """The cards on the table in the round going on, for the replay."""
         raise NotImplementedError
 
@@ -96,25 +123,27 @@ class RoundGame(Rules):
         is due), in hand order."""
         return [c for c in hand if wanted is None or self.answers(c, wanted)]
 
-    def stuck_move(self, view: Any) -> Move:
+    def stuck_move(self, view: RoundViewT) -> Move:
         """The move of a seat that holds no card to play: a pass (Go Boom: a draw while it may)."""
         return Move.pass_()
 
-    def legal_moves(self, view: Any) -> list[Move]:
+    def legal_moves(self, view: RoundViewT) -> list[Move]:
         if view.result is not None or not has_turn(view):
             return []
         plays = sorted(self.answering(view.hand, self.wanted_by(view)))
         return [Move.play(c) for c in plays] if plays else [self.stuck_move(view)]
 
-    def why_legal(self, view: Any, move: Move) -> str:
+    def why_legal(self, view: RoundViewT, move: Move) -> str:
         wanted = self.wanted_by(view)
         if move.kind == "play":
+            assert move.card is not None  # a play names its card (every declaration of "play" requires it)
             return self.lead_words(move.card) if wanted is None else self.answer_words(move.card, wanted)
         return self.stuck_words(move.kind, wanted) or super().why_legal(view, move)
 
-    def apply(self, state: Any, seat: int, move: Move, shuffle: Shuffler) -> tuple[Any, list[Event]]:
+    def apply(self, state: RoundStateT, seat: int, move: Move, shuffle: Shuffler) -> tuple[RoundStateT, list[Event]]:
         check_turn(state, seat, move)
         if move.kind == "play":
+            assert move.card is not None  # a play names its card (every declaration of "play" requires it)
             problem = self.play_problem(state, seat, move)
             if problem:
                 raise IllegalMove(problem, move=move, seat=seat)
@@ -130,7 +159,7 @@ class RoundGame(Rules):
             return self.stuck(state, seat, move.kind, illegal)
         raise illegal(f"{self.title} has no move {move.kind!r}: {self.moves_hint}")
 
-    def describe_table(self, before: Any, after: Any, names: SeatNames) -> str:
+    def describe_table(self, before: RoundStateT, after: RoundStateT, names: SeatNames) -> str:
         cards = self.in_play(after)
         return f"; {self.table_word} {display(cards)}" if cards else f"; {self.table_word} over"
 

@@ -85,7 +85,7 @@ def schema_of(hint: Any) -> dict[str, Any]:
         hints = typing.get_type_hints(hint, include_extras=True)
         optional = {name for name, h in hints.items() if typing.get_origin(h) is NotRequired}
         return _object(hint, hints, {name for name in hints if name not in optional and hint.__total__})
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         fields = dataclasses.fields(hint)
         return _object(hint, typing.get_type_hints(hint), {f.name for f in fields})
     raise TypeError(f"no JSON Schema for {hint!r}")

@@ -27,12 +27,13 @@ import enum
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 from fairdeal.cards import Card, Suit
 
 __all__ = [
     "EXAMPLES",
+    "Env",
     "LIBRARY",
     "MAX_DEPTH",
     "MAX_NODES",
@@ -106,10 +107,11 @@ class _Type(enum.Enum):
 
 _N, _B, _S, _C = _Type.NUMBER, _Type.CONDITION, _Type.SUIT, _Type.COLOUR
 
-_CARD_VALUES = {"card": 0, "last": 1, "last2": 2, "last3": 3}
+# Typed as the literal slots so that ``env[slot]`` is known to be a card (or a count).
+_CARD_VALUES: dict[str, Literal[0, 1, 2, 3]] = {"card": 0, "last": 1, "last2": 2, "last3": 3}
 """Card names and their place in the judging environment."""
 _ATTRIBUTES = {"rank": _N, "suit": _S, "colour": _C, "face": _B}
-_COUNTS = {"mainline": 4, "sidelines": 5, "layout": 6}
+_COUNTS: dict[str, Literal[4, 5, 6]] = {"mainline": 4, "sidelines": 5, "layout": 6}
 """Count names and their place in the judging environment."""
 _CONSTANTS: dict[str, tuple[_Type, object]] = {
     "clubs": (_S, Suit.CLUBS),
@@ -613,9 +615,10 @@ class _Reader:
 
 # --- judging ---------------------------------------------------------------
 
-_Env = tuple[Card, Card, Card, Card, int, int, int]
-"""card, last, last2, last3, mainline, sidelines, layout."""
-_Judge = Callable[[_Env], Any]
+Env = tuple[Card, Card, Card, Card, int, int, int]
+"""A judging environment, one per card of a :class:`Play`: card, last, last2, last3, mainline,
+sidelines, layout."""
+_Judge = Callable[[Env], Any]
 
 
 def _mod(x: int, y: int) -> int:
@@ -644,8 +647,8 @@ def _compile(node: _Node) -> _Judge:
         return lambda env: value
     if isinstance(node, _Name):
         if node.name in _COUNTS:
-            slot = _COUNTS[node.name]
-            return lambda env: env[slot]
+            count_slot = _COUNTS[node.name]
+            return lambda env: env[count_slot]
         constant = _CONSTANTS[node.name][1]
         return lambda env: constant
     if isinstance(node, _Attribute):
@@ -688,8 +691,8 @@ def _compile(node: _Node) -> _Judge:
     first = _compile(node.operands[0])
     steps = tuple((_BINARY[op], _compile(operand)) for op, operand in zip(node.ops, node.operands[1:]))
 
-    def fold(env: _Env) -> int:
-        total = first(env)
+    def fold(env: Env) -> int:
+        total: int = first(env)
         for apply, operand in steps:
             total = apply(total, operand(env))
         return total
@@ -743,7 +746,7 @@ class Play:
 
     __slots__ = ("envs",)
 
-    def __init__(self, envs: tuple[_Env, ...]) -> None:
+    def __init__(self, envs: tuple[Env, ...]) -> None:
         self.envs = envs
 
     @classmethod

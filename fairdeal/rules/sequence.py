@@ -35,7 +35,7 @@ first seat holding another suit; if no seat does, he leads it again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Sequence as Seq
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -239,7 +239,7 @@ class RunView(SeatView):
         return out
 
 
-replace_state = fast_replace(RunState)
+replace_state: Callable[..., RunState] = fast_replace(RunState)
 
 
 def _without(hand: tuple[Card, ...], *cards: Card) -> tuple[Card, ...]:
@@ -258,13 +258,13 @@ class RunTable(TableJSON):
     next: list[Card]
 
 
-class RunGame(Rules):
+class RunGame(Rules[RunState, RunView]):
     """What the run games share: the deal, leads, runs that stop, the turn that follows the
     cards, counters, the session. A game says how a suit's cards follow each other
     (:attr:`order`), what a lead may be (:meth:`leads`), and what its cards pay."""
 
     renderer = "sequence"
-    table_json = RunTable
+    table_json: ClassVar[type] = RunTable
 
     min_seats = 2
     max_seats = 10
@@ -487,6 +487,7 @@ class RunGame(Rules):
         if move.kind != "play":
             return super().why_legal(view, move)
         card = move.card
+        assert card is not None  # a play names its card (every declaration of "play" requires it)
         then = "" if move.then is None else f", and {move.then.display} goes down with it"
         if view.current is not None and card in self.wanted(view.current, view.fork):
             return f"{card.display} follows {view.current.display} in the run{then}"
@@ -531,6 +532,7 @@ class RunGame(Rules):
 
     def why_not_special(self, base: Seq[Card]) -> str:
         """Why the :attr:`special` card may not go down alone now."""
+        assert self.special is not None  # asked only of a game's special card (explain)
         special = self.special.display
         if base:
             return f"{special} goes down only together with a play of yours: play {base[0].display} then {special}"
@@ -548,9 +550,12 @@ class RunGame(Rules):
         if move.suit is not None:
             raise illegal(f"{self.title} names no suit")
         card, then, hand = move.card, move.then, state.hands[seat]
+        assert card is not None  # a play names its card (every declaration of "play" requires it)
         if card not in self.base_plays(state, seat):
             raise illegal(self.explain(self.view(state, seat), card) or "")
         if then is not None and then is not self.special:
+            # Only a game with a special card reads a second one (Rules.unread refuses it in the others).
+            assert self.special is not None
             raise illegal(f"only {self.special.display} goes down with another card")
         if then is not None and then not in hand:
             raise illegal(f"you do not hold {then.display}")
@@ -565,9 +570,9 @@ class RunGame(Rules):
         return []
 
     def _play(self, state: RunState, seat: int, card: Card, then: Card | None) -> tuple[RunState, list[Event]]:
-        hands = list(state.hands)
-        hands[seat] = _without(hands[seat], card, then) if then else _without(hands[seat], card)
-        hands = tuple(hands)
+        held = list(state.hands)
+        held[seat] = _without(held[seat], card, then) if then else _without(held[seat], card)
+        hands = tuple(held)
         plays = state.plays + ((seat, card),) + (((seat, then),) if then else ())
         changes: dict[str, Any] = {
             "hands": hands,
@@ -819,7 +824,7 @@ def run_choice(rules: RunGame, view: RunView, moves: Seq[Move]) -> Move:
         offer = BID(best + 1)
         return offer if bad and best < RUN_MOST_BID and offer in moves else Move.pass_()
     plays = [m for m in moves if m.kind == "play"]
-    base = sorted({m.card for m in plays if m.then is None})
+    base = sorted({m.card for m in plays if m.then is None and m.card is not None})
     counts = [0, 0, 0, 0]
     for card in hand:
         counts[card.suit] += 1

@@ -166,7 +166,7 @@ class SnipSnapState(HandState):
         return tuple((seat, card) for seat, cards in self.turns for card in cards)
 
 
-_replace = fast_replace(SnipSnapState)
+_replace: Callable[..., SnipSnapState] = fast_replace(SnipSnapState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +222,7 @@ class SnipSnapTable(TableJSON):
     net: list[int]
 
 
-class SnipSnapFamily(RoundGame):
+class SnipSnapFamily(RoundGame[SnipSnapState, SnipSnapView]):
     """What the three games share: the deal of the whole pack, groups, passes and chips, the session.
 
     A game says which rank continues a group (:meth:`wanted`), when a group is over
@@ -313,8 +313,8 @@ class SnipSnapFamily(RoundGame):
             "turns": [{"seat": "seat", "cards": ["card"], "calls?": ["str?"]}],
             "end": ("four", "ace", "stopped", "out"),
         }
-        for i, group in enumerate(state.groups):
-            check_shape(group, shape, f"groups[{i}]", seats)
+        for i, finished in enumerate(state.groups):
+            check_shape(finished, shape, f"groups[{i}]", seats)
 
     # -- dealing -----------------------------------------------------------------------
 
@@ -390,6 +390,7 @@ class SnipSnapFamily(RoundGame):
         hand = state.hands[seat]
         if move.suit is not None:
             return f"{self.title} names no suit"
+        assert move.card is not None  # a play names its card (every declaration of "play" requires it)
         if move.card not in hand:
             held = any(move.card in h for h in state.hands)
             return f"you do not hold {move.card.display}" if held else f"{move.card.display} is already on the table"
@@ -691,7 +692,7 @@ def snip_snap_choice(rules: SnipSnapFamily, view: SnipSnapView, moves: Sequence[
     >>> snip_snap_choice(rules, view, rules.legal_moves(view))   # the ace ends the series: lead again
     Move.play(Card.parse('AH'))
     """
-    plays = [m.card for m in moves if m.kind == "play"]
+    plays = [m.card for m in moves if m.kind == "play" and m.card is not None]
     if not plays or view.wanted is not None:
         return moves[0]
     held: dict[Rank, int] = {}

@@ -43,19 +43,23 @@ __all__ = [
 
 
 async def _games(request: Request) -> GameService:
-    return request.app.state.games
+    games: GameService = request.app.state.games
+    return games
 
 
 async def _sessions(request: Request) -> SessionService:
-    return request.app.state.sessions
+    sessions: SessionService = request.app.state.sessions
+    return sessions
 
 
 async def _store(request: Request) -> Store:
-    return request.app.state.store
+    store: Store = request.app.state.store
+    return store
 
 
 async def _settings(request: Request) -> Settings:
-    return request.app.state.settings
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 GamesDep = Annotated[GameService, Depends(_games)]

@@ -204,7 +204,8 @@ def request_client(request: object) -> str | None:
         peer = request.client.host if request.client else None  # type: ignore[attr-defined]
         trusted = request.app.state.settings.proxy_networks  # type: ignore[attr-defined]
         state["client"] = client_address(peer, request.scope.get("headers", ()), trusted)  # type: ignore[attr-defined]
-    return state["client"]
+    client: str | None = state["client"]
+    return client
 
 
 class Limits:

@@ -41,18 +41,20 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from fairdeal.cards import ALL_CARDS
 from fairdeal.record import Signer, canonical
+from fairdeal.seeding import SeededRecord
 from fairdeal.service.errors import NotFound, Stale, Unauthorized
 from fairdeal.service.keys import MAX_TOKEN_CHARS, Sealer, token_matches
 from fairdeal.service.store import KEEP, Conflict, Store
 
 __all__ = ["LiveRecords", "Notifier", "Cached", "Role", "HOST", "deep_size", "DEFAULT_CACHE_BYTES"]
 
-R = TypeVar("R")  # the replayed object: Table or DealingSession
+R = TypeVar("R", bound=SeededRecord)  # the replayed object: Table or DealingSession
 T = TypeVar("T")
+U = TypeVar("U")
 
 HOST = -1
 """The :class:`Role` seat of the game's host (or a session's owner)."""
@@ -343,7 +345,7 @@ class LiveRecords(Generic[R]):
 
     def _keep_new(self, record_id: str, cached: Cached[R]) -> Cached[R]:
         """Cache ``cached``, whose lines are stored: its record keeps the state, not the lines."""
-        cached.live.forget_written()  # type: ignore[attr-defined]
+        cached.live.forget_written()
         cached.size, cached.appends = self._size(cached), 0
         with self._cache_lock:
             old = self._cache.pop(record_id, None)
@@ -363,7 +365,7 @@ class LiveRecords(Generic[R]):
 
     def _stored(self, record_id: str, cached: Cached[R]) -> None:
         """The cached record's new lines are stored: forget them, and now and then estimate it again."""
-        cached.live.forget_written()  # type: ignore[attr-defined]
+        cached.live.forget_written()
         cached.appends += 1
         if cached.appends < self.RESIZE_EVERY:
             return
@@ -426,6 +428,28 @@ class LiveRecords(Generic[R]):
 
     # -- acting -----------------------------------------------------------------
 
+    @overload
+    def act(
+        self,
+        record_id: str,
+        action: Callable[[R, Any], T],
+        *,
+        expected_seq: int | None = None,
+        after: Callable[[R, Any], dict[str, Any]] | None = None,
+        then: None = None,
+    ) -> T: ...
+
+    @overload
+    def act(
+        self,
+        record_id: str,
+        action: Callable[[R, Any], T],
+        *,
+        expected_seq: int | None = None,
+        after: Callable[[R, Any], dict[str, Any]] | None = None,
+        then: Callable[[R, Any, T], U],
+    ) -> U: ...
+
     def act(
         self,
         record_id: str,
@@ -473,6 +497,28 @@ class LiveRecords(Generic[R]):
                 break
         self.notifier.changed(record_id)
         return answer
+
+    @overload
+    async def act_async(
+        self,
+        record_id: str,
+        action: Callable[[R, Any], T],
+        *,
+        expected_seq: int | None = None,
+        after: Callable[[R, Any], dict[str, Any]] | None = None,
+        then: None = None,
+    ) -> T: ...
+
+    @overload
+    async def act_async(
+        self,
+        record_id: str,
+        action: Callable[[R, Any], T],
+        *,
+        expected_seq: int | None = None,
+        after: Callable[[R, Any], dict[str, Any]] | None = None,
+        then: Callable[[R, Any, T], U],
+    ) -> U: ...
 
     async def act_async(
         self,
@@ -587,7 +633,7 @@ class LiveRecords(Generic[R]):
             raise Stale(f"the record is at seq {start}, not {expected_seq}: fetch the view again")
         result = action(live, row)
         columns = after(live, row) if after is not None else {}
-        return result, columns, [canonical(line).decode() for line in live.lines_since(start)]  # type: ignore[attr-defined]
+        return result, columns, [canonical(line).decode() for line in live.lines_since(start)]
 
     def _undo(self, record_id: str, live: R, start: int, exc: BaseException) -> None:
         """After an action or append that failed: drop the cached record if it went ahead of the stored one."""

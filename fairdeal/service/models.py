@@ -158,7 +158,7 @@ class MoveIn(_Body):
 
 
 class AbandonIn(_Body):
-    reason: str = Field("abandoned by the host", min_length=1, max_length=200)
+    reason: str = Field(default="abandoned by the host", min_length=1, max_length=200)
 
 
 class CreateSession(_Body):

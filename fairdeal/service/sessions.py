@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fairdeal.cards import Card, codes
 from fairdeal.fairness import FairnessError, new_server_seed
@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from fairdeal.service.transparency import PublicLog
 
 __all__ = ["SessionService"]
+
+T = TypeVar("T")  # what an action returns
 
 
 def status_of(session: DealingSession) -> str:
@@ -103,8 +105,8 @@ class SessionService(LiveRecords[DealingSession]):
             **({"log": self.log.announce(index)} if self.log is not None and index is not None else {}),
         }
 
-    def _act(self, session_id: str, action: Callable[[DealingSession], Any]) -> Any:
-        def guarded(session: DealingSession, row: SessionRow) -> Any:
+    def _act(self, session_id: str, action: Callable[[DealingSession], T]) -> T:
+        def guarded(session: DealingSession, row: SessionRow) -> T:
             try:
                 return action(session)
             except FairnessError as exc:

@@ -44,13 +44,14 @@ _decoder = json.JSONDecoder(parse_float=_refuse_number, parse_constant=_refuse_n
 _decode = _decoder.decode
 # decode's own scanner, without decode's whitespace skipping around it: a canonical line has
 # none, and any other line is read again by decode, which says what is wrong with it.
-_scan = _decoder.scan_once
+_scan = _decoder.scan_once  # type: ignore[attr-defined]  # (JSONDecoder.__init__ sets it; typeshed omits it)
 
 
 _UNREAD = object()
 
 try:
-    from json.encoder import c_encode_basestring, c_make_encoder
+    # (The C accelerators, which typeshed leaves out of json.encoder.)
+    from json.encoder import c_encode_basestring, c_make_encoder  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - CPython and Pyodide have _json; a build without it reads slower
     c_make_encoder = None
 if c_make_encoder is not None:

@@ -91,7 +91,8 @@ def url_fetch(url: str, timeout: float = 30.0, limit: int | None = 4 * 1024 * 10
     request = urllib.request.Request(url, headers={"User-Agent": "fairdeal-verify"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
-            return answer.read() if limit is None else answer.read(limit)
+            body: bytes = answer.read() if limit is None else answer.read(limit)
+            return body
     except urllib.error.HTTPError as exc:
         detail = exc.read(300).decode("utf-8", "replace")
         raise LogUnavailable(f"{url}: HTTP {exc.code} {detail}") from None

@@ -100,6 +100,7 @@ def _check(number: int, receipt: dict[str, Any], report: Report) -> ReceiptCheck
         return ReceiptCheck(number, seq, "invalid", "a receipt has a seq (a line number from 0) and a 64-digit hash")
     if (
         report.server_key is None
+        or report.game_id is None  # (never, with a server key: the header gives the game id first)
         or not isinstance(sig, str)
         or not verify_head(report.server_key, report.game_id, seq, digest, sig)
     ):

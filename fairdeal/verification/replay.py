@@ -32,7 +32,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from fairdeal.cards import codes
 from fairdeal.fairness import (
@@ -73,7 +73,7 @@ from fairdeal.rules import (
     Standing,
     get,
 )
-from fairdeal.rules.base import standings_json
+from fairdeal.rules.base import GameState, standings_json
 from fairdeal.rules.move import members as move_members
 from fairdeal.rules.move import secret_members
 from fairdeal.rules.summary import HandSummary
@@ -270,7 +270,7 @@ class Step:
     line: int
     record: dict[str, Any]
     events: list[dict[str, Any]]
-    before: Any
+    before: GameState | None
     match: Match
     report: Report
 
@@ -323,7 +323,8 @@ def _same(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(map(_same, a, b))
     if type(a) is dict:
         return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
-    return a == b
+    equal: bool = a == b  # (two values of one JSON type: == gives a bool)
+    return equal
 
 
 _MISSING = object()
@@ -423,7 +424,7 @@ def _check_times(
     end = min(end, len(lines))
     if report.format == FORMAT and times and len(times) >= end:
         read = times[:end]
-        if None not in read and all(map(operator.le, read, read[1:])):
+        if _all_read(read) and all(map(operator.le, read, read[1:])):
             return  # every time well formed, none before the one before: the loop finds nothing
     last: int | None = None
     for index in range(end):
@@ -446,6 +447,11 @@ def _check_times(
             )
             return
         last = ms
+
+
+def _all_read(times: Sequence[int | None]) -> TypeGuard[Sequence[int]]:
+    """Whether every one of ``times`` was read (none is ``None``)."""
+    return None not in times
 
 
 def _seed_line(index: int, phase: SeedPhase, line: dict[str, Any]) -> None:
@@ -485,15 +491,15 @@ class _Replay:
         self.lines = lines
         self.report = report
         self.watch = watch
-        self.rules: Rules | None = None
+        self.rules: Rules[Any, Any] | None = None
         self.match: Match | None = None
         self.phase: SeedPhase | None = None
         self.revealed: dict[int, str] = {}
         """Each hand's secret (a game's :class:`~fairdeal.rules.base.Secret`), by hand number, as its reveal line gives it."""
         self.times: list[int | None] = []
         """Each line's ``at`` in milliseconds (format 2; ``None`` where it is not well formed)."""
-        self.hand_times: dict[int, list[str | None]] = {}
-        """Each hand's deal and end times (format 2), by hand number."""
+        self.hand_times: dict[int | None, list[str | None]] = {}
+        """Each hand's deal and end times (format 2), by hand number (``None`` for a game whose lines name none)."""
         self.types: list[Any] | None = None
         """Each line's ``type`` (:meth:`line_types`)."""
 
@@ -514,7 +520,8 @@ class _Replay:
             report.game_id = check_game_id(line.get("game_id"))
         except FairnessError as exc:
             raise _Fail(0, f"header game_id: {exc}") from None
-        name, options = line.get("rules"), line.get("options")
+        name: Any = line.get("rules")  # (as the line has it, None if absent: get refuses an unknown game)
+        options = line.get("options")
         if not isinstance(options, dict):
             raise _Fail(0, f"header options {_show(options)} is not a JSON object")
         try:
@@ -587,12 +594,15 @@ class _Replay:
         if declared.commitment not in types and declared.reveal not in types:
             return end
         noun = declared.noun
+        # By the hand a commitment line gives, whatever it is: a reveal's hand is checked (an int).
         committed: dict[int, tuple[int, Any]] = {}
         for index in range(end):
             line = self.lines[index]
             kind = line.get("type")
             if kind == declared.commitment:
-                committed.setdefault(line.get("hand"), (index, line.get("commitment")))
+                hand = line.get("hand")
+                if type(hand) is int:  # another hand is no round's: the replay finds the line unlike its event
+                    committed.setdefault(hand, (index, line.get("commitment")))
             elif kind == declared.reveal:
                 hand, secret, nonce = line.get("hand"), line.get(noun), line.get("nonce")
                 if type(hand) is not int or hand in self.revealed:
@@ -713,8 +723,8 @@ class _Replay:
                         raise _Fail(index, "the server seed is revealed before the game is over")
                     return index
                 if match.over or report.abandoned is not None:
-                    after = "abandon" if report.abandoned is not None else "match-end"
-                    raise _Fail(index, f"a {kind} line after the {after}: only the reveal may follow")
+                    ending = "abandon" if report.abandoned is not None else "match-end"
+                    raise _Fail(index, f"a {kind} line after the {ending}: only the reveal may follow")
                 if kind == "move":
                     seat = line.get("seat")
                     if type(seat) is not int:
@@ -730,28 +740,32 @@ class _Replay:
                     except MoveError as exc:
                         raise _Fail(index, str(exc)) from None
                     if move.kind == secret_move:  # (a game with a secret: no call for every other move)
-                        move = self._secret_move(index, line, move, match.hand_no)
-                        if move is None:
+                        restored = self._secret_move(index, line, move, match.hand_no)
+                        if restored is None:
                             return end  # nothing from here on can be judged; the failure is reported
+                        move = restored
                     # (A line without a well-formed time is _check_times's to report.)
                     if auto:
                         turn = self._turn_from(*began)
-                        if turn is not None and self.times[index] is not None and self.times[index] < turn[0]:
+                        if turn is not None and (at := self.times[index]) is not None and at < turn[0]:
                             due, first, factor = turn
-                            times = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
+                            assert report.timing is not None  # (a turn has a deadline only with a timing)
+                            allowed = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
                             raise _Fail(
                                 index,
                                 f"an auto-move at {line['at']}, before its turn's deadline {_instant(due)} "
-                                f"(the turn began at line {first + 1}, {lines[first]['at']}, plus {times})",
+                                f"(the turn began at line {first + 1}, {lines[first]['at']}, plus {allowed})",
                             )
-                    before = match.state
+                    # (Any, as after is: a started match's state, never None, which the loop does
+                    # not test again.)
+                    before: Any = match.state
                     try:
                         events = apply(seat, move, auto=auto)
                     except IllegalMove as exc:
                         raise _Fail(index, str(exc)) from None
                     # (match.hand_no, match.turn) before and after, read from the states: before a
                     # move the match is started, not over and (no held deals here) not between hands.
-                    after = match.state
+                    after: Any = match.state
                     if (
                         move.kind != "draw"
                         or after.hand != before.hand
@@ -784,10 +798,10 @@ class _Replay:
                     # An abandon in the middle of a round reveals what the round kept secret first.
                     pending.extend(closing)
                     closed = True
-                    after = index + len(closing)
-                    if after >= end or lines[after].get("type") != "abandon":
+                    abandon_at = index + len(closing)
+                    if abandon_at >= end or lines[abandon_at].get("type") != "abandon":
                         raise _Fail(
-                            min(after, end - 1),
+                            min(abandon_at, end - 1),
                             f"the round's {kind} for an abandon must be followed by the abandon line",
                         )
                     continue
@@ -800,17 +814,18 @@ class _Replay:
             report.moves = moves
         return index
 
-    def _turn_from(self, last: int, state: Any, over: bool) -> tuple[int, int, int] | None:
+    def _turn_from(self, last: int, state: GameState | None, over: bool) -> tuple[int, int, int] | None:
         """The turn that starts after line ``last`` (0-based) in ``state`` (``over``: the match
         was over then): its deadline in milliseconds, that line, and the rules' factor; ``None``
         when no time is checked (format 1, no turn)."""
         timing = self.report.timing
-        if timing is None or last >= len(self.times) or self.times[last] is None:
+        if timing is None or last >= len(self.times) or (last_ms := self.times[last]) is None:
             return None
         if over or state is None:
             return None
+        assert self.rules is not None  # (the header read them before the replay)
         factor = self.rules.turn_factor(state)
-        return self.times[last] + timing["turn_ms"] * factor, last, factor
+        return last_ms + timing["turn_ms"] * factor, last, factor
 
     def abandon(self, index: int, line: dict[str, Any]) -> None:
         _no_extra(index, line, ("type", "reason"))
@@ -824,30 +839,32 @@ class _Replay:
         match, report = self.match, self.report
         if match is None:
             return
-        report.hands = [
-            Hand(
-                h.hand,
-                h.dealer,
-                h.summary,
-                h.result.how,
-                h.result.winners,
-                h.result.counts,
-                h.result.scores,
-                h.totals,
-                h.result.reason,
-                _sheet_fields(h.sheet),
-                h.sheet,
-                *self.hand_times.get(h.hand, (None, None)),
+        report.hands = []
+        for h in match.hands:
+            assert h.summary is not None  # (a replay's match never forgets them)
+            report.hands.append(
+                Hand(
+                    h.hand,
+                    h.dealer,
+                    h.summary,
+                    h.result.how,
+                    h.result.winners,
+                    h.result.counts,
+                    h.result.scores,
+                    h.totals,
+                    h.result.reason,
+                    _sheet_fields(h.sheet),
+                    h.sheet,
+                    *self.hand_times.get(h.hand, (None, None)),
+                )
             )
-            for h in match.hands
-        ]
         if match.hands:
             report.totals = list(match.totals)
         if match.over:
             report.standings = match.standings
 
 
-def _sheet_fields(sheet: Any) -> dict[str, Any]:
+def _sheet_fields(sheet: ScoreSheet | None) -> dict[str, Any]:
     """What a score sheet shows in a hand-end line besides the totals (``{}`` for a plain sheet)."""
     if sheet is None:
         return {}

@@ -117,6 +117,9 @@ def _header(line: dict[str, Any], report: Report, key: str | None) -> None:
 
 
 def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str | None) -> None:
+    # (The header and verify_session have set them.)
+    game_id, prefix, shuffles = report.game_id, report.label_prefix, report.shuffles
+    assert game_id is not None and prefix is not None and shuffles is not None
     phase = SeedPhase(len(report.seats))  # every seat of a session brings a client seed
     key: bytes | None = None
     labels: set[str] = set()
@@ -136,11 +139,11 @@ def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str 
             if kind == "start":
                 report.client_seeds = phase.seat_seeds()
                 if seed is not None:
-                    key = game_key(seed, report.game_id, report.client_seeds)
+                    key = game_key(seed, game_id, report.client_seeds)
         elif kind == "shuffle":
             if not phase.started:
                 raise _Fail(index, "a shuffle before the start (the client seeds are still open)")
-            report.shuffles.append(_shuffle(index, line, report.label_prefix, labels, key))
+            shuffles.append(_shuffle(index, line, prefix, labels, key))
         else:
             raise _Fail(index, f"a {kind} line: a dealing session has none")
 
@@ -149,9 +152,9 @@ def _shuffle(index: int, line: dict[str, Any], prefix: str, labels: set[str], ke
     _no_extra(index, line, ("type", "label", "cards", "count"))
     if "sig" not in line:
         raise _Fail(index, "a shuffle line is not signed")
-    label, cards, count = line.get("label"), line.get("cards"), line.get("count")
+    cards, count = line.get("cards"), line.get("count")
     try:
-        check_label(label)
+        label = check_label(line.get("label"))
     except FairnessError as exc:
         raise _Fail(index, f"shuffle label: {exc}") from None
     if not label.startswith(prefix):

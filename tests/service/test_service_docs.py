@@ -9,6 +9,7 @@ import fairdeal.service.app
 import fairdeal.service.cli
 import fairdeal.service.dealing
 import fairdeal.service.errors
+import fairdeal.service.games.timekeeping
 import fairdeal.service.keys
 import fairdeal.service.limits
 import fairdeal.service.schemas
@@ -23,6 +24,7 @@ MODULES = [
     fairdeal.service.cli,
     fairdeal.service.dealing,
     fairdeal.service.errors,
+    fairdeal.service.games.timekeeping,
     fairdeal.service.keys,
     fairdeal.service.limits,
     fairdeal.service.schemas,

@@ -31,7 +31,7 @@ position, the timer's move and the replay's words come from there, the ace as th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -174,7 +174,7 @@ class SwitchState(PileState):
         return (seat + steps * self.direction) % len(self.hands)
 
 
-replace = fast_replace(SwitchState)
+replace: Callable[..., SwitchState] = fast_replace(SwitchState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +283,7 @@ class SwitchTable(TableJSON):
     next: Wanted
 
 
-class Switch(PileGame):
+class Switch(PileGame[SwitchState, SwitchView]):
     """Switch: 2 to 7 players, one pack, to 100 points. 2s make the next player draw two
     (and stack), 8s skip the next player, jacks reverse the play, aces are wild.
 
@@ -407,9 +407,9 @@ class Switch(PileGame):
         ('J♦ on 9♦: same suit; reverses the direction of play', 'an ace is wild: names hearts')
         """
         kind = move.kind
-        if kind == "keep":
+        if kind == "keep" and view.pending is not None:
             return f"keeps the card drawn, {view.pending.display}, though it fits"
-        if kind == "play":
+        if kind == "play" and move.card is not None:
             text = _fit_words(move.card, move.suit, view.top, view.named, view.penalty)
             power = _power_words(move.card, len(view.hand_sizes), view.penalty)
             if power is not None and len(view.hand) > 1:  # (a last card's power does not apply)
@@ -473,6 +473,7 @@ class Switch(PileGame):
 
     def _play(self, state: SwitchState, seat: int, move: Move) -> SwitchState:
         card, hand = move.card, state.hands[seat]
+        assert card is not None, "a play names its card (Move refuses one that does not)"
         problem = _why_not(
             card, hand=hand, top=state.top, named=state.named, penalty=state.penalty, pending=state.pending
         )
@@ -560,6 +561,7 @@ class Switch(PileGame):
         (None, Move.play(Card.parse('9C')))
         """
         if state.pending is not None:
+            assert state.turn is not None, "a seat holds a drawn card to play or keep only at its turn"
             return auto_play(state.pending, state.hands[state.turn], Rank.ACE)
         return Move.draw() if state.penalty else None
 
@@ -627,11 +629,11 @@ def switch_choice(view: SwitchView, moves: Sequence[Move]) -> Move:
     >>> switch_choice(v, rules.legal_moves(v))   # pass the penalty on
     Move.play(Card.parse('2H'))
     """
-    plays = [m for m in moves if m.kind == "play"]
+    plays = [m.card for m in moves if m.kind == "play" and m.card is not None]  # (every play names its card)
     seats = len(view.hand_sizes)
     if view.pending is not None:
         return keep_or_play(view, Rank.ACE, card_points, close=CLOSE_TO_OUT)
-    naturals = [m.card for m in plays if m.card.rank != Rank.ACE]
+    naturals = [c for c in plays if c.rank != Rank.ACE]
     if naturals:
         counts = natural_suit_counts(view.hand, Rank.ACE)
         me = view.seat if view.seat is not None else 0
@@ -648,5 +650,5 @@ def switch_choice(view: SwitchView, moves: Sequence[Move]) -> Move:
 
         return Move.play(max(naturals, key=lambda c: (stops(c), counts[c.suit], card_points(c), -c.index)))
     if plays:
-        return play_wild(view.hand, min(m.card for m in plays), Rank.ACE, card_points)
+        return play_wild(view.hand, min(plays), Rank.ACE, card_points)
     return moves[0]  # nothing to play: the one move left is a draw, or a pass

@@ -97,7 +97,11 @@ async def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessi
     sees it before the reveal.
     """
     try:
-        cards = parse_cards(body.cards) if body.cards is not None else pack(body.packs)
+        if body.cards is not None:
+            cards = parse_cards(body.cards)
+        else:
+            assert body.packs is not None, "ShuffleIn gives cards or packs (its validator)"
+            cards = pack(body.packs)
     except CardError as exc:
         raise Rejected(str(exc)) from None
     return await sessions.store.call(sessions.shuffle, session_id, body.label, cards)

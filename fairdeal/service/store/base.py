@@ -111,7 +111,8 @@ def _row_changes(
     """The ``SET`` clauses and their values of an append that adds ``added`` lines to a row of ``table``."""
     if table not in ("games", "sessions"):
         raise ValueError(f"no table {table!r}")
-    sets, params = ["length = ?"], [expected_seq + added]
+    sets: list[str] = ["length = ?"]
+    params: list[Any] = [expected_seq + added]
     if table == "games":
         sets.append("claimed = NULL")  # whoever claimed its due turn acted, or finds the row moved on
     if status is not None:
@@ -603,7 +604,8 @@ class Store(abc.ABC):
                 "UPDATE games SET again_id = ?, sealed_again = ? WHERE id = ? AND again_id IS NULL" + self._ANNOUNCE,
                 (again_id, sealed_again, game_id),
             )
-            return cur.rowcount == 1
+            noted: bool = cur.rowcount == 1
+            return noted
 
     # Awaited on the event loop, for stores that can talk to their database from it
     # (PostgreSQL): a game's reads, an append, a new game. The app opens this side on its loop

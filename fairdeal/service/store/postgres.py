@@ -468,13 +468,15 @@ class _PgCursor:
 
     @property
     def rowcount(self) -> int:
-        return self._cur.rowcount
+        count: int = self._cur.rowcount
+        return count
 
     def fetchone(self) -> Any:
         return self._cur.fetchone()
 
     def fetchall(self) -> list[Any]:
-        return self._cur.fetchall()
+        rows: list[Any] = self._cur.fetchall()
+        return rows
 
 
 __all__ = ["PostgresStore"]
