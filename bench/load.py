@@ -1,7 +1,7 @@
 """Moves per second and move latency of a real fairdeal server, against its own /health.
 
     python bench/load.py --tables N --seconds S --store sqlite|postgres
-        [--seats 4] [--humans 1] [--workers 1] [--target 100]
+        [--seats 4] [--humans 1] [--workers 1] [--target 100] [--spectators 0]
 
 Starts ``fairdeal serve`` as a subprocess on a free port of 127.0.0.1 (a
 temporary data dir; SQLite in it, or a fresh schema of the PostgreSQL at
@@ -20,6 +20,12 @@ concurrency (one keep-alive connection per table):
 The two take turns in slices of about two seconds, S seconds each in all,
 after a warm-up of both that is not counted: the machines here are shared
 and their load drifts, and a drift must weigh on both sides of the ratio.
+
+With ``--spectators K`` each table also has K live-updates streams (``GET
+/games/{id}/events``, as a spectator's page opens), each on a connection of
+its own, read as they come; every submission then wakes K streams, and the
+server's CPU per submission counts their wakes too (a stream's wake costs about
+(cpu_ms_per_submission with K - without) / K).
 
 With ``--workers N`` above 1 a second server runs beside the first, the
 baseline of the workers' ratio: ``fairdeal serve --workers 1`` on a fresh
@@ -46,7 +52,8 @@ latency of a move submission as the client saw it, the bots' replies
 included; a line before gives the p50 and p99 of the submissions that ended
 a match, which write the reveal and the log's end entry, and of the rest),
 ``baseline_rps`` (/health requests per second) and ``ratio = moves_per_s /
-baseline_rps``. Targets at 32 tables: ratio >= 0.40 and p99_ms <= 50. With
+baseline_rps`` (with ``--spectators K``, ``spectators=K`` follows ``tables``).
+Targets at 32 tables: ratio >= 0.40 and p99_ms <= 50. With
 N workers these are the N workers' and the line adds ``workers``,
 ``moves_per_s_1`` (the one-worker server's) and ``workers_ratio =
 moves_per_s / moves_per_s_1``. The lines before it give the submissions per
@@ -150,12 +157,45 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     return (plays or moves)[0]
 
 
+class Spectator:
+    """One live-updates stream of a table (``GET /games/{id}/events``) on a connection of its own,
+    read as it comes and thrown away; :attr:`events` counts its events."""
+
+    def __init__(self, port: int, game_id: str) -> None:
+        self.port, self.game_id = port, game_id
+        self.events = 0
+        self.task = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        reader, writer = await asyncio.open_connection(HOST, self.port)
+        try:
+            writer.write(f"GET /games/{self.game_id}/events?wait=3600 HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+            status = await reader.readline()
+            if not status.startswith(b"HTTP/1.1 200"):
+                raise BenchError(f"GET /games/{self.game_id}/events: {status!r}")
+            # Counted in whatever pieces the server wrote them (the chunks' framing is never an event's
+            # text: an event's name is at the start of a line).
+            tail = b""
+            while chunk := await reader.read(65536):
+                text = tail + chunk
+                self.events += text.count(b"\nevent: ")
+                tail = text[-7:]
+        finally:
+            writer.close()
+
+    def close(self) -> None:
+        self.task.cancel()
+
+
 class TableLoop:
     """Tables played one after another on one connection; the move submissions' latencies."""
 
-    def __init__(self, port: int, number: int, seats: int, humans: int, target: int) -> None:
+    def __init__(self, port: int, number: int, seats: int, humans: int, target: int, spectators: int = 0) -> None:
         self.conn = Connection(port)
         self.number, self.seats, self.humans, self.target = number, seats, humans, target
+        self.spectators = spectators
+        self.watching: list[Spectator] = []
+        self.events = 0  # the events the spectators of this loop's finished tables read
         self.latencies: list[float] = []
         self.ending: list[bool] = []  # whether each timed submission ended its match (the reveal with it)
         self.spans: list[tuple[str, int, int]] = []  # (game, first seq, end seq) of each timed submission
@@ -173,6 +213,7 @@ class TableLoop:
         }
         game = await self.conn.ok("POST", "/games", body, status=201)
         self.game_id = game["game_id"]
+        self.watch()
         self.tokens = {s["seat"]: s["join_token"] for s in game["seats"] if "join_token" in s}
         seeds = {seat: f"bench {self.number}/{self.games}/{seat}" for seat in self.tokens}
         for seat, token in self.tokens.items():
@@ -187,6 +228,20 @@ class TableLoop:
                 "POST", f"/games/{self.game_id}/seats/{seat}/reveal", {"seed": seeds[seat]}, token
             )
             self.view = answer["view"]
+
+    def watch(self) -> None:
+        """The spectators of the table just made (the last table's stop watching)."""
+        self.stop_watching()
+        self.watching = [Spectator(self.conn.port, self.game_id) for _ in range(self.spectators)]
+
+    def stop_watching(self) -> None:
+        for spectator in self.watching:
+            task = spectator.task
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                raise BenchError(f"a stream of {spectator.game_id} failed") from task.exception()
+            spectator.close()
+            self.events += spectator.events
+        self.watching = []
 
     async def play(self, ends: float) -> None:
         """Move until ``ends`` (loop time), opening a new table whenever a match is over."""
@@ -312,7 +367,9 @@ class Server:
     def __init__(self, workers: int, port: int, group: int, pg: Any, args: argparse.Namespace) -> None:
         self.workers, self.port, self.group = workers, port, group
         self.pg = pg  # the bench's own connection to PostgreSQL, or None for SQLite
-        self.players = [TableLoop(port, n, args.seats, args.humans, args.target) for n in range(args.tables)]
+        self.players = [
+            TableLoop(port, n, args.seats, args.humans, args.target, args.spectators) for n in range(args.tables)
+        ]
         self.moves_s = 0.0
         self.cpu: dict[int, float] = {}  # server process -> CPU seconds in the slices of moves
         self.db_cpu = 0.0  # its PostgreSQL backends' CPU seconds in them
@@ -368,6 +425,7 @@ class Server:
         """The counts of the slices of moves; reads the records (after the clock stopped)."""
         self.made = sum(await asyncio.gather(*(p.moves_made() for p in self.players)))
         for p in self.players:
+            p.stop_watching()
             p.conn.close()
         latencies = sorted(x for p in self.players for x in p.latencies)
         if len(latencies) < 2:
@@ -379,6 +437,7 @@ class Server:
         busy = sorted(self.cpu.values(), reverse=True)
         return {
             "submissions": len(latencies),
+            "events": sum(p.events for p in self.players),
             "moves": self.made,
             "games": sum(p.games for p in self.players),
             "submissions_per_s": len(latencies) / self.moves_s,
@@ -578,11 +637,19 @@ def main() -> None:
         help="uvicorn workers (default 1); above 1, a one-worker server is measured beside it",
     )
     parser.add_argument("--target", type=int, default=100, help="the match's target score (default 100)")
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="live-updates streams per table, each on a connection of its own (default 0)",
+    )
     args = parser.parse_args()
     if not 1 <= args.tables <= 1000 or not 0 < args.seconds <= 3600 or not 1 <= args.humans <= args.seats:
         parser.error("--tables 1..1000, --seconds up to 3600, --humans 1..--seats")
     if not 1 <= args.workers <= 64:
         parser.error("--workers 1..64")
+    if not 0 <= args.spectators <= 100:
+        parser.error("--spectators 0..100")
 
     with tempfile.TemporaryDirectory(prefix="fairdeal-bench-") as tmp, contextlib.ExitStack() as stack:
         servers, logs, pg = [], [], None
@@ -601,6 +668,7 @@ def main() -> None:
         print(
             f"fairdeal serve on {HOST}:{servers[0].port}, store {args.store}, {args.workers} worker(s); "
             f"{args.tables} tables of {args.seats} seats ({args.humans} played by the client, the rest bots)"
+            + (f", {args.spectators} live-updates stream(s) each" if args.spectators else "")
             + (
                 f"; and with 1 worker on {HOST}:{servers[1].port}, {args.tables} tables of its own"
                 if args.workers > 1
@@ -618,6 +686,7 @@ def main() -> None:
         f"{result['submissions']} move submissions ({result['submissions_per_s']:.1f}/s) made "
         f"{result['moves']} moves in {result['games']} games; "
         f"/health {result['baseline_rps']:.0f} requests/s at the same concurrency"
+        + (f"; the streams read {result['events']} events" if args.spectators else "")
     )
     print(
         f"server CPU: {result['cpu_ms_per_submission']:.2f} ms per move submission, "
@@ -627,6 +696,7 @@ def main() -> None:
     print(f"CPU in the slices of moves, in cores of {os.cpu_count()}: {cores(result, args.store)}")
     print(f"by kind of submission, {by_kind(result)}")
     fields = {"store": args.store, "tables": args.tables} | ({"workers": args.workers} if args.workers > 1 else {})
+    fields |= {"spectators": args.spectators} if args.spectators else {}
     fields |= {
         "moves_per_s": f"{result['moves_per_s']:.1f}",
         "p50_ms": f"{result['p50_ms']:.1f}",

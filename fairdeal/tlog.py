@@ -27,7 +27,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -221,6 +221,30 @@ def _hashes(proof: Sequence[bytes]) -> list[bytes]:
     return list(proof)
 
 
+def _path(fn: int, sn: int, proof: Sequence[bytes], what: str) -> Iterator[tuple[bytes, bool]]:
+    """The walk up the tree that RFC 9162's checks of a proof share (sections 2.1.3.2 and 2.1.4.2),
+    from node ``fn`` of a level whose last node is ``sn``: each hash of ``proof``, and whether it is
+    hashed in on the left; :class:`LogError` (``what`` is too long, too short) when the walk and
+    the proof do not end together.
+
+    >>> [left for _, left in _path(0, 1, [bytes(32)], "a proof")]   # leaf 0 of 2: its sibling on the right
+    [False]
+    """
+    for p in proof:
+        if sn == 0:
+            raise LogError(f"{what} is too long")
+        if fn & 1 or fn == sn:
+            yield p, True
+            if not fn & 1:
+                while fn and not fn & 1:
+                    fn, sn = fn >> 1, sn >> 1
+        else:
+            yield p, False
+        fn, sn = fn >> 1, sn >> 1
+    if sn != 0:
+        raise LogError(f"{what} is too short")
+
+
 def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes], root: bytes) -> None:
     """Check an inclusion proof as RFC 9162 section 2.1.3.2 says; :class:`LogError` if it fails.
 
@@ -229,22 +253,12 @@ def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
     proof = _hashes(proof)
     if type(index) is not int or type(size) is not int or not 0 <= index < size:
         raise LogError(f"leaf index {index!r} is not in a tree of {size!r}")
-    fn, sn, r = index, size - 1, leaf
-    for p in proof:
-        if sn == 0:
-            raise LogError(f"inclusion proof of leaf {index} in a tree of {size} is too long")
-        if fn & 1 or fn == sn:
-            r = node_hash(p, r)
-            if not fn & 1:
-                while fn and not fn & 1:
-                    fn, sn = fn >> 1, sn >> 1
-        else:
-            r = node_hash(r, p)
-        fn, sn = fn >> 1, sn >> 1
-    if sn != 0:
-        raise LogError(f"inclusion proof of leaf {index} in a tree of {size} is too short")
+    what = f"inclusion proof of leaf {index} in a tree of {size}"
+    r = leaf
+    for p, left in _path(index, size - 1, proof, what):
+        r = node_hash(p, r) if left else node_hash(r, p)
     if r != root:
-        raise LogError(f"inclusion proof of leaf {index} in a tree of {size} does not lead to the root")
+        raise LogError(f"{what} does not lead to the root")
 
 
 def verify_consistency(first: int, second: int, first_root: bytes, second_root: bytes, proof: Sequence[bytes]) -> None:
@@ -273,19 +287,11 @@ def verify_consistency(first: int, second: int, first_root: bytes, second_root: 
     while fn & 1:
         fn, sn = fn >> 1, sn >> 1
     fr = sr = proof[0]
-    for c in proof[1:]:
-        if sn == 0:
-            raise LogError(f"{what} is too long")
-        if fn & 1 or fn == sn:
+    for c, left in _path(fn, sn, proof[1:], what):
+        if left:
             fr, sr = node_hash(c, fr), node_hash(c, sr)
-            if not fn & 1:
-                while fn and not fn & 1:
-                    fn, sn = fn >> 1, sn >> 1
         else:
             sr = node_hash(sr, c)
-        fn, sn = fn >> 1, sn >> 1
-    if sn != 0:
-        raise LogError(f"{what} is too short")
     if fr != first_root:
         raise LogError(f"{what} does not lead to the first root")
     if sr != second_root:

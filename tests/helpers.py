@@ -11,11 +11,17 @@ are in tests/test_tamper.py, the verifier tests' driver in tests/test_verifier_s
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
-from collections.abc import Callable, Sequence
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from test_verifier_support import SIGNER, text_of
 from test_verifier_support import play as play_game
 
@@ -30,6 +36,47 @@ from fairdeal.verification import Report, verify
 from verifier.report import json_report, text_report
 
 SEED = "00" * 32
+
+FUZZ = settings(derandomize=True, deadline=None, database=None)
+"""What the fuzz tests' settings start from: the same examples on every run, however slow each
+is, none kept between runs (``@settings(FUZZ, max_examples=...)``)."""
+
+
+def service_settings(data_dir: Any, database_url: str = "", **more: Any) -> Any:
+    """The settings of a test's app: its data in ``data_dir`` and its database ``database_url``
+    (empty: SQLite there), bots that move at once, hands dealt at once and no timer of its own
+    (a test moves the time itself); ``more`` on top."""
+    from fairdeal.service import Settings  # (only where a test runs the service: it needs its extra)
+
+    return Settings(
+        data_dir=data_dir, database_url=database_url, bot_delay=0, next_hand_seconds=0, tick_seconds=0, **more
+    )
+
+
+VECTORS_DIR = Path(__file__).resolve().parents[1] / "spec" / "vectors"
+"""spec/vectors/: what any implementation must reproduce, and the scripts that write it."""
+
+
+def installed(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The console script ``script`` (``fairdeal``, ``fairdeal-verify``) that pip installed next to
+    this interpreter, run with ``args``: its exit code and output, as text."""
+    command = [str(Path(sys.executable).with_name(script)), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def vectors(name: str) -> Any:
+    """The vectors of spec/vectors/``name`` (a JSON file), parsed."""
+    return json.loads((VECTORS_DIR / name).read_text(encoding="utf-8"))
+
+
+def vector_script(name: str) -> ModuleType:
+    """spec/vectors/``name``.py, the independent script that writes some vectors, as a module."""
+    spec = importlib.util.spec_from_file_location(name, VECTORS_DIR / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 # --- positions -------------------------------------------------------------------------------
 
@@ -166,6 +213,29 @@ def net_chips(events, seats: int) -> list[int]:
     return net
 
 
+def played_for_chips(match, rng) -> Iterator[tuple[dict | None, list[dict]]]:
+    """Start ``match`` and play it to its end with ``rng``'s random legal moves, checking that every
+    ``chips`` event moves some chips between two parties, that each hand's report holds the chips
+    its events moved, and that the last events end the match. After the start and after each move:
+    the ``hand-end`` event and the hand's chips events when that ended a hand, else ``None`` and
+    the chips of the hand so far."""
+    events, chips = match.start(), []
+    while True:
+        ended, hand_chips = None, chips
+        for event in events:
+            if event["type"] == "chips":
+                assert event["amount"] > 0 and event["from"] != event["to"]
+                chips.append(event)
+            elif event["type"] == "hand-end":
+                assert match.hands[event["hand"] - 1].summary.to_json()["chips"] == chips
+                ended, hand_chips, chips = event, chips, []  # the next hand's ante may follow
+        yield ended, hand_chips
+        if match.over:
+            assert events[-1] == {"type": "match-end", "standings": [row.to_json() for row in match.standings]}
+            return
+        events = match.apply(match.turn, rng.choice(match.legal_moves(match.turn)))
+
+
 # --- legal_moves, apply and explain agree ------------------------------------------------------
 
 
@@ -283,6 +353,19 @@ def first(lines, kind: str, **fields) -> int:
     """The index of the first line of type ``kind`` with these field values (``None``: absent)."""
     return next(
         i for i, line in enumerate(lines) if line["type"] == kind and all(line.get(k) == v for k, v in fields.items())
+    )
+
+
+def answering_play(lines) -> int:
+    """The index of the first play, chosen by its seat (no auto-move), right after another seat's
+    play: one that answers it (follows in a trick, carries a group on)."""
+    return next(
+        k
+        for k in range(1, len(lines))
+        if lines[k].get("move") == "play"
+        and lines[k - 1].get("move") == "play"
+        and lines[k - 1]["seat"] != lines[k]["seat"]
+        and "auto" not in lines[k]
     )
 
 

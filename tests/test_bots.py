@@ -264,15 +264,6 @@ def test_make_bot_builds_each_kind():
     assert all(isinstance(make_bot(kind), Bot) for kind in BOT_KINDS)
 
 
-def test_bots_docstring_examples():
-    import doctest
-
-    import fairdeal.bots
-
-    failed, attempted = doctest.testmod(fairdeal.bots)
-    assert attempted > 0 and failed == 0
-
-
 # -- every game brings its own heuristic -------------------------------------
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import service_settings
 
 from fairdeal.rules import DEFAULT, RULES, OptionsError, catalogue, catalogue_json, get, how_to_play, own
 
@@ -68,11 +69,8 @@ def test_declared_facts_match_the_books():
 
 def test_get_rules_serves_the_catalogue(tmp_path):
     from fairdeal.service.app import create_app
-    from fairdeal.service.settings import Settings
 
-    with TestClient(
-        create_app(Settings(data_dir=str(tmp_path), bot_delay=0, next_hand_seconds=0, tick_seconds=0))
-    ) as client:
+    with TestClient(create_app(service_settings(str(tmp_path)))) as client:
         answer = client.get("/rules")
         assert answer.status_code == 200 and answer.json() == catalogue()
         one = client.get("/rules/michigan")

@@ -4,21 +4,18 @@ import json
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import installed, vectors
 
 from fairdeal.cards import Card, Rank, pack
 from fairdeal.cli import main
 from fairdeal.fairness import commitment, game_key, shuffle
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "spec" / "vectors" / "fairness.json").read_text(encoding="utf-8")
-)["shuffle"]
+VECTORS = vectors("fairness.json")["shuffle"]
 SEED = "00" * 32
 # The console script pip installed next to this interpreter.
-FAIRDEAL = str(Path(sys.executable).with_name("fairdeal"))
 
 
 def run(*args):
@@ -168,16 +165,11 @@ def test_a_misplaced_seed_is_not_echoed():
 
 def test_installed_console_script():
     v = vector("two packs")
-    done = subprocess.run([FAIRDEAL, *derive_args(v, "--json")], capture_output=True, text=True, timeout=60)
+    done = installed("fairdeal", *derive_args(v, "--json"))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["order"] == v["order"]
 
-    bad = subprocess.run(
-        [FAIRDEAL, "derive", "--server-seed", "xy" * 32, "--game-id", "g", "--label", "x"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    bad = installed("fairdeal", "derive", "--server-seed", "xy" * 32, "--game-id", "g", "--label", "x")
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr == "Error: the server seed must be hex digits 0-9a-f only\n"

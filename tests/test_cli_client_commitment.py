@@ -1,20 +1,13 @@
 """``fairdeal client-commitment SEED``: what a curl user sends to commit to a client seed."""
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
+from helpers import installed, vectors
 
 from fairdeal.cli import main
 from fairdeal.fairness import Dealer
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "spec" / "vectors" / "fairness.json").read_text(encoding="utf-8")
-)["shuffle"]
-FAIRDEAL = str(Path(sys.executable).with_name("fairdeal"))
+VECTORS = vectors("fairness.json")["shuffle"]
 
 # Every non-empty client seed of the spec's vectors, with the commitment the independent generator gave it.
 SEEDS = sorted(
@@ -61,7 +54,7 @@ def test_a_seed_the_protocol_refuses_is_a_one_line_error(seed, message):
 
 
 def test_the_installed_command_and_its_help():
-    done = subprocess.run([FAIRDEAL, "client-commitment", "alice"], capture_output=True, text=True, check=True)
-    assert done.stdout == "36e3a00adca4299076cc074780294b856a6d1610d74d9f0785206916183f01c5\n"
-    helped = subprocess.run([FAIRDEAL, "--help"], capture_output=True, text=True, check=True)
-    assert "client-commitment" in helped.stdout
+    done = installed("fairdeal", "client-commitment", "alice")
+    assert done.returncode == 0 and done.stdout == "36e3a00adca4299076cc074780294b856a6d1610d74d9f0785206916183f01c5\n"
+    helped = installed("fairdeal", "--help")
+    assert helped.returncode == 0 and "client-commitment" in helped.stdout

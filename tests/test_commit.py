@@ -6,7 +6,6 @@ real protocol shuffle under a fixed seed.
 
 from __future__ import annotations
 
-import doctest
 import random
 from functools import partial
 
@@ -14,7 +13,6 @@ import helpers
 import pytest
 from helpers import cards, chips, play_session, run_position
 
-import fairdeal.rules.commit
 from fairdeal.cards import ALL_CARDS, Card
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
@@ -212,8 +210,3 @@ def test_whole_sessions_agree_and_counters_balance(seats):
     play_session(match, random.Random(seats), 0.5)
     assert sum(match.totals) == 50 * seats
     assert all(sum(h.result.scores) == 0 for h in match.hands)
-
-
-def test_the_module_examples():
-    failed, attempted = doctest.testmod(fairdeal.rules.commit)
-    assert attempted > 5 and failed == 0

@@ -310,12 +310,3 @@ def test_legal_moves_are_exactly_what_apply_accepts(name, seats, options):
     rng = random.Random(f"{name}/{seats}/{options}")
     match = Match(rules, seats, fair(f"legal-{name}-{seats}-{options}", seats))
     assert check_positions_in_play(rules, match, rng, 0.3, 60) >= 20
-
-
-def test_the_modules_examples_are_true():
-    import doctest
-
-    import fairdeal.rules.eights
-
-    failed, attempted = doctest.testmod(fairdeal.rules.eights)
-    assert attempted > 5 and failed == 0

@@ -5,13 +5,11 @@ implementation in spec/vectors/make_fairness_vectors.py, which does not
 import fairdeal; here the library must reproduce every one of them.
 """
 
-import importlib.util
-import json
 import struct
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from helpers import VECTORS_DIR, vector_script, vectors
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -34,21 +32,13 @@ from fairdeal.fairness import (
     shuffle,
 )
 
-VECTORS_DIR = Path(__file__).resolve().parents[1] / "spec" / "vectors"
-VECTORS = json.loads((VECTORS_DIR / "fairness.json").read_text(encoding="utf-8"))
+VECTORS = vectors("fairness.json")
 SHUFFLES = VECTORS["shuffle"]
 UNIFORMS = VECTORS["uniform"]
 RULES = VECTORS["rules"]
 
 
-def _load_reference():
-    spec = importlib.util.spec_from_file_location("make_fairness_vectors", VECTORS_DIR / "make_fairness_vectors.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-REFERENCE = _load_reference()
+REFERENCE = vector_script("make_fairness_vectors")
 
 SEED = "00" * 32
 KEY = game_key(SEED, "demo", ["alice", ""])

@@ -166,15 +166,6 @@ def test_legal_moves_are_exactly_what_apply_accepts(name, seats):
     assert check_positions_in_play(rules, match, rng, 0.4, 40) >= 15
 
 
-def test_the_modules_examples_are_true():
-    import doctest
-
-    import fairdeal.rules.go_boom
-
-    failed, attempted = doctest.testmod(fairdeal.rules.go_boom)
-    assert attempted > 5 and failed == 0
-
-
 def test_the_heuristic_bot_plays_high_and_leads_its_long_suit():
     from fairdeal.bots import HeuristicBot
 

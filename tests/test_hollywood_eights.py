@@ -138,12 +138,3 @@ def test_the_target_option_closes_the_games():
     for _ in range(3):
         win(match, 0, "KD")
     assert match.over and match.sheet.games == ((10, 0), (10, 0), (10, 0))
-
-
-def test_the_modules_examples_are_true():
-    import doctest
-
-    import fairdeal.rules.hollywood
-
-    failed, attempted = doctest.testmod(fairdeal.rules.hollywood)
-    assert attempted > 3 and failed == 0

@@ -7,14 +7,13 @@ replayer are tried in tests/browser/test_generic_renderer.py.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import warnings
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import installed, service_settings
 from test_verifier_support import play
 
 import fairdeal.rules as registry
@@ -28,11 +27,10 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from fairdeal.fairness import client_commitment  # noqa: E402
-from fairdeal.service import Settings, create_app  # noqa: E402
+from fairdeal.service import create_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = ROOT / "examples" / "switch"
-FAIRDEAL_VERIFY = str(Path(sys.executable).with_name("fairdeal-verify"))
 
 
 def test_the_installed_plugin_is_found_through_its_entry_point():
@@ -126,11 +124,11 @@ def test_fairdeal_simulate_and_fairdeal_verify_take_it(tmp_path):
     assert result.exit_code == 0, result.output
     records = sorted(tmp_path.glob("*.jsonl"))
     assert len(records) == 2
-    proc = subprocess.run([FAIRDEAL_VERIFY, "--json", *map(str, records)], capture_output=True, text=True)
+    proc = installed("fairdeal-verify", "--json", *map(str, records))
     assert proc.returncode == 0, proc.stderr
     reports = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     assert [r["verified"] for r in reports] == [True, True] and {r["rules"] for r in reports} == {"switch"}
-    moves = subprocess.run([FAIRDEAL_VERIFY, "--moves", str(records[0])], capture_output=True, text=True)
+    moves = installed("fairdeal-verify", "--moves", str(records[0]))
     assert moves.returncode == 0 and moves.stdout.splitlines()[-1] == "VERIFIED"
 
 
@@ -141,13 +139,7 @@ def test_the_engine_bundle_carries_the_plugin_for_the_browser():
 
 
 def test_the_service_serves_and_plays_it(tmp_path):
-    settings = Settings(
-        data_dir=tmp_path / "data",
-        database_url=f"sqlite:///{tmp_path / 'db.sqlite'}",
-        bot_delay=0,
-        next_hand_seconds=0,
-        tick_seconds=0,
-    )
+    settings = service_settings(tmp_path / "data", f"sqlite:///{tmp_path / 'db.sqlite'}")
     app = create_app(settings)
     with TestClient(app) as client:
         assert client.get("/rules/switch").json()["title"] == RULES["switch"].title

@@ -13,7 +13,7 @@ import functools
 import json
 
 import test_tamper as tamper
-from helpers import first, refused, replayed_moves, session_record, tamper_record, tampered, the_end
+from helpers import answering_play, first, refused, replayed_moves, session_record, tamper_record, tampered, the_end
 from test_verifier_support import SIGNER, SIMULATED, play
 
 from fairdeal.cards import Card
@@ -97,15 +97,7 @@ def test_a_pick_up_left_out_or_changed_is_refused():
 
 def test_a_seat_that_could_follow_picks_up_instead_or_follows_with_another_suit():
     lines = session()
-    # A play that follows another seat's play in the same trick, made by the seat itself.
-    j = next(
-        k
-        for k in range(1, len(lines))
-        if lines[k].get("move") == "play"
-        and lines[k - 1].get("move") == "play"
-        and lines[k - 1]["seat"] != lines[k]["seat"]
-        and "auto" not in lines[k]
-    )
+    j = answering_play(lines)  # it follows another seat's play in the same trick
     bad = tampered(lines, j, lambda line: (line.pop("card"), line.update(move="pass")))
     refused(bad, j, "illegal move pass", "you must follow suit when you can")
 

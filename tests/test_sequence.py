@@ -9,7 +9,6 @@ seeds through the match and a real table, and check that ``legal_moves``, ``appl
 
 from __future__ import annotations
 
-import doctest
 import random
 from functools import partial
 
@@ -17,7 +16,6 @@ import helpers
 import pytest
 from helpers import play_session, run_position
 
-import fairdeal.rules.sequence
 from fairdeal.cards import ALL_CARDS, Card, Suit, codes
 from fairdeal.fairness import game_key, shuffle
 from fairdeal.match import Match
@@ -256,8 +254,3 @@ def test_whole_sessions_legal_moves_apply_and_explain_agree(seats):
 
     play_session(match, random.Random(seats), 0.5, only_the_seat_to_act_plays)
     assert len(match.hands) == 2
-
-
-def test_the_module_examples():
-    failed, attempted = doctest.testmod(fairdeal.rules.sequence)
-    assert attempted > 5 and failed == 0

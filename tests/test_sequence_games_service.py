@@ -14,12 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from helpers import service_settings
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from fairdeal.fairness import client_commitment  # noqa: E402
-from fairdeal.service import Settings, create_app  # noqa: E402
+from fairdeal.service import create_app  # noqa: E402
 from fairdeal.service.models import MAX_SEATS  # noqa: E402
 from fairdeal.verification import verify  # noqa: E402
 
@@ -34,13 +35,7 @@ def client(tmp_path: Any, request: pytest.FixtureRequest) -> Iterator[TestClient
         digest = hashlib.sha256(f"{request.node.name}/{next(count)}".encode()).digest()
         return f"run-{digest[:6].hex()}", digest.hex()
 
-    settings = Settings(
-        data_dir=tmp_path / "data",
-        database_url=f"sqlite:///{tmp_path / 'db.sqlite'}",
-        bot_delay=0,
-        next_hand_seconds=0,
-        tick_seconds=0,
-    )
+    settings = service_settings(tmp_path / "data", f"sqlite:///{tmp_path / 'db.sqlite'}")
     app = create_app(settings, new_ids=new_ids)
     with TestClient(app) as client:
         yield client

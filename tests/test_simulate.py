@@ -3,13 +3,12 @@
 import hmac
 import json
 import re
-import subprocess
-import sys
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import installed
 
 from fairdeal.bots import HeuristicBot
 from fairdeal.cli import main
@@ -21,7 +20,6 @@ from fairdeal.rules.crazy_eights import CrazyEightsView
 from fairdeal.simulate import SEEDED_CREATED, SimulationError, play, simulate
 from fairdeal.table import Seat, Table
 
-FAIRDEAL = str(Path(sys.executable).with_name("fairdeal"))
 SEAT_ACTIONS = ("client-commit", "client-reveal", "move")
 
 
@@ -344,32 +342,13 @@ def test_command_reports_an_output_directory_it_cannot_make(tmp_path):
 
 def test_installed_script(tmp_path):
     out = tmp_path / "run"
-    done = subprocess.run(
-        [FAIRDEAL, "simulate", "--players", "2", "--games", "2", "--out", str(out), "--seed", "p"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = installed("fairdeal", "simulate", "--players", "2", "--games", "2", "--out", str(out), "--seed", "p")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("simulated 2 games of crazy-eights, ") and done.stdout.count("\n") == 1
     library = simulate("crazy-eights", 2, 2, tmp_path / "lib", seed="p")
     assert files(out) == files(library[0].parent)
 
-    bad = subprocess.run(
-        [FAIRDEAL, "simulate", "--players", "9", "--games", "1", "--out", str(tmp_path / "bad")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    bad = installed("fairdeal", "simulate", "--players", "9", "--games", "1", "--out", str(tmp_path / "bad"))
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr == "Error: Crazy Eights is for 2 to 6 players, not 9\n"
-
-
-def test_simulate_docstring_examples():
-    import doctest
-
-    import fairdeal.simulate
-
-    failed, attempted = doctest.testmod(fairdeal.simulate)
-    assert attempted > 0 and failed == 0

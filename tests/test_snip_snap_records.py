@@ -14,6 +14,7 @@ import functools
 import pytest
 import test_tamper as tamper
 from helpers import (
+    answering_play,
     bare,
     check_session_report,
     first,
@@ -134,14 +135,7 @@ def test_a_seat_that_could_continue_the_group_passes_instead(name):
     lines = session(name)
     # A play right after another seat's play continues that seat's group (a new lead is made by
     # the seat that ended the group).
-    j = next(
-        k
-        for k in range(1, len(lines))
-        if lines[k].get("move") == "play"
-        and lines[k - 1].get("move") == "play"
-        and lines[k - 1]["seat"] != lines[k]["seat"]
-        and "auto" not in lines[k]
-    )
+    j = answering_play(lines)
     bad = tampered(lines, j, lambda line: (line.pop("card"), line.update(move="pass")))
     refused(bad, j, "illegal move pass", "you must play when you can")
     # And a leader may not pass at all.

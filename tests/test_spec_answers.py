@@ -6,7 +6,8 @@ verifying, and the engine must go on writing it) or by a position.
 
 - the lines after an Eleusis judgement's draws: restocks first, then the judgement (spec/games/eleusis.md);
 - Michigan's ``return`` lines: layout order, then seats from the dealer's left (spec/games/michigan.md);
-- Commit's ``held-nine`` and ``held-king`` lines: one per seat paid (spec/games/commit.md);
+- Commit's ``held-nine`` and ``held-king`` lines: one per seat paid (spec/games/commit.md; the position
+  with two kings paying two is tests/test_commit.py's);
 - Hollywood Eights' timer with ``hoyle_values`` 1: the Stops chapter's values (spec/games/hollywood-eights.md);
 - Spin's lowest lead after a spin: pay cards count (spec/games/spin.md);
 - spec/record.md: a receipt without ``at``, extra members of a seat, and what section 7 checks after a
@@ -27,12 +28,11 @@ import pytest
 from click.testing import CliRunner
 from helpers import cards, run_position
 from test_eights_support import eights_state
-from test_verifier_support import CREATED, SIGNER, play, text_of
+from test_verifier_support import SIGNER, play_golden, text_of
 
 from fairdeal.cards import Card, Rank, Suit
-from fairdeal.record import fixed_clock, parse_record, resign
+from fairdeal.record import parse_record, resign
 from fairdeal.rules import Move, get
-from fairdeal.table import Timing
 from fairdeal.verification import verify
 from fairdeal.verification.receipts import check_receipts
 from verifier.cli import main
@@ -51,16 +51,7 @@ GAMES = {
 
 def _played(name: str) -> str:
     game_id, seats, rules, options = GAMES[name]
-    return play(
-        game_id,
-        seats,
-        humans=2,
-        rules=rules,
-        options=options,
-        use_bots=False,
-        clock=fixed_clock(CREATED, 250),
-        timing=Timing(turn_ms=250),
-    ).text
+    return play_golden(game_id, seats, humans=2, rules=rules, options=options).text
 
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
@@ -163,25 +154,6 @@ def test_commit_held_nine_then_held_king_one_line_per_seat_paid():
         assert len({amount for _, amount in paid}) == 1
 
 
-def test_commit_held_king_is_one_line_per_seat_paid_with_two_kings_paying_two():
-    rules = get("commit")
-    # Seat 0 plays its last card; seat 1 holds two kings and the 9♦, seat 3 one king.
-    state = run_position("5S", "KC KD 9D", "2H", "KS 3C", turn=0, runs="4S", current="4S", layout=())
-    _, events = rules.apply(state, 0, Move.play(Card.parse("5S")), lambda label, c: list(c))
-    got = [(e["reason"], e["from"], e["to"], e["amount"]) for e in events]
-    assert got == [
-        ("held-nine", 1, 2, 2),
-        ("held-nine", 1, 3, 2),
-        ("held-nine", 1, 0, 2),
-        ("held-king", 1, 2, 2),
-        ("held-king", 1, 3, 2),
-        ("held-king", 1, 0, 2),
-        ("held-king", 3, 0, 1),
-        ("held-king", 3, 1, 1),
-        ("held-king", 3, 2, 1),
-    ]
-
-
 # -- Hollywood Eights: the timer's order with the Hoyle values ------------------------------------
 
 
@@ -213,16 +185,7 @@ def test_spins_lowest_lead_counts_the_pay_cards_the_privilege_allows():
 
 @pytest.fixture(scope="module")
 def receipted():
-    game = play(
-        "answers-receipts",
-        2,
-        humans=1,
-        receipts=True,
-        options={"target": 10},
-        use_bots=False,
-        clock=fixed_clock(CREATED, 250),
-        timing=Timing(turn_ms=250),
-    )
+    game = play_golden("answers-receipts", 2, humans=1, receipts=True, options={"target": 10})
     report = verify(game.text)
     assert report.verified and report.format == "fairdeal-record/2"
     return game

@@ -9,9 +9,9 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from helpers import VECTORS_DIR, vector_script, vectors
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pymerkle import InmemoryTree
@@ -39,8 +39,7 @@ from fairdeal.tlog import (
     verify_inclusion,
 )
 
-VECTORS_DIR = Path(__file__).resolve().parents[1] / "spec" / "vectors"
-VECTORS = json.loads((VECTORS_DIR / "log.json").read_text(encoding="utf-8"))
+VECTORS = vectors("log.json")
 DATA = [b"entry %d" % i for i in range(64)]
 LEAVES = [leaf_hash(d) for d in DATA]
 
@@ -82,7 +81,7 @@ def test_consistency_proofs_check_against_pymerkle_and_the_rfc_recursion(referen
     # spec/vectors/make_log_vectors.py writes it straight from the RFC's definition.
     from pymerkle import verify_consistency as pymerkle_consistency
 
-    rfc = _vector_script()
+    rfc = vector_script("make_log_vectors")
     tree = Tree(LEAVES)
     rng = random.Random(17)
     pairs = [(m, n) for n in range(2, 65) for m in range(1, n)]
@@ -94,15 +93,6 @@ def test_consistency_proofs_check_against_pymerkle_and_the_rfc_recursion(referen
     for size in range(1, 65):
         assert tree.root(size) == rfc.mth(DATA[:size])
         assert tree.inclusion_proof(size - 1, size) == rfc.path(size - 1, DATA[:size])
-
-
-def _vector_script():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("make_log_vectors", VECTORS_DIR / "make_log_vectors.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_spec_example():

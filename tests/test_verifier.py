@@ -9,7 +9,7 @@ import doctest
 import json
 
 import pytest
-from test_verifier_support import SIGNER, play, seed_for, text_of
+from test_verifier_support import SIGNER, auto_play, new_table, play, seed_for, text_of
 
 import fairdeal.verification
 import fairdeal.verification.receipts
@@ -118,18 +118,8 @@ def test_json_shape_of_a_hand(game):
 
 
 def test_a_game_in_progress_is_not_verified_the_seed_is_not_revealed():
-    table = Table.new(
-        "live",
-        get("crazy-eights"),
-        [Seat("Ann"), Seat("Bot", bot=True)],
-        SIGNER,
-        created="2026-01-01T00:00:00Z",
-        server_seed=seed_for("live"),
-    )
-    table.commit(0, client_commitment("ann"))
-    table.reveal_client_seed(0, "ann")
-    for _ in range(6):
-        table.move(table.match.turn, table.match.auto_move(), auto=True)
+    table = new_table("live", get("crazy-eights"), [Seat("Ann"), Seat("Bot", bot=True)], {0: "ann"})
+    auto_play(table, moves=6)
     report = verify(table.writer.text())
     assert not report.verified
     assert report.error.line == len(table.lines)
@@ -168,14 +158,7 @@ def test_an_abandoned_game_verifies_with_no_standings():
 
 
 def test_a_game_abandoned_before_the_start_verifies():
-    table = Table.new(
-        "early",
-        get("crazy-eights"),
-        [Seat("Ann"), Seat("Bob")],
-        SIGNER,
-        created="2026-01-01T00:00:00Z",
-        server_seed=seed_for("early"),
-    )
+    table = new_table("early", get("crazy-eights"), [Seat("Ann"), Seat("Bob")])
     table.commit(0, client_commitment("a"))
     table.abandon("nobody came")
     table.reveal()
@@ -275,24 +258,12 @@ def test_any_real_utc_second_is_a_created(game, created):
 
 def test_a_human_seat_that_reveals_the_empty_seed_is_a_human_with_an_empty_seed():
     # Bea commits to "" and reveals it: a seed like any other, and she plays her seat herself.
-    table = Table.new(
-        "empty-seed",
-        get("crazy-eights", {"target": 10}),
-        [Seat("Ann"), Seat("Bea"), Seat("Cid", bot=True)],
-        SIGNER,
-        created="2026-01-01T00:00:00Z",
-        server_seed=seed_for("empty-seed"),
-    )
-    for seat, seed in ((0, "ann's seed"), (1, "")):
-        table.commit(seat, client_commitment(seed))
-    for seat, seed in ((0, "ann's seed"), (1, "")):
-        table.reveal_client_seed(seat, seed)
+    seats = [Seat("Ann"), Seat("Bea"), Seat("Cid", bot=True)]
+    table = new_table("empty-seed", get("crazy-eights", {"target": 10}), seats, {0: "ann's seed", 1: ""})
     start = next(line for line in table.lines if line["type"] == "start")
     assert start["client_seeds"] == ["ann's seed", "", ""] and start["bots"] == [2]
     assert table.bots == {2}
-    while not table.match.over:
-        table.move(table.match.turn, table.match.auto_move(), auto=True)
-    table.reveal()
+    auto_play(table)
     report = verify(table.writer.text())
     assert report.verified, report.error
     assert report.client_seeds == ["ann's seed", "", ""] and report.bots == [2]
@@ -382,19 +353,9 @@ def test_check_chain_refuses_a_boolean_seq_and_a_null_sig(game):
 
 def test_parse_record_splits_only_at_newlines():
     """A seat name or client seed may hold U+2028 or U+0085, which canonical JSON leaves raw."""
-    table = Table.new(
-        "names",
-        get("crazy-eights", {"target": 10}),
-        [Seat("Ann\u2028Lee"), Seat("Bo\x85", bot=True)],
-        SIGNER,
-        created="2026-01-01T00:00:00Z",
-        server_seed=seed_for("names"),
-    )
-    table.commit(0, client_commitment("seed\u2029"))
-    table.reveal_client_seed(0, "seed\u2029")
-    while not table.match.over:
-        table.move(table.match.turn, table.match.auto_move(), auto=True)
-    table.reveal()
+    seats = [Seat("Ann\u2028Lee"), Seat("Bo\x85", bot=True)]
+    table = new_table("names", get("crazy-eights", {"target": 10}), seats, {0: "seed\u2029"})
+    auto_play(table)
     assert len(parse_record(table.writer.text())) == len(table.lines)
     report = verify(table.writer.text())
     assert report.verified, report.error

@@ -1,7 +1,7 @@
 """The text report, byte for byte, of a fixed record (tests/golden/).
 
 The record is a real 4-player game with fixed seeds and a fixed signing key
-(test_verifier_support.play("honest-454", ...)): an eight turned back into
+(test_verifier_support.play_golden("honest-454", ...)): an eight turned back into
 the stock, restocks, hands that went out and a blocked hand.
 
 To regenerate after an intended change of the report (then read the diff!):
@@ -19,10 +19,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_verifier_support import CREATED, play
+from test_verifier_support import play_golden
 
-from fairdeal.record import fixed_clock, parse_record
-from fairdeal.table import Timing
+from fairdeal.record import parse_record
 from verifier.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -35,16 +34,7 @@ CHAIN = ("seq", "prev", "sig", "at")
 
 
 def _record() -> str:
-    game = play(
-        "honest-454",
-        4,
-        humans=2,
-        options={"target": 100, "restock_limit": 2},
-        use_bots=False,
-        clock=fixed_clock(CREATED, 250),
-        timing=Timing(turn_ms=250),
-    )
-    return game.text
+    return play_golden("honest-454", 4, humans=2, options={"target": 100, "restock_limit": 2}).text
 
 
 @pytest.fixture(scope="module")

@@ -26,18 +26,22 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import FUZZ
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_verifier_support import CREATED, SIGNER, play
+from test_verifier_support import CREATED, SIGNER, play_golden
 
 from fairdeal.cards import ALL_CARDS
-from fairdeal.record import fixed_clock, resign
+from fairdeal.record import resign
 from fairdeal.rules import RULES, get
-from fairdeal.table import Timing
 from verifier.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLES = int(os.environ.get("FAIRDEAL_HOSTILE_EXAMPLES", "300"))
+HOSTILE = settings(
+    FUZZ, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+)
+"""This file's fuzz tests' settings: however large an example is, or however many are filtered out."""
 
 
 def _game(name: str) -> list[dict[str, Any]]:
@@ -46,17 +50,7 @@ def _game(name: str) -> list[dict[str, Any]]:
     known = get(name, {}).options
     options = {k: v for k, v in {"deals": 1, "target": 10, "rounds": 1}.items() if k in known}
     seats = max(cls.min_seats, 2 if name == "crazy-eights" else 3)
-    game = play(
-        f"hostile-{name}",
-        seats,
-        humans=2,
-        rules=name,
-        options=options,
-        use_bots=False,
-        clock=fixed_clock(CREATED, 250),
-        timing=Timing(turn_ms=250),
-    )
-    return game.lines
+    return play_golden(f"hostile-{name}", seats, humans=2, rules=name, options=options).lines
 
 
 def _session() -> list[dict[str, Any]]:
@@ -82,17 +76,7 @@ RECORDS: dict[str, list[dict[str, Any]]] = {name: _game(name) for name in RULES}
 RECORDS["session"] = _session()
 RECORDS["golden-v1"] = _golden_v1()
 # The good record of the batches, with the receipts its two human seats were given.
-_RECEIPTED = play(
-    "hostile-receipts",
-    3,
-    humans=2,
-    rules="go-boom",
-    options={"target": 10},
-    receipts=True,
-    use_bots=False,
-    clock=fixed_clock(CREATED, 250),
-    timing=Timing(turn_ms=250),
-)
+_RECEIPTED = play_golden("hostile-receipts", 3, humans=2, rules="go-boom", options={"target": 10}, receipts=True)
 GOOD = _RECEIPTED.text
 RECEIPTS = _RECEIPTED.receipts
 
@@ -306,13 +290,7 @@ def _check_single(result, bad: Path, as_json: bool) -> None:
         assert last == "VERIFIED" if result.exit_code == 0 else last.startswith("NOT VERIFIED: line "), last
 
 
-@settings(
-    max_examples=EXAMPLES,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
+@settings(HOSTILE, max_examples=EXAMPLES)
 @given(text=hostile(), mode=st.sampled_from(["text", "json", "moves"]))
 def test_every_record_gets_a_verdict_or_a_reason(folder, text, mode):
     bad = folder / "bad.jsonl"
@@ -325,13 +303,7 @@ def test_every_record_gets_a_verdict_or_a_reason(folder, text, mode):
         assert result.stdout == "" and result.stderr.count("\n") == 1
 
 
-@settings(
-    max_examples=EXAMPLES // 3,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
+@settings(HOSTILE, max_examples=EXAMPLES // 3)
 @given(text=hostile(), as_json=st.booleans())
 def test_in_a_batch_the_record_after_a_bad_one_gets_its_verdict(folder, text, as_json):
     bad = folder / "bad.jsonl"
@@ -360,13 +332,7 @@ def hostile_receipts(draw: st.DrawFn) -> bytes:
     return _deeper(draw, text, how) if how and b":" in text else text
 
 
-@settings(
-    max_examples=EXAMPLES // 3,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
+@settings(HOSTILE, max_examples=EXAMPLES // 3)
 @given(text=hostile_receipts(), mode=st.sampled_from(["text", "json", "moves"]))
 @example(text=b'{"game_id":"hostile-receipts","hash":"' + b"0" * 64 + b'","seq":18446744073709551616}\n', mode="text")
 @example(text=b"[" * 100_000 + b"\n", mode="json")

@@ -3,19 +3,17 @@ themselves: tests/service/test_service_log.py and the live servers of tests/serv
 
 from __future__ import annotations
 
-import json
 import socket
 from pathlib import Path
 
 from click.testing import CliRunner
+from helpers import VECTORS_DIR, vectors
 
 from fairdeal.record import Signer, canonical, parse_record, resign
 from verifier.cli import main
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "spec" / "vectors" / "log.json").read_text(encoding="utf-8")
-)
-RECORD = str(Path(__file__).resolve().parents[1] / "spec" / "vectors" / "record-example.jsonl")
+VECTORS = vectors("log.json")
+RECORD = str(VECTORS_DIR / "record-example.jsonl")
 
 
 def _closed_port() -> int:

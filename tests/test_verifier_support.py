@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.bots import make_bot
-from fairdeal.record import Clock, Signer, canonical
+from fairdeal.record import Clock, Signer, canonical, fixed_clock
 from fairdeal.rules import get
 from fairdeal.table import Seat, Table, Timing, client_commitment
 
@@ -134,6 +134,35 @@ def play(
     if reveal:
         table.reveal()
     return Played(table, kept)
+
+
+def new_table(game_id: str, rules: Any, seats: list[Seat], seeds: dict[int, str] | None = None) -> Table:
+    """A table of ``seats`` for ``rules`` signed by :data:`SIGNER`, made at :data:`CREATED` with
+    the server seed :func:`seed_for` gives ``game_id``; ``seeds``: the client seeds human seats
+    bring (all committed, then all revealed)."""
+    table = Table.new(game_id, rules, seats, SIGNER, created=CREATED, server_seed=seed_for(game_id))
+    for seat, seed in (seeds or {}).items():
+        table.commit(seat, client_commitment(seed))
+    for seat, seed in (seeds or {}).items():
+        table.reveal_client_seed(seat, seed)
+    return table
+
+
+def auto_play(table: Table, moves: int | None = None) -> None:
+    """The turn timer's auto-moves at a started ``table``: ``moves`` of them, or to the end of
+    its match and its server seed's reveal."""
+    while not table.match.over and (moves is None or moves > 0):
+        table.move(table.match.turn, table.match.auto_move(), auto=True)
+        moves = None if moves is None else moves - 1
+    if moves is None:
+        table.reveal()
+
+
+def play_golden(game_id: str, players: int, **kwargs: Any) -> Played:
+    """:func:`play` as tests/golden's format 2 records are played: a line every 250 ms, a 250 ms
+    turn, and the bots' seats played like people's (``use_bots=False``: records that must not
+    change when the bots get cleverer). ``kwargs`` as :func:`play` takes them."""
+    return play(game_id, players, use_bots=False, clock=fixed_clock(CREATED, 250), timing=Timing(turn_ms=250), **kwargs)
 
 
 def text_of(lines: list[dict[str, Any]]) -> str:

@@ -41,6 +41,7 @@ from fairdeal.rules.rolling_stone import RollingStone
 from fairdeal.rules.sequence import Sequence
 from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem
 from fairdeal.rules.summary import HandSummary, SeatNames
+from fairdeal.rules.translations import LanguageError, TranslationError, help_in, language, translated_catalogue
 
 __all__ = [
     "GROUP",
@@ -53,6 +54,8 @@ __all__ = [
     "catalogue_json",
     "get",
     "how_to_play",
+    "LanguageError",
+    "TranslationError",
     "Event",
     "HandResult",
     "HandSummary",
@@ -225,21 +228,30 @@ CATALOGUE_VERSION = 1
 """The version of the catalogue's format (``GET /rules``, spec/games.json)."""
 
 
-def catalogue(*, own_only: bool = False) -> dict[str, Any]:
+def catalogue(*, own_only: bool = False, lang: str | None = None) -> dict[str, Any]:
     """Every game's declaration, in the lobby's order: what ``GET /rules`` serves, plugins
     included; ``own_only``: fairdeal's own games alone, as spec/games.json holds them.
+
+    ``lang``, a language tag: the games' words in that language where their packages translate
+    them (:mod:`fairdeal.rules.translations`), the rest in English, and a ``lang`` member saying
+    which (``en`` when no game speaks it); :class:`LanguageError` for a tag that is not one.
+    Without it: English, and no ``lang`` member (spec/games.json).
 
     >>> entries = catalogue(own_only=True)["games"]
     >>> len(entries), entries[0]["name"], catalogue()["default"]
     (21, 'crazy-eights', 'crazy-eights')
+    >>> nb = catalogue(lang="nb")
+    >>> nb["lang"], nb["games"][0]["title"], nb["games"][0]["options"][0]["help"]
+    ('nb', 'Vri åtter', 'summen som avslutter kampen')
     """
     games = [cls for cls in RULES.values() if own(cls) or not own_only]
-    return {
+    document = {
         "version": CATALOGUE_VERSION,
         "default": DEFAULT,
         "families": list(dict.fromkeys(cls.family for cls in games)),
         "games": [cls.declaration() for cls in games],
     }
+    return document if lang is None else translated_catalogue(document, games, lang)
 
 
 def catalogue_json(*, own_only: bool = False) -> str:
@@ -256,14 +268,18 @@ def get(name: str, options: Mapping[str, Any] | None = None) -> Rules[Any, Any]:
     return cls(options)
 
 
-def how_to_play(name: str) -> str:
+def how_to_play(name: str, lang: str | None = None) -> str:
     """The "How to play" text of the game called ``name``, for players (:meth:`Rules.help_text`:
     fairdeal's own keep theirs in ``fairdeal/rules/help/<name>.md``, and spec/games/<page>.md
-    points there). :class:`OptionsError` for an unknown game.
+    points there); ``lang``, a language tag: in that language where the game's package has it
+    (``help/<lang>/<name>.md``), else in English. :class:`OptionsError` for an unknown game,
+    :class:`LanguageError` for a tag that is not one.
 
-    >>> how_to_play("michigan").startswith("**Goal.**")
-    True
+    >>> how_to_play("michigan").startswith("**Goal.**"), how_to_play("michigan", "nb").startswith("**Mål.**")
+    (True, True)
     """
     if name not in RULES:
         raise OptionsError(f"unknown rules {name!r}; known: {', '.join(sorted(RULES))}")
-    return RULES[name].help_text()
+    if lang is None:
+        return RULES[name].help_text()
+    return help_in(RULES[name], language(lang)).text

@@ -882,21 +882,31 @@ class Rules(abc.ABC, Generic[StateT, ViewT]):
         return schema
 
     @classmethod
+    def package(cls) -> str:
+        """The package the game's rules module is in, which carries its texts: ``help/`` and
+        ``i18n/`` (fairdeal's own: ``fairdeal.rules``; a plugin's: its own).
+
+        >>> from fairdeal.rules import get
+        >>> type(get("michigan")).package()
+        'fairdeal.rules'
+        """
+        module = sys.modules[cls.__module__]
+        spec = module.__spec__
+        package = module.__name__ if spec is not None and spec.submodule_search_locations else module.__package__
+        return package or module.__name__
+
+    @classmethod
     def help_text(cls) -> str:
-        """The game's "How to play" for players: ``help/<name>.md`` in the package its rules
-        module is in (fairdeal's own: ``fairdeal/rules/help/``; a plugin's: its own package), a
-        small markdown of paragraphs, ``- `` bullet lists and ``**bold**``.
+        """The game's "How to play" for players: ``help/<name>.md`` in its :meth:`package`
+        (fairdeal's own: ``fairdeal/rules/help/``; a plugin's: its own package), a small markdown
+        of paragraphs, ``- `` bullet lists and ``**bold**``. In another language:
+        :func:`fairdeal.rules.translations.help_in`.
 
         >>> from fairdeal.rules import get
         >>> type(get("michigan")).help_text().startswith("**Goal.**")
         True
         """
-        module = sys.modules[cls.__module__]
-        spec = module.__spec__
-        package = module.__name__ if spec is not None and spec.submodule_search_locations else module.__package__
-        return (
-            resources.files(package or module.__name__).joinpath("help", f"{cls.name}.md").read_text(encoding="utf-8")
-        )
+        return resources.files(cls.package()).joinpath("help", f"{cls.name}.md").read_text(encoding="utf-8")
 
     def state_to_json(self, state: StateT) -> dict[str, Any]:
         """``state`` as a JSON object: one member per field, cards as codes, suits and ranks as

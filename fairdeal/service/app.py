@@ -37,7 +37,8 @@ from fairdeal.service.keys import load_keys
 from fairdeal.service.limits import Limits
 from fairdeal.service.live import LiveRecords, Notifier
 from fairdeal.service.routes import ROUTERS
-from fairdeal.service.schemas import errors, typed_moves, typed_views
+from fairdeal.service.routes.hot import HotRoutes
+from fairdeal.service.schemas import errors, typed_moves, typed_new_games, typed_views
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store
@@ -153,9 +154,9 @@ def create_app(
     fastapi_openapi = app.openapi
 
     def openapi() -> dict[str, Any]:
-        # FastAPI's document (made once, and kept), with each game's view typed by its own declaration.
+        # FastAPI's document (made once, and kept), with each game's view and new table typed by its own declaration.
         if app.openapi_schema is None:
-            app.openapi_schema = typed_moves(typed_views(fastapi_openapi()))
+            app.openapi_schema = typed_new_games(typed_moves(typed_views(fastapi_openapi())))
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -183,8 +184,11 @@ def create_app(
         errors = jsonable_encoder(exc.errors(), custom_encoder={bytes: lambda b: b.decode("utf-8", "backslashreplace")})
         return AsciiJSONResponse({"detail": json_safe(errors)}, status_code=422)
 
+    # Innermost first: the hot routes' answers are still limited and logged as every other's.
+    app.add_middleware(HotRoutes)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(AccessLog)
+    every, errors_too = settings.access_log_sample
+    app.add_middleware(AccessLog, every=every, errors=errors_too)
     return app
 
 
@@ -331,11 +335,11 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = JSONResponse({"detail": f"the request body is over {self.max_bytes} bytes"}, status_code=413)
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 if not value.isdigit() or int(value) > self.max_bytes:
-                    await too_large(scope, receive, send)
+                    too_large = {"detail": f"the request body is over {self.max_bytes} bytes"}
+                    await JSONResponse(too_large, status_code=413)(scope, receive, send)
                     return
         received = 0
 
@@ -352,11 +356,22 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
 
-class AccessLog:
-    """One JSON log line per request (never a token, seed or body), and a plain 500 for a bug."""
+ANSWERED = "fairdeal.answered"
+"""The scope's key for the status the server's HTTP protocol answered a request with itself, in place
+of the app's answer (408: its body did not arrive in time; see fairdeal.service.http)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+
+class AccessLog:
+    """A JSON log line per request (never a token, seed or body), and a plain 500 for a bug.
+
+    A line for every ``every``-th request (0: none), and if ``errors``, for every answer of 400
+    and up (``FAIRDEAL_ACCESS_LOG``, :func:`fairdeal.service.settings.access_sample`).
+    """
+
+    def __init__(self, app: ASGIApp, every: int = 1, errors: bool = True) -> None:
         self.app = app
+        self.every, self.errors = every, errors
+        self._count = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -384,17 +399,23 @@ class AccessLog:
             if not response_started:
                 await JSONResponse({"detail": "internal error"}, status_code=500)(scope, receive, send)
         finally:
-            params = scope.get("path_params") or {}
-            entry: dict[str, Any] = {
-                "method": scope["method"],
-                "path": _route(scope),
-                "status": status,
-                "ms": round((time.perf_counter() - started) * 1000, 2),
-            }
-            record_id = params.get("game_id") or params.get("session_id")
-            if isinstance(record_id, str):
-                entry["game_id" if "game_id" in params else "session_id"] = record_id[:64]
-            access_log.info(json.dumps(entry, separators=(",", ":")))
+            # What the client got: the server's own answer, where it answered for the app (the
+            # app, told the client left, answered a 400 that went nowhere).
+            status = scope.get(ANSWERED, status)
+            self._count += 1
+            sampled = self.every and self._count % self.every == 0
+            if (sampled or (self.errors and status >= 400)) and access_log.isEnabledFor(logging.INFO):
+                params = scope.get("path_params") or {}
+                entry: dict[str, Any] = {
+                    "method": scope["method"],
+                    "path": _route(scope),
+                    "status": status,
+                    "ms": round((time.perf_counter() - started) * 1000, 2),
+                }
+                record_id = params.get("game_id") or params.get("session_id")
+                if isinstance(record_id, str):
+                    entry["game_id" if "game_id" in params else "session_id"] = record_id[:64]
+                access_log.info(json.dumps(entry, separators=(",", ":")))
 
 
 def _route(scope: Scope) -> str:

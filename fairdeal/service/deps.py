@@ -39,6 +39,8 @@ __all__ = [
     "OwnerDep",
     "SessionSeatDep",
     "StreamRoleDep",
+    "seat_of",
+    "player_of",
 ]
 
 
@@ -96,6 +98,21 @@ async def _game_role(request: Request, game_id: str, credentials: HTTPAuthorizat
     return await games.authenticate_async(game_id, None if credentials is None else credentials.credentials)
 
 
+def seat_of(role: Role, seat: int) -> int:
+    """``seat``, when ``role`` is that seat's; else :class:`Forbidden` (:data:`SeatDep`'s check)."""
+    if role.seat != seat:
+        who = "the host's" if role.is_host else f"seat {role.seat}'s"
+        raise Forbidden(f"this is {who} token, not seat {seat}'s")
+    return seat
+
+
+def player_of(role: Role) -> int:
+    """The seat ``role`` plays; :class:`Forbidden` for the host (:data:`PlayerDep`'s check)."""
+    if role.is_host:
+        raise Forbidden("the host's token makes no moves: use the seat's join token")
+    return role.seat
+
+
 async def _host(request: Request, game_id: GameId, credentials: Bearer) -> Role:
     role = await _game_role(request, game_id, credentials)
     if not role.is_host:
@@ -104,18 +121,11 @@ async def _host(request: Request, game_id: GameId, credentials: Bearer) -> Role:
 
 
 async def _seat(request: Request, game_id: GameId, seat: SeatNo, credentials: Bearer) -> int:
-    role = await _game_role(request, game_id, credentials)
-    if role.seat != seat:
-        who = "the host's" if role.is_host else f"seat {role.seat}'s"
-        raise Forbidden(f"this is {who} token, not seat {seat}'s")
-    return seat
+    return seat_of(await _game_role(request, game_id, credentials), seat)
 
 
 async def _player(request: Request, game_id: GameId, credentials: Bearer) -> int:
-    role = await _game_role(request, game_id, credentials)
-    if role.is_host:
-        raise Forbidden("the host's token makes no moves: use the seat's join token")
-    return role.seat
+    return player_of(await _game_role(request, game_id, credentials))
 
 
 HostDep = Annotated[Role, Depends(_host)]

@@ -199,6 +199,8 @@ class LimitedHttpTools(HttpToolsProtocol):
             # goes nowhere): it never runs on a part of a body.
             cycle.disconnected = True
             cycle.message_event.set()
+            # The app's access log says 408, not the 400 its handler answered into the void.
+            cycle.scope["fairdeal.answered"] = 408  # type: ignore[typeddict-unknown-key]  # app.ANSWERED
             self._answer_and_close(408, f"the request body did not arrive within {self.body_seconds:g} s")
         else:
             self.transport.close()  # answered early, and the body still coming: nothing more to say

@@ -35,13 +35,14 @@ import gc
 import json
 import sys
 import threading
+import time
 import types
 import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypedDict, TypeVar, Unpack
 
 from fairdeal.cards import ALL_CARDS
 from fairdeal.record import Signer, canonical
@@ -50,11 +51,26 @@ from fairdeal.service.errors import NotFound, Stale, Unauthorized
 from fairdeal.service.keys import MAX_TOKEN_CHARS, Sealer, token_matches
 from fairdeal.service.store import KEEP, Conflict, Store
 
-__all__ = ["LiveRecords", "Notifier", "Cached", "Role", "HOST", "deep_size", "DEFAULT_CACHE_BYTES"]
+__all__ = ["LiveRecords", "Acting", "Notifier", "Cached", "Role", "HOST", "deep_size", "DEFAULT_CACHE_BYTES"]
 
 R = TypeVar("R", bound=SeededRecord)  # the replayed object: Table or DealingSession
 T = TypeVar("T")
 U = TypeVar("U")
+
+
+class Acting(TypedDict, Generic[R, T, U], total=False):
+    """How :meth:`LiveRecords.act` runs an action, besides the action itself: each may be left out."""
+
+    expected_seq: int | None
+    """A client's view of the record's length, which must be its length now (else :class:`Stale`)."""
+    after: Callable[[R, Any], dict[str, Any]] | None
+    """``after(live, row)``, once the action ran: what follows it (bots, the reveal); returns the
+    append's extra columns (``status``, ``deadline``)."""
+    then: Callable[[R, Any, T], U] | None
+    """``then(live, row, result)``, after the append, under the same lock, with the row as the
+    append left it: the answer instead of the action's result (one that needs the new state,
+    without reading it back)."""
+
 
 HOST = -1
 """The :class:`Role` seat of the game's host (or a session's owner)."""
@@ -179,12 +195,15 @@ class LiveRecords(Generic[R]):
         sealer: Sealer,
         notifier: Notifier | None = None,
         *,
+        clock: Callable[[], float] = time.time,
         cache_bytes: int | None = None,
     ) -> None:
         self.store = store
         self.signer = signer
         self.sealer = sealer
         self.notifier = notifier or Notifier()
+        self.clock = clock
+        """The service's one clock (the games' and the sessions'): every line's ``at``."""
         self._cache_bytes = DEFAULT_CACHE_BYTES if cache_bytes is None else cache_bytes
         self.cache_used = 0
         """The cached records' estimated bytes in all."""
@@ -428,37 +447,7 @@ class LiveRecords(Generic[R]):
 
     # -- acting -----------------------------------------------------------------
 
-    @overload
-    def act(
-        self,
-        record_id: str,
-        action: Callable[[R, Any], T],
-        *,
-        expected_seq: int | None = None,
-        after: Callable[[R, Any], dict[str, Any]] | None = None,
-        then: None = None,
-    ) -> T: ...
-
-    @overload
-    def act(
-        self,
-        record_id: str,
-        action: Callable[[R, Any], T],
-        *,
-        expected_seq: int | None = None,
-        after: Callable[[R, Any], dict[str, Any]] | None = None,
-        then: Callable[[R, Any, T], U],
-    ) -> U: ...
-
-    def act(
-        self,
-        record_id: str,
-        action: Callable[[R, Any], T],
-        *,
-        expected_seq: int | None = None,
-        after: Callable[[R, Any], dict[str, Any]] | None = None,
-        then: Callable[[R, Any, T], Any] | None = None,
-    ) -> Any:
+    def act(self, record_id: str, action: Callable[[R, Any], T], **acting: Unpack[Acting[R, T, U]]) -> T | U:
         """Run ``action(live, row)`` and append the lines it added, atomically.
 
         ``expected_seq`` (a client's view of the record length) must be the
@@ -477,58 +466,28 @@ class LiveRecords(Generic[R]):
             # round trip less). If that was behind another process's appends, the mismatch,
             # the failed append or the error is not the answer: the action runs again on
             # the record read afresh, as if it had been read first.
-            trusting = expected_seq is not None
+            trusting = acting.get("expected_seq") is not None
+            answer: T | U
             while True:
                 cached, row = self.load(record_id, trust_cache=trusting)
                 live, start = cached.live, cached.live.seq
                 try:
-                    result, columns, lines = self._run(live, row, action, after, expected_seq)
+                    result, columns, lines = self._run(live, row, action, acting)
                     if _writes(lines, columns):
                         self.store.append(record_id, lines, start, table=self.table_name, **columns)
                 except BaseException as exc:
-                    self._undo(record_id, live, start, exc)
-                    if trusting and isinstance(exc, Exception):
-                        trusting = False
-                        continue
-                    if isinstance(exc, Conflict):
-                        raise Stale("another action reached the record first: fetch the view and try again") from None
-                    raise
-                answer = self._answer(record_id, cached, row, columns, result, then)
+                    if not self._retried(record_id, live, start, exc, trusting):
+                        raise
+                    trusting = False
+                    continue
+                answer = self._answer(record_id, cached, row, columns, result, acting.get("then"))
                 break
         self.notifier.changed(record_id)
         return answer
 
-    @overload
     async def act_async(
-        self,
-        record_id: str,
-        action: Callable[[R, Any], T],
-        *,
-        expected_seq: int | None = None,
-        after: Callable[[R, Any], dict[str, Any]] | None = None,
-        then: None = None,
-    ) -> T: ...
-
-    @overload
-    async def act_async(
-        self,
-        record_id: str,
-        action: Callable[[R, Any], T],
-        *,
-        expected_seq: int | None = None,
-        after: Callable[[R, Any], dict[str, Any]] | None = None,
-        then: Callable[[R, Any, T], U],
-    ) -> U: ...
-
-    async def act_async(
-        self,
-        record_id: str,
-        action: Callable[[R, Any], T],
-        *,
-        expected_seq: int | None = None,
-        after: Callable[[R, Any], dict[str, Any]] | None = None,
-        then: Callable[[R, Any, T], Any] | None = None,
-    ) -> Any:
+        self, record_id: str, action: Callable[[R, Any], T], **acting: Unpack[Acting[R, T, U]]
+    ) -> T | U:
         """:meth:`act`, awaited.
 
         When the store talks to its database from the event loop (PostgreSQL's
@@ -541,11 +500,12 @@ class LiveRecords(Generic[R]):
         """
         lock = self._lock(record_id)
         if not self.store.async_ready() or not lock.acquire(blocking=False):
-            return await self.store.call(self.act, record_id, action, expected_seq=expected_seq, after=after, then=then)
+            return await self.store.call(self.act, record_id, action, **acting)
         # Held across the awaits: a thread wanting this record waits in its own thread, and
         # another action on this loop finds the lock taken and goes that way too.
+        answer: T | U
         try:
-            trusting = expected_seq is not None  # as in act(): a move is tried on the cached record first
+            trusting = acting.get("expected_seq") is not None  # as in act(): a move is tried on the cached record first
             while True:
                 try:
                     cached, row = await self._load_async(record_id, trust_cache=trusting)
@@ -554,7 +514,7 @@ class LiveRecords(Generic[R]):
                     break
                 live, start = cached.live, cached.live.seq
                 try:
-                    result, columns, lines = self._run(live, row, action, after, expected_seq)
+                    result, columns, lines = self._run(live, row, action, acting)
                     made = not _writes(lines, columns) or await self.store.append_async(
                         record_id, lines, start, table=self.table_name, **columns
                     )
@@ -563,15 +523,12 @@ class LiveRecords(Generic[R]):
                     answer = _THE_USUAL_WAY
                     break
                 except BaseException as exc:  # a cancelled append may or may not have been made: dropped
-                    self._undo(record_id, live, start, exc)
-                    if trusting and isinstance(exc, Exception):
-                        trusting = False
-                        continue
-                    if isinstance(exc, Conflict):
-                        raise Stale("another action reached the record first: fetch the view and try again") from None
-                    raise
+                    if not self._retried(record_id, live, start, exc, trusting):
+                        raise
+                    trusting = False
+                    continue
                 if made:
-                    answer = self._answer(record_id, cached, row, columns, result, then)
+                    answer = self._answer(record_id, cached, row, columns, result, acting.get("then"))
                 else:  # an append it cannot make here (no lines, or too many)
                     self._undo(record_id, live, start, Conflict(record_id, start, None))
                     answer = _THE_USUAL_WAY
@@ -579,7 +536,7 @@ class LiveRecords(Generic[R]):
         finally:
             lock.release()
         if answer is _THE_USUAL_WAY:
-            return await self.store.call(self.act, record_id, action, expected_seq=expected_seq, after=after, then=then)
+            return await self.store.call(self.act, record_id, action, **acting)
         self.notifier.changed(record_id)
         return answer
 
@@ -620,20 +577,27 @@ class LiveRecords(Generic[R]):
         return await otherwise()
 
     def _run(
-        self,
-        live: R,
-        row: Any,
-        action: Callable[[R, Any], T],
-        after: Callable[[R, Any], dict[str, Any]] | None,
-        expected_seq: int | None,
+        self, live: R, row: Any, action: Callable[[R, Any], T], acting: Acting[R, T, U]
     ) -> tuple[T, dict[str, Any], list[str]]:
         """The action on ``live``: its result, and the columns and lines for the append."""
         start = live.seq
+        expected_seq, after = acting.get("expected_seq"), acting.get("after")
         if expected_seq is not None and expected_seq != start:
             raise Stale(f"the record is at seq {start}, not {expected_seq}: fetch the view again")
         result = action(live, row)
         columns = after(live, row) if after is not None else {}
         return result, columns, [canonical(line).decode() for line in live.lines_since(start)]
+
+    def _retried(self, record_id: str, live: R, start: int, exc: BaseException, trusting: bool) -> bool:
+        """After an action or its append failed with ``exc``: :meth:`_undo`; whether to run the
+        action again on the record read afresh (it ran on the cached record, trusted: a move, see
+        :meth:`act`), else the caller raises ``exc``; a lost race to the append is :class:`Stale`."""
+        self._undo(record_id, live, start, exc)
+        if trusting and isinstance(exc, Exception):
+            return True
+        if isinstance(exc, Conflict):
+            raise Stale("another action reached the record first: fetch the view and try again") from None
+        return False
 
     def _undo(self, record_id: str, live: R, start: int, exc: BaseException) -> None:
         """After an action or append that failed: drop the cached record if it went ahead of the stored one."""
@@ -708,7 +672,7 @@ _NOT_OWNED = (
 def _shared_ids(service: Any) -> set[int]:
     """The ids of objects a cached record refers to that the whole process shares: the service's
     signer, sealer and clock, the cards (interned), ``None`` and the booleans."""
-    shared: list[Any] = [None, True, False, service.signer, service.sealer, getattr(service, "clock", None), *ALL_CARDS]
+    shared: list[Any] = [None, True, False, service.signer, service.sealer, service.clock, *ALL_CARDS]
     return {id(obj) for obj in shared}
 
 

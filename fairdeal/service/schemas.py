@@ -32,6 +32,7 @@ __all__ = [
     "FieldError",
     "ERRORS",
     "errors",
+    "OPTIONAL_TOKEN",
     "Health",
     "PublicKey",
     "Catalogue",
@@ -123,7 +124,7 @@ ERRORS: dict[int, str] = {
     400: "The body could not be read (JSON nested too deep, a number too long).",
     401: "No token, or a token that belongs to nobody here (a `WWW-Authenticate: Bearer` header says so).",
     403: "A valid token for someone who may not do this (another seat, the host making a move).",
-    404: "No such game, session, rules or label.",
+    404: "No such game, session, rules or label; or a tree, tile or proof the log does not hold (yet).",
     409: "Too early, too late or second: a stale seq, a step out of order, a lost race. Nothing was written.",
     413: "The request body is over the service's limit (16 KiB by default, `FAIRDEAL_MAX_BODY_BYTES`).",
     422: "The request does not fit its schema, or the rules or the protocol refuse it (an illegal move).",
@@ -144,6 +145,12 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
         for code in codes
     }
 
+
+OPTIONAL_TOKEN: dict[str, Any] = {"security": [{}]}
+"""The ``openapi_extra`` of a route that answers without a token too (a spectator's live updates, an
+order after the reveal): FastAPI joins it to the route's own ``security``, which becomes
+``[{"HTTPBearer": []}, {}]``, a bearer token or none (OpenAPI's optional authentication). A route
+whose token is required has only the first: a request without one is a 401."""
 
 _CHALLENGE = {
     "WWW-Authenticate": {
@@ -245,6 +252,10 @@ class Declaration(_Closed):
     move_forms: list[MoveForm]
     two_card_plays: bool
     bots: list[str] = Field(description="The bot kinds that can play a seat of this game: heuristic, random.")
+    lang: str = _sometimes(
+        "The language of its words, when one was asked for (GET /rules/{name}?lang=), as the catalogue's `lang`; "
+        "never in the catalogue's own entries."
+    )
 
 
 class HowToPlay(_Closed):
@@ -253,10 +264,18 @@ class HowToPlay(_Closed):
     name: str = Field(examples=[DEFAULT])
     title: str = Field(examples=["Crazy Eights"])
     help: str = Field(description="For players: markdown of paragraphs, `- ` bullet lists and `**bold**` only.")
+    lang: str = _sometimes(
+        "The language `help` is in, when one was asked for (`?lang=nb`): the one asked for where the game's "
+        "package has it, else `en`."
+    )
 
 
 class Catalogue(_Closed):
     version: int
+    lang: str = _sometimes(
+        "The language of the games' words, when one was asked for (`?lang=nb`): the one asked for where "
+        "a game translates into it (the words a game leaves out stay English), else `en`."
+    )
     default: str = Field(description="The game a table is when its rules are not given.")
     families: list[str]
     games: list[Declaration]
@@ -404,6 +423,10 @@ class HandEnd(_Open):
     counts: list[int]
     scores: list[int]
     totals: list[int]
+    reason: str = Field(description="How it ended, in the rules' words (`everyone passed in turn`).")
+    cards_left: list[list[CardCode]] = _sometimes(
+        "The hand that has just ended (between hands, or the match's last): every seat's cards left, by seat."
+    )
 
 
 class Standing(_Closed):
@@ -655,6 +678,69 @@ def typed_moves(document: dict[str, Any]) -> dict[str, Any]:
             "oneOf": [{"$ref": ref} for ref in mapping.values()],
             "discriminator": {"propertyName": "move", "mapping": mapping},
         }
+    return document
+
+
+def typed_new_games(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with ``CreateGame`` (the body of ``POST /games``) a union of one closed schema
+    per installed game: the game's variant (``<Name>CreateGame``, from its rules name) has ``rules``
+    the game's name, ``seats`` as many as it is played with and ``options`` the ones it takes, each
+    in the range a new table may set (or among its ``choices``), as its catalogue entry says. What
+    the server refuses for a game, the schema does not offer: a table of one, an option the game
+    has not. The default game's variant alone may leave ``rules`` out.
+
+    >>> from fairdeal.rules import DEFAULT, RULES
+    >>> from fairdeal.service import Settings, create_app
+    >>> import tempfile
+    >>> schemas = create_app(Settings(data_dir=tempfile.mkdtemp())).openapi()["components"]["schemas"]
+    >>> def variant(name): return schemas["".join(p.capitalize() for p in name.split("-")) + "CreateGame"]
+    >>> variant(DEFAULT)["required"], variant(DEFAULT)["properties"]["rules"]["const"] == DEFAULT
+    (['seats'], True)
+    >>> name, cls = next((n, c) for n, c in RULES.items() if n != DEFAULT and c.OPTIONS)
+    >>> other = variant(name)
+    >>> other["required"], other["properties"]["seats"]["minItems"] == cls.min_seats
+    (['seats', 'rules'], True)
+    >>> sorted(other["properties"]["options"]["properties"]) == sorted(o.name for o in cls.OPTIONS)
+    True
+    """
+    schemas = document["components"]["schemas"]
+    common = schemas["CreateGame"]
+    variants = []
+    for name, cls in RULES.items():
+        variant = "".join(part.capitalize() for part in name.split("-")) + "CreateGame"
+        schema = json.loads(json.dumps(common))  # a deep copy: the variants share nothing
+        schema["title"] = variant
+        schema["description"] = f"A new table of {cls.title}."
+        properties = schema["properties"]
+        properties["rules"] = {"const": name, "title": "Rules", **({"default": name} if name == DEFAULT else {})}
+        properties["seats"].update(minItems=cls.min_seats, maxItems=cls.max_seats)
+        options = {}
+        for option in cls.OPTIONS:
+            # A new table's range, the catalogue's min and max (a record may hold more: Option.record_high).
+            bounds = (
+                {"enum": sorted(option.choices)}
+                if option.choices is not None
+                else {"minimum": option.low, "maximum": option.high}
+            )
+            options[option.name] = {"type": "integer", **bounds, "default": option.default, "description": option.help}
+        properties["options"] = {
+            "type": "object",
+            "properties": options,
+            "additionalProperties": False,
+            "title": "Options",
+            "description": "The game's options (GET /rules/{name}); one left out has its default.",
+        }
+        if name != DEFAULT:
+            schema["required"] = [*schema["required"], "rules"]
+        schemas[variant] = schema
+        variants.append({"$ref": f"#/components/schemas/{variant}"})
+    # No discriminator: the default game's variant has no required ``rules`` (OpenAPI's discriminator
+    # needs one); ``rules`` is a ``const`` in each, so a body fits one variant at most.
+    schemas["CreateGame"] = {
+        "title": "CreateGame",
+        "description": "A new table: its game (`rules`, default " + DEFAULT + "), seats, options and pace.",
+        "oneOf": variants,
+    }
     return document
 
 

@@ -9,18 +9,17 @@ order, and derive it again from the record.
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fairdeal.cards import Card, codes
 from fairdeal.fairness import FairnessError, new_server_seed
-from fairdeal.record import Signer, canonical
+from fairdeal.record import canonical
 from fairdeal.service.dealing import DealingSession, SessionError
 from fairdeal.service.errors import NotFound, Rejected, Stale
-from fairdeal.service.keys import Sealer, hash_token, new_token
-from fairdeal.service.live import Cached, LiveRecords, Notifier
-from fairdeal.service.store import SessionRow, Store
+from fairdeal.service.keys import hash_token, new_token
+from fairdeal.service.live import Cached, LiveRecords
+from fairdeal.service.store import SessionRow
 
 if TYPE_CHECKING:  # pragma: no cover
     from fairdeal.service.transparency import PublicLog
@@ -39,20 +38,6 @@ def status_of(session: DealingSession) -> str:
 class SessionService(LiveRecords[DealingSession]):
     table_name = "sessions"
     what = "session"
-
-    def __init__(
-        self,
-        store: Store,
-        signer: Signer,
-        sealer: Sealer,
-        notifier: Notifier | None = None,
-        *,
-        clock: Callable[[], float] = time.time,
-        cache_bytes: int | None = None,
-    ) -> None:
-        super().__init__(store, signer, sealer, notifier, cache_bytes=cache_bytes)
-        self.clock = clock
-        """The service's one clock (the games'): every line's ``at``."""
 
     def _row(self, record_id: str) -> SessionRow | None:
         return self.store.session(record_id)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Settings", "SettingsError"]
+__all__ = ["Settings", "SettingsError", "access_sample"]
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 """The levels of ``FAIRDEAL_LOG_LEVEL`` (uvicorn's)."""
@@ -43,6 +43,25 @@ def _count(env: Mapping[str, str], name: str, default: int, high: int) -> int:
     if not raw.strip().isdigit() or int(raw) > high:
         raise SettingsError(f"{name} must be a whole number from 0 to {high}, not {raw!r}")
     return int(raw)
+
+
+def access_sample(text: str) -> tuple[int, bool]:
+    """``FAIRDEAL_ACCESS_LOG``: which requests the access log has a line for, as ``(every, errors)``:
+    every ``every``-th request (0: none), and whether every answer of 400 and up besides.
+
+    >>> [access_sample(text) for text in ("all", "errors", "1/100", "off")]
+    [(1, True), (0, True), (100, True), (0, False)]
+    """
+    if text == "all":
+        return 1, True
+    if text == "errors":
+        return 0, True
+    if text == "off":
+        return 0, False
+    one, _, many = text.partition("/")
+    if one == "1" and many.isdigit() and 1 <= int(many) <= 1_000_000:
+        return int(many), True
+    raise ValueError(f"all, errors, off or 1/N (N from 1 to 1000000), not {text!r}")
 
 
 @dataclass(frozen=True)
@@ -123,6 +142,11 @@ class Settings:
     """Seconds between the background rounds that send a grown log's checkpoint to the witnesses
     (0: only when ``GET /log/checkpoint`` is asked)."""
 
+    access_log: str = "all"
+    """Which requests get a line in the access log (``fairdeal.access``, see :func:`access_sample`):
+    ``all``, ``errors`` (answers of 400 and up), ``1/N`` (one request in N, counted per process, and
+    every error) or ``off``. A line costs the server about 0.01 ms of CPU, 1% of a move's."""
+
     live_updates: str = "notify"
     """How live-updates streams hear of other processes' changes on PostgreSQL: ``notify``
     (``LISTEN``/``NOTIFY``: a stream waits, asking the database nothing) or ``poll`` (each stream
@@ -157,6 +181,10 @@ class Settings:
             object.__setattr__(self, "_witnesses", parse_witnesses(self.witnesses))
         except ValueError as exc:
             raise SettingsError(f"FAIRDEAL_WITNESSES: {exc}") from None
+        try:
+            object.__setattr__(self, "_access_sample", access_sample(self.access_log))
+        except ValueError as exc:
+            raise SettingsError(f"FAIRDEAL_ACCESS_LOG: {exc}") from None
         if self.log_level not in LOG_LEVELS:
             raise SettingsError(f"FAIRDEAL_LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not {self.log_level!r}")
 
@@ -164,6 +192,11 @@ class Settings:
     def proxy_networks(self) -> tuple[Any, ...]:
         """:attr:`trusted_proxies`, parsed (``ipaddress`` networks)."""
         return self._networks  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def access_log_sample(self) -> tuple[int, bool]:
+        """:attr:`access_log`, parsed (see :func:`access_sample`)."""
+        return self._access_sample  # type: ignore[attr-defined, no-any-return]
 
     @property
     def witness_list(self) -> tuple[Any, ...]:
@@ -186,6 +219,7 @@ class Settings:
             tick_seconds=_number(env, "FAIRDEAL_TICK_SECONDS", 1.0, 0, 10),
             log_level=(env.get("FAIRDEAL_LOG_LEVEL") or "info").lower(),
             log_origin=env.get("FAIRDEAL_LOG_ORIGIN", ""),
+            access_log=(env.get("FAIRDEAL_ACCESS_LOG") or "all").strip().lower(),
             max_body_bytes=_count(env, "FAIRDEAL_MAX_BODY_BYTES", 16 * 1024, 16 * 1024 * 1024),
             max_header_bytes=_count(env, "FAIRDEAL_MAX_HEADER_BYTES", 16 * 1024, 1024 * 1024),
             header_timeout=_number(env, "FAIRDEAL_HEADER_TIMEOUT", 10.0, 0.05, 3600),
@@ -218,6 +252,7 @@ class Settings:
             "FAIRDEAL_TICK_SECONDS": repr(self.tick_seconds),
             "FAIRDEAL_LOG_LEVEL": self.log_level,
             "FAIRDEAL_LOG_ORIGIN": self.log_origin,
+            "FAIRDEAL_ACCESS_LOG": self.access_log,
             "FAIRDEAL_MAX_BODY_BYTES": str(self.max_body_bytes),
             "FAIRDEAL_MAX_HEADER_BYTES": str(self.max_header_bytes),
             "FAIRDEAL_HEADER_TIMEOUT": repr(self.header_timeout),

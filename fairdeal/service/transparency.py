@@ -132,18 +132,21 @@ class PublicLog:
         rows = await self.store.log_of_async(record_id)
         return None if not rows else await self.announce_async(rows[0][0])
 
+    # A tree, an entry or a proof the log does not hold is a 404, as an unknown id or a tile past the
+    # log's end is (the parameters fit their schema: what they name is not there, or not yet).
+
     def _size(self, tree: Tree, size: int | None, what: str) -> int:
         if size is None:
             return len(tree)
         if not 0 <= size <= len(tree):
-            raise Rejected(f"{what} {size} is not between 0 and the log's size {len(tree)}")
+            raise NotFound(f"{what} {size} is not between 0 and the log's size {len(tree)}")
         return size
 
     def inclusion(self, index: int, size: int | None = None) -> dict[str, Any]:
         tree = self.tree()
         size = self._size(tree, size, "size")
         if not 0 <= index < size:
-            raise Rejected(f"index {index} is not in a tree of {size}")
+            raise NotFound(f"index {index} is not in a tree of {size}")
         return {
             "index": index,
             "size": size,
@@ -155,7 +158,7 @@ class PublicLog:
         tree = self.tree()
         second = self._size(tree, second, "second")
         if not 0 <= first <= second:
-            raise Rejected(f"first {first} is not between 0 and second {second}")
+            raise NotFound(f"first {first} is not between 0 and second {second}")
         try:
             proof = tree.consistency_proof(first, second)
         except LogError as exc:  # pragma: no cover - the sizes were checked
@@ -172,8 +175,7 @@ class PublicLog:
         size = self.store.log_size()
         if end is None:
             end = start + MAX_PAGE
-        if end < start:
-            raise Rejected(f"end {end} is before start {start}")
+        # Cut to the page and the log's size; an end before start, or a start past the size, is an empty page.
         end = min(end, start + MAX_PAGE, size)
         return {
             "size": size,

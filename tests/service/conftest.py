@@ -21,6 +21,7 @@ import pytest
 # Starlette would rather have `httpx2`; `httpx` (what the service extra installs) works the same.
 warnings.filterwarnings("ignore", message=".*httpx.*")
 from fastapi.testclient import TestClient  # noqa: E402
+from helpers import service_settings  # noqa: E402
 from service_helpers import Api, Clock  # noqa: E402
 
 from fairdeal.service import Settings, create_app  # noqa: E402
@@ -52,14 +53,7 @@ tries each limit)."""
 
 @pytest.fixture
 def settings(tmp_path: Any, database_url: str) -> Settings:
-    return Settings(
-        data_dir=tmp_path / "data",
-        database_url=database_url,
-        bot_delay=0,
-        next_hand_seconds=0,
-        tick_seconds=0,
-        **HIGH_LIMITS,
-    )
+    return service_settings(tmp_path / "data", database_url, **HIGH_LIMITS)
 
 
 @pytest.fixture
@@ -87,3 +81,18 @@ def app(settings: Settings, clock: Clock, new_ids: Any) -> Iterator[Any]:
 def api(app: Any) -> Iterator[Api]:
     with TestClient(app) as client:
         yield Api(client)
+
+
+@pytest.fixture
+def two_processes(settings: Settings, clock: Clock, new_ids: Any) -> Iterator[tuple[Api, Api]]:
+    """Two apps on one database, as two server processes would be: their Api each."""
+    first, second = (
+        create_app(settings, clock=clock, new_ids=new_ids),
+        create_app(settings, clock=clock, new_ids=new_ids),
+    )
+    try:
+        with TestClient(first) as one, TestClient(second) as two:
+            yield Api(one), Api(two)
+    finally:
+        first.state.store.close()
+        second.state.store.close()

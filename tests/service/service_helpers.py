@@ -1,16 +1,18 @@
 """What the service tests share: a hand-moved clock, an API client that keeps every response, a player,
-a game played through."""
+a game played through, the auditor's fetch, a free port."""
 
 from __future__ import annotations
 
 import json
 import re
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from fairdeal.audit import Unreachable
 from fairdeal.fairness import client_commitment
 from fairdeal.verification import verify
 
@@ -57,6 +59,11 @@ class Api:
     def create(self, seats: list[tuple[str, bool]], **body: Any) -> dict[str, Any]:
         return self.ok("POST", "/games", status=201, json={"seats": [{"name": n, "bot": b} for n, b in seats], **body})
 
+    def ann_and_a_bot(self, **body: Any) -> tuple[str, str]:
+        """A new table of Ann (seat 0) and a bot, Ann's seed brought: its id, and her token."""
+        game = self.create([("Ann", False), ("Bot", True)], **body)
+        return game["game_id"], self.join(game)[0]
+
     def join(self, game: dict[str, Any], seeds: dict[int, str] | None = None) -> dict[int, str]:
         """Every human seat commits, then reveals; returns the join tokens by seat."""
         tokens = {s["seat"]: s["join_token"] for s in game["seats"] if "join_token" in s}
@@ -79,6 +86,27 @@ class Api:
         response = self.call("GET", f"/games/{game_id}/record")
         assert response.status_code == 200
         return [json.loads(line) for line in response.text.splitlines()]
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that no one listens on (for a server a test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def fetcher(api: Api) -> Callable[[str], bytes]:
+    """The auditor's (or a witness's) fetch over the test client: the app in-process, no sockets."""
+
+    def fetch(url: str) -> bytes:
+        answer = api.client.get(url)
+        if answer.status_code != 200:
+            raise Unreachable(f"{url}: HTTP {answer.status_code}")
+        content: bytes = answer.content
+        return content
+
+    return fetch
 
 
 def server_hands(app: Any, game_id: str) -> tuple[tuple[str, ...], ...]:

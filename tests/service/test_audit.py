@@ -10,27 +10,16 @@ import socket
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from service_helpers import Api, Clock
+from helpers import service_settings
+from service_helpers import Api, Clock, fetcher
 
-from fairdeal.audit import AuditError, Unreachable, audit, default_state_path, parse_duration, parse_now
+from fairdeal.audit import AuditError, audit, default_state_path, parse_duration, parse_now
 from fairdeal.cli import main
-from fairdeal.service import Settings, create_app
+from fairdeal.service import create_app
 from fairdeal.tlog import verify_checkpoint
 
 DAY = 24 * 3600
 URL = "http://testserver"
-
-
-def fetcher(api):
-    """The auditor's fetch over the test client: the app in-process, no sockets."""
-
-    def fetch(url: str) -> bytes:
-        answer = api.client.get(url)
-        if answer.status_code != 200:
-            raise Unreachable(f"{url}: HTTP {answer.status_code}")
-        return answer.content
-
-    return fetch
 
 
 def latest(api) -> float:
@@ -164,16 +153,7 @@ def test_a_log_that_forked_between_two_runs_is_reported_and_the_state_kept(api, 
     assert audit(URL, fetcher(api), state=state, now=latest(api) + 60).ok
     seen = state.read_text()
     # The same service (its keys, its origin) on another database: a second tree, grown apart.
-    other = create_app(
-        Settings(
-            data_dir=settings.data_dir,
-            database_url=f"sqlite:///{tmp_path / 'fork.db'}",
-            bot_delay=0,
-            next_hand_seconds=0,
-            tick_seconds=0,
-        ),
-        clock=Clock(),
-    )
+    other = create_app(service_settings(settings.data_dir, f"sqlite:///{tmp_path / 'fork.db'}"), clock=Clock())
     try:
         with TestClient(other) as client:
             fork = Api(client)

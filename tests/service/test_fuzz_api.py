@@ -31,6 +31,7 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import FUZZ, service_settings
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from service_helpers import Api, Party
@@ -39,7 +40,7 @@ from fairdeal.cards import pack
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import RULES
 from fairdeal.rules.move import kinds
-from fairdeal.service import Settings, create_app
+from fairdeal.service import create_app
 
 EXAMPLES = 400
 """Examples per store, a third of them a seat's legal move; some 10-20 s each."""
@@ -408,10 +409,8 @@ def play_a_legal_move(world: World, data: st.DataObject) -> None:
 # Generation only: the server's state moves on with every request, so a shrunk replay would not
 # meet the same state; a failure names its request (method, path, status, answer) instead.
 @settings(
+    FUZZ,
     max_examples=EXAMPLES,
-    derandomize=True,
-    deadline=None,
-    database=None,
     phases=[Phase.generate],
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -437,7 +436,7 @@ def test_no_request_gets_a_5xx(world, data):
 
 
 def test_the_fuzzing_covers_every_route_of_the_app(tmp_path):
-    app = create_app(Settings(data_dir=tmp_path, bot_delay=0, next_hand_seconds=0, tick_seconds=0))
+    app = create_app(service_settings(tmp_path))
     paths = app.openapi()["paths"]
     api_routes = {(method.upper(), path) for path, methods in paths.items() for method in methods}
     pages = {("GET", path) for path in ("/", "/table/{game_id}", "/verify", "/docs", "/openapi.json")}

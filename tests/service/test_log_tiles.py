@@ -11,12 +11,13 @@ import json
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from service_helpers import Api, Clock
-from test_audit import URL, fetcher, latest, play
+from helpers import service_settings
+from service_helpers import Api, Clock, fetcher
+from test_audit import URL, latest, play
 
 from fairdeal.audit import AuditError, audit
 from fairdeal.cli import main
-from fairdeal.service import Settings, create_app
+from fairdeal.service import create_app
 from fairdeal.tiles import ENTRIES, read_bundle, tiles_of
 from fairdeal.tlog import Tree, leaf_hash, start_entry, verify_checkpoint, verify_consistency, verify_inclusion
 
@@ -238,16 +239,7 @@ def test_audit_by_tiles_alone_catches_a_fork_and_a_lying_tile(api, settings, tmp
     report = audit(PREFIX, lying, state=None, key=key, tiles=True, now=now)
     assert [(p.kind, p.details["tiles"]) for p in report.problems] == [("tile-mismatch", ["tile/0/002"])]
     # The same service (its keys, its origin) on another database: a second tree, grown apart.
-    other = create_app(
-        Settings(
-            data_dir=settings.data_dir,
-            database_url=f"sqlite:///{tmp_path / 'fork.db'}",
-            bot_delay=0,
-            next_hand_seconds=0,
-            tick_seconds=0,
-        ),
-        clock=Clock(),
-    )
+    other = create_app(service_settings(settings.data_dir, f"sqlite:///{tmp_path / 'fork.db'}"), clock=Clock())
     try:
         with TestClient(other) as client:
             fork = Api(client)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -29,7 +28,7 @@ from typing import Any
 
 import httpx
 import pytest
-from service_helpers import choose
+from service_helpers import choose, free_port
 
 from fairdeal.fairness import client_commitment
 from fairdeal.record import Signer, canonical, line_hash, resign, verify_head
@@ -49,12 +48,6 @@ SHORT_MATCH = {"target": 30, "restock_limit": 20}
 """A match to 30 points: mostly one hand, some fifty moves at four seats."""
 LONGER_MATCH = {"target": 50, "restock_limit": 20}
 """A match to 50 points: a hand or two, about a hundred moves at four seats."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

@@ -160,9 +160,7 @@ def close_loop_connections() -> None:
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_a_move_whose_loop_connection_broke_is_made_through_a_thread(api):
     """The server closed the event loop's connections: the next move is made the usual way, once."""
-    game = api.create([("Ann", False), ("Bot", True)])
-    game_id = game["game_id"]
-    token = api.join(game)[0]
+    game_id, token = api.ann_and_a_bot()
     first = api.view(game_id, 0, token)
     view = api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": first["seq"], **choose(first)})["view"]
     close_loop_connections()
@@ -200,9 +198,7 @@ def test_a_new_game_whose_loop_connection_broke_is_made_once(api, monkeypatch, b
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_a_read_whose_loop_connection_broke_is_made_through_a_thread(api):
-    game = api.create([("Ann", False), ("Bot", True)])
-    game_id = game["game_id"]
-    token = api.join(game)[0]
+    game_id, token = api.ann_and_a_bot()
     before = api.view(game_id, 0, token)
     api.app.state.games.drop(game_id)  # the next view reads the game
     close_loop_connections()
@@ -356,8 +352,7 @@ def test_a_full_collection_frees_frozen_cycles_once_the_memory_has_grown(setting
 def test_a_game_dropped_from_the_cache_is_freed_at_once(api):
     # No cycle: the objects of a game the cache lets go of are freed by reference counting, frozen
     # or not (the app's collections never walk what they froze: a cycle would wait for a full one).
-    game = api.create([("Ann", False), ("Bot", True)])
-    game_id, token = game["game_id"], api.join(game)[0]
+    game_id, token = api.ann_and_a_bot()
     view = api.view(game_id, 0, token)
     api.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], **choose(view)})
     games = api.app.state.games

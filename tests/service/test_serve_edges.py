@@ -7,51 +7,16 @@ what is written and when the connection closes.
 from __future__ import annotations
 
 import json
-import os
 import select
 import socket
-import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 from click.testing import CliRunner
-from test_service_serve import FAIRDEAL, _closed, free_port
+from test_service_serve import _closed, serving
 
 from fairdeal.cli import main
 
 CREATE = json.dumps({"seats": [{"name": "Ann"}, {"name": "Bot", "bot": True}]}).encode()
-
-
-@contextmanager
-def serving(tmp_path: Path, **settings: str) -> Iterator[tuple[int, socket.socket]]:
-    """`fairdeal serve` with these ``FAIRDEAL_*`` settings: its port, and its first connection (the
-    one the wait for it opened, kept open: no other connection is counted)."""
-    port = free_port()
-    env = {**os.environ, "FAIRDEAL_LOG_LEVEL": "warning", **{f"FAIRDEAL_{k}": v for k, v in settings.items()}}
-    server = subprocess.Popen(
-        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    try:
-        give_up = time.monotonic() + 30
-        while True:
-            try:
-                first = socket.create_connection(("127.0.0.1", port), timeout=20)
-                break
-            except ConnectionRefusedError:
-                assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
-                time.sleep(0.1)
-        with first:
-            yield port, first
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    errors = server.stderr.read().decode()
-    assert "Traceback" not in errors and "internal error" not in errors, errors
 
 
 def request(sock: socket.socket, method: str = "GET", path: str = "/health", body: bytes = b"") -> None:

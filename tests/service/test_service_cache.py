@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
+from helpers import service_settings
 from service_helpers import Api, choose
 
 from fairdeal.fairness import client_commitment
@@ -32,17 +32,7 @@ from fairdeal.verification import verify
 def sqlite_app(tmp_path: Any, clock: Any, new_ids: Any) -> Iterator[Any]:
     """An app on SQLite in memory, with the default cache (the cache is the same on either store;
     in memory, a thousand games' appends wait for no disk)."""
-    app = create_app(
-        Settings(
-            data_dir=tmp_path / "data",
-            database_url="sqlite:///:memory:",
-            bot_delay=0,
-            next_hand_seconds=0,
-            tick_seconds=0,
-        ),
-        clock=clock,
-        new_ids=new_ids,
-    )
+    app = create_app(service_settings(tmp_path / "data", "sqlite:///:memory:"), clock=clock, new_ids=new_ids)
     yield app
     app.state.store.close()
 
@@ -198,27 +188,18 @@ def test_a_record_written_by_a_forgetting_table_verifies_to_its_end(api, clock):
     assert games.restores == 0
 
 
-def test_another_process_lines_are_a_catch_up_not_a_replay(settings, clock, new_ids):
-    first, second = (
-        create_app(settings, clock=clock, new_ids=new_ids),
-        create_app(settings, clock=clock, new_ids=new_ids),
-    )
-    try:
-        with TestClient(first) as one, TestClient(second) as two:
-            a, b = Api(one), Api(two)
-            game = a.create([("Ann", False), ("Bot", True)])
-            token = a.join(game)[0]
-            game_id = game["game_id"]
-            view = b.view(game_id, 0, token)
-            other = second.state.games
-            assert (other.restores, other.catch_ups) == (1, 0)  # the first touch reads it whole
-            a.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], **choose(view)})
-            assert b.view(game_id, 0, token) == a.view(game_id, 0, token)
-            assert (other.restores, other.catch_ups) == (1, 1)
-            assert len(other._cache[game_id].live.lines) == 1
-    finally:
-        first.state.store.close()
-        second.state.store.close()
+def test_another_process_lines_are_a_catch_up_not_a_replay(two_processes):
+    a, b = two_processes
+    game = a.create([("Ann", False), ("Bot", True)])
+    token = a.join(game)[0]
+    game_id = game["game_id"]
+    view = b.view(game_id, 0, token)
+    other = b.app.state.games
+    assert (other.restores, other.catch_ups) == (1, 0)  # the first touch reads it whole
+    a.ok("POST", f"/games/{game_id}/moves", token, json={"seq": view["seq"], **choose(view)})
+    assert b.view(game_id, 0, token) == a.view(game_id, 0, token)
+    assert (other.restores, other.catch_ups) == (1, 1)
+    assert len(other._cache[game_id].live.lines) == 1
 
 
 def test_a_table_forgets_its_lines_only_when_told():

@@ -132,29 +132,14 @@ def test_a_restarted_server_goes_on_with_the_sealed_rule(settings, clock, new_id
     app.state.store.close()
 
 
-def test_a_second_process_catches_up_on_a_rule_the_first_was_given(settings, clock, new_ids):
-    first, second = (
-        create_app(settings, clock=clock, new_ids=new_ids),
-        create_app(settings, clock=clock, new_ids=new_ids),
-    )
-    try:
-        with TestClient(first) as one, TestClient(second) as two:
-            a, b = Api(one), Api(two)
-            game_id, tokens, _ = _start(a)
-            views = _views(b, game_id, tokens)  # b caches the game before the rule
-            dealer = _dealer(views)
-            a.ok(
-                "POST",
-                f"/games/{game_id}/moves",
-                tokens[dealer],
-                json={"seq": views[dealer]["seq"], "move": "rule", "rule": TYPED},
-            )
-            _step(a, game_id, tokens)
-            assert b.view(game_id, dealer, tokens[dealer])["table"]["rule"] == TYPED
-            assert b.view(game_id, dealer, tokens[dealer]) == a.view(game_id, dealer, tokens[dealer])
-    finally:
-        first.state.store.close()
-        second.state.store.close()
+def test_a_second_process_catches_up_on_a_rule_the_first_was_given(two_processes):
+    a, b = two_processes
+    game_id, tokens, _ = _start(a)
+    _views(b, game_id, tokens)  # b caches the game before the rule
+    dealer = _dealt_with(a, game_id, tokens)
+    _step(a, game_id, tokens)
+    assert b.view(game_id, dealer, tokens[dealer])["table"]["rule"] == TYPED
+    assert b.view(game_id, dealer, tokens[dealer]) == a.view(game_id, dealer, tokens[dealer])
 
 
 def test_an_abandoned_round_reveals_its_rule_and_verifies(api):

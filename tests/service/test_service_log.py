@@ -199,14 +199,14 @@ def test_the_verifier_finds_a_record_in_the_log_and_names_what_does_not_match(ap
     old = api.client.app.state.log.checkpoint(1)
     assert "take a newer checkpoint" in check_log(lines, old, "http://testserver", fetch=fetch).error
     # The server rolled back below the checkpoint: it signs a smaller tree and cannot prove
-    # against the larger one (its 422). A failed check, not a server that cannot be asked.
+    # against the larger one (its 404). A failed check, not a server that cannot be asked.
     size = len(api.client.app.state.log.tree())
 
     def rolled_back(url):
         if url.endswith("/log/checkpoint"):
             return api.client.app.state.log.checkpoint(size - 1).encode()
         if "/log/proof/" in url:
-            raise LogUnavailable(f"{url}: HTTP 422 the tree has {size - 1} entries")
+            raise LogUnavailable(f"{url}: HTTP 404 the tree has {size - 1} entries")
         return fetch(url)
 
     rolled = check_log(lines, note, "http://testserver", fetch=rolled_back)

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,8 @@ import httpx
 import psycopg
 import pytest
 import uvicorn
-from service_helpers import choose
-from test_reliability import Server, free_port
+from service_helpers import choose, free_port
+from test_reliability import Server
 
 import fairdeal.service.app as app_module
 from fairdeal.fairness import client_commitment
@@ -40,6 +41,21 @@ def _row(game_id: str) -> GameRow:
     return GameRow(game_id, DEFAULT, "2026-01-01T00:00:00Z", "playing", b"sealed", "hosthash", 20.0, None, 0)
 
 
+def _append_on_a_loop(store: PostgresStore, record_id: str, lines: list[str], expected_seq: int) -> None:
+    """``store.append_async`` on an event loop of its own, which must make the append there; in a
+    thread of its own: a loop may be running in this one (Playwright's, in a full run)."""
+
+    async def on_the_loop() -> None:
+        await store.open_async()
+        try:
+            assert await store.append_async(record_id, lines, expected_seq)
+        finally:
+            await store.close_async()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, on_the_loop()).result()
+
+
 @postgres_only
 def test_every_change_a_stream_shows_is_announced_on_commit_and_a_refused_append_is_not(database_url):
     store = PostgresStore(database_url)
@@ -52,17 +68,7 @@ def test_every_change_a_stream_shows_is_announced_on_commit_and_a_refused_append
         with pytest.raises(Conflict):
             store.append("n3", ['{"seq":1}'], 5)  # refused: nothing changed, nothing to tell
         store.set_again("n4", "n5", b"sealed")  # the old table's views say where the next one is
-
-        async def on_the_loop() -> None:
-            await store.open_async()
-            try:
-                assert await store.append_async("n1", ['{"seq":2}'], 2)
-            finally:
-                await store.close_async()
-
-        # In a thread of its own: a loop may be running in this one (Playwright's, in a full run).
-        with ThreadPoolExecutor(1) as pool:
-            pool.submit(asyncio.run, on_the_loop()).result()
+        _append_on_a_loop(store, "n1", ['{"seq":2}'], 2)
         # The channel is the database's, not the schema's: tests running beside this one, on
         # schemas of their own, announce their games there too. Only this test's are counted.
         heard: list[str] = []
@@ -127,6 +133,12 @@ def _until(condition: Any, message: str, seconds: float = 30.0) -> None:
         time.sleep(0.01)
 
 
+def _listening(server: Any, store: Any) -> None:
+    """Wait for ``server``'s listener to connect, where ``store`` announces changes (PostgreSQL)."""
+    notifier = server.app.state.games.notifier
+    _until(lambda: notifier.shared == store.announces, "server one's listener did not connect")
+
+
 def _events(response: httpx.Response) -> Iterator[tuple[str, str]]:
     """(event, data) of a text/event-stream, in order."""
     kind, data = None, []
@@ -157,6 +169,20 @@ def _two_seat_table(client: httpx.Client, url: str, **body: Any) -> tuple[str, d
             )
             assert answer.status_code == 200, answer.text
     return game["game_id"], tokens
+
+
+@contextmanager
+def _watched(
+    client: httpx.Client, one: Any, two: Any
+) -> Iterator[tuple[str, dict[int, str], Iterator[tuple[str, str]]]]:
+    """A table of two people made through server ``two`` (:func:`_two_seat_table`), and the live
+    updates of it that server ``one`` streams: its id, tokens and the stream's events, the first
+    (the table's state) read."""
+    game_id, tokens = _two_seat_table(client, two.url)
+    with client.stream("GET", f"{one.url}/games/{game_id}/events?wait=120") as response:
+        events = _events(response)
+        assert next(events)[0] == "state"
+        yield game_id, tokens, events
 
 
 def _move(client: httpx.Client, url: str, game_id: str, tokens: dict[int, str]) -> int:
@@ -203,39 +229,35 @@ def test_a_move_made_through_one_server_reaches_a_stream_of_the_other_which_asks
     two_servers,
 ):
     one, store, two = two_servers
+    _listening(one, store)
     notifier = one.app.state.games.notifier
-    _until(lambda: notifier.shared, "server one's listener did not connect")
-    with httpx.Client(timeout=30) as client:
-        game_id, tokens = _two_seat_table(client, two.url)
-        with client.stream("GET", f"{one.url}/games/{game_id}/events?wait=120") as response:
-            events = _events(response)
-            assert next(events)[0] == "state"
-            before = store.queries
-            time.sleep(0.6)  # more than two of the old polling intervals: not one query
-            assert store.queries == before
-            seq = _move(client, two.url, game_id, tokens)
-            kind, data = next(events)
-            assert (kind, json.loads(data)["seq"]) == ("line", seq)
-            assert next(events)[0] == "state"
-            assert store.queries > before  # woken, the stream read the line and the state
-            before = store.queries
-            time.sleep(0.6)
-            assert store.queries == before
+    with httpx.Client(timeout=30) as client, _watched(client, one, two) as (game_id, tokens, events):
+        before = store.queries
+        time.sleep(0.6)  # more than two of the old polling intervals: not one query
+        assert store.queries == before
+        seq = _move(client, two.url, game_id, tokens)
+        kind, data = next(events)
+        assert (kind, json.loads(data)["seq"]) == ("line", seq)
+        assert next(events)[0] == "state"
+        assert store.queries > before  # woken, the stream read the line and the state
+        before = store.queries
+        time.sleep(0.6)
+        assert store.queries == before
 
-            # The listening connection is cut: it connects again, and every stream looks once.
-            old = store.listener_pid
-            with psycopg.connect(store._url, autocommit=True) as admin:
-                admin.execute("SELECT pg_terminate_backend(%s)", (old,))
-            _until(lambda: store.listener_pid not in (None, old) and notifier.shared, "the listener did not come back")
-            assert next(events)[0] == "state"
-            seq = _move(client, two.url, game_id, tokens)
-            kinds = []
-            for kind, data in events:
-                kinds.append(kind)
-                if kind == "line":
-                    assert json.loads(data)["seq"] == seq
-                    break
-            assert set(kinds) <= {"state", "line"}
+        # The listening connection is cut: it connects again, and every stream looks once.
+        old = store.listener_pid
+        with psycopg.connect(store._url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (old,))
+        _until(lambda: store.listener_pid not in (None, old) and notifier.shared, "the listener did not come back")
+        assert next(events)[0] == "state"
+        seq = _move(client, two.url, game_id, tokens)
+        kinds = []
+        for kind, data in events:
+            kinds.append(kind)
+            if kind == "line":
+                assert json.loads(data)["seq"] == seq
+                break
+        assert set(kinds) <= {"state", "line"}
 
 
 @pytest.mark.parametrize("two_servers", ["poll"], indirect=True)
@@ -243,23 +265,18 @@ def test_a_polling_stream_asks_the_store_and_gets_the_other_servers_move(two_ser
     # PostgreSQL with FAIRDEAL_LIVE_UPDATES=poll; SQLite, which has no announcements, always.
     one, store, two = two_servers
     assert not one.app.state.games.notifier.shared
-    with httpx.Client(timeout=30) as client:
-        game_id, tokens = _two_seat_table(client, two.url)
-        with client.stream("GET", f"{one.url}/games/{game_id}/events?wait=120") as response:
-            events = _events(response)
-            assert next(events)[0] == "state"
-            before = store.queries
-            _until(lambda: store.queries > before, "the polling stream asked nothing")
-            seq = _move(client, two.url, game_id, tokens)
-            kind, data = next(events)
-            assert (kind, json.loads(data)["seq"]) == ("line", seq)
+    with httpx.Client(timeout=30) as client, _watched(client, one, two) as (game_id, tokens, events):
+        before = store.queries
+        _until(lambda: store.queries > before, "the polling stream asked nothing")
+        seq = _move(client, two.url, game_id, tokens)
+        kind, data = next(events)
+        assert (kind, json.loads(data)["seq"]) == ("line", seq)
 
 
 def test_who_is_ready_between_hands_reaches_a_stream_of_the_other_server(two_servers):
     # PostgreSQL: announced (the ready append writes no line); SQLite: the stream sees the row change.
     one, store, two = two_servers
-    notifier = one.app.state.games.notifier
-    _until(lambda: notifier.shared == store.announces, "server one's listener did not connect")
+    _listening(one, store)
     with httpx.Client(timeout=30) as client:
         game_id, tokens = _two_seat_table(client, two.url, next_hand_seconds=60)
         auth = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
@@ -292,16 +309,7 @@ def test_a_store_whose_processes_poll_announces_nothing(database_url, tmp_path):
         quiet.append("q1", ['{"seq":1}'], 1)
         quiet.append("q2", [], 1, ready=0b10)
         quiet.set_again("q2", "q3", b"sealed")
-
-        async def on_the_loop() -> None:
-            await quiet.open_async()
-            try:
-                assert await quiet.append_async("q1", ['{"seq":2}'], 2)
-            finally:
-                await quiet.close_async()
-
-        with ThreadPoolExecutor(1) as pool:
-            pool.submit(asyncio.run, on_the_loop()).result()
+        _append_on_a_loop(quiet, "q1", ['{"seq":2}'], 2)
         loud.create_game(_row("q9"), {}, ['{"seq":0}'])
         loud.append("q9", ['{"seq":1}'], 1)  # announced, after all of the quiet store's changes
         heard = next(

@@ -7,21 +7,48 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 from click.testing import CliRunner
+from service_helpers import free_port
 
 from fairdeal.cli import main
 
 FAIRDEAL = str(Path(sys.executable).with_name("fairdeal"))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+@contextmanager
+def serving(tmp_path: Path, **settings: str) -> Iterator[tuple[int, socket.socket]]:
+    """`fairdeal serve` with these ``FAIRDEAL_*`` settings: its port, and its first connection (the
+    one the wait for it opened, kept open: no other connection is counted)."""
+    port = free_port()
+    env = {**os.environ, "FAIRDEAL_LOG_LEVEL": "warning", **{f"FAIRDEAL_{k}": v for k, v in settings.items()}}
+    server = subprocess.Popen(
+        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        give_up = time.monotonic() + 30
+        while True:
+            try:
+                first = socket.create_connection(("127.0.0.1", port), timeout=20)
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
+                time.sleep(0.1)
+        with first:
+            yield port, first
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    errors = server.stderr.read().decode()
+    assert "Traceback" not in errors and "internal error" not in errors, errors
 
 
 def listening_sockets(port: int) -> int:
@@ -161,28 +188,7 @@ def _closed(sock: socket.socket) -> bytes:
 
 
 def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_path):
-    port = free_port()
-    env = {
-        **os.environ,
-        "FAIRDEAL_HEADER_TIMEOUT": "0.5",
-        "FAIRDEAL_LOG_LEVEL": "warning",
-        "FAIRDEAL_CREATE_RATE": "2/minute",
-    }
-    server = subprocess.Popen(
-        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    try:
-        give_up = time.monotonic() + 30
-        while True:
-            try:
-                assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
-                time.sleep(0.1)
+    with serving(tmp_path, HEADER_TIMEOUT="0.5", CREATE_RATE="2/minute") as (port, _):
         # A 64 MB header: 431 once the head is over 16 KiB, and the connection closed (the rest is never read).
         with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
             sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ")
@@ -224,6 +230,3 @@ def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_pat
         with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
             sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)

@@ -40,21 +40,6 @@ def dump_database(settings) -> str:
     )
 
 
-@pytest.fixture
-def two_processes(settings, clock, new_ids):
-    """Two apps on one database, as two server processes would be: their Api each."""
-    first, second = (
-        create_app(settings, clock=clock, new_ids=new_ids),
-        create_app(settings, clock=clock, new_ids=new_ids),
-    )
-    try:
-        with TestClient(first) as one, TestClient(second) as two:
-            yield Api(one), Api(two)
-    finally:
-        first.state.store.close()
-        second.state.store.close()
-
-
 def a_game_both_see(a: Api, b: Api) -> tuple[str, str, dict]:
     """A game of Ann and a bot made through ``a``, Ann's seed revealed: its id, Ann's token, and
     Ann's view as ``b`` reads it (so ``b`` has the game cached from here)."""

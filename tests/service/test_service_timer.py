@@ -13,13 +13,8 @@ from fairdeal.service import create_app
 from fairdeal.verification import verify
 
 
-def ann_and_a_bot(api: Api, **body) -> tuple[str, str]:
-    game = api.create([("Ann", False), ("Bot", True)], **body)
-    return game["game_id"], api.join(game)[0]
-
-
 def test_a_turn_that_runs_out_is_played_by_the_table_and_recorded_as_auto(api, clock):
-    game_id, token = ann_and_a_bot(api)
+    game_id, token = api.ann_and_a_bot()
     view = api.view(game_id, 0, token)
     assert view["turn"] == 0 and view["seconds_left"] == 20.0  # the bot moved at once
     games = api.app.state.games
@@ -42,7 +37,7 @@ def test_a_turn_that_runs_out_is_played_by_the_table_and_recorded_as_auto(api, c
 
 
 def test_a_draw_does_not_restart_the_turn_time(api, clock):
-    game_id, token = ann_and_a_bot(api, turn_seconds=30)
+    game_id, token = api.ann_and_a_bot(turn_seconds=30)
     view = api.view(game_id, 0, token)
     assert view["seconds_left"] == 30.0
     clock.advance(12)
@@ -54,7 +49,7 @@ def test_a_restarted_server_keeps_the_deadline_and_plays_the_timed_out_turn(sett
     first = create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(first) as client:
         api = Api(client)
-        game_id, token = ann_and_a_bot(api)
+        game_id, token = api.ann_and_a_bot()
         deadline = api.view(game_id, 0, token)["deadline"]
     first.state.store.close()
 
@@ -70,28 +65,22 @@ def test_a_restarted_server_keeps_the_deadline_and_plays_the_timed_out_turn(sett
     restarted.state.store.close()
 
 
-def test_only_one_process_plays_a_due_turn(settings, clock, new_ids):
-    first, second = (
-        create_app(settings, clock=clock, new_ids=new_ids),
-        create_app(settings, clock=clock, new_ids=new_ids),
-    )
-    with TestClient(first) as one, TestClient(second) as two:
-        game_id, token = ann_and_a_bot(Api(one))
-        Api(two).view(game_id, 0, token)  # both processes have the game cached
-        clock.advance(21)
-        assert first.state.games.run_due() == 1
-        assert second.state.games.run_due() == 0
-        record = Api(two).record(game_id)
-        assert [line["seq"] for line in record] == list(range(len(record)))
-    first.state.store.close()
-    second.state.store.close()
+def test_only_one_process_plays_a_due_turn(two_processes, clock):
+    a, b = two_processes
+    game_id, token = a.ann_and_a_bot()
+    b.view(game_id, 0, token)  # both processes have the game cached
+    clock.advance(21)
+    assert a.app.state.games.run_due() == 1
+    assert b.app.state.games.run_due() == 0
+    record = b.record(game_id)
+    assert [line["seq"] for line in record] == list(range(len(record)))
 
 
 def test_bots_take_their_time_when_they_have_a_delay(settings, clock):
     app = create_app(dataclasses.replace(settings, bot_delay=1.5), clock=clock)
     with TestClient(app) as client:
         api = Api(client)
-        game_id, token = ann_and_a_bot(api)
+        game_id, token = api.ann_and_a_bot()
         games = app.state.games
         for _ in range(3):  # let the bot play until it is Ann's turn (once a hand ends, it may deal and lead)
             if api.view(game_id, 0, token)["turn"] == 0:
@@ -121,7 +110,7 @@ def test_the_background_timer_plays_a_short_turn_on_the_real_clock(settings):
     app = create_app(dataclasses.replace(settings, tick_seconds=0.05))
     with TestClient(app) as client:
         api = Api(client)
-        game_id, token = ann_and_a_bot(api, turn_seconds=0.2)
+        game_id, token = api.ann_and_a_bot(turn_seconds=0.2)
         give_up = time.monotonic() + 10
         while not any(line.get("auto") for line in api.record(game_id)):
             assert time.monotonic() < give_up, "the timer never played the timed-out turn"

@@ -14,11 +14,6 @@ from service_helpers import Api
 from fairdeal.service import create_app
 
 
-def ann_and_a_bot(api: Api, **body) -> tuple[str, str]:
-    game = api.create([("Ann", False), ("Bot", True)], **body)
-    return game["game_id"], api.join(game)[0]
-
-
 def attempts(app) -> list[str]:
     """The games this app's timer tried to play, in order (each try, whether it moved or not)."""
     games, tried = app.state.games, []
@@ -47,72 +42,58 @@ async def run_due_async(games) -> int:
 
 
 @pytest.mark.parametrize("way", ["threads", "loop"])
-def test_two_processes_playing_due_turns_at_once_never_both_try_one(settings, clock, new_ids, way):
+def test_two_processes_playing_due_turns_at_once_never_both_try_one(two_processes, clock, way):
     # "threads": run_due, as the tests and a thread would; "loop": play_due_async, the timer's way
     # (on PostgreSQL the batch's games are played side by side on the loop).
-    first, second = (
-        create_app(settings, clock=clock, new_ids=new_ids),
-        create_app(settings, clock=clock, new_ids=new_ids),
-    )
-    with TestClient(first) as one, TestClient(second) as two:
-        api = Api(one)
-        games = [ann_and_a_bot(api) for _ in range(40)]
-        Api(two).view(games[0][0], 0, games[0][1])  # the second process has a game cached too
-        tried = {"first": attempts(first), "second": attempts(second)}
-        clock.advance(21)  # every person's turn ran out
-        moved: dict[str, int] = {}
-        start = threading.Barrier(2)
+    api, other = two_processes
+    games = [api.ann_and_a_bot() for _ in range(40)]
+    other.view(games[0][0], 0, games[0][1])  # the second process has a game cached too
+    tried = {"first": attempts(api.app), "second": attempts(other.app)}
+    clock.advance(21)  # every person's turn ran out
+    moved: dict[str, int] = {}
+    start = threading.Barrier(2)
 
-        def run(name: str, app, client) -> None:
-            start.wait()
-            if way == "threads":
-                moved[name] = app.state.games.run_due()
-            else:
-                moved[name] = client.portal.call(run_due_async, app.state.games)
+    def run(name: str, process: Api) -> None:
+        start.wait()
+        if way == "threads":
+            moved[name] = process.app.state.games.run_due()
+        else:
+            moved[name] = process.client.portal.call(run_due_async, process.app.state.games)
 
-        threads = [threading.Thread(target=run, args=trio) for trio in (("first", first, one), ("second", second, two))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        # Each game was tried by one process, once, and moved.
-        assert sorted(tried["first"] + tried["second"]) == sorted(game_id for game_id, _ in games)
-        assert moved["first"] + moved["second"] == 40
-        for game_id, token in games:
-            record = api.record(game_id)
-            assert sum(1 for line in record if line.get("auto")) >= 1
-            assert api.view(game_id, 0, token)["seconds_left"] == 20.0  # the next turn's full time
-        assert first.state.games.run_due() == 0 and second.state.games.run_due() == 0
-    first.state.store.close()
-    second.state.store.close()
-
-
-def test_a_claim_that_runs_out_passes_to_another_process(settings, clock, new_ids):
-    first, second = (
-        create_app(settings, clock=clock, new_ids=new_ids),
-        create_app(settings, clock=clock, new_ids=new_ids),
-    )
-    with TestClient(first) as one, TestClient(second):
-        api = Api(one)
-        game_id, token = ann_and_a_bot(api)
-        clock.advance(21)
-        store = first.state.store
-        assert [claimed for claimed, _ in store.claim_due(clock.now)] == [game_id]  # and then the process died
-        assert second.state.games.run_due() == 0  # held by the first
-        clock.advance(store.CLAIM_SECONDS)
-        assert second.state.games.run_due() == 1
-        assert api.view(game_id, 0, token)["seconds_left"] == 20.0
+    threads = [threading.Thread(target=run, args=pair) for pair in (("first", api), ("second", other))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # Each game was tried by one process, once, and moved.
+    assert sorted(tried["first"] + tried["second"]) == sorted(game_id for game_id, _ in games)
+    assert moved["first"] + moved["second"] == 40
+    for game_id, token in games:
         record = api.record(game_id)
-        assert [line["seq"] for line in record] == list(range(len(record)))  # one auto-move, no fork
-    first.state.store.close()
-    second.state.store.close()
+        assert sum(1 for line in record if line.get("auto")) >= 1
+        assert api.view(game_id, 0, token)["seconds_left"] == 20.0  # the next turn's full time
+    assert api.app.state.games.run_due() == 0 and other.app.state.games.run_due() == 0
+
+
+def test_a_claim_that_runs_out_passes_to_another_process(two_processes, clock):
+    api, other = two_processes
+    game_id, token = api.ann_and_a_bot()
+    clock.advance(21)
+    store = api.app.state.store
+    assert [claimed for claimed, _ in store.claim_due(clock.now)] == [game_id]  # and then the process died
+    assert other.app.state.games.run_due() == 0  # held by the first
+    clock.advance(store.CLAIM_SECONDS)
+    assert other.app.state.games.run_due() == 1
+    assert api.view(game_id, 0, token)["seconds_left"] == 20.0
+    record = api.record(game_id)
+    assert [line["seq"] for line in record] == list(range(len(record)))  # one auto-move, no fork
 
 
 def test_a_move_lifts_the_claim_so_the_next_deadline_is_anyones(settings, clock, new_ids):
     app = create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(app) as client:
         api = Api(client)
-        game_id, token = ann_and_a_bot(api)
+        game_id, token = api.ann_and_a_bot()
         clock.advance(21)
         assert app.state.games.run_due() == 1
         assert app.state.store.game(game_id).claimed is None
@@ -129,7 +110,7 @@ def test_the_background_timer_wakes_for_a_deadline_nearer_than_its_tick(settings
     with TestClient(app) as client:
         api = Api(client)
         time.sleep(0.2)  # the timer has looked and sleeps, with nothing due
-        game_id, token = ann_and_a_bot(api, turn_seconds=0.3)
+        game_id, token = api.ann_and_a_bot(turn_seconds=0.3)
         give_up = time.monotonic() + 20
         while not any(line.get("auto") for line in api.record(game_id)):
             assert time.monotonic() < give_up, "the timer slept through the deadline"
@@ -149,7 +130,7 @@ def test_a_due_turn_that_fails_is_logged_and_tried_again_when_its_claim_runs_out
     app = create_app(settings, clock=clock, new_ids=new_ids)
     with TestClient(app) as client:
         api = Api(client)
-        game_id, token = ann_and_a_bot(api)
+        game_id, token = api.ann_and_a_bot()
         games, store = app.state.games, app.state.store
         clock.advance(21)
 

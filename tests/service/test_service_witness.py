@@ -14,10 +14,11 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from helpers import service_settings
 from load import database
-from service_helpers import Api, Clock
+from service_helpers import Api, Clock, fetcher
 
-from fairdeal.audit import Unreachable, audit
+from fairdeal.audit import audit
 from fairdeal.cli import main
 from fairdeal.cosignature import WitnessKey, cosigners
 from fairdeal.record import parse_record
@@ -88,12 +89,9 @@ def service(
     setting: str | None = None,
     interval: float = 0,
 ) -> Any:
-    settings = Settings(
-        data_dir=tmp_path / "data",
-        database_url=database_url,
-        bot_delay=0,
-        next_hand_seconds=0,
-        tick_seconds=0,
+    settings = service_settings(
+        tmp_path / "data",
+        database_url,
         create_rate="off",
         move_rate="off",
         max_games_per_client=0,
@@ -111,16 +109,6 @@ def running(app: Any):
             yield Api(client)
     finally:
         app.state.store.close()
-
-
-def fetcher(api: Api):
-    def fetch(url: str) -> bytes:
-        answer = api.client.get(url)
-        if answer.status_code != 200:
-            raise Unreachable(f"{url}: HTTP {answer.status_code}")
-        return answer.content
-
-    return fetch
 
 
 def copy_store(source: Any, url: str) -> None:
@@ -291,7 +279,7 @@ def test_fairdeal_verify_requires_the_witnesses_it_is_given(tmp_path, witnesses,
     import time
 
     import uvicorn
-    from test_reliability import free_port
+    from service_helpers import free_port
 
     from verifier.cli import main as verify_main
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_service_serve import free_port
+from service_helpers import free_port
 
 CLIENT = Path(__file__).resolve().parents[1] / "ts-client"
 FAIRDEAL = str(Path(sys.executable).with_name("fairdeal"))

@@ -9,7 +9,7 @@ from typing import Any
 
 from fairdeal.cards import Card
 from fairdeal.record import canonical
-from fairdeal.rules.base import SEAT_OWN, GameView, standings_json
+from fairdeal.rules.base import SEAT_OWN, GameState, GameView, standings_json
 from fairdeal.service.games.core import GameCore, _seats_of, status_of
 from fairdeal.service.store import GameRow
 from fairdeal.table import Table
@@ -58,6 +58,9 @@ class Reading(GameCore):
             view = match.view(seat)
             seen = view.to_json()
             public = {name: value for name, value in seen.items() if name not in SEAT_OWN}
+        # The hand that has just ended (between hands, or the match's last): every seat's cards
+        # left are shown with it, to be counted, as the hand's summary shows them.
+        ended = match.state if match.state is not None and match.state.result is not None else None
         out: dict[str, Any] = {
             "game_id": table.game_id,
             "rules": table.rules.name,
@@ -92,7 +95,9 @@ class Reading(GameCore):
                     "counts": list(h.result.counts),
                     "scores": list(h.result.scores),
                     "totals": list(h.totals),
+                    "reason": h.result.reason,
                     **({} if h.sheet is None else h.sheet.record()),
+                    **({"cards_left": _cards_left(ended)} if ended is not None and ended.hand == h.hand else {}),
                 }
                 for h in match.hands
             ],
@@ -130,7 +135,7 @@ class Reading(GameCore):
             "seconds_left": None if end is None else round(max(0.0, end - self.clock()), 3),
             "ready": [s for s in table.people if s in ready],
             "waiting": [s for s in table.people if s not in ready],
-            "cards_left": [[card.code for card in hand] for hand in state.hands],
+            "cards_left": _cards_left(state),
         }
 
     def _again_for(self, row: GameRow, seat: int | None) -> dict[str, Any]:
@@ -144,6 +149,11 @@ class Reading(GameCore):
 
     def _view_of(self, seat: int) -> Callable[[Table, GameRow, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]:
         return lambda table, row, receipt: (receipt, self._describe(table, row, seat))
+
+
+def _cards_left(state: GameState) -> list[list[str]]:
+    """Every seat's cards at the end of the hand ``state``, as codes, by seat."""
+    return [[card.code for card in hand] for hand in state.hands]
 
 
 def _legal_json(table: Table, view: GameView | None) -> list[dict[str, Any]]:

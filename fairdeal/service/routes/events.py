@@ -25,12 +25,13 @@ import weakref
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 
 from fairdeal.service.deps import GameId, GamesDep, StreamRoleDep
 from fairdeal.service.limits import request_client
-from fairdeal.service.schemas import LIVE_EVENT, errors
+from fairdeal.service.models import one_value_each
+from fairdeal.service.schemas import LIVE_EVENT, OPTIONAL_TOKEN, errors
 from fairdeal.service.store import GameRow
 
 router = APIRouter(prefix="/games/{game_id}/events", tags=["live updates"])
@@ -60,6 +61,8 @@ def _event(kind: str, data: str, event_id: int | None = None) -> str:
         },
         **errors(401, 404, 422, 429),
     },
+    openapi_extra=OPTIONAL_TOKEN,  # a spectator's stream has none
+    dependencies=[Depends(one_value_each)],
 )
 async def live_updates(
     request: Request,
@@ -146,12 +149,19 @@ async def live_updates(
                     yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
                     quiet_since = loop.time()
                     continue
+                events = []
                 for text in texts:
-                    yield _event("line", text, seq)
+                    events.append(_event("line", text, seq))
                     seq += 1
-                    done = done or json.loads(text)["type"] == "reveal"
+                    # Read only where it may be the reveal (the record's last line): a line is canonical JSON.
+                    done = done or ('"reveal"' in text and json.loads(text)["type"] == "reveal")
                 state = await store.call(snapshot)
-                yield _event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":")))
+                events.append(_event("view" if seat is not None else "state", json.dumps(state, separators=(",", ":"))))
+                # The wake's events in one piece: each piece is a send through every layer of the app
+                # and a write to the socket of its own (a move and the bots' replies made five).
+                # (Lines and state are read in two calls to the store, as before: on PostgreSQL one
+                # call of both, one longer job in a worker thread, made the moves' p99 worse.)
+                yield "".join(events)
                 quiet_since = loop.time()
 
     body = stream()

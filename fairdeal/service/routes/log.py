@@ -6,16 +6,20 @@ from __future__ import annotations
 import gzip
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from fairdeal.service.deps import GameId, SessionId, StoreDep
 from fairdeal.service.errors import NotFound
+from fairdeal.service.models import one_value_each
 from fairdeal.service.schemas import LogConsistency, LogEntries, LogInclusion, LogInfo, RecordLog, errors
 from fairdeal.service.transparency import PublicLog
 from fairdeal.tiles import TileError, parse_tile_path
 
 router = APIRouter(tags=["log"])
+
+ONE_VALUE_EACH = [Depends(one_value_each)]
+"""The query's parameters are each given once."""
 
 # An index or size: at most 2**53, past any log's size and within what JSON numbers hold exactly.
 Position = Annotated[int, Query(ge=0, le=2**53)]
@@ -103,25 +107,32 @@ async def log_info(request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/log/entries", response_model=LogEntries, responses=errors(422))
+@router.get("/log/entries", response_model=LogEntries, responses=errors(422), dependencies=ONE_VALUE_EACH)
 async def entries(request: Request, store: StoreDep, start: Position, end: OptionalPosition = None) -> dict[str, Any]:
-    """Entries ``start`` to ``end`` (exclusive), at most 100 (each the exact bytes the log hashes)."""
+    """Entries ``start`` to ``end`` (exclusive), at most 100 (each the exact bytes the log hashes): those
+    the log holds, none past its size (or for an ``end`` before ``start``)."""
     return await store.call(_log(request).entries, start, end)
 
 
-@router.get("/log/proof/inclusion", response_model=LogInclusion, responses=errors(422))
+@router.get(
+    "/log/proof/inclusion", response_model=LogInclusion, responses=errors(404, 422), dependencies=ONE_VALUE_EACH
+)
 async def inclusion(
     request: Request, store: StoreDep, index: Position, size: OptionalPosition = None
 ) -> dict[str, Any]:
-    """The RFC 9162 inclusion proof of entry ``index`` in the tree of ``size`` (default: now)."""
+    """The RFC 9162 inclusion proof of entry ``index`` in the tree of ``size`` (default: now); 404 for an
+    index not below the size, or a size past the log's."""
     return await store.call(_log(request).inclusion, index, size)
 
 
-@router.get("/log/proof/consistency", response_model=LogConsistency, responses=errors(422))
+@router.get(
+    "/log/proof/consistency", response_model=LogConsistency, responses=errors(404, 422), dependencies=ONE_VALUE_EACH
+)
 async def consistency(
     request: Request, store: StoreDep, first: Position, second: OptionalPosition = None
 ) -> dict[str, Any]:
-    """The RFC 9162 consistency proof from the tree of ``first`` to that of ``second`` (default: now)."""
+    """The RFC 9162 consistency proof from the tree of ``first`` to that of ``second`` (default: now); 404
+    for a first past the second, or a second past the log's size."""
     return await store.call(_log(request).consistency, first, second)
 
 

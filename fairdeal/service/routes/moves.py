@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse
 from fairdeal.service.deps import GameId, PlayerDep
 from fairdeal.service.errors import Forbidden
 from fairdeal.service.games import GameService
-from fairdeal.service.limits import request_client
+from fairdeal.service.limits import Limits, request_client
 from fairdeal.service.models import MoveIn
 from fairdeal.service.schemas import MoveAnswer, errors
 
@@ -23,13 +23,19 @@ async def submit_move(request: Request, game_id: GameId, seat: PlayerDep, body: 
     Answers the signed receipt of the move's record line and the seat's new view; 429 when
     this client moves faster than the service allows.
     """
-    limits = request.app.state.limits
+    return await submit(request, game_id, seat, body)
+
+
+async def submit(request: Request, game_id: str, seat: int, body: MoveIn) -> JSONResponse:
+    """:func:`submit_move` once its dependencies and body are solved; also what
+    :class:`~fairdeal.service.routes.hot.HotRoutes` answers a move with."""
+    state = request.app.state
+    limits: Limits = state.limits
     limits.moves.check(request_client(request), limits.now(), "moves")
     if body.seat is not None and body.seat != seat:
         raise Forbidden(f"this is seat {seat}'s token, not seat {body.seat}'s")
-    move = body.read()
-    games: GameService = request.app.state.games  # not GamesDep: a dependency less to solve on the hot path
-    receipt, view = await games.move_and_view_async(game_id, seat, move, body.seq)
+    games: GameService = state.games
+    receipt, view = await games.move_and_view_async(game_id, seat, body.read(), body.seq)
     # Answered as it is: FastAPI would first check the dict against MoveAnswer, a walk through
     # the whole view that cost more than the move itself (the model documents it; the tests check it).
     return JSONResponse({"receipt": receipt, "view": view})

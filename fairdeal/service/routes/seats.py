@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import GameId, GamesDep, SeatDep
+from fairdeal.service.games import GameService
 from fairdeal.service.models import CommitIn, RevealIn
 from fairdeal.service.schemas import CommitAnswer, RevealAnswer, SeatView, errors
 
@@ -33,4 +34,10 @@ async def reveal(game_id: GameId, seat: SeatDep, body: RevealIn, games: GamesDep
 async def view(game_id: GameId, seat: SeatDep, games: GamesDep) -> JSONResponse:
     """The seat's hand, the public table, whose turn and until when, the legal moves,
     and for every card in hand whether it can be played now and why not."""
+    return await seat_view(games, game_id, seat)
+
+
+async def seat_view(games: GameService, game_id: str, seat: int) -> JSONResponse:
+    """:func:`view` once its dependencies are solved; also what
+    :class:`~fairdeal.service.routes.hot.HotRoutes` answers a view with."""
     return JSONResponse(await games.seat_view_async(game_id, seat))  # as it is (see routes/games.py)

@@ -12,6 +12,7 @@ from fairdeal.service.errors import Forbidden, Rejected
 from fairdeal.service.limits import request_client
 from fairdeal.service.models import LABEL, CommitIn, CreateSession, RevealIn, ShuffleIn
 from fairdeal.service.schemas import (
+    OPTIONAL_TOKEN,
     CommitAnswer,
     SessionCreated,
     SessionEnd,
@@ -107,7 +108,12 @@ async def shuffle(session_id: SessionId, owner: OwnerDep, body: ShuffleIn, sessi
     return await sessions.store.call(sessions.shuffle, session_id, body.label, cards)
 
 
-@router.get("/{session_id}/shuffles/{label:path}", response_model=ShuffledOrder, responses=errors(401, 403, 404, 422))
+@router.get(
+    "/{session_id}/shuffles/{label:path}",
+    response_model=ShuffledOrder,
+    responses=errors(401, 403, 404, 422),
+    openapi_extra=OPTIONAL_TOKEN,  # anyone's after the reveal
+)
 async def shuffled_order(
     session_id: SessionId,
     label: Annotated[str, Path(pattern=LABEL)],

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, Unpack
 
 from fairdeal.record import line_hash
 from fairdeal.tlog import Tree, end_entry, entry_bytes, leaf_hash, start_entry
@@ -99,20 +99,47 @@ KEEP: Any = _Keep()
 """Leave the deadline as it is."""
 
 
-def _row_changes(
-    table: str,
-    added: int,
+class RowChanges(TypedDict, total=False):
+    """What an append changes in the record's row beside its length (see :meth:`Store.append`)."""
+
+    status: str | None
+    deadline: float | None
+    sealed_secret: bytes | None
+    ready: int | None
+    table: str
+
+
+@dataclass(frozen=True)
+class _Append:
+    """One append's writes, as every backend makes them: the row of ``table`` moves on from
+    ``expected_seq`` (its ``SET`` clauses ``sets`` and their ``params``), the ``lines`` go with
+    it, and the log's ``end`` entry (its ``how`` still to be settled) when they end the record."""
+
+    table: str
+    record_id: str
+    lines: Sequence[str]
+    expected_seq: int
+    sets: list[str]
+    params: list[Any]
+    end: dict[str, Any] | None
+
+
+def _appending(
+    record_id: str,
+    lines: Sequence[str],
     expected_seq: int,
-    status: str | None,
-    deadline: float | None,
+    *,
+    status: str | None = None,
+    deadline: float | None = KEEP,
     sealed_secret: bytes | None = KEEP,
     ready: int | None = KEEP,
-) -> tuple[list[str], list[Any]]:
-    """The ``SET`` clauses and their values of an append that adds ``added`` lines to a row of ``table``."""
+    table: str = "games",
+) -> _Append:
+    """The writes of an append that adds ``lines`` to a row of ``table`` (see :meth:`Store.append`)."""
     if table not in ("games", "sessions"):
         raise ValueError(f"no table {table!r}")
     sets: list[str] = ["length = ?"]
-    params: list[Any] = [expected_seq + added]
+    params: list[Any] = [expected_seq + len(lines)]
     if table == "games":
         sets.append("claimed = NULL")  # whoever claimed its due turn acted, or finds the row moved on
     if status is not None:
@@ -128,7 +155,7 @@ def _row_changes(
                 raise ValueError(f"only games {only}")
             sets.append(f"{column} = ?")
             params.append(value)
-    return sets, params
+    return _Append(table, record_id, lines, expected_seq, sets, params, _end_of(record_id, lines))
 
 
 _SCHEMA = [
@@ -227,6 +254,28 @@ def _count_running(creator: str | None) -> tuple[str, tuple[Any, ...]]:
     return f"SELECT COUNT(*) FROM games WHERE creator = ? AND {_RUNNING}", (creator,)
 
 
+@dataclass(frozen=True)
+class _NewRecord:
+    """A new game's or session's writes, as every backend makes them: its row (``values`` of
+    ``columns`` in ``table``), seat token hashes and first lines, and the ``host`` its start
+    entry in the log names."""
+
+    table: str
+    columns: str
+    values: list[Any]
+    record_id: str
+    seat_hashes: dict[int, str]
+    lines: Sequence[str]
+    host: str
+
+    @classmethod
+    def of(cls, row: GameRow | SessionRow, seat_hashes: dict[int, str], lines: Sequence[str], host: str) -> _NewRecord:
+        """``row`` (its ``length`` that of ``lines``) with its seat token hashes and first lines."""
+        table, columns = ("games", _GAME_COLUMNS) if isinstance(row, GameRow) else ("sessions", _SESSION_COLUMNS)
+        values = [getattr(replace(row, length=len(lines)), column) for column in columns.split(", ")]
+        return cls(table, columns, values, row.id, seat_hashes, lines, host)
+
+
 def _start_of(header_text: str, host: str) -> dict[str, Any] | None:
     """The log's start entry for a record whose header is ``header_text``; ``None`` for a first
     line that is no record header (the stand-in lines of the store's own tests)."""
@@ -319,35 +368,26 @@ class Store(abc.ABC):
 
     # -- creating ------------------------------------------------------------
 
-    def _create(
-        self,
-        table: str,
-        columns: str,
-        values: Sequence[Any],
-        record_id: str,
-        seat_hashes: dict[int, str],
-        lines: Sequence[str],
-        host: str,
-    ) -> int | None:
-        marks = ", ".join("?" * len(values))
-        start = _start_of(lines[0], host)
+    def _create(self, new: _NewRecord) -> int | None:
+        marks = ", ".join("?" * len(new.values))
+        start = _start_of(new.lines[0], new.host)
         try:
             with self._transaction() as cur:
                 # The header first: an id already taken by a game or session fails here.
-                self._insert_lines(cur, record_id, 0, lines)
-                cur.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", tuple(values))
-                for seat, token_hash in seat_hashes.items():
+                self._insert_lines(cur, new.record_id, 0, new.lines)
+                cur.execute(f"INSERT INTO {new.table} ({new.columns}) VALUES ({marks})", tuple(new.values))
+                for seat, token_hash in new.seat_hashes.items():
                     cur.execute(
                         "INSERT INTO seat_tokens (game_id, seat, token_hash) VALUES (?, ?, ?)",
-                        (record_id, seat, token_hash),
+                        (new.record_id, seat, token_hash),
                     )
-                index = None if start is None else self._insert_log(cur, record_id, start)
-                end = _end_of(record_id, lines)  # a table of bots alone may be over at once
+                index = None if start is None else self._insert_log(cur, new.record_id, start)
+                end = _end_of(new.record_id, new.lines)  # a table of bots alone may be over at once
                 if start is not None and end is not None:
-                    self._insert_log(cur, record_id, end)  # (not abandoned: nothing came between)
+                    self._insert_log(cur, new.record_id, end)  # (not abandoned: nothing came between)
                 return index
         except self._unique_violation:
-            raise Conflict(record_id, 0, None) from None
+            raise Conflict(new.record_id, 0, None) from None
 
     def create_game(
         self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *, host: str = "-"
@@ -355,14 +395,12 @@ class Store(abc.ABC):
         """Store a new game: its row, seat token hashes, and first lines (``row.length`` is their
         number), and its start entry in the log (``host`` as spec/log.md says); the entry's index
         (``None`` when the first line is no record header: then nothing is logged)."""
-        values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
-        return self._create("games", _GAME_COLUMNS, values, row.id, seat_hashes, lines, host)
+        return self._create(_NewRecord.of(row, seat_hashes, lines, host))
 
     def create_session(
         self, row: SessionRow, seat_hashes: dict[int, str], lines: Sequence[str], *, host: str = "-"
     ) -> int | None:
-        values = [getattr(replace(row, length=len(lines)), c) for c in _SESSION_COLUMNS.split(", ")]
-        return self._create("sessions", _SESSION_COLUMNS, values, row.id, seat_hashes, lines, host)
+        return self._create(_NewRecord.of(row, seat_hashes, lines, host))
 
     # -- the transparency log ----------------------------------------------------------
 
@@ -571,26 +609,15 @@ class Store(abc.ABC):
 
     # -- appending ---------------------------------------------------------------
 
-    def append(
-        self,
-        record_id: str,
-        lines: Sequence[str],
-        expected_seq: int,
-        *,
-        status: str | None = None,
-        deadline: float | None = KEEP,
-        sealed_secret: bytes | None = KEEP,
-        ready: int | None = KEEP,
-        table: str = "games",
-    ) -> None:
+    def append(self, record_id: str, lines: Sequence[str], expected_seq: int, **changes: Unpack[RowChanges]) -> None:
         """Add one action's ``lines`` at ``expected_seq``, atomically, or raise :class:`Conflict`.
 
-        ``status``, ``deadline``, ``sealed_secret`` and ``ready`` change with the lines (``None``
-        status, ``KEEP`` otherwise: unchanged). No lines at all: only the row changes.
+        The ``changes`` (:class:`RowChanges`) ``status``, ``deadline``, ``sealed_secret`` and
+        ``ready`` change with the lines (``None`` status, ``KEEP`` otherwise: unchanged), in the
+        row of ``table`` (``"games"``, or ``"sessions"``). No lines at all: only the row changes.
         """
-        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret, ready)
         try:
-            self._append(table, sets, params, record_id, lines, expected_seq, _end_of(record_id, lines))
+            self._append(_appending(record_id, lines, expected_seq, **changes))
         except self._unique_violation:
             raise Conflict(record_id, expected_seq, None) from None
         except Conflict:
@@ -633,20 +660,15 @@ class Store(abc.ABC):
     """What the ``*_async`` methods raise when their connection fails (the threads' pool may still work)."""
 
     async def append_async(
-        self,
-        record_id: str,
-        lines: Sequence[str],
-        expected_seq: int,
-        *,
-        status: str | None = None,
-        deadline: float | None = KEEP,
-        sealed_secret: bytes | None = KEEP,
-        ready: int | None = KEEP,
-        table: str = "games",
+        self, record_id: str, lines: Sequence[str], expected_seq: int, **changes: Unpack[RowChanges]
     ) -> bool:
         """:meth:`append`, awaited, when :meth:`async_ready`; ``False`` (nothing written) for
         an append it cannot make that way, which :meth:`append` must make. (Its :class:`Conflict`
         does not say how long the record is: it asks nothing more of the database.)"""
+        return await self._append_async(_appending(record_id, lines, expected_seq, **changes))
+
+    async def _append_async(self, append: _Append) -> bool:
+        """The writes of :meth:`append_async`, where the store can make them on the loop."""
         return False
 
     async def game_async(self, game_id: str) -> GameRow | None:
@@ -672,30 +694,21 @@ class Store(abc.ABC):
         """:meth:`create_game`, awaited: the log index; ``None`` (nothing written) when it cannot be made that way."""
         return None
 
-    def _append(
-        self,
-        table: str,
-        sets: list[str],
-        params: list[Any],
-        record_id: str,
-        lines: Sequence[str],
-        expected_seq: int,
-        end: dict[str, Any] | None = None,
-    ) -> None:
+    def _append(self, append: _Append) -> None:
         """The append's writes: the row moves on only from ``expected_seq``, the lines go with it,
         and the log's ``end`` entry when they end the record."""
         with self._transaction() as cur:
             # The row lock taken here orders racing appends; the loser sees the new length.
             cur.execute(
-                f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?{self._ANNOUNCE}",
-                (*params, record_id, expected_seq),
+                f"UPDATE {append.table} SET {', '.join(append.sets)} WHERE id = ? AND length = ?{self._ANNOUNCE}",
+                (*append.params, append.record_id, append.expected_seq),
             )
             if cur.rowcount != 1:
-                raise Conflict(record_id, expected_seq, None)
-            self._insert_lines(cur, record_id, expected_seq, lines)
-            settled = None if end is None else self._settled(cur, table, end)
+                raise Conflict(append.record_id, append.expected_seq, None)
+            self._insert_lines(cur, append.record_id, append.expected_seq, append.lines)
+            settled = None if append.end is None else self._settled(cur, append.table, append.end)
             if settled is not None:
-                self._insert_log(cur, record_id, settled)
+                self._insert_log(cur, append.record_id, settled)
 
 
 @contextmanager

@@ -7,23 +7,21 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import replace
 from typing import Any
 
 from fairdeal.service.store.base import (
     _ADD_COLUMN,
     _ADDED_COLUMNS,
-    _GAME_COLUMNS,
     _LIMIT_INDEXES,
     _SCHEMA,
     CHANNEL,
-    KEEP,
     Conflict,
     GameRow,
     Store,
+    _Append,
     _end_of,
     _log,
-    _row_changes,
+    _NewRecord,
     _settle,
     _start_of,
 )
@@ -161,16 +159,7 @@ END $$"""
     ONE_STATEMENT_LINES = 1000
     """Appends of up to this many lines are one statement (two parameters a line; PostgreSQL takes 65,535)."""
 
-    def _one_statement(
-        self,
-        table: str,
-        sets: list[str],
-        params: list[Any],
-        record_id: str,
-        lines: Sequence[str],
-        expected_seq: int,
-        end: dict[str, Any] | None = None,
-    ) -> tuple[str, list[Any]] | None:
+    def _one_statement(self, append: _Append) -> tuple[str, list[Any]] | None:
         """An append as one statement, so one round trip and its own transaction (the connections
         are in autocommit mode) instead of four (BEGIN, UPDATE, INSERT, COMMIT): the lines are
         inserted only if the row moved on from ``expected_seq``, whose lock orders racing appends.
@@ -180,10 +169,11 @@ END $$"""
         row's status as the statement left it, for a record the log announced), last: its answer
         is then one row, the lines inserted and the entry's index (``NULL`` for none). Otherwise
         the rowcount is the lines inserted."""
+        lines, end = append.lines, append.end
         if not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
             return None
         moved = (
-            f"moved AS (UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND length = ?"
+            f"moved AS (UPDATE {append.table} SET {', '.join(append.sets)} WHERE id = ? AND length = ?"
             f" RETURNING id, status{self._NOTIFY})"
         )
         insert = (
@@ -191,9 +181,10 @@ END $$"""
             + ", ".join(["(?::integer, ?::text)"] * len(lines))
             + ") AS new (seq, line)"
         )
-        values = [value for seq, text in enumerate(lines, expected_seq) for value in (seq, text)]
+        params = [*append.params, append.record_id, append.expected_seq]
+        params += [value for seq, text in enumerate(lines, append.expected_seq) for value in (seq, text)]
         if end is None:
-            return self._sql(f"WITH {moved} {insert}"), [*params, record_id, expected_seq, *values]
+            return self._sql(f"WITH {moved} {insert}"), params
         abandoned = _settle(end, ("abandoned", True))
         assert abandoned is not None
         texts = [entry_bytes(abandoned), entry_bytes(end)]
@@ -205,33 +196,18 @@ END $$"""
             " ARRAY[CASE WHEN moved.status = 'abandoned' THEN ?::bytea ELSE ?::bytea END])"
             " FROM moved WHERE EXISTS (SELECT 1 FROM log_entries WHERE record_id = moved.id))"
         )
-        return self._sql(sql), [
-            *params,
-            record_id,
-            expected_seq,
-            *values,
-            *(data.decode() for data in texts),
-            *(leaf_hash(data) for data in texts),
-        ]
+        return self._sql(sql), [*params, *(data.decode() for data in texts), *(leaf_hash(data) for data in texts)]
 
-    def _create_statement(
-        self,
-        table: str,
-        columns: str,
-        values: Sequence[Any],
-        record_id: str,
-        seat_hashes: dict[int, str],
-        lines: Sequence[str],
-        host: str,
-    ) -> tuple[str, list[Any]] | None:
+    def _create_statement(self, new: _NewRecord) -> tuple[str, list[Any]] | None:
         """A new game or session as one statement (every part of a data-modifying ``WITH`` runs,
         all or nothing): its lines (the header first), row and seat token hashes, then its start
         entry in the log (and its end entry when the lines end the record: a table of bots alone
         may be over at once). Its answer is the start entry's index. ``None`` for no lines or too
         many, or a first line that is no record header (nothing logged)."""
+        record_id, lines, seat_hashes = new.record_id, new.lines, new.seat_hashes
         if not 0 < len(lines) <= self.ONE_STATEMENT_LINES:
             return None
-        start = _start_of(lines[0], host)
+        start = _start_of(lines[0], new.host)
         if start is None:
             return None
         end = _end_of(record_id, lines)
@@ -254,9 +230,11 @@ END $$"""
             params += [value for seat, token_hash in seat_hashes.items() for value in (record_id, seat, token_hash)]
             counted += ", (SELECT COUNT(*) FROM new_tokens)"
         parts.append(
-            f"new_row AS (INSERT INTO {table} ({columns}) VALUES (" + ", ".join("?" * len(values)) + ") RETURNING id)"
+            f"new_row AS (INSERT INTO {new.table} ({new.columns}) VALUES ("
+            + ", ".join("?" * len(new.values))
+            + ") RETURNING id)"
         )
-        params += list(values)
+        params += new.values
         # The log's entries last (see Store._insert_log): after the lines, whose header's key is the
         # id's uniqueness, the tokens and the row.
         sql = (
@@ -269,24 +247,15 @@ END $$"""
         params += [data.decode() for data in texts] + [leaf_hash(data) for data in texts]
         return self._sql(sql), params
 
-    def _create(
-        self,
-        table: str,
-        columns: str,
-        values: Sequence[Any],
-        record_id: str,
-        seat_hashes: dict[int, str],
-        lines: Sequence[str],
-        host: str,
-    ) -> int | None:
-        statement = self._create_statement(table, columns, values, record_id, seat_hashes, lines, host)
+    def _create(self, new: _NewRecord) -> int | None:
+        statement = self._create_statement(new)
         if statement is None:
-            return super()._create(table, columns, values, record_id, seat_hashes, lines, host)
+            return super()._create(new)
         try:
             with self._connection() as conn:
                 return int(conn.execute(*statement).fetchone()[-1])
         except self._unique_violation:
-            raise Conflict(record_id, 0, None) from None
+            raise Conflict(new.record_id, 0, None) from None
 
     def _insert_log(self, cur: Any, record_id: str, entry: dict[str, Any]) -> int:
         # One round trip, the lock and the index taken in it (see _LOG_FUNCTION).
@@ -297,25 +266,16 @@ END $$"""
         (index,) = cur.fetchone()
         return int(index)
 
-    def _append(
-        self,
-        table: str,
-        sets: list[str],
-        params: list[Any],
-        record_id: str,
-        lines: Sequence[str],
-        expected_seq: int,
-        end: dict[str, Any] | None = None,
-    ) -> None:
-        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq, end)
+    def _append(self, append: _Append) -> None:
+        statement = self._one_statement(append)
         if statement is None:
-            super()._append(table, sets, params, record_id, lines, expected_seq, end)
+            super()._append(append)
             return
         with self._connection() as conn:
             cursor = conn.execute(*statement)
-            added = cursor.rowcount if end is None else cursor.fetchone()[0]
-            if added != len(lines):
-                raise Conflict(record_id, expected_seq, None)
+            added = cursor.rowcount if append.end is None else cursor.fetchone()[0]
+            if added != len(append.lines):
+                raise Conflict(append.record_id, append.expected_seq, None)
 
     async def open_async(self) -> None:
         from psycopg_pool import AsyncConnectionPool
@@ -384,23 +344,9 @@ END $$"""
     def async_ready(self) -> bool:
         return self._async_pool is not None and self._async_loop is asyncio.get_running_loop()
 
-    async def append_async(
-        self,
-        record_id: str,
-        lines: Sequence[str],
-        expected_seq: int,
-        *,
-        status: str | None = None,
-        deadline: float | None = KEEP,
-        sealed_secret: bytes | None = KEEP,
-        ready: int | None = KEEP,
-        table: str = "games",
-    ) -> bool:
-        sets, params = _row_changes(table, len(lines), expected_seq, status, deadline, sealed_secret, ready)
-        end = _end_of(record_id, lines)
-        statement = self._one_statement(table, sets, params, record_id, lines, expected_seq, end)
-        pool = self._async_pool
-        if statement is None or pool is None:
+    async def _append_async(self, append: _Append) -> bool:
+        statement = self._one_statement(append)
+        if statement is None or self._async_pool is None:
             # Not in a worker thread from here: the caller may hold a record's lock that all of them wait for.
             return False
         try:
@@ -408,11 +354,11 @@ END $$"""
                 # One statement, its own transaction: the record's end and its log entry with it,
                 # so no lock is held while the loop serves other requests.
                 cursor = await conn.execute(*statement)
-                added = cursor.rowcount if end is None else (await cursor.fetchone())[0]
+                added = cursor.rowcount if append.end is None else (await cursor.fetchone())[0]
         except self._unique_violation:
-            raise Conflict(record_id, expected_seq, None) from None
-        if added != len(lines):
-            raise Conflict(record_id, expected_seq, None)
+            raise Conflict(append.record_id, append.expected_seq, None) from None
+        if added != len(append.lines):
+            raise Conflict(append.record_id, append.expected_seq, None)
         return True
 
     async def _query_async(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -424,8 +370,7 @@ END $$"""
     async def create_game_async(
         self, row: GameRow, seat_hashes: dict[int, str], lines: Sequence[str], *, host: str = "-"
     ) -> int | None:
-        values = [getattr(replace(row, length=len(lines)), c) for c in _GAME_COLUMNS.split(", ")]
-        statement = self._create_statement("games", _GAME_COLUMNS, values, row.id, seat_hashes, lines, host)
+        statement = self._create_statement(_NewRecord.of(row, seat_hashes, lines, host))
         if self._async_pool is None or statement is None:
             return None
         try:
