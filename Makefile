@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean chromium pyodide vendor screenshot
+.PHONY: run test bench clean chromium pyodide vendor axe screenshot
 
 # Pyodide (CPython in WebAssembly) for the verify page: the pinned npm package's core files
 # only, into a gitignored folder the app serves at /pyodide/. The stamp names the version, so
@@ -97,6 +97,24 @@ $(ICONS_STAMP):
 
 VENDOR_STAMPS := $(NOBLE_STAMP) $(UQR_STAMP) $(CARDS_STAMP) $(ICONS_STAMP)
 
+# axe-core, for the browser tests only (tests/browser/axe.py injects it into the pages they check
+# and runs it): the pinned npm package's one minified script and its licence, into gitignored
+# .cache/axe-core/ (the app never serves it).
+AXE_VERSION := 4.14.1
+AXE_DIR := .cache/axe-core
+AXE_STAMP := $(AXE_DIR)/.fetched-$(AXE_VERSION)
+
+$(AXE_STAMP):
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
+	rm -rf $(AXE_DIR) .cache/axe-pack && mkdir -p $(AXE_DIR) .cache/axe-pack
+	cd .cache/axe-pack && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null
+	tar -xzf .cache/axe-pack/axe-core-$(AXE_VERSION).tgz -C .cache/axe-pack package/LICENSE package/axe.min.js
+	mv .cache/axe-pack/package/axe.min.js .cache/axe-pack/package/LICENSE $(AXE_DIR)/
+	rm -rf .cache/axe-pack
+	@touch $(AXE_STAMP)
+
+axe: $(AXE_STAMP)
+
 vendor: $(VENDOR_STAMPS)
 
 # Reinstall only when the project's metadata changed.
@@ -131,7 +149,7 @@ chromium:
 
 # Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
 # process): the browser files wait on Chromium while the other core replays records.
-test: $(STAMP) $(PLUGIN_STAMP) $(TS_CLIENT_STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS)
+test: $(STAMP) $(PLUGIN_STAMP) $(TS_CLIENT_STAMP) chromium $(PYODIDE_STAMP) $(VENDOR_STAMPS) $(AXE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

@@ -23,6 +23,7 @@ The folder::
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def static_page(name: str = "verify.html") -> str:
     page = (WEB_DIR / name).read_text(encoding="utf-8")
     page = page.replace('href="/css/', 'href="css/').replace('src="/js/', 'src="js/')
     page = page.replace('<a class="brand" href="/">', '<a class="brand" href="index.html">')
-    page = page.replace('        <a href="/">New table</a>\n', "")  # the service's lobby is not in the copy
+    page = re.sub(r'^ *<a href="/"[^>]*>[^<]*</a>\n', "", page, flags=re.M)  # the service's lobby is not in the copy
     page = page.replace('<a href="/verify"', '<a href="index.html"').replace(
         '<a href="/replay"', '<a href="replay.html"'
     )

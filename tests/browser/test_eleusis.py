@@ -22,9 +22,9 @@ from fairdeal.fairness import rule_commitment
 from fairdeal.record import canonical, parse_record, resign
 
 from .conftest import LAPTOP, PHONE, api
-from .play import CORNER, MY_TURN, seq, wait_moved, wait_turn
+from .play import CORNER, MY_TURN, play_by_api, seq, wait_moved, wait_turn
 from .records import FORGER
-from .test_table import moves_of
+from .test_table import moves_of, summary_shown
 
 PHONE_ON_ITS_SIDE = {"width": 740, "height": 375}
 
@@ -193,6 +193,9 @@ def test_a_whole_game_against_three_bots_by_the_page_then_the_record_verifies(
     opened = open_page(game.link(0))
     page = opened.page
     page.wait_for_selector(f"{MY_TURN} #mainline")
+    # The server deals every round: the draw for the deal only says who plays first.
+    said = page.locator("#log").inner_text()
+    assert "The server deals every round; " in said and "deals first" not in said
     # No card is greyed out in a play turn: any card may be tried.
     assert page.locator("#hand button.card.dim").count() == 0
     assert page.locator("#hand button.card.playable").count() == 14
@@ -393,3 +396,51 @@ def test_the_page_checks_a_revealed_rule_as_the_protocol_commits_to_it(open_page
         )
         assert got == rule_commitment(rule, nonce)
     assert rule_commitment(*cases[0]).startswith("470d0838f7c39f2a")  # the fairness module's own example
+
+
+def round_summary_shown(page: Page, prefix: str, record: list[dict], hand: int) -> None:
+    """The round's summary (``prefix``: ``hand-end`` between rounds, ``last-hand`` at the end) holds
+    its rule as revealed, the commitment fixed before the first play, and the page's check of it."""
+    rule = next(line for line in record if line["type"] == "rule-reveal" and line["hand"] == hand)
+    commitment = next(line for line in record if line["type"] == "rule-commitment" and line["hand"] == hand)
+    assert page.locator(f"#{prefix}-rule-title").inner_text() == f"The secret rule of round {hand} was"
+    assert page.locator(f"#{prefix}-rule-text").inner_text() == rule["rule"]
+    assert page.locator(f"#{prefix}-rule-commitment").inner_text() == commitment["commitment"]
+    assert page.locator(f"#{prefix}-rule-nonce").inner_text() == rule["nonce"]
+    page.wait_for_selector(f"#{prefix}-rule-check[data-state='checks']")
+    assert page.locator(f"#{prefix}-rule-check").inner_text().startswith("✔ checks")
+
+
+def test_every_round_ends_on_its_summary_with_the_rule_and_its_check(open_page, new_game, server):
+    # Two rounds, the server dealing, a pause between them: the sheet between the rounds and the
+    # game's end each show the round's summary, the revealed rule and its check inside it.
+    game = new_game(
+        ["Rhea", "Bot S1", "Bot S2", "Bot S3"],
+        rules="eleusis",
+        options={"dealer": 0, "rounds": 2},
+        next_hand_seconds=60,
+    )
+    opened = open_page(game.link(0))
+    page = opened.page
+    page.wait_for_selector(f"{MY_TURN} #mainline")
+    play_by_api(server, game)
+    page.wait_for_selector("#between:not([hidden]) #hand-end-rule")
+    pause = public(server, game.id)
+    assert pause["status"] == "between-hands"
+    ended = pause["hands"][0]
+    summary_shown(page, "hand-end", ended, pause["next_hand"]["cards_left"])
+    round_summary_shown(page, "hand-end", game.record(), 1)
+    assert page.locator("#between #next-hand").is_visible()  # the sheet's foot, in sight
+    opened.shot("eleusis-round-summary")
+    page.click("#next-hand")
+    page.wait_for_selector("#between[hidden]", state="attached")
+
+    play_by_api(server, game)
+    page.wait_for_selector("#end:not([hidden]) #last-hand-rule")
+    over = public(server, game.id)
+    last = over["hands"][-1]
+    assert over["status"] == "over" and last["hand"] == 2
+    summary_shown(page, "last-hand", last, last["cards_left"])
+    round_summary_shown(page, "last-hand", game.record(), 2)
+    assert page.locator("#standings tbody tr").count() == 4
+    opened.shot("eleusis-game-over-summary")

@@ -36,7 +36,7 @@ def drawn_generically(opened, games: tuple[str, ...]) -> None:
                 entry["renderer"] = "generic"
         route.fulfill(response=response, json=catalogue)
 
-    opened.context.route(re.compile(r"/rules$"), rewrite)
+    opened.context.route(re.compile(r"/rules(\?lang=[\w-]+)?$"), rewrite)  # the pages ask in their language
 
 
 def open_generic(open_page, path: str, games: tuple[str, ...]):

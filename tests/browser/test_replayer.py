@@ -6,10 +6,12 @@ table's end dialog. What it shows is compared with verifier.replayer.hand_steps 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from fairdeal.cards import Card
 from fairdeal.record import canonical
 from fairdeal.simulate import simulate
 from verifier.replayer import hand_steps
@@ -93,7 +95,9 @@ def test_a_whole_michigan_deal_by_keyboard(open_page, michigan):
         page.keyboard.press("ArrowRight")
     check_step(page, hand, len(hand["steps"]) - 1)  # the last step stays put
     assert page.locator("#next-move").is_disabled()
-    assert "hand 1 ends" in page.locator("#move-events").inner_text()
+    # What followed the last move, as the table's log says it: the hand's end, the game's.
+    after = page.locator("#move-events").inner_text()
+    assert "Hand 1: " in after and "The game is over." in after and "[" not in after
     runs = page.locator("#board").inner_text()
     assert runs  # the runs played
     page.keyboard.press("Home")
@@ -133,10 +137,26 @@ def test_a_record_that_does_not_verify_is_refused_then_a_whole_crazy_eights_hand
         step = check_step(page, hand, index, seen)
         assert seen["stock"] == [str(step["table"]["stock_size"])]
         assert seen["top"] == step["table"]["top"]
+        said = page.locator("#move-words").inner_text()
+        if step["kind"] == "move":
+            # In a player's words, every card face up: "Ann drew 8♣.", "Bob played 9♣."
+            name = replay["seats"][step["seat"]]["name"]
+            kind, *rest = step["move"].split()
+            if kind == "draw":
+                taken = Counter(step["hands"][step["seat"]]) - Counter(hand["steps"][index - 1]["hands"][step["seat"]])
+                auto = " (time ran out)" if step["auto"] else ""
+                drew = " ".join(Card.parse(card).display for card in taken) or None
+                assert said == (f"{name} drew {drew}" if drew else f"{name} had to draw, but no card was left") + (
+                    f"{auto}."
+                ), said
+            elif kind == "play":
+                assert said.startswith(f"{name} played {Card.parse(rest[0]).display}"), said
         if any(e.startswith("the stock ran out") for e in step["events"]):
             restocks += 1
             assert "from a new stock" in page.locator("#move-why").inner_text()
-            assert page.locator("#move-events").inner_text().startswith("the stock ran out: restock")
+            assert (
+                page.locator("#move-events").inner_text().startswith("The stock ran out: the pile became a new stock")
+            )
             opened.shot(f"replay-crazy-eights-restock-{restocks}", full_page=True)
     assert restocks == 2
     # The mouse on the slider's track: its far end is the hand's last step.

@@ -776,3 +776,53 @@ def test_the_hands_end_sheet_next_hand_then_play_again(open_page, new_game, serv
     assert again["game_id"] == new_id and again["seat"] == 0 and f"token={again['token']}" in page.url
     kept = page.evaluate(f"() => JSON.parse(localStorage.getItem('fairdeal:links:{new_id}'))")
     assert kept["game_id"] == new_id and [s["name"] for s in kept["seats"]] == ["Hal"]
+
+
+def summary_shown(page, prefix: str, hand: dict, cards_left: list[list[str]]) -> None:
+    """A hand's summary as the page shows it (the sheet between hands: ``hand-end``, the game's end:
+    ``last-hand``) is the server's: each seat's cards left as faces, the count, the hand's score and
+    the running total; the seat that went out is marked so."""
+    rows = page.locator(f"#{prefix}-table tbody tr")
+    assert rows.count() == len(cards_left)
+    for s, left in enumerate(cards_left):
+        row = rows.nth(s)
+        assert row.locator("td.left .card").evaluate_all("nodes => nodes.map(n => n.dataset.code)") == left
+        assert row.locator("td.count").inner_text() == str(hand["counts"][s])
+        assert row.locator("td.score").inner_text() == str(hand["scores"][s])
+        assert row.locator("td.total").inner_text() == str(hand["totals"][s])
+        # (A partner of the seat that went out shares the win, not the going out.)
+        went_out = hand["how"] == "out" and s in hand["winners"] and not left
+        assert row.locator(".badge.out").count() == int(went_out)
+        if not left:
+            assert row.locator("td.left").inner_text() == "none"
+
+
+def test_the_last_hand_ends_on_its_summary_then_the_standings(open_page, new_game, server):
+    # The default target with three bots: a match that may well end with its first hand, so that
+    # a person never sees the sheet between hands. The game's end shows that hand's summary first.
+    game = new_game(["Lena", "Bot L1", "Bot L2", "Bot L3"])
+    opened = open_page(game.link(0))
+    page = opened.page
+    page.wait_for_selector(MY_TURN)
+    play_by_api(server, game)
+    page.wait_for_selector("#end:not([hidden]) #last-hand")
+    view = api(server, "GET", f"/games/{game.id}/seats/0/view", token=game.token(0))
+    last = view["hands"][-1]
+    assert view["status"] == "over" and len(last["cards_left"]) == 4 and any(last["cards_left"])
+    assert page.locator("#last-hand-title").inner_text() == f"Hand {last['hand']}, the last"
+    summary_shown(page, "last-hand", last, last["cards_left"])
+    # Who went out (or how the hand blocked), in the headline.
+    headline = page.locator("#last-hand-headline").inner_text()
+    if last["how"] == "out":
+        name = "You" if last["winners"] == [0] else view["seats"][last["winners"][0]]["name"]
+        assert headline.startswith(f"{name} went out")
+    else:
+        assert "blocked" in headline and page.locator("#last-hand-how").inner_text().startswith("Blocked: ")
+    # Then the standings: every seat, after the summary, in the dialog's order.
+    order = page.evaluate("() => [...document.querySelectorAll('#end-body > *')].map((n) => n.id).filter(Boolean)")
+    assert order.index("winner") < order.index("last-hand") < order.index("standings"), order
+    assert page.locator("#standings tbody tr").count() == 4
+    assert [int(t) for t in page.locator("#standings tbody td.num").all_inner_texts()] == sorted(
+        last["totals"], reverse=True
+    )
+    opened.shot("table-laptop-last-hand-summary")

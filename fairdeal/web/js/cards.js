@@ -1,5 +1,6 @@
 // How people read cards: "8♥", "eight of hearts". Codes and card order are in protocol.js.
 
+import { t } from "./i18n.js";
 import { RANKS, SUITS } from "./protocol.js";
 
 export const SUIT_SYMBOLS = "♣♦♥♠";
@@ -26,9 +27,12 @@ export function display(code) {
   return rankLabel(code) + SUIT_SYMBOLS[suitIndex(code)];
 }
 
-/** "ten of diamonds" */
+/** "ten of diamonds" ("ruter ti"): in the page's language (i18n.js, keys "card.*"). */
 export function cardName(code) {
-  return `${RANK_WORDS[rankValue(code) - 1]} of ${SUIT_NAMES[suitIndex(code)]}`;
+  const rank = RANK_WORDS[rankValue(code) - 1];
+  const suit = SUIT_NAMES[suitIndex(code)];
+  if (!rank || !suit) return String(code); // no card's code (a changed record): itself
+  return t("card.name", { rank: t(`card.${rank}`), suit: t(`card.${suit}`) });
 }
 
 /** "♥" for "H". */
@@ -36,9 +40,10 @@ export function suitSymbol(letter) {
   return SUIT_SYMBOLS[SUITS.indexOf(letter)];
 }
 
-/** "hearts" for "H". */
+/** "hearts" ("hjerter") for "H": in the page's language (keys "card.*", as cardName). */
 export function suitName(letter) {
-  return SUIT_NAMES[SUITS.indexOf(letter)];
+  const suit = SUIT_NAMES[SUITS.indexOf(letter)];
+  return suit ? t(`card.${suit}`) : String(letter);
 }
 
 /** Hearts and diamonds are red. */

@@ -15,14 +15,25 @@
 // (css/table*.css), in that order, and resolves once they have loaded, so the first drawing
 // has its style.
 
+import { lang, t } from "./i18n.js";
+
 let loading = null;
 
-/** The catalogue ({version, default, families, games}), fetched once per page. */
-export function catalogue() {
-  loading ??= fetch("/rules", { headers: { Accept: "application/json" }, cache: "no-store" }).then(async (response) => {
-    if (!response.ok) throw new Error(`the server's list of games did not load (${response.status})`);
+function rules(url) {
+  return fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" }).then(async (response) => {
+    if (!response.ok) throw new Error(t("catalogue.not_loaded", { status: response.status }));
     return response.json();
   });
+}
+
+/**
+ * The catalogue ({version, default, families, games}), fetched once per page, with the games' words
+ * in the page's language (`?lang=`: where a game translates them, else English).
+ */
+export function catalogue() {
+  // A copy of the catalogue on a plain file server (fairdeal export-verifier's `rules`) may refuse
+  // the query: the file itself, in English, is the next best.
+  loading ??= rules(`/rules?lang=${encodeURIComponent(lang)}`).catch(() => rules("/rules"));
   loading.catch(() => (loading = null)); // a failed load is tried again next time
   return loading;
 }
@@ -69,9 +80,8 @@ function gameSheet(name) {
 
 /** "point"/"points", "chip"/"chips", "counter"/"counters", "deal won"/"deals won": what a game's standings count. */
 export function unitWord(unit, n = 2) {
-  const one = { points: "point", chips: "chip", counters: "counter", deals: "deal", rounds: "round", tricks: "trick" }[unit] ?? unit;
-  const word = n === 1 ? one : unit;
-  return unit === "deals" || unit === "rounds" ? `${word} won` : word;
+  const word = t(`unit.${unit}`, { count: n });
+  return word === `unit.${unit}` ? unit : word; // a plugin's own unit: its name
 }
 
 /** Whether a game's standings count what players hold (chips, counters) rather than what they scored. */

@@ -1,18 +1,20 @@
-// A game's "How to play", as the rules package keeps it (fairdeal/rules/help/<name>.md, served by
-// GET /rules/{name}/help): a small markdown of paragraphs, "- " bullet lists and **bold**. It is
+// A game's "How to play", as the rules package keeps it (fairdeal/rules/help/<name>.md, and in
+// Norwegian help/nb/<name>.md; served by GET /rules/{name}/help?lang=): a small markdown of paragraphs, "- " bullet lists and **bold**. It is
 // drawn as elements and text nodes, never through innerHTML, so no text can become markup.
 //
 //   fill(panel, await howToPlay("…"))   // [<h3>, <div class="help-text">]
 
+import { lang, t } from "./i18n.js";
 import { el } from "./ui.js";
 
 const loaded = new Map();
 
-/** The help of the game called `name` ({name, title, help}), fetched once per page. */
+/** The help of the game called `name` ({name, title, help, lang}) in the page's language (else English), fetched once per page. */
 export function loadHelp(name) {
   if (!loaded.has(name)) {
-    const answer = fetch(`/rules/${encodeURIComponent(name)}/help`, { headers: { Accept: "application/json" } }).then(async (response) => {
-      if (!response.ok) throw new Error(`the rules of this game did not load (${response.status})`);
+    const url = `/rules/${encodeURIComponent(name)}/help?lang=${encodeURIComponent(lang)}`;
+    const answer = fetch(url, { headers: { Accept: "application/json" } }).then(async (response) => {
+      if (!response.ok) throw new Error(t("help.not_loaded", { status: response.status }));
       return response.json();
     });
     answer.catch(() => loaded.delete(name)); // a failed load is tried again next time
@@ -58,8 +60,8 @@ export function renderHelp(markdown) {
 export async function howToPlay(name, { heading = true } = {}) {
   try {
     const help = await loadHelp(name);
-    return [heading ? el("h3", { class: "help-title" }, `How to play ${help.title}`) : null, renderHelp(help.help)];
+    return [heading ? el("h3", { class: "help-title" }, t("help.title", { game: help.title })) : null, renderHelp(help.help)];
   } catch (error) {
-    return [el("p", { class: "error" }, `How to play could not be shown: ${error.message}`)];
+    return [el("p", { class: "error" }, t("help.failed", { reason: error.message }))];
   }
 }

@@ -9,6 +9,7 @@
 //   keptLinks(gameId)             // the same entry, later, or null
 //   linkItem("Ann", url)          // an <li>: the link, Copy, QR
 
+import { t } from "./i18n.js";
 import { el } from "./ui.js";
 
 const RECENT_KEY = "fairdeal:recent";
@@ -115,13 +116,13 @@ export async function qrCode(text) {
 
 /** A Copy button for `url`: it says whether the copy worked. */
 function copyButton(url, label) {
-  const copy = el("button", { type: "button", class: "secondary copy", "aria-label": `Copy the link for ${label}` }, "Copy link");
+  const copy = el("button", { type: "button", class: "secondary copy", "aria-label": t("links.copy_for", { name: label }) }, t("links.copy"));
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
-      copy.textContent = "Copied ✔";
+      copy.textContent = t("links.copied");
     } catch {
-      copy.textContent = "Select it and copy";
+      copy.textContent = t("links.select_and_copy");
     }
   });
   return copy;
@@ -129,16 +130,16 @@ function copyButton(url, label) {
 
 /** A QR button that shows (and hides) the QR code of `url` in `box`, made the first time. */
 function qrButton(url, label, box) {
-  const button = el("button", { type: "button", class: "secondary qr-toggle", "aria-expanded": "false", "aria-label": `QR code of the link for ${label}` }, "QR");
+  const button = el("button", { type: "button", class: "secondary qr-toggle", "aria-expanded": "false", "aria-label": t("links.qr_for", { name: label }) }, t("links.qr"));
   button.addEventListener("click", async () => {
     const open = box.hidden;
     if (open && !box.firstChild) {
       try {
         const svg = await qrCode(url);
-        svg.setAttribute("aria-label", `QR code of the link for ${label}`);
+        svg.setAttribute("aria-label", t("links.qr_for", { name: label }));
         box.append(svg);
       } catch (error) {
-        box.append(el("span", { class: "hint" }, `The QR code could not be drawn: ${error.message}`));
+        box.append(el("span", { class: "hint" }, t("links.qr_failed", { reason: error.message })));
       }
     }
     box.hidden = !open;
@@ -158,7 +159,7 @@ export function linkItem(label, url, { open = null, primary = false } = {}) {
     "li",
     { class: "seat-link", "data-url": url },
     el("span", { class: "link-label" }, label),
-    el("input", { type: "text", readonly: true, value: url, class: "link-url", "aria-label": `Link for ${label}`, onfocus: (e) => e.target.select() }),
+    el("input", { type: "text", readonly: true, value: url, class: "link-url", "aria-label": t("links.link_for", { name: label }), onfocus: (e) => e.target.select() }),
     el(
       "span",
       { class: "link-actions" },

@@ -5,6 +5,7 @@
 import { request } from "./api.js";
 import { catalogue, entryOf, unitWord } from "./catalogue.js";
 import { howToPlay } from "./help.js";
+import { chooseLanguage, lang, LANGUAGES, t, translatePage } from "./i18n.js";
 import { keepLinks, keptLinks, linkItem, recentTables } from "./links.js";
 import { cardFace, el, fill } from "./ui.js";
 
@@ -34,17 +35,17 @@ function seatRow(name, bot) {
   const row = el(
     "li",
     { class: "seat-row" },
-    el("label", { for: `seat-name-${n}`, class: "visually-hidden" }, "Name"),
+    el("label", { for: `seat-name-${n}`, class: "visually-hidden" }, t("lobby.seat_name")),
     el("input", { type: "text", id: `seat-name-${n}`, class: "seat-name-input", value: name, maxlength: "40", required: true, autocomplete: "off" }),
     el(
       "span",
-      { class: "kind", role: "radiogroup", "aria-label": "Who plays this seat" },
+      { class: "kind", role: "radiogroup", "aria-label": t("lobby.who_plays") },
       el("input", { type: "radio", name: `kind-${n}`, id: `human-${n}`, value: "human", checked: !bot }),
-      el("label", { for: `human-${n}` }, "Person"),
+      el("label", { for: `human-${n}` }, t("lobby.person")),
       el("input", { type: "radio", name: `kind-${n}`, id: `bot-${n}`, value: "bot", checked: bot }),
-      el("label", { for: `bot-${n}` }, "⚙ Bot"),
+      el("label", { for: `bot-${n}` }, t("lobby.bot")),
     ),
-    el("button", { type: "button", class: "remove secondary", "aria-label": "Remove this seat", title: "Remove this seat", onclick: () => removeSeat(row) }, "✕"),
+    el("button", { type: "button", class: "remove secondary", "aria-label": t("lobby.remove_seat"), title: t("lobby.remove_seat"), onclick: () => removeSeat(row) }, "✕"),
   );
   return row;
 }
@@ -85,7 +86,7 @@ function keepName(name) {
 
 function addSeat(name = null, bot = true) {
   if (rows().length >= maxSeats()) return;
-  list.append(seatRow(name ?? `Bot ${rows().length}`, bot));
+  list.append(seatRow(name ?? t("lobby.bot_name", { n: rows().length }), bot));
   refresh();
 }
 
@@ -128,7 +129,7 @@ form.addEventListener("submit", async (event) => {
   }));
   const empty = seats.findIndex((s) => !s.name);
   if (empty >= 0) {
-    showError(`Seat ${empty + 1} needs a name.`);
+    showError(t("lobby.seat_needs_name", { n: empty + 1 }));
     rows()[empty].querySelector("input").focus();
     return;
   }
@@ -148,7 +149,7 @@ form.addEventListener("submit", async (event) => {
     if (!seats[0].bot) keepName(seats[0].name);
     showLinks(created);
   } catch (error) {
-    showError(`The table could not be opened: ${error.message}`);
+    showError(t("lobby.not_opened", { reason: error.message }));
   } finally {
     button.disabled = false;
   }
@@ -156,8 +157,8 @@ form.addEventListener("submit", async (event) => {
 
 function showLinks(created) {
   const kept = keepLinks(created, { rules: rulesSelect.value, title: chosen()?.title ?? null });
-  const items = kept.seats.map((s) => linkItem(s.name, s.url, { open: s.host ? "Take this seat" : "Open", primary: s.host }));
-  if (!kept.seats.length) items.push(linkItem("Watch the bots play", kept.host_url, { open: "Watch", primary: true }));
+  const items = kept.seats.map((s) => linkItem(s.name, s.url, { open: s.host ? t("lobby.take_seat") : t("lobby.open"), primary: s.host }));
+  if (!kept.seats.length) items.push(linkItem(t("lobby.watch_bots"), kept.host_url, { open: t("lobby.watch"), primary: true }));
   fill(document.getElementById("link-list"), items);
   document.getElementById("links-commitment").textContent = created.commitment;
   const links = document.getElementById("links");
@@ -175,15 +176,15 @@ function showRecent() {
     document.getElementById("recent-list"),
     recent.map((r, i) => {
       const kept = keptLinks(r.game_id);
-      const seats = (kept?.seats ?? []).map((s) => linkItem(s.host ? `${s.name} (you, the host)` : s.name, s.url));
+      const seats = (kept?.seats ?? []).map((s) => linkItem(s.host ? t("lobby.you_host", { name: s.name }) : s.name, s.url));
       return el(
         "li",
         { class: "recent-table", "data-game": r.game_id },
         el("span", { class: "link-label" }, r.title ? `${r.title}: ${r.names.join(", ")}` : r.names.join(", ")),
-        el("span", { class: "hint" }, new Date(r.when).toLocaleString()),
-        el("span", { class: "link-actions" }, el("a", { class: "button secondary", href: r.url }, "Back to the table"), el("a", { class: "button secondary", href: `/verify?game=${encodeURIComponent(r.game_id)}` }, "Verify")),
+        el("span", { class: "hint" }, new Date(r.when).toLocaleString(lang)),
+        el("span", { class: "link-actions" }, el("a", { class: "button secondary", href: r.url }, t("lobby.back_to_table")), el("a", { class: "button secondary", href: `/verify?game=${encodeURIComponent(r.game_id)}` }, t("lobby.verify"))),
         seats.length
-          ? el("details", { class: "recent-links", open: i === 0 }, el("summary", {}, `Every player's link (${seats.length})`), el("ul", { class: "link-list" }, seats))
+          ? el("details", { class: "recent-links", open: i === 0 }, el("summary", {}, t("lobby.every_link", { n: seats.length })), el("ul", { class: "link-list" }, seats))
           : null,
       );
     }),
@@ -192,7 +193,7 @@ function showRecent() {
 
 /** The hint under the seats says how many the chosen game seats; under the list, what the game is. */
 function showSeatRange() {
-  document.getElementById("seat-range").textContent = `${minSeats()} to ${maxSeats()} players`;
+  document.getElementById("seat-range").textContent = t("lobby.seat_range", { min: minSeats(), max: maxSeats() });
   document.getElementById("rules-summary").textContent = chosen()?.summary ?? "";
 }
 
@@ -204,7 +205,7 @@ function showGames() {
       { label: family },
       games.games
         .filter((g) => g.family === family)
-        .map((g) => el("option", { value: g.name, selected: g.name === games.default, title: g.summary }, `${g.title} (${g.seats.min}–${g.seats.max} players, ${unitWord(g.unit)})`)),
+        .map((g) => el("option", { value: g.name, selected: g.name === games.default, title: g.summary }, t("lobby.game_choice", { title: g.title, min: g.seats.min, max: g.seats.max, unit: unitWord(g.unit) }))),
     ),
   );
   fill(rulesSelect, groups);
@@ -251,8 +252,8 @@ const helpDialog = document.getElementById("help-dialog");
 document.getElementById("show-help").addEventListener("click", async () => {
   const name = rulesSelect.value;
   const title = document.getElementById("help-dialog-title");
-  title.textContent = `How to play ${chosen()?.title ?? ""}`.trim();
-  fill(document.getElementById("help-body"), el("p", { class: "hint" }, "Loading…"));
+  title.textContent = t("lobby.how_to_play_game", { game: chosen()?.title ?? "" }).trim();
+  fill(document.getElementById("help-body"), el("p", { class: "hint" }, t("lobby.loading")));
   if (!helpDialog.open) helpDialog.showModal();
   // The dialog's own heading names the game: the text goes in without one of its own.
   const shown = await howToPlay(name, { heading: false });
@@ -268,17 +269,27 @@ async function start() {
   try {
     games = await catalogue();
   } catch (error) {
-    showError(`The list of games did not load: ${error.message}`);
+    showError(t("lobby.games_not_loaded", { reason: error.message }));
     return;
   }
   showGames();
   showOptions();
-  addSeat(keptName() ?? "Player 1", false);
-  addSeat("Bot 1", true);
-  addSeat("Bot 2", true);
-  addSeat("Bot 3", true);
+  addSeat(keptName() ?? t("lobby.default_name"), false);
+  for (const n of [1, 2, 3]) addSeat(t("lobby.bot_name", { n }), true);
   showSeatRange();
 }
 
+/** The language chooser: the reader's choice, kept for every page of this browser. */
+function showLanguages() {
+  const select = document.getElementById("language");
+  fill(select, Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, lang: code, selected: code === lang }, name)));
+  select.addEventListener("change", () => {
+    chooseLanguage(select.value);
+    location.reload();
+  });
+}
+
+translatePage();
+showLanguages();
 start();
 showRecent();

@@ -138,6 +138,21 @@ export function dropToken(token, node) {
 // -- the table page's cards, moving for a record line ---------------------------------------
 
 /**
+ * A card of the hand is about to leave it (hidden while it flies): if it has the keyboard's focus,
+ * the card beside it takes it (the next, else the one before), so the keyboard stays in the hand
+ * instead of falling to the page.
+ */
+function keepFocusIn(card) {
+  if (document.activeElement !== card) return;
+  const stays = (node) => node?.matches?.(".card:not(.in-flight)");
+  let next = card.nextElementSibling;
+  while (next && !stays(next)) next = next.nextElementSibling;
+  let before = card.previousElementSibling;
+  while (!next && before && !stays(before)) before = before.previousElementSibling;
+  (next ?? before)?.focus({ preventScroll: true });
+}
+
+/**
  * What a record line moves on the table page, from the page as it stands: a deal's backs from the
  * stock to every seat, a draw's back from the stock to the seat, a played card from the seat (this
  * seat's own from its hand) to where it lands, and a named suit's token onto it. `me` is the page's
@@ -182,6 +197,7 @@ export function tableMotion({ me, hooks, T, leaving }) {
       const mine = line.seat === me ? $("hand").querySelector(`.card[data-code="${code}"]:not(.in-flight)`) : null;
       const from = cardBox(mine ?? seatNode(line.seat));
       if (mine) {
+        keepFocusIn(mine);
         mine.classList.add("in-flight");
         leaving.push(code); // hidden still if the hand is drawn again meanwhile
       }

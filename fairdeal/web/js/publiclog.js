@@ -13,6 +13,7 @@
 //   result.entries   // [{index, type, entry}]
 //   result.signature // "checked", or "unavailable" where the browser has no Ed25519
 
+import { t } from "./i18n.js";
 import { sha256, concat, utf8, toHex } from "./protocol.js";
 
 /** A proof, entry or checkpoint that does not hold; the message says which and why. */
@@ -281,16 +282,19 @@ export async function witnessesOf(note, keyTexts) {
   return { of: keys.length, cosigned: await cosigners(note, keys) };
 }
 
-/** witnessesOf's answer (or `{error}`) in a sentence for the page. */
+/**
+ * witnessesOf's answer (or `{error}`) in a sentence for the page, in its language (i18n.js, keys
+ * "log.*"). The error's own words are the check's, in English, as LogCheckError says them.
+ */
 export function witnessWords(witnessed) {
-  if (witnessed.error) return `Its witnesses' cosignatures could not be checked: ${witnessed.error}.`;
+  if (witnessed.error) return t("log.witnesses_unchecked", { reason: witnessed.error });
   const { of, cosigned } = witnessed;
-  const witnesses = `${of} witness${of === 1 ? "" : "es"}`;
-  if (cosigned === null) return `This log has ${witnesses}; this browser cannot check their cosignatures.`;
-  if (!cosigned.length) return `None of the log's ${witnesses} has cosigned this checkpoint yet.`;
+  const witnesses = t("log.witnesses", { count: of });
+  if (cosigned === null) return t("log.witnesses_no_ed25519", { witnesses });
+  if (!cosigned.length) return t("log.witnesses_none", { witnesses });
   const names = cosigned.map((w) => w.name);
-  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return `Cosigned by ${list} (${cosigned.length} of the log's ${witnesses}): each checked that the log only grew.`;
+  const list = names.length === 1 ? names[0] : t("log.and", { rest: names.slice(0, -1).join(", "), last: names.at(-1) });
+  return t("log.cosigned", { names: list, n: cosigned.length, witnesses });
 }
 
 // -- a record's entries -------------------------------------------------------------

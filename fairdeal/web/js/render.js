@@ -5,7 +5,8 @@
 // T.$("stock-pile"), T.$("rows") or T.$("board")) and returns the id it used; status(T) is
 // the status line; and, if the game has its own words, keyWords, keyLines(T), keys(T), passLabel(T), labels,
 // thenWords(T), moveWords(line, T), lineWords(line, T), handEndWords(line, T), stockText(T),
-// scoresHint(T), scoresExtra(T), emptyHand(T). A game with controls of its own has
+// scoresHint(T), scoresExtra(T), handEndMore(T, hand, prefix) (what a finished hand's summary shows
+// besides every seat's cards), emptyHand(T). A game with controls of its own has
 // actions(T) (the buttons under the hand), tapCard(code, copy, T) and handCard(code, copy, T)
 // (a tap on a card of the hand, and the mark a chosen card wears: "1", "2"...; `copy` tells
 // two cards of one code apart), cardHint(code, T) (what pointing at a playable card says),
@@ -24,29 +25,68 @@
 // spectator's; a page that lets its seat act passes its own legal(), myTurn(), draw(),
 // send(move, {refused}) (true once the move went through), render(), toast() and the like.
 // Without them, T is a spectator's: nothing is legal, a tap does nothing.
+//
+// Its words are in the page's language (i18n.js, keys "words.*"): T.who(s) names a seat as a
+// sentence's subject ("You"/"Du" for the page's own), T.whom(s) as its object ("you"/"deg");
+// rankWord, aRank ("an ace"/"et ess": each rank with its article, a message of its own), playWords.
 
 import { display, suitName } from "./cards.js";
 import { holdsStake, unitWord } from "./catalogue.js";
+import { t } from "./i18n.js";
+import { RANKS } from "./protocol.js";
 import { cardBack, el } from "./ui.js";
 
-/** "6", "10", "queen": a rank as the status line says it. */
+/** "6", "10", "queen" ("dame"): a rank as the status line says it, in the page's language. */
 export function rankWord(rank) {
-  return { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" }[rank] ?? rank;
+  return RANKS.includes(rank) ? t(`words.rank_${rank}`) : rank;
 }
 
-/** "a 5", "an 8", "an ace", "a jack": a word with the article it is said with (an 8, an 11, an 18). */
+/**
+ * "a 5", "an 8", "an ace", "a jack": a word with the article it is said with (an 8, an 11, an 18).
+ * Norwegian says "en" before any word it is given (a rank has its own article: aRank).
+ */
 export function withArticle(word) {
-  return `${/^(?:[aeiou8]|11|18)/i.test(String(word)) ? "an" : "a"} ${word}`;
+  return t(/^(?:[aeiou8]|11|18)/i.test(String(word)) ? "words.article_an" : "words.article_a", { word });
 }
 
-/** "a 10", "an ace", "a queen": one card of a rank, as a sentence says it. */
+/** "a 10", "an ace", "a queen" ("en tier", "et ess", "en dame"): one card of a rank, as a sentence says it. */
 export function aRank(rank) {
-  return withArticle(rankWord(rank));
+  return RANKS.includes(rank) ? t(`words.a_rank_${rank}`) : withArticle(rankWord(rank));
 }
 
 /** "played 8♥ and named spades", "played 5♦ then A♦": a play as the log says it. */
 export function playWords(line) {
-  return `played ${display(line.card)}${line.suit ? ` and named ${suitName(line.suit)}` : ""}${line.then ? ` then ${display(line.then)}` : ""}`;
+  const values = { card: display(line.card), suit: line.suit ? suitName(line.suit) : "", then: line.then ? display(line.then) : "" };
+  if (line.suit && line.then) return t("words.played_named_then", values);
+  if (line.suit) return t("words.played_named", values);
+  return t(line.then ? "words.played_then" : "words.played", values);
+}
+
+/** "You" ("Du") for the page's own seat as a sentence's subject, else the seat's name. */
+export function youOr(name, mine) {
+  return mine ? t("words.you") : name;
+}
+
+/** "you" ("deg") for the page's own seat where a sentence's object, else the seat's name. */
+export function youOrObject(name, mine) {
+  return mine ? t("words.you_object") : name;
+}
+
+/** "Ann's turn", "Bot 2's turn (bot)": whose turn it is, as the status line says it. */
+export function turnWords(name, bot) {
+  return t(bot ? "words.turn_of_bot" : "words.turn_of", { name });
+}
+
+/** " The game is 3 deals.": how long a session of deals lasts (none for a game played to a target). */
+export function sessionWords(view) {
+  const deals = view?.options?.deals;
+  if (deals === undefined) return "";
+  return ` ${deals ? t("words.session", { count: deals }) : t("words.session_each", { n: view.seats.length })}`;
+}
+
+/** "Seat 2": a seat that has no name. */
+export function seatNumber(s) {
+  return t("words.seat_n", { n: s });
 }
 
 /**
@@ -54,20 +94,20 @@ export function playWords(line) {
  * it; pointing at it says the renderer's stockText(T). Any game with a stock to draw from.
  */
 export function stockButton(T) {
-  const t = T.view.table;
+  const table = T.view.table;
   const drawable = T.legal("draw");
   const stock = el(
     "button",
     {
       type: "button",
-      class: `stock${drawable ? " live" : ""}${t.stock_size === 0 ? " empty" : ""}`,
+      class: `stock${drawable ? " live" : ""}${table.stock_size === 0 ? " empty" : ""}`,
       id: "stock",
-      "aria-label": `Stock, ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}${drawable ? ", draw a card" : ""}`,
+      "aria-label": t(drawable ? "words.stock_draw" : "words.stock", { count: table.stock_size }),
       "aria-disabled": drawable ? null : "true",
       onclick: T.tapped(T.draw),
     },
-    el("span", { class: "stack", "aria-hidden": "true" }, t.stock_size ? [cardBack(), cardBack(), cardBack()].slice(0, Math.min(3, t.stock_size)) : el("span", { class: "card ghost" })),
-    el("span", { class: "count", "aria-hidden": "true" }, String(t.stock_size)),
+    el("span", { class: "stack", "aria-hidden": "true" }, table.stock_size ? [cardBack(), cardBack(), cardBack()].slice(0, Math.min(3, table.stock_size)) : el("span", { class: "card ghost" })),
+    el("span", { class: "count", "aria-hidden": "true" }, String(table.stock_size)),
   );
   T.explainOn(stock, () => T.game.stockText?.(T));
   return stock;
@@ -80,21 +120,22 @@ export function stockButton(T) {
  * replaces the spectator's default of the same name.
  */
 export function rendererKit({ view, entry, hooks, me = null, ui = {}, ...page }) {
-  const seatNameOf = (s) => view()?.seats?.[s]?.name ?? `Seat ${s}`;
+  const seatNameOf = (s) => view()?.seats?.[s]?.name ?? seatNumber(s);
   const isBot = (s) => Boolean(view()?.seats?.[s]?.bot);
-  const who = (s) => (s === me ? "You" : seatNameOf(s));
+  const who = (s) => youOr(seatNameOf(s), s === me);
   const spectator = {
     me,
     ui,
     $: (id) => document.getElementById(id),
     who,
+    whom: (s) => youOrObject(seatNameOf(s), s === me),
     seatNameOf,
     isBot,
     legal: () => false,
     myTurn: () => false,
     othersTurn: () => {
       const turn = view()?.turn;
-      return turn === null || turn === undefined ? "" : `${seatNameOf(turn)}'s turn${isBot(turn) ? " (bot)" : ""}`;
+      return turn === null || turn === undefined ? "" : turnWords(seatNameOf(turn), isBot(turn));
     },
     holdsStake: () => holdsStake(entry()?.unit),
     stake: (n = 2) => unitWord(entry()?.unit === "counters" ? "counters" : "chips", n),
@@ -103,10 +144,7 @@ export function rendererKit({ view, entry, hooks, me = null, ui = {}, ...page })
     withArticle,
     mostOf: () => 0,
     playWords,
-    sessionWords: () => {
-      const deals = view()?.options?.deals;
-      return deals === undefined ? "" : ` The game is ${deals === 1 ? "1 deal" : `${deals || view().seats.length} deals`}${deals ? "" : ", each player dealing once"}.`;
-    },
+    sessionWords: () => sessionWords(view()),
     // Pointing at a part of the table says what it is: a plain tooltip, when the page has no other.
     explainOn: (node, explain) => node.addEventListener("pointerenter", () => (node.title = explain() ?? "")),
     tapped: () => () => {},

@@ -9,15 +9,21 @@
 //
 // Keys: ← → a move, ↑ ↓ / Page Up, Page Down a hand, Home and End. The URL fragment names the
 // step shown, #hand=3&move=42 (move 0 is the deal), and follows as you step.
+//
+// Its words are the reader's language's (i18n.js: keys "replay.*", the sentences words.js's); what
+// the verifier says of a step (the rule that allowed it, its words on pointing) is its own, in English.
 
 import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogue.js";
+import { t, translatePage } from "./i18n.js";
 import { rendererKit } from "./render.js";
 import { handedRecord } from "./replay-link.js";
+import { display } from "./cards.js";
 import { cardFace, el, fill } from "./ui.js";
+import { lineWords, moveSentence as sentence, moveWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
-const ui = { data: null, entry: null, hooks: null, hand: 0, move: 0, view: null, lastTop: null };
+const ui = { data: null, lines: [], entry: null, hooks: null, hand: 0, move: 0, view: null, lastTop: null };
 
 const T = rendererKit({ view: () => ui.view, entry: () => ui.entry, hooks: () => ui.hooks, me: null, ui });
 
@@ -38,7 +44,7 @@ function engine(call, args) {
       else pending.resolve(data.result);
     };
     worker.onerror = (event) => {
-      for (const pending of waiting.values()) pending.reject(new Error(event.message || "the engine did not start"));
+      for (const pending of waiting.values()) pending.reject(new Error(event.message || t("replay.engine_not_started")));
       waiting.clear();
     };
   }
@@ -66,13 +72,13 @@ function say(text, kind = "") {
 async function replay(text) {
   document.body.dataset.ready = "false";
   $("replayer").hidden = true;
-  say("Checking the record and dealing every hand again, in your browser…");
+  say(t("replay.checking"));
   let data;
   try {
     data = await engine("replay", [text]);
   } catch (error) {
     document.body.dataset.ready = "refused";
-    say(`This record cannot be replayed: ${reason(error)}`, "bad");
+    say(t("replay.refused", { reason: reason(error) }), "bad");
     return;
   }
   let entry = null;
@@ -84,15 +90,16 @@ async function replay(text) {
   ui.entry = entry ?? { name: data.rules, title: data.title, module: data.module, renderer: data.renderer, unit: data.unit };
   ui.hooks = (await rendererOf(ui.entry)).default;
   ui.data = data;
+  ui.lines = text.split("\n").filter((raw) => raw.trim()).map((raw) => JSON.parse(raw)); // it verified: JSON lines
   if (!data.hands.length) {
-    say("The record verifies, but no hand was dealt: there is nothing to replay.");
+    say(t("replay.no_hands"));
     return;
   }
   fill(
     $("hand-select"),
-    data.hands.map((hand, i) => el("option", { value: String(i) }, `${hand.hand} of ${data.hands.length}`)),
+    data.hands.map((hand, i) => el("option", { value: String(i) }, t("replay.hand_of", { hand: hand.hand, total: data.hands.length }))),
   );
-  say(`VERIFIED. ${ui.entry.title ?? data.rules}: ${data.hands.length} hand${data.hands.length === 1 ? "" : "s"}, ${data.moves} moves.`, "good");
+  say(t("replay.verified", { title: ui.entry.title ?? data.rules, count: data.hands.length, moves: data.moves }), "good");
   $("load").hidden = true;
   $("replayer").hidden = false;
   document.body.dataset.ready = "true";
@@ -101,11 +108,11 @@ async function replay(text) {
 }
 
 async function fromServer(gameId) {
-  say("Loading the game's record from this server…");
+  say(t("replay.loading"));
   const response = await fetch(`/games/${encodeURIComponent(gameId)}/record`, { headers: { Accept: "application/x-ndjson" } });
   if (!response.ok) {
     document.body.dataset.ready = "refused";
-    say(response.status === 404 ? "There is no such game on this server." : `The record did not load (HTTP ${response.status}).`, "bad");
+    say(response.status === 404 ? t("table.no_such_game") : t("replay.not_loaded", { status: response.status }), "bad");
     return;
   }
   await replay(await response.text());
@@ -175,6 +182,56 @@ function holding(s, step) {
   return `${total} ${unitWord(unit, total)}`;
 }
 
+/** Cards in `after` that are not in `before` (codes; a game of two packs holds a card twice). */
+function gained(before, after) {
+  const left = [...before];
+  return after.filter((code) => {
+    const at = left.indexOf(code);
+    if (at < 0) return true;
+    left.splice(at, 1);
+    return false;
+  });
+}
+
+/** A move's line as the log says it, with the cards it took named: "Ann drew 3♦.", "Bob picked up the trick, and took 9♣ 4♣." */
+function moveSentence(line, before, step) {
+  const taken = gained(before.hands[step.seat], step.hands[step.seat]).map(display);
+  let words = moveWords(line, T);
+  // A move that draws "a card" ("et kort") names it, or says none was left (a blocked hand's last draw).
+  const aCard = t("replay.a_card");
+  if (words.includes(aCard) && taken.length < 2) words = taken.length ? words.replace(aCard, taken[0]) : t("replay.none_left");
+  else if (taken.length) words = t("replay.and_took", { move: words, cards: taken.join(" ") });
+  return sentence(line, T, words);
+}
+
+/**
+ * The record's lines step `index` of `hand` shows, in the table's words (words.js): a move's line
+ * and what followed it before the next move (a restock, chips, the hand's end), or the hand's
+ * deal and what came with it. Every card is face up here, so a move that took cards says which.
+ */
+function sentences(hand, index) {
+  const step = hand.steps[index];
+  const lines = ui.lines;
+  const at = step.kind === "deal" ? lines.findIndex((l) => l.type === "deal" && l.hand === hand.hand) : step.line - 1;
+  const out = [];
+  for (let i = Math.max(at, 0); at >= 0 && i < lines.length; i++) {
+    if (i > at && (lines[i].type === "move" || lines[i].type === "deal")) break;
+    const text = i === at && step.kind === "move" ? moveSentence(lines[i], hand.steps[index - 1], step) : lineWords(lines[i], T);
+    if (text) out.push(text);
+  }
+  return out.length ? out : [step.words.split("\n")[0]];
+}
+
+// The places every game with a stock and a pile names alike (the rules' card_places), in the page's
+// words; a game's own places keep the rules' words.
+const PLACES = { "in the stock": "replay.in_stock", "on the pile": "replay.on_pile", "on the table": "replay.on_table" };
+
+/** "In the stock" ("I trekkbunken"): where cards lie, as a line of the list says it. */
+function placeWords(place) {
+  const words = Object.hasOwn(PLACES, place) ? t(PLACES[place]) : place;
+  return `${words[0].toUpperCase()}${words.slice(1)}`;
+}
+
 function render() {
   const data = ui.data;
   const hand = data.hands[ui.hand];
@@ -184,38 +241,40 @@ function render() {
   document.body.dataset.hand = String(hand.hand);
   document.body.dataset.move = String(ui.move);
   document.body.dataset.line = String(step.line);
-  $("replay-title").textContent = `${ui.entry.title ?? data.rules} · hand ${hand.hand} of ${data.hands.length}`;
-  document.title = `Hand ${hand.hand}, ${ui.move ? `move ${ui.move}` : "the deal"} · replay · fairdeal`;
+  $("replay-title").textContent = t("replay.title_hand", { title: ui.entry.title ?? data.rules, hand: hand.hand, total: data.hands.length });
+  document.title = ui.move ? t("replay.doc_title_move", { hand: hand.hand, move: ui.move }) : t("replay.doc_title_deal", { hand: hand.hand });
 
   const slider = $("move-slider");
   slider.max = String(last);
   slider.value = String(ui.move);
-  slider.setAttribute("aria-valuetext", ui.move ? `move ${ui.move} of ${last}` : `the deal (${last} moves)`);
+  slider.setAttribute("aria-valuetext", ui.move ? t("replay.slider_move", { move: ui.move, last }) : t("replay.slider_deal", { last }));
   $("hand-select").value = String(ui.hand);
   $("prev-move").disabled = ui.hand === 0 && ui.move === 0;
   $("next-move").disabled = ui.hand === data.hands.length - 1 && ui.move === last;
   $("prev-hand").disabled = ui.hand === 0;
   $("next-hand").disabled = ui.hand === data.hands.length - 1;
 
-  // The move just made, in the engine's words, and the rule that allowed it.
-  const where = ui.move ? `Move ${ui.move} of ${last} · record line ${step.line}` : `The deal · ${last} moves follow`;
+  // The move just made and what followed it, as the table's log says them (the verifier's own
+  // words on pointing), and the rule that allowed it.
+  const where = ui.move ? t("replay.where_move", { move: ui.move, last, line: step.line }) : t("replay.where_deal", { last });
   $("where").textContent = where;
-  const words = step.kind === "deal" ? step.words.split("\n")[0] : step.words.split(" | ")[0];
-  fill($("move-words"), el("span", { title: step.words }, words));
-  fill($("move-why"), step.why ? [el("b", {}, "Allowed: "), step.why] : []);
-  fill($("move-events"), step.events.map((text) => el("li", {}, text)));
+  const [said, ...after] = sentences(hand, ui.move);
+  fill($("move-words"), el("span", { title: step.words }, said));
+  fill($("move-why"), step.why ? [el("b", {}, t("replay.allowed")), " ", step.why] : []);
+  fill($("move-events"), after.map((text) => el("li", {}, text)));
 
   // The table as the game's renderer draws it, from the engine's view.
   const used = ui.hooks.drawTable(T);
   for (const id of ["stock-pile", "rows", "board"]) $(id).hidden = id !== used;
-  $("turn-now").textContent = step.turn === null ? (hand.result ? `Hand ${hand.hand} is over.` : "") : `${T.othersTurn()}.`;
+  $("turn-now").textContent = step.turn === null ? (hand.result ? t("replay.hand_over", { hand: hand.hand }) : "") : `${T.othersTurn()}.`;
 
-  // Every seat's cards, face up.
+  // Every seat's cards, face up; the dealer's chip where the game puts it (none when the server deals).
+  const dealerSeat = ui.hooks.dealerSeat ? ui.hooks.dealerSeat(T) : hand.dealer;
   fill(
     $("seats"),
     data.seats.map((seat, s) => {
       const turn = step.turn === s;
-      const dealer = hand.dealer === s;
+      const dealer = dealerSeat === s;
       return el(
         "li",
         { class: `replay-seat${turn ? " turn" : ""}${step.kind === "move" && step.seat === s ? " moved" : ""}`, "data-seat": s, "aria-current": turn ? "true" : null },
@@ -223,19 +282,19 @@ function render() {
           "p",
           { class: "seat-head" },
           el("b", {}, seat.name),
-          seat.bot ? el("span", { class: "badge bot" }, "bot") : null,
-          dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null,
-          el("span", { class: "seat-facts" }, `${step.hands[s].length} card${step.hands[s].length === 1 ? "" : "s"} · ${holding(s, step)}`),
-          turn ? el("span", { class: "your-turn" }, "to play") : null,
+          seat.bot ? el("span", { class: "badge bot" }, t("table.bot")) : null,
+          dealer ? el("span", { class: "dealer-chip", title: t("table.dealer") }, t("table.dealer_chip")) : null,
+          el("span", { class: "seat-facts" }, t("replay.seat_facts", { count: step.hands[s].length, holding: holding(s, step) })),
+          turn ? el("span", { class: "your-turn" }, t("replay.to_play")) : null,
         ),
-        el("span", { class: "cards replay-hand", "aria-label": `${seat.name}'s cards` }, step.hands[s].map((code) => cardFace(code))),
+        el("span", { class: "cards replay-hand", "aria-label": t("replay.cards_of", { name: seat.name }) }, step.hands[s].map((code) => cardFace(code))),
       );
     }),
   );
   fill(
     $("places"),
     step.places.map((place) =>
-      el("li", { "data-place": place.place }, el("span", { class: "hint" }, `${place.place[0].toUpperCase()}${place.place.slice(1)}: ${place.cards.length}`), el("span", { class: "cards small" }, place.cards.map((code) => cardFace(code)))),
+      el("li", { "data-place": place.place }, el("span", { class: "hint" }, `${placeWords(place.place)}: ${place.cards.length}`), el("span", { class: "cards small" }, place.cards.map((code) => cardFace(code)))),
     ),
   );
 }
@@ -267,7 +326,16 @@ async function readFile(file) {
   if (file) await replay(await file.text());
 }
 
+/** A message around one `<code>` ("or drop a {{file}} record here"): text, the code, text. */
+function withCode(key, name, code) {
+  const [before, after = ""] = t(key).split(`{{${name}}}`);
+  return [before, el("code", {}, code), after];
+}
+
 function boot() {
+  translatePage();
+  fill($("replay-intro"), withCode("replay.intro", "command", "fairdeal-verify"));
+  fill($("drop-hint"), withCode("replay.drop_hint", "file", ".jsonl"));
   $("file").addEventListener("change", (event) => readFile(event.target.files?.[0]));
   const drop = $("drop");
   drop.addEventListener("dragover", (event) => event.preventDefault());
@@ -291,7 +359,7 @@ function boot() {
   } else if (query.get("record") === "handed") {
     const text = handedRecord();
     if (text) replay(text);
-    else say("No record was handed over in this tab: choose or paste one.");
+    else say(t("replay.none_handed"));
   }
 }
 

@@ -13,6 +13,9 @@
 // The URL is /table/GAME#seat=N&token=JOIN[&host=HOST]. The fragment never
 // leaves the browser, so the seat's key is in no server log.
 //
+// Every word the page shows comes from the message catalogue (js/i18n.js, keys "table.*", and
+// "words.*" for words.js's sentences), in the reader's language.
+//
 // This entry module wires the page together; each part is a module of js/table/:
 //
 //   state.js     the page's state (`ui`, `game`, `T`) and the only functions that change it
@@ -23,7 +26,8 @@
 //   moves.js     the moves the seat sends, and lifting a card
 //   keys.js      the keyboard
 //   clock.js     the turn timer and the next hand's countdown
-//   messages.js  the play log and its words, the message strip, what a screen reader hears
+//   messages.js  the play log and its words, the message strip
+//   speak.js     what a screen reader hears: the one polite live region, fed by the play log
 //   tips.js      tooltips
 //   seeding.js   the client seed, and the "Shuffling up" sheet
 //   fair.js      the "Why it is fair" panel and the public log's check
@@ -31,6 +35,7 @@
 //   sheets.js    the sheets between hands and at the end
 //   tools.js     the top bar's sound and download
 
+import { translatePage } from "./i18n.js";
 import { tick, tickNext } from "./table/clock.js";
 import { fitHand } from "./table/hand.js";
 import { onHandFocus, onKey } from "./table/keys.js";
@@ -42,6 +47,9 @@ import { explainOn, hideTip, tapped } from "./table/tips.js";
 import { downloadRecord, toggleSound } from "./table/tools.js";
 import { render } from "./table/view.js";
 import { $, pageDoes } from "./table/state.js";
+
+// The page's own words in the reader's language (i18n.js: table.html's data-i18n), before anything is drawn.
+translatePage();
 
 // What a renderer may have the page do for the seat (T.send, T.draw...: render.js).
 pageDoes({ send, draw, render, toast, explainOn, tapped });

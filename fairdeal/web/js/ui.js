@@ -86,10 +86,11 @@ export function cardRow(codes, { className = "cards" } = {}) {
   return el("span", { class: className }, codes.map((code) => cardFace(code)));
 }
 
-/** "Ann" or "Bot 2 (bot)", with a visible bot mark. */
-export function seatName(seat, index) {
-  const name = seat?.name ?? `Seat ${index}`;
-  return el("span", { class: "seat-name" }, name, seat?.bot ? el("span", { class: "badge bot", title: "played by a bot" }, "bot") : null);
+/** "Ann" or "Bot 2 (bot)", with a visible bot mark; `words` in the page's language (English by default). */
+export function seatName(seat, index, words = {}) {
+  const { seat: unnamed = `Seat ${index}`, bot = "bot", botTitle = "played by a bot" } = words;
+  const name = seat?.name ?? unnamed;
+  return el("span", { class: "seat-name" }, name, seat?.bot ? el("span", { class: "badge bot", title: botTitle }, bot) : null);
 }
 
 /**

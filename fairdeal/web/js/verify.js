@@ -1,14 +1,42 @@
 // The verify page: load a record (a file, pasted text, or ?game=ID from the server), check it in
 // this browser with fairdeal's own Python verifier (Pyodide, in verify-worker.js), and show what it
 // found. The record goes to the worker only: never to a server, and no server gives the verdict.
+//
+// The page's words are the catalogue's (i18n.js, keys "verify.*"), in the reader's language. What
+// the Python verifier writes, its report text and its failure reasons, stays as fairdeal-verify
+// prints it: a document, in English, the same on every page and in every terminal.
 
-import { entryOf, rendererOf } from "./catalogue.js";
+import { catalogue, entryOf, rendererOf } from "./catalogue.js";
+import { lang, t, translatePage } from "./i18n.js";
 import { cardFace, cardRow, el, fill, saveFile, seatName } from "./ui.js";
 import { display } from "./cards.js";
 import { replayLink } from "./replay-link.js";
 import { checkRecordLog, witnessesOf, witnessWords } from "./publiclog.js";
 
 const HAS_WEB_CRYPTO = Boolean(globalThis.crypto?.subtle);
+
+/**
+ * The message `key` with elements put in: each `{{name}}` of `nodes` becomes that node (the
+ * others are `values`, as t puts them in). withNodes("verify.drop_hint", { file: el("code", {}, ".jsonl") }).
+ */
+function withNodes(key, nodes, values = {}) {
+  return t(key, values)
+    .split(/(\{\{\s*\w+\s*\}\})/)
+    .map((part) => {
+      const name = /^\{\{\s*(\w+)\s*\}\}$/.exec(part)?.[1];
+      return name && Object.hasOwn(nodes, name) ? nodes[name] : part;
+    })
+    .filter((part) => part !== "");
+}
+
+/** "Ann, Bob and Cy". */
+function listWords(names) {
+  return names.length > 1 ? t("verify.and", { rest: names.slice(0, -1).join(", "), last: names.at(-1) }) : (names[0] ?? "");
+}
+
+translatePage();
+fill(document.getElementById("intro"), withNodes("verify.intro", { command: el("code", {}, "fairdeal-verify") }));
+fill(document.getElementById("drop-hint"), withNodes("verify.drop_hint", { file: el("code", {}, ".jsonl") }));
 
 // The engine: one worker for the page's life, loaded on the first call.
 const worker = new Worker(new URL("./verify-worker.js", import.meta.url), { type: "module" });
@@ -21,7 +49,7 @@ worker.onmessage = (event) => {
   if (waiter) error === undefined ? waiter.resolve(result) : waiter.reject(new Error(error));
 };
 worker.onerror = (event) => {
-  for (const waiter of pending.values()) waiter.reject(new Error(event.message || "the verifier's worker failed to start"));
+  for (const waiter of pending.values()) waiter.reject(new Error(event.message || t("verify.worker_failed")));
   pending.clear();
 };
 
@@ -57,9 +85,8 @@ function verifyCall(data, key) {
 
 /** A format 2 header's timing, in words: the turn the verifier checked every auto-move against. */
 function timingText(timing) {
-  const seconds = (ms) => `${(ms / 1000).toLocaleString("en", { maximumFractionDigits: 3 })} s`;
-  return `${seconds(timing.turn_ms)} a turn (every move the timer made checked against it), bots ${seconds(timing.bot_ms)}, ` +
-    `a pause between hands up to ${seconds(timing.next_hand_ms)}`;
+  const seconds = (ms) => t("verify.seconds", { n: (ms / 1000).toLocaleString(lang, { maximumFractionDigits: 3 }) });
+  return t("verify.timing", { turn: seconds(timing.turn_ms), bot: seconds(timing.bot_ms), pause: seconds(timing.next_hand_ms) });
 }
 
 /** The page's model of a report: fairdeal-verify --json's object, with the header's facts the page shows. */
@@ -70,11 +97,24 @@ function pageReport(answer, key) {
 }
 
 let games = null;
-/** The catalogue entry of the game `name`, from the engine's own catalogue (no server needed). */
+let served = location.pathname === "/verify"; // by a fairdeal server, not a static copy (fairdeal export-verifier)
+/**
+ * The catalogue entry of the game `name`: the server's (GET /rules?lang=, the games' words in the
+ * page's language) when a fairdeal server serves the page, else, or when it fails, the engine's own
+ * (English; no server needed).
+ */
 async function gameOf(name) {
+  if (typeof name !== "string") return { entry: null };
+  if (served) {
+    try {
+      const entry = entryOf(await catalogue(), name);
+      if (entry) return { entry };
+    } catch {
+      served = false; // no catalogue from this server: the engine's from now on
+    }
+  }
   games ??= await engineCall("catalogue");
-  const entry = typeof name === "string" ? entryOf(games, name) : null;
-  return { entry };
+  return { entry: entryOf(games, name) };
 }
 
 const verdict = document.getElementById("verdict");
@@ -96,27 +136,41 @@ async function loadGame(name) {
 const title = (report) => game.entry?.title ?? String(report.rules);
 const unit = () => game.entry?.unit ?? "points";
 
+/** The verdict's word, as the page shows it. */
+const verdictWord = (ok) => (ok ? t("verify.verified") : t("verify.not_verified"));
+
 /** A button that saves the record this page checked, exactly as it was loaded. */
 function downloadOffer(data, filename) {
-  return el("p", { class: "record-download" }, el("button", { type: "button", class: "secondary", id: "download-record", onclick: () => saveFile(data, filename) }, "Download record"));
+  return el("p", { class: "record-download" }, el("button", { type: "button", class: "secondary", id: "download-record", onclick: () => saveFile(data, filename) }, t("verify.download")));
 }
 
-async function check(text, source, { key = null, filename = "record.jsonl" } = {}) {
+/** Check a record and show the verdict, brought into sight (on a phone it lies under the file box). */
+async function check(text, source, options = {}) {
+  try {
+    return await checkRecord(text, source, options);
+  } finally {
+    const box = verdict.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) verdict.scrollIntoView({ block: "start" });
+  }
+}
+
+async function checkRecord(text, source, { key = null, filename = "record.jsonl" } = {}) {
   document.body.dataset.verdict = "working";
-  fill(verdict, el("div", { class: "verdict working" }, el("span", { class: "mark", "aria-hidden": "true" }, "⏳"), el("div", {}, el("strong", {}, "Checking…"), el("span", { class: "detail" }, source))));
+  fill(verdict, el("div", { class: "verdict working" }, el("span", { class: "mark", "aria-hidden": "true" }, "⏳"), el("div", {}, el("strong", {}, t("verify.checking")), el("span", { class: "detail" }, source))));
   fill(reportBox);
   let answer;
   try {
-    if (!HAS_WEB_CRYPTO) throw new Error("this page needs Web Crypto (https, or this computer's localhost)");
+    if (!HAS_WEB_CRYPTO) throw new Error(t("verify.needs_web_crypto"));
     answer = await verifyCall(text, key);
   } catch (error) {
-    fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, `the verifier could not run: ${error.message}`))));
+    fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, verdictWord(false)), el("span", { class: "detail", id: "failure" }, t("verify.could_not_run", { reason: error.message })))));
     document.body.dataset.verdict = "failed";
     return null;
   }
   showEngine();
   if (answer.report === null) {
-    fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NOT VERIFIED"), el("span", { class: "detail", id: "failure" }, answer.error))));
+    // The verifier's own words for a file that is no record (as fairdeal-verify prints them).
+    fill(verdict, el("div", { class: "verdict bad", id: "verdict-box" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, verdictWord(false)), el("span", { class: "detail", id: "failure" }, answer.error))));
     document.body.dataset.verdict = "failed";
     globalThis.fairdealLastReport = { json: null, error: answer.error, text: "" };
     verdict.append(downloadOffer(text, filename));
@@ -128,7 +182,7 @@ async function check(text, source, { key = null, filename = "record.jsonl" } = {
   showVerdict(report, source);
   verdict.append(downloadOffer(text, filename));
   // A verified game's hands can be stepped through, move by move, with every card face up.
-  if (report.verified && report.kind !== "session" && report.hands.length) verdict.append(el("p", { class: "replay-offer" }, replayLink(asText(text))));
+  if (report.verified && report.kind !== "session" && report.hands.length) verdict.append(el("p", { class: "replay-offer" }, replayLink(asText(text), { label: t("verify.replay") })));
   showReport(report);
   document.body.dataset.verdict = report.verified ? "verified" : "failed";
   return report;
@@ -141,11 +195,8 @@ async function showEngine() {
   engineShown = true;
   const info = await engineCall("engine");
   const box = document.getElementById("engine");
-  fill(
-    box,
-    el("span", {}, "Checked by fairdeal's own verifier ", el("span", { class: "mono" }, `v${info.version}`), ` (Python ${info.python} in Pyodide ${info.pyodide}), engine bundle SHA-256 `),
-    el("code", { class: "mono", id: "engine-sha" }, info.sha256),
-  );
+  const nodes = { version: el("span", { class: "mono" }, `v${info.version}`), sha: el("code", { class: "mono", id: "engine-sha" }, info.sha256) };
+  fill(box, withNodes("verify.engine", nodes, { python: info.python, pyodide: info.pyodide }));
   box.hidden = false;
 }
 
@@ -153,16 +204,17 @@ function showVerdict(report, source) {
   let box;
   if (report.verified && report.kind === "session") {
     const n = report.shuffles.length;
-    box = verdictBox(true, el("span", { class: "detail" }, `A dealing session: ${n} shuffle${n === 1 ? "" : "s"}, each derived below from the seeds. Whoever knows the operator's game can check its cards against them. (${source})`));
+    box = verdictBox(true, el("span", { class: "detail" }, t("verify.session_verified", { count: n, source })));
   } else if (report.verified) {
     const hands = report.hands.length;
-    box = verdictBox(true, el("span", { class: "detail" }, `Every card of ${hands} hand${hands === 1 ? "" : "s"} follows from the seeds, every move is legal and every score adds up. (${source})`));
+    box = verdictBox(true, el("span", { class: "detail" }, t("verify.game_verified", { count: hands, source })));
   } else {
-    const where = report.error?.line ? `line ${report.error.line}: ` : "";
+    // The reason is the verifier's, as fairdeal-verify prints it; the page's plain words come first.
+    const reason = report.error?.reason ?? t("verify.unknown_failure");
     box = verdictBox(
       false,
       el("span", { class: "detail plain", id: "failure-words" }, plainWords(report.error?.reason ?? "")),
-      el("span", { class: "detail", id: "failure" }, `${where}${report.error?.reason ?? "unknown failure"}`),
+      el("span", { class: "detail", id: "failure" }, report.error?.line ? t("verify.at_line", { line: report.error.line, reason }) : reason),
     );
   }
   fill(verdict, box);
@@ -174,7 +226,7 @@ function verdictBox(ok, ...details) {
     "div",
     { class: `verdict ${ok ? "ok" : "bad"}`, id: "verdict-box" },
     el("span", { class: "mark", "aria-hidden": "true" }, ok ? "✔" : "✘"),
-    el("div", {}, el("strong", {}, ok ? "VERIFIED" : "NOT VERIFIED"), ...details),
+    el("div", {}, el("strong", {}, verdictWord(ok)), ...details),
   );
 }
 
@@ -184,19 +236,19 @@ function verdictBox(ok, ...details) {
  * it was signed; any other is a line the rules or the seeds do not give.
  */
 function plainWords(reason) {
-  if (/^bad signature|^sig is not/.test(reason)) return "This record was changed after the server signed it.";
-  if (/^prev does not match|^sequence number/.test(reason)) return "A line of this record was changed, added or taken out after the server wrote it.";
-  if (/is not signed$/.test(reason)) return "Part of this record was never signed by the server: it may have been changed or cut short.";
-  if (/not a header|no game id|server_key/.test(reason)) return "This file does not begin as a game's record does.";
-  return "This record does not match what the seeds and the rules give: something in it was changed.";
+  if (/^bad signature|^sig is not/.test(reason)) return t("verify.plain_signature");
+  if (/^prev does not match|^sequence number/.test(reason)) return t("verify.plain_chain");
+  if (/is not signed$/.test(reason)) return t("verify.plain_unsigned");
+  if (/not a header|no game id|server_key/.test(reason)) return t("verify.plain_not_a_record");
+  return t("verify.plain_changed");
 }
 
 function seatLabel(report, s) {
-  return seatName(report.seats[s], s);
+  return seatName(report.seats[s], s, { seat: t("verify.seat_n", { n: s }), bot: t("verify.bot"), botTitle: t("verify.bot_title") });
 }
 
 function plainName(report, s) {
-  return report.seats[s]?.name ?? `seat ${s}`;
+  return report.seats[s]?.name ?? t("verify.seat_n_lower", { n: s });
 }
 
 function showReport(report) {
@@ -216,39 +268,40 @@ function factsPanel(report) {
     return el(
       "tr",
       {},
-      el("td", {}, seatLabel(report, s), report.first_dealer === s ? el("span", { class: "badge", title: "dealt first" }, "first dealer") : null),
-      el("td", { class: "mono" }, seed === null ? "—" : seed === "" ? el("span", { class: "hint" }, "none (empty seed)") : JSON.stringify(seed)),
+      el("td", {}, seatLabel(report, s), report.first_dealer === s ? el("span", { class: "badge", title: t("verify.first_dealer_title") }, t("verify.first_dealer")) : null),
+      el("td", { class: "mono" }, seed === null ? "—" : seed === "" ? el("span", { class: "hint" }, t("verify.empty_seed")) : JSON.stringify(seed)),
     );
   });
   return el(
     "section",
     { class: "panel", "aria-labelledby": "facts-title" },
-    el("h2", { id: "facts-title" }, report.kind === "session" ? "The session" : "The game"),
+    el("h2", { id: "facts-title" }, report.kind === "session" ? t("verify.the_session") : t("verify.the_game")),
     el(
       "dl",
       { class: "facts" },
-      el("dt", {}, report.kind === "session" ? "Session" : "Game"),
+      el("dt", {}, report.kind === "session" ? t("verify.session") : t("verify.game")),
       el("dd", { class: "mono" }, report.game_id),
-      el("dt", {}, report.kind === "session" ? "Kind" : "Rules"),
+      el("dt", {}, report.kind === "session" ? t("verify.kind") : t("verify.rules")),
+      // The options as the record names them (the rules' own keys and values).
       report.kind === "session"
-        ? el("dd", {}, "A dealing session", report.label_prefix ? el("span", { class: "hint" }, ` (labels start with ${report.label_prefix})`) : null)
+        ? el("dd", {}, t("verify.dealing_session"), report.label_prefix ? el("span", { class: "hint" }, ` ${t("verify.label_prefix", { prefix: report.label_prefix })}`) : null)
         : el("dd", {}, title(report), options ? el("span", { class: "hint" }, ` (${options})`) : null),
       // Format 2: the table's timer, every auto-move checked against it (the report gives it).
-      report.timing ? el("dt", {}, "Timer") : null,
+      report.timing ? el("dt", {}, t("verify.timer")) : null,
       report.timing ? el("dd", { id: "timing" }, timingText(report.timing)) : null,
-      el("dt", {}, "Signed by"),
-      el("dd", { class: "mono", id: "server-key" }, report.server_key ?? "—", report.key_pinned && !report.error ? el("span", { class: "check" }, " ✔ this server's published key") : null),
-      el("dt", {}, "Fingerprint shown at the start"),
+      el("dt", {}, t("verify.signed_by")),
+      el("dd", { class: "mono", id: "server-key" }, report.server_key ?? "—", report.key_pinned && !report.error ? el("span", { class: "check" }, ` ✔ ${t("verify.published_key")}`) : null),
+      el("dt", {}, t("verify.fingerprint")),
       el("dd", { class: "mono", id: "commitment" }, report.commitment ?? "—"),
-      el("dt", {}, "Server seed revealed at the end"),
+      el("dt", {}, t("verify.server_seed")),
       el(
         "dd",
         { class: "mono", id: "server-seed" },
-        report.server_seed ?? (report.error ? "—" : "not revealed"),
-        report.server_seed ? el("span", { class: "check", title: "its SHA-256 is the fingerprint" }, " ✔ matches") : null,
+        report.server_seed ?? (report.error ? "—" : t("verify.not_revealed")),
+        report.server_seed ? el("span", { class: "check", title: t("verify.matches_title") }, ` ✔ ${t("verify.matches")}`) : null,
       ),
     ),
-    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Client seed"))), el("tbody", {}, rows)),
+    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", {}, t("verify.seat")), el("th", {}, t("verify.client_seed")))), el("tbody", {}, rows)),
   );
 }
 
@@ -256,8 +309,8 @@ function shufflesPanel(report) {
   return el(
     "section",
     { class: "panel", "aria-labelledby": "shuffles-title" },
-    el("h2", { id: "shuffles-title" }, "Shuffles"),
-    el("p", { class: "hint" }, "The record keeps each request (its label and cards), never the order dealt; here is that order, derived from the seeds, top first."),
+    el("h2", { id: "shuffles-title" }, t("verify.shuffles")),
+    el("p", { class: "hint" }, t("verify.shuffles_hint")),
     el(
       "ol",
       { class: "shuffles", id: "shuffles" },
@@ -265,9 +318,9 @@ function shufflesPanel(report) {
         el(
           "li",
           { "data-label": s.label },
-          el("h3", {}, el("code", {}, s.label), el("span", { class: "hint" }, ` ${s.count} card${s.count === 1 ? "" : "s"}`)),
-          s.order ? cardRow(s.order) : el("p", { class: "hint" }, "The order follows once the server seed is revealed."),
-          el("details", {}, el("summary", {}, "The cards asked for, in the order given"), cardRow(s.cards)),
+          el("h3", {}, el("code", {}, s.label), el("span", { class: "hint" }, ` ${t("verify.cards", { count: s.count })}`)),
+          s.order ? cardRow(s.order) : el("p", { class: "hint" }, t("verify.order_later")),
+          el("details", {}, el("summary", {}, t("verify.cards_asked")), cardRow(s.cards)),
         ),
       ),
     ),
@@ -278,8 +331,8 @@ function handPanel(report, hand) {
   const n = report.seats.length;
   const winners = new Set(hand.result?.winners ?? []);
   // What a hand's scores count (the catalogue's unit), and what its counts are: cards, or their points.
-  const scoreLabel = { chips: "Chips", counters: "Counters", deals: "Won" }[unit()] ?? "Score";
-  const leftLabel = game.words.leftLabel ?? (unit() === "points" ? "Left (points)" : "Cards left");
+  const scoreLabel = { chips: t("verify.score_chips"), counters: t("verify.score_counters"), deals: t("verify.score_won") }[unit()] ?? t("verify.score");
+  const leftLabel = game.words.leftLabel ?? (unit() === "points" ? t("verify.left_points") : t("verify.cards_left"));
   // Cards dealt to no seat: Michigan's extra hand, Commit's stops.
   const aside = (label, cards, id, note) =>
     el(
@@ -292,28 +345,26 @@ function handPanel(report, hand) {
       el("td", { class: "num" }),
     );
   const extras = [];
-  if (hand.extra) extras.push(aside("Extra hand", hand.extra, "extra", extraNote(report, hand)));
-  if (hand.stops) extras.push(aside("Stops (face down)", hand.stops, "stops", null));
+  if (hand.extra) extras.push(aside(t("verify.extra_hand"), hand.extra, "extra", extraNote(report, hand)));
+  if (hand.stops) extras.push(aside(t("verify.stops"), hand.stops, "stops", null));
   const rows = hand.deal.map((cards, s) =>
     el(
       "tr",
       { class: winners.has(s) ? "winner" : null },
-      el("th", { scope: "row", class: "who" }, seatLabel(report, s), hand.dealer === s ? el("span", { class: "badge", title: "the dealer" }, "D") : null),
+      el("th", { scope: "row", class: "who" }, seatLabel(report, s), hand.dealer === s ? el("span", { class: "badge", title: t("verify.dealer_title") }, t("verify.dealer_mark")) : null),
       el("td", { class: "dealt" }, cardRow(cards)),
       el("td", { class: "num", "data-label": leftLabel }, hand.result ? String(hand.result.counts[s]) : ""),
       el("td", { class: "num", "data-label": scoreLabel }, hand.scores ? String(hand.scores[s]) : ""),
-      el("td", { class: "num", "data-label": "Total" }, hand.totals ? String(hand.totals[s]) : ""),
+      el("td", { class: "num", "data-label": t("verify.total") }, hand.totals ? String(hand.totals[s]) : ""),
     ),
   );
   const starter = hand.starter
     ? el(
         "div",
         { class: "starter" },
-        el("span", {}, "Starter:"),
+        el("span", {}, t("verify.starter")),
         cardFace(hand.starter),
-        hand.turned?.length > 1
-          ? el("span", { class: "hint" }, `(${hand.turned.slice(0, -1).map(display).join(", ")} turned first and went back into the middle of the stock)`)
-          : null,
+        hand.turned?.length > 1 ? el("span", { class: "hint" }, t("verify.turned_back", { cards: hand.turned.slice(0, -1).map(display).join(", ") })) : null,
       )
     : null;
   const count = hand.restocks?.length ?? 0;
@@ -321,11 +372,11 @@ function handPanel(report, hand) {
     ? el(
         "details",
         { class: "restocks" },
-        el("summary", {}, game.words.restockSummary?.(count) ?? `The stock ran out ${count === 1 ? "once" : `${count} times`}: each time the pile under its top card became a new stock, shuffled from the seeds`),
+        el("summary", {}, game.words.restockSummary?.(count) ?? t("verify.stock_ran_out", { count })),
         el(
           "ol",
           {},
-          hand.restocks.map((r) => el("li", {}, el("span", { class: "hint" }, `Restock ${r.restock}, ${r.stock.length} card${r.stock.length === 1 ? "" : "s"}, top first: `), cardRow(r.stock))),
+          hand.restocks.map((r) => el("li", {}, el("span", { class: "hint" }, `${t("verify.restock", { n: r.restock, count: r.stock.length })} `), cardRow(r.stock))),
         ),
       )
     : null;
@@ -335,10 +386,10 @@ function handPanel(report, hand) {
     el(
       "div",
       { class: "hand-head" },
-      el("h2", { id: `hand-${hand.hand}` }, `Hand ${hand.hand}`),
-      el("span", { class: "hint" }, `dealt by ${plainName(report, hand.dealer)}, one card at a time from the dealer's left`),
+      el("h2", { id: `hand-${hand.hand}` }, t("verify.hand", { n: hand.hand })),
+      el("span", { class: "hint" }, t("verify.dealt_by", { name: plainName(report, hand.dealer) })),
       // Format 2: when the server wrote the hand's deal and its end (UTC, as the record has them).
-      hand.dealt_at ? el("span", { class: "hint hand-times" }, ` · dealt ${hand.dealt_at}, ended ${hand.ended_at}`) : null,
+      hand.dealt_at ? el("span", { class: "hint hand-times" }, ` · ${t("verify.hand_times", { dealt: hand.dealt_at, ended: hand.ended_at })}`) : null,
     ),
     el(
       "table",
@@ -346,7 +397,7 @@ function handPanel(report, hand) {
       el(
         "thead",
         {},
-        el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Dealt"), el("th", { class: "num" }, leftLabel), el("th", { class: "num" }, scoreLabel), el("th", { class: "num" }, "Total")),
+        el("tr", {}, el("th", {}, t("verify.seat")), el("th", {}, t("verify.dealt")), el("th", { class: "num" }, leftLabel), el("th", { class: "num" }, scoreLabel), el("th", { class: "num" }, t("verify.total"))),
       ),
       el("tbody", {}, rows, extras),
     ),
@@ -362,16 +413,16 @@ function handPanel(report, hand) {
 
 /** Who played Michigan's extra hand. */
 function extraNote(report, hand) {
-  if (!hand.exchange) return "(dead: nobody took it)";
-  const who = plainName(report, hand.exchange.seat);
-  return hand.exchange.price ? `(${who} bought it for ${hand.exchange.price}; that seat's own hand was dead)` : `(${who} took it; that seat's own hand was dead)`;
+  if (!hand.exchange) return t("verify.extra_dead");
+  const name = plainName(report, hand.exchange.seat);
+  return hand.exchange.price ? t("verify.extra_bought", { name, price: hand.exchange.price }) : t("verify.extra_taken", { name });
 }
 
 /** How the pack was made up and dealt, where the game says more than "one card at a time". */
 function packNote(report, hand) {
   const note = game.words.packNote?.(report, hand);
   if (note) return el("p", { class: "hint pack-note" }, note);
-  if (hand.extra) return el("p", { class: "hint pack-note" }, "The extra hand is dealt at the dealer's left as one more player: it gets the first card.");
+  if (hand.extra) return el("p", { class: "hint pack-note" }, t("verify.extra_dealt"));
   return null;
 }
 
@@ -380,7 +431,7 @@ function layoutLine(layout) {
   return el(
     "p",
     { class: "layout-line" },
-    "Counters left on the layout: ",
+    `${t("verify.layout_counters")} `,
     Object.entries(layout).map(([code, n], i) => [i ? ", " : "", `${display(code)} ${n}`]).flat(),
   );
 }
@@ -390,27 +441,30 @@ function resultText(report, hand) {
   const score = hand.scores[hand.result.winners[0]];
   const own = game.words.resultText?.(report, hand, names);
   if (own) return own;
-  if (hand.result.how === "out" && unit() !== "points") return `${names[0]} went out.`;
-  if (hand.result.how === "out") return `${names[0]} went out and scores ${score}.`;
-  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
-  return `Blocked: ${list} held the lowest count and score${names.length > 1 ? " " + score + " each" : "s " + score}.`;
+  if (hand.result.how === "out" && unit() !== "points") return t("verify.went_out", { name: names[0] });
+  if (hand.result.how === "out") return t("verify.went_out_scoring", { name: names[0], score });
+  if (names.length > 1) return t("verify.blocked_shared", { names: listWords(names), score });
+  return t("verify.blocked", { name: names[0], score });
 }
 
 function standingsPanel(report) {
-  const placeWord = (p) => ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"][p] ?? `${p}th`;
+  // "1st", "2nd", "3rd", "4th" ("1.", "2." in nb): the ordinal categories of the page's language,
+  // each a key "verify.ordinal_<category>" in both catalogues.
+  const ordinal = new Intl.PluralRules(lang, { type: "ordinal" });
+  const placeWord = (p) => t(`verify.ordinal_${ordinal.select(p)}`, { n: p });
   return el(
     "section",
     { class: "panel", "aria-labelledby": "standings-title" },
-    el("h2", { id: "standings-title" }, "Final standings"),
+    el("h2", { id: "standings-title" }, t("verify.standings")),
     el(
       "table",
       { class: "standings", id: "standings" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Seat"), el("th", { class: "num" }, "Total"))),
+      el("thead", {}, el("tr", {}, el("th", {}, t("verify.place")), el("th", {}, t("verify.seat")), el("th", { class: "num" }, t("verify.total")))),
       el(
         "tbody",
         {},
         report.standings.map((row) =>
-          el("tr", { class: `place-${row.place}` }, el("td", {}, placeWord(row.place) + (report.standings.filter((r) => r.place === row.place).length > 1 ? " (shared)" : "")), el("td", {}, seatLabel(report, row.seat)), el("td", { class: "num" }, String(row.total))),
+          el("tr", { class: `place-${row.place}` }, el("td", {}, placeWord(row.place) + (report.standings.filter((r) => r.place === row.place).length > 1 ? ` ${t("verify.shared")}` : "")), el("td", {}, seatLabel(report, row.seat)), el("td", { class: "num" }, String(row.total))),
         ),
       ),
     ),
@@ -418,26 +472,22 @@ function standingsPanel(report) {
 }
 
 function checkedPanel(report) {
-  const items = [
-    "The hash chain links every line to the one before it, and the server's Ed25519 signatures hold.",
-    "SHA-256 of the revealed server seed is the fingerprint published before any player's seed.",
-    "Every player's seed matches the commitment that player sent before any seed was revealed.",
-    "The draw for the first dealer, every deal, every starter and every new stock are dealt again here from the seeds (fairness protocol v1).",
-  ];
+  const items = [t("verify.checks_chain"), t("verify.checks_seed"), t("verify.checks_commitments"), t("verify.checks_deals")];
   if (report.kind === "session") {
-    items.splice(3, 1, "Every shuffle request is well formed and signed, and its order is dealt again here from the seeds (fairness protocol v1).");
+    items.splice(3, 1, t("verify.checks_shuffles"));
   } else {
-    items.push("Every move is replayed through the rules; every hand's end, score, chip and counter, and every total, is recomputed and compared with the record.");
+    items.push(t("verify.checks_moves"));
   }
-  items.push("All of it by fairdeal's own Python verifier (the code fairdeal-verify runs), in this browser; signatures by the browser's Web Crypto. The record is sent nowhere.");
+  items.push(t("verify.checks_where"));
   return el(
     "section",
     { class: "panel", "aria-labelledby": "checked-title" },
-    el("h2", { id: "checked-title" }, "What this page checks"),
-    report.error ? el("p", {}, `In this order, line by line; it stopped at the first fault, line ${report.error.line}. The hands above are the ones the seeds and the rules give up to there.`) : null,
-    el("ul", { class: "checked-list" }, items.map((t) => el("li", {}, t))),
-    el("p", { class: "hint" }, "It does not show that the operator kept the cards secret while the game ran: nobody could choose them, but the server could see them."),
-    report.text ? el("details", { class: "cli-report" }, el("summary", {}, "The report fairdeal-verify prints for this record"), el("pre", { id: "cli-report" }, report.text)) : null,
+    el("h2", { id: "checked-title" }, t("verify.checked_title")),
+    report.error ? el("p", {}, t("verify.stopped_at", { line: report.error.line })) : null,
+    el("ul", { class: "checked-list" }, items.map((item) => el("li", {}, item))),
+    el("p", { class: "hint" }, t("verify.not_shown")),
+    // fairdeal-verify's report, as the program prints it: a document, in English.
+    report.text ? el("details", { class: "cli-report" }, el("summary", {}, t("verify.cli_report")), el("pre", { id: "cli-report", lang: "en" }, report.text)) : null,
   );
 }
 
@@ -446,13 +496,13 @@ function checkedPanel(report) {
  * cosigned the checkpoint, each checked here (publiclog.js) against the record's own server key.
  */
 async function logPanel(gameId, text) {
-  const heading = el("h2", { id: "log-title" }, "In the public log");
+  const heading = el("h2", { id: "log-title" }, t("verify.log_title"));
   const panel = (state, ...lines) => el("section", { class: "panel", id: "log-panel", "data-state": state, "aria-labelledby": "log-title" }, heading, ...lines);
   let header;
   try {
     header = JSON.parse(text.slice(0, text.indexOf("\n")));
   } catch {
-    return panel("failed", el("p", { class: "error" }, "The record's header could not be read."));
+    return panel("failed", el("p", { class: "error" }, t("verify.log_no_header")));
   }
   let log, info;
   try {
@@ -462,16 +512,19 @@ async function logPanel(gameId, text) {
       return answer.json();
     }));
   } catch (error) {
-    return panel("missing", el("p", { class: "hint", id: "log-status" }, `The server's public log could not be read (${error.message}): a game from before the log has no entry.`));
+    return panel("missing", el("p", { class: "hint", id: "log-status" }, t("verify.log_unread", { reason: error.message })));
   }
   const result = await checkRecordLog(log, header.server_key, { id: gameId, kind: "game", rules: header.rules, commitment: header.commitment });
-  if (!result.ok) return panel("failed", el("p", { class: "error", id: "log-status" }, `Not confirmed in the public log: ${result.error}.`));
+  // The reason is the log check's technical words (publiclog.js, as fairdeal/tlog.py says them), in English.
+  if (!result.ok) return panel("failed", el("p", { class: "error", id: "log-status" }, t("verify.log_not_confirmed", { reason: result.error })));
   const witnessed = await witnessesOf(result.checkpoint.note, info.witnesses ?? []).catch((error) => ({ error: error.message }));
-  const entries = result.entries.map((e) => (e.type === "end" ? `its end (${e.entry.how}), entry ${e.index}` : `its start, entry ${e.index}`));
+  const how = (entry) => ({ revealed: t("verify.log_revealed"), abandoned: t("verify.log_abandoned") })[entry.how] ?? String(entry.how);
+  const entries = result.entries.map((e) => (e.type === "end" ? t("verify.log_end", { how: how(e.entry), index: e.index }) : t("verify.log_start", { index: e.index })));
+  const { origin, size } = result.checkpoint;
   return panel(
     "ok",
-    el("p", { id: "log-status" }, `Announced in the log ${result.checkpoint.origin}: ${entries.join("; ")} of ${result.checkpoint.size}, each proved against the checkpoint the server signed with this record's key.`),
-    witnessed ? el("p", { id: "log-witnesses", class: witnessed.error ? "error" : "hint" }, witnessWords(witnessed)) : el("p", { class: "hint", id: "log-witnesses" }, "This log names no witnesses."),
+    el("p", { id: "log-status" }, t("verify.log_announced", { origin, entries: entries.join("; "), size })),
+    witnessed ? el("p", { id: "log-witnesses", class: witnessed.error ? "error" : "hint" }, witnessWords(witnessed)) : el("p", { class: "hint", id: "log-witnesses" }, t("verify.log_no_witnesses")),
   );
 }
 
@@ -497,14 +550,14 @@ drop.addEventListener("drop", (event) => {
   fromFile(event.dataTransfer.files[0]);
 });
 
-document.getElementById("paste-go").addEventListener("click", () => check(document.getElementById("paste").value, "pasted record"));
+document.getElementById("paste-go").addEventListener("click", () => check(document.getElementById("paste").value, t("verify.pasted_record")));
 
 async function fromServer(gameId) {
-  const source = `game ${gameId} from this server`;
+  const source = t("verify.from_server", { id: gameId });
   try {
     const response = await fetch(`/games/${encodeURIComponent(gameId)}/record`, { headers: { Accept: "application/x-ndjson" } });
     if (!response.ok) {
-      fill(verdict, el("div", { class: "verdict bad" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, "NO RECORD"), el("span", { class: "detail", id: "failure" }, `The server has no record for game ${gameId} (HTTP ${response.status}).`))));
+      fill(verdict, el("div", { class: "verdict bad" }, el("span", { class: "mark", "aria-hidden": "true" }, "✘"), el("div", {}, el("strong", {}, t("verify.no_record")), el("span", { class: "detail", id: "failure" }, t("verify.no_record_detail", { id: gameId, status: response.status })))));
       document.body.dataset.verdict = "failed";
       return;
     }
@@ -520,13 +573,13 @@ async function fromServer(gameId) {
     const report = await check(data, source, { key, filename: `${gameId}.jsonl` });
     if (report && report.kind !== "session") reportBox.append(await logPanel(gameId, asText(data)));
   } catch (error) {
-    fill(verdict, el("div", { class: "verdict bad" }, el("strong", {}, "Could not load the record"), el("span", { class: "detail" }, String(error))));
+    fill(verdict, el("div", { class: "verdict bad" }, el("strong", {}, t("verify.not_loaded")), el("span", { class: "detail" }, String(error))));
     document.body.dataset.verdict = "failed";
   }
 }
 
 if (!HAS_WEB_CRYPTO) {
-  fill(verdict, el("div", { class: "verdict partial" }, el("span", { class: "mark", "aria-hidden": "true" }, "!"), el("div", {}, el("strong", {}, "Open this page over https"), el("span", { class: "detail" }, "Browsers give signature checks (Web Crypto) only to secure pages: https, or this computer's localhost."))));
+  fill(verdict, el("div", { class: "verdict partial" }, el("span", { class: "mark", "aria-hidden": "true" }, "!"), el("div", {}, el("strong", {}, t("verify.https_title")), el("span", { class: "detail" }, t("verify.https_detail")))));
 }
 
 const gameId = new URLSearchParams(location.search).get("game");
@@ -534,4 +587,4 @@ if (gameId) fromServer(gameId);
 else document.body.dataset.verdict = "idle";
 
 // For people who want to poke at it from the console.
-globalThis.fairdealVerify = (text) => check(text, "console");
+globalThis.fairdealVerify = (text) => check(text, t("verify.console"));

@@ -3,42 +3,39 @@
 // stock (go_boom.js). What fits the pile comes in the view (`table.next`: the
 // suit, the rank and the wild rank, as the rules say); the legal moves say the rest.
 
-import { cardName, display, isRed, suitName, suitSymbol } from "../cards.js";
-import { aRank, stockButton } from "../render.js";
+import { cardName, display, isRed, suitSymbol } from "../cards.js";
+import * as i18n from "../i18n.js";
+import { stockButton } from "../render.js";
 import { cardBack, cardFace, el, fill } from "../ui.js";
-
-/** "a heart": one card of a suit, as the status line says it ("a 10", "an ace": render.js's aRank). */
-function aSuit(letter) {
-  return `a ${suitName(letter).slice(0, -1)}`;
-}
+import { aRank, aSuit, suitWords, stockWords } from "./phrases.js";
 
 /** What may go on the pile, in words, from the view's `next` ({suit, rank, wild}). */
 export function wantsText(next, { named = false } = {}) {
-  const parts = [named ? `${aSuit(next.suit)} (named)` : aSuit(next.suit)];
+  const parts = [named ? i18n.t("crazy_eights.named", { suit: aSuit(next.suit) }) : aSuit(next.suit)];
   if (next.rank && next.rank !== next.wild) parts.push(aRank(next.rank));
-  if (next.wild) parts.push(next.wild === "8" ? "an eight" : aRank(next.wild));
-  return parts.length > 2 ? `${parts.slice(0, -1).join(", ")} or ${parts.at(-1)}` : parts.join(" or ");
+  if (next.wild) parts.push(next.wild === "8" ? i18n.t("crazy_eights.an_eight") : aRank(next.wild));
+  return parts.length > 1 ? i18n.t("game.either", { first: parts.slice(0, -1).join(", "), then: parts.at(-1) }) : parts[0];
 }
 
 /** What pointing at the stock says: how many, and whether (and how) a draw goes. */
 export function stockText(T, { stopAtFit = false } = {}) {
   const t = T.view?.table;
   if (!t) return "";
-  const base = `The stock: ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}.`;
+  const base = stockWords(t.stock_size);
   if (T.view.status !== "playing") return base;
-  if (!T.myTurn()) return `${base} It is not your turn.`;
-  if (T.view.pending) return `${base} You must play or keep the card you drew (${display(T.view.pending)}).`;
-  if (!T.legal("draw")) return `${base} There is nothing to draw: the stock is empty and the pile has only its top card.`;
-  if (t.stock_size === 0) return `${base} Drawing shuffles the pile under its top card into a new stock.`;
-  return `${base} Tap to draw (D).${stopAtFit ? " Stop at the first card that fits." : ""}`;
+  if (!T.myTurn()) return `${base} ${i18n.t("game.not_your_turn")}`;
+  if (T.view.pending) return `${base} ${i18n.t("crazy_eights.must_play_or_keep", { card: display(T.view.pending) })}`;
+  if (!T.legal("draw")) return `${base} ${i18n.t("crazy_eights.nothing_to_draw")}`;
+  if (t.stock_size === 0) return `${base} ${i18n.t("crazy_eights.draw_restocks")}`;
+  return `${base} ${i18n.t("game.tap_to_draw")}${stopAtFit ? ` ${i18n.t("crazy_eights.stop_at_fit")}` : ""}`;
 }
 
 function pileText(T) {
   const t = T.view?.table;
   if (!t) return "";
-  const top = `${cardName(t.top)} (${display(t.top)})`;
-  const named = t.named ? ` named ${suitName(t.named)} ${suitSymbol(t.named)}` : "";
-  return `The pile: ${t.pile_size} card${t.pile_size === 1 ? "" : "s"}, on top ${top}${named}. Next: ${wantsText(t.next)}.`;
+  const card = `${cardName(t.top)} (${display(t.top)})`;
+  const top = t.named ? i18n.t("crazy_eights.top_named", { card, suit: suitWords(t.named), symbol: suitSymbol(t.named) }) : card;
+  return i18n.t("crazy_eights.pile", { count: t.pile_size, top, next: wantsText(t.next) });
 }
 
 function drawPile(T) {
@@ -49,10 +46,10 @@ function drawPile(T) {
   const under = t.pile_size > 1 ? el("span", { class: "under", "aria-hidden": "true" }, cardBack(), cardBack()) : null;
   const pile = el(
     "div",
-    { class: "pile", id: "pile", tabindex: "0", role: "img", "aria-label": `Pile: ${cardName(t.top)}${t.named ? `, ${suitName(t.named)} named` : ""}` },
+    { class: "pile", id: "pile", tabindex: "0", role: "img", "aria-label": t.named ? i18n.t("game.pile_named", { card: cardName(t.top), suit: suitWords(t.named) }) : i18n.t("game.pile", { card: cardName(t.top) }) },
     under,
     cardFace(t.top, { attrs: { class: `card ${isRed(t.top) ? "red" : "black"} top${fresh ? " fresh" : ""}` } }),
-    t.named ? el("span", { class: `token ${isRed(t.named) ? "red" : "black"}`, "aria-hidden": "true", title: `${suitName(t.named)} named` }, suitSymbol(t.named)) : null,
+    t.named ? el("span", { class: `token ${isRed(t.named) ? "red" : "black"}`, "aria-hidden": "true", title: i18n.t("game.suit_named", { suit: suitWords(t.named) }) }, suitSymbol(t.named)) : null,
   );
   T.explainOn(pile, () => pileText(T));
   fill(T.$("stock-pile"), stock, pile);
@@ -63,10 +60,11 @@ function status(T) {
   const view = T.view;
   const t = view.table;
   if (!T.myTurn()) return T.othersTurn() ? `${T.othersTurn()}.` : "";
-  if (view.pending) return `You drew ${display(view.pending)} and it fits: play it or keep it.`;
-  if (T.legal("draw") && !T.legal("play")) return t.drawn ? "No fit yet: draw again." : "Nothing in your hand fits: draw from the stock.";
-  if (T.legal("pass")) return "Nothing fits and nothing is left to draw: pass.";
-  return `Your turn: play ${wantsText(t.next, { named: Boolean(t.named) })}${T.legal("draw") ? " — or draw" : ""}.`;
+  if (view.pending) return i18n.t("crazy_eights.drew_fits", { card: display(view.pending) });
+  if (T.legal("draw") && !T.legal("play")) return t.drawn ? i18n.t("crazy_eights.no_fit_yet") : i18n.t("crazy_eights.nothing_fits");
+  if (T.legal("pass")) return i18n.t("crazy_eights.pass");
+  const wants = wantsText(t.next, { named: Boolean(t.named) });
+  return T.legal("draw") ? i18n.t("crazy_eights.your_turn_or_draw", { wants }) : i18n.t("crazy_eights.your_turn", { wants });
 }
 
 /** A draw-pile game's table: `stopAtFit` says the draw ends at the first card that fits. */
@@ -74,9 +72,9 @@ export function pileGame({ stopAtFit = false, ...more } = {}) {
   return {
     drawTable: drawPile,
     status,
-    keyLines: () => ["1–4 name a suit"], // an eight is played with the suit it names
+    keyLines: () => [i18n.t("game.keys_suit")], // an eight is played with the suit it names
     stockText: (T) => stockText(T, { stopAtFit }),
-    labels: { keep: "Keep it" },
+    labels: { keep: i18n.t("crazy_eights.keep_it") },
     ...more,
   };
 }

@@ -10,8 +10,11 @@
 // commitment check: the rule box, the rule and its check are eleusis_rule.js's.
 
 import { cardName, display } from "../cards.js";
+import * as i18n from "../i18n.js";
 import { cardBack, cardFace, cardRow, el, shortHex } from "../ui.js";
-import { checkNote, ruleNode, scoresExtra, seatDeals } from "./eleusis_rule.js";
+import { keepFitted } from "./eleusis_layout.js";
+import { checkNote, handEndMore, ruleNode, scoresExtra, seatDeals } from "./eleusis_rule.js";
+import { andList, cards as cardCount } from "./phrases.js";
 
 export { ruleCommitment } from "./eleusis_rule.js";
 
@@ -27,21 +30,18 @@ function cardsText(codes) {
   return codes.map(display).join(" ");
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 /** "7♥", "the string 3♥ 4♥", "no play": what a play was. */
 function playText(play, cards) {
-  if (play === "no-play") return "no play";
-  return play === "string" ? `the string ${cardsText(cards)}` : cardsText(cards);
+  if (play === "no-play") return i18n.t("eleusis.no_play");
+  return play === "string" ? i18n.t("eleusis.the_string", { cards: cardsText(cards) }) : cardsText(cards);
 }
 
 /** "Bot 2's string 3♥ 4♥", "Bot 2's no play", "Bot 2's 7♥": whose play is waiting for the call. */
 function whosePlay(T, a) {
-  const whose = a.seat === T.me ? "your" : `${T.who(a.seat)}'s`;
-  if (a.play === "no-play") return `${whose} no play`;
-  return `${whose} ${a.play === "string" ? "string " : ""}${cardsText(a.cards)}`;
+  const said = { name: T.who(a.seat), cards: cardsText(a.cards) };
+  const kind = a.play === "no-play" ? "no_play" : a.play === "string" ? "string" : "card";
+  if (a.seat === T.me) return { no_play: i18n.t("eleusis.your_no_play"), string: i18n.t("eleusis.your_string", said), card: i18n.t("eleusis.your_card", said) }[kind];
+  return { no_play: i18n.t("eleusis.their_no_play", said), string: i18n.t("eleusis.their_string", said), card: i18n.t("eleusis.their_card", said) }[kind];
 }
 
 /** The seat's state kept between draws: the cards chosen for a play, the card named for a call, the rule box. */
@@ -83,7 +83,7 @@ function toggle(T, code, copy) {
   const at = list.indexOf(key);
   if (at >= 0) list.splice(at, 1);
   else if (list.length >= MAX_STRING) {
-    T.toast(`A string is at most ${MAX_STRING} cards: tap a chosen card to take it out.`);
+    T.toast(i18n.t("eleusis.string_most", { n: MAX_STRING }));
     return;
   } else list.push(key);
   T.render();
@@ -99,7 +99,7 @@ async function playChosen(T) {
   const s = seatState(T);
   const codes = chosenCodes(T);
   if (!codes.length) {
-    T.toast("Tap a card of your hand first: one to play it, two to four for a string, in order.");
+    T.toast(i18n.t("eleusis.tap_first"));
     return;
   }
   const before = s.chosen;
@@ -148,7 +148,7 @@ function callWrong(T) {
   }
   const card = named(T);
   if (!card) {
-    T.toast("Calling a no play wrong, name a card of the shown hand that could have been played: tap it on the table.");
+    T.toast(i18n.t("eleusis.name_a_card"));
     return;
   }
   T.send({ move: "call", call: "wrong", card });
@@ -156,42 +156,53 @@ function callWrong(T) {
 
 // -- the last judgement ------------------------------------------------------------------
 
-/** A judgement as the banner says it: {verdict, detail, extras}. */
-export function judgementWords(j, who) {
+/** "right", "wrong" ("riktig", "galt"): a call, with the card a wrong no play could have taken. */
+function callWords(call, card) {
+  const words = call === "right" ? i18n.t("eleusis.right") : call === "wrong" ? i18n.t("eleusis.wrong") : String(call);
+  return card ? i18n.t("eleusis.call_card", { call: words, card: display(card) }) : words;
+}
+
+/**
+ * A judgement as the banner says it: {verdict, detail, extras}; each extra is {text, alert} (an
+ * alert: the Forecaster overthrown, a player expelled). `T` names the seats ("You" for its own).
+ */
+export function judgementWords(j, T) {
   const cards = cardsText(j.cards);
   let verdict;
   let detail;
   if (j.play !== "no-play") {
-    verdict = j.right ? "Right:" : "Wrong:";
-    if (j.right) detail = `${cards} on the mainline`;
-    else if (j.penalty) detail = `${plural(j.penalty, "penalty card")} (${cards} below the mainline)`;
-    else detail = `no penalty cards, as the Forecaster was overthrown (${cards} below the mainline)`;
+    verdict = j.right ? i18n.t("eleusis.verdict_right") : i18n.t("eleusis.verdict_wrong");
+    if (j.right) detail = i18n.t("eleusis.on_mainline", { cards });
+    else if (j.penalty) detail = i18n.t("eleusis.penalty", { count: j.penalty, cards });
+    else detail = i18n.t("eleusis.no_penalty", { cards });
   } else if (j.right) {
-    verdict = "No play was right:";
-    detail = j.fresh ? `a fresh hand of ${plural(j.fresh, "card")}` : `${plural(j.returned, "card")} back to the stock, and the round ends`;
+    verdict = i18n.t("eleusis.no_play_right");
+    detail = j.fresh ? i18n.t("eleusis.fresh_hand", { count: j.fresh }) : i18n.t("eleusis.returned", { count: j.returned });
   } else {
-    verdict = "No play was wrong:";
-    detail = `${display(j.dealer_card)} goes on the mainline; ${j.penalty ? plural(j.penalty, "penalty card") : "no penalty cards (the Forecaster was overthrown)"}`;
+    verdict = i18n.t("eleusis.no_play_wrong");
+    detail = j.penalty ? i18n.t("eleusis.goes_on_penalty", { card: display(j.dealer_card), count: j.penalty }) : i18n.t("eleusis.goes_on_no_penalty", { card: display(j.dealer_card) });
   }
   const extras = [];
   if (j.call !== null && j.call !== undefined) {
-    const named = j.call_card ? ` (${display(j.call_card)})` : "";
-    extras.push(j.overthrown ? `Forecaster overthrown: ${who(j.forecaster)} called it ${j.call}${named} and draw${who(j.forecaster) === "You" ? "" : "s"} ${j.forecaster_penalty}` : `${who(j.forecaster)} forecast it ${j.call}${named}: correct`);
+    const said = { name: T.who(j.forecaster), call: callWords(j.call, j.call_card), n: j.forecaster_penalty };
+    const you = j.forecaster === T.me;
+    if (j.overthrown) extras.push({ text: you ? i18n.t("eleusis.you_overthrown", said) : i18n.t("eleusis.overthrown", said), alert: true });
+    else extras.push({ text: you ? i18n.t("eleusis.you_forecast", said) : i18n.t("eleusis.forecast", said), alert: false });
   }
-  if (j.expelled) extras.push(`${who(j.seat)} ${who(j.seat) === "You" ? "are" : "is"} expelled from the round`);
+  if (j.expelled) extras.push({ text: j.seat === T.me ? i18n.t("eleusis.you_expelled") : i18n.t("eleusis.expelled", { name: T.who(j.seat) }), alert: true });
   return { verdict, detail, extras };
 }
 
 function judgedNode(T, j, { id, mine = false }) {
-  const { verdict, detail, extras } = judgementWords(j, T.who);
+  const { verdict, detail, extras } = judgementWords(j, T);
   return el(
     "p",
     { class: `judged${mine ? " mine" : ""}`, id, "data-right": String(j.right) },
-    el("span", { class: "by" }, `${mine ? "Your play" : T.who(j.seat)} · ${playText(j.play, j.cards)}`),
+    el("span", { class: "by" }, `${mine ? i18n.t("eleusis.your_play") : T.who(j.seat)} · ${playText(j.play, j.cards)}`),
     " ",
     el("strong", {}, verdict),
     ` ${detail}.`,
-    extras.map((x) => el("span", { class: `extra${/overthrown|expelled/.test(x) ? " alert" : ""}` }, `${x}.`)),
+    extras.map((x) => el("span", { class: `extra${x.alert ? " alert" : ""}` }, `${x.text}.`)),
   );
 }
 
@@ -210,7 +221,7 @@ function banner(T) {
   const t = table(T);
   const j = t.last;
   if (!j) {
-    const text = t.phase === "rule" ? `Starter ${display(t.mainline[0])}. The dealer is writing the secret rule.` : `Starter ${display(t.mainline[0])}. No play has been judged yet.`;
+    const text = i18n.t(t.phase === "rule" ? "eleusis.starter_rule" : "eleusis.starter_none", { card: display(t.mainline[0]) });
     return el("p", { class: "judged", id: "last-judgement" }, text);
   }
   const mine = myLastJudgement(T);
@@ -220,8 +231,9 @@ function banner(T) {
 // -- the layout ----------------------------------------------------------------------------
 
 function entryNode(entry) {
-  const label = entry.length > 1 ? `the string ${entry.map(cardName).join(", ")}` : cardName(entry[0]);
-  return el("li", { class: `entry${entry.length > 1 ? " string" : ""}`, role: "img", "aria-label": label, title: cardsText(entry) }, entry.map((code) => cardFace(code, { attrs: { "aria-hidden": "true" } })));
+  const label = entry.length > 1 ? i18n.t("eleusis.the_string", { cards: entry.map(cardName).join(", ") }) : cardName(entry[0]);
+  // A list's item stays a list item (axe: a role on it would leave the list without items): its words are hidden text.
+  return el("li", { class: `entry${entry.length > 1 ? " string" : ""}`, title: cardsText(entry) }, el("span", { class: "visually-hidden" }, label), entry.map((code) => cardFace(code, { attrs: { "aria-hidden": "true" } })));
 }
 
 function layoutNode(T) {
@@ -229,17 +241,18 @@ function layoutNode(T) {
   const below = t.layout_size - t.mainline.length;
   return el(
     "ol",
-    { class: "mainline", id: "mainline", "aria-label": `The mainline: ${plural(t.mainline.length, "card")}, starter first; ${plural(below, "card")} on the sidelines below it` },
+    { class: "mainline", id: "mainline", "aria-label": i18n.t("eleusis.mainline", { main: cardCount(t.mainline.length), below: cardCount(below) }) },
     t.mainline.map((code, i) => {
       const marked = t.marker === i;
       const wrong = t.sidelines[i] ?? [];
-      const label = `${i === 0 ? "Starter: " : ""}${cardName(code)}${marked ? `, with the Forecaster's marker (${T.who(t.forecaster)})` : ""}`;
+      const said = { card: cardName(code), name: T.who(t.forecaster) };
+      const label = i === 0 ? i18n.t(marked ? "eleusis.starter_marked" : "eleusis.starter", said) : marked ? i18n.t("eleusis.marked", said) : said.card;
       return el(
         "li",
         { class: `column${i === 0 ? " starter" : ""}${marked ? " marked" : ""}${i === t.mainline.length - 1 ? " newest" : ""}`, "data-index": String(i) },
         cardFace(code, { label }),
-        marked ? el("span", { class: "marker", id: "marker", title: `The Forecaster's marker: ${T.seatNameOf(t.forecaster)} became the Forecaster here` }, "F") : null,
-        wrong.length ? el("ol", { class: "sideline", "aria-label": `Wrong under ${display(code)}: ${wrong.map(cardsText).join("; ")}` }, wrong.map(entryNode)) : null,
+        marked ? el("span", { class: "marker", id: "marker", title: i18n.t("eleusis.marker", { name: T.seatNameOf(t.forecaster) }) }, i18n.t("eleusis.forecaster_chip").charAt(0)) : null,
+        wrong.length ? el("ol", { class: "sideline", "aria-label": i18n.t("eleusis.sideline", { card: display(code), plays: wrong.map(cardsText).join("; ") }) }, wrong.map(entryNode)) : null,
       );
     }),
   );
@@ -249,16 +262,16 @@ function factsRow(T) {
   const t = table(T);
   const stock = el(
     "span",
-    { class: "stock-count", id: "stock-count", role: "img", "aria-label": `Stock: ${plural(t.stock_size, "card")}${t.restocks ? `, ${plural(t.restocks, "pack")} added` : ""}` },
+    { class: "stock-count", id: "stock-count", role: "img", "aria-label": t.restocks ? i18n.t("eleusis.stock_label_packs", { cards: cardCount(t.stock_size), packs: i18n.t("eleusis.packs", { count: t.restocks }) }) : i18n.t("eleusis.stock_label", { cards: cardCount(t.stock_size) }) },
     el("span", { class: "stack small", "aria-hidden": "true" }, cardBack(), cardBack()),
-    el("span", { "aria-hidden": "true" }, `Stock ${t.stock_size}${t.restocks ? ` (+${t.restocks} pack${t.restocks === 1 ? "" : "s"})` : ""}`),
+    el("span", { "aria-hidden": "true" }, t.restocks ? i18n.t("eleusis.stock_packs", { n: t.stock_size, count: t.restocks }) : i18n.t("eleusis.stock", { n: t.stock_size })),
   );
-  const facts = [stock, el("span", { class: "fact", id: "layout-count" }, `Layout ${t.layout_size} · ${t.layout_size - t.mainline.length} below`)];
+  const facts = [stock, el("span", { class: "fact", id: "layout-count" }, i18n.t("eleusis.layout_count", { size: t.layout_size, below: t.layout_size - t.mainline.length }))];
   if (t.forecaster !== null && t.forecaster !== undefined) {
-    facts.push(el("span", { class: "fact forecaster", id: "forecaster" }, `Forecaster: ${T.who(t.forecaster)} (marker on ${display(t.mainline[t.marker])})`));
+    facts.push(el("span", { class: "fact forecaster", id: "forecaster" }, i18n.t("eleusis.forecaster_fact", { name: T.who(t.forecaster), card: display(t.mainline[t.marker]) })));
   }
   if (t.commitment) {
-    facts.push(el("span", { class: "fact", id: "rule-commitment", title: `The fingerprint of this round's secret rule, fixed before the first play: ${t.commitment}` }, "Rule committed ", el("code", {}, shortHex(t.commitment, 8))));
+    facts.push(el("span", { class: "fact", id: "rule-commitment", title: i18n.t("eleusis.commitment_title", { hex: t.commitment }) }, `${i18n.t("eleusis.rule_committed")} `, el("code", {}, shortHex(t.commitment, 8))));
   }
   return el("div", { class: "rule-facts" }, facts);
 }
@@ -270,25 +283,33 @@ function awaitingNode(T) {
   if (!a) return null;
   const calling = T.legal("call");
   // "You play", "Ann plays": the verb agrees with who made the play.
-  const mine = a.seat === T.me;
-  const what = a.play === "no-play" ? (mine ? "declare no play and show" : "declares no play and shows") : a.play === "string" ? (mine ? "play the string" : "plays the string") : mine ? "play" : "plays";
+  const kind = a.play === "no-play" ? "no_play" : a.play === "string" ? "string" : "card";
+  const said = { name: T.who(a.seat), cards: cardsText(a.cards) };
+  const you = a.seat === T.me;
+  const label = you
+    ? { no_play: i18n.t("eleusis.you_show_label", said), string: i18n.t("eleusis.you_string_label", said), card: i18n.t("eleusis.you_play_label", said) }[kind]
+    : { no_play: i18n.t("eleusis.shows_label", said), string: i18n.t("eleusis.string_label", said), card: i18n.t("eleusis.plays_label", said) }[kind];
+  const what = you
+    ? { no_play: i18n.t("eleusis.you_show", said), string: i18n.t("eleusis.you_string", said), card: i18n.t("eleusis.you_play", said) }[kind]
+    : { no_play: i18n.t("eleusis.shows", said), string: i18n.t("eleusis.strings", said), card: i18n.t("eleusis.plays", said) }[kind];
+  const caller = calling || t.forecaster === T.me ? i18n.t("eleusis.you_call_it") : i18n.t("eleusis.calls_it", { name: T.who(t.forecaster) });
   const choice = named(T);
   const cards =
     calling && a.play === "no-play"
       ? a.cards.map((code, i) =>
           cardFace(code, {
             tag: "button",
-            label: `${cardName(code)}${choice === code ? ", named" : ""}: it could take this card`,
+            label: i18n.t(choice === code ? "eleusis.shown_named" : "eleusis.shown", { card: cardName(code) }),
             attrs: { type: "button", class: `card ${"HD".includes(code[1]) ? "red" : "black"} shown${choice === code ? " named" : ""}`, id: `shown-${i}`, "aria-pressed": choice === code ? "true" : "false", onclick: T.tapped(() => nameCard(T, code)) },
           }),
         )
       : a.cards.map((code) => cardFace(code));
   return el(
     "div",
-    { class: "awaiting", id: "awaiting", role: "group", "aria-label": `${T.who(a.seat)} ${what} ${cardsText(a.cards)}: the Forecaster calls it` },
-    el("p", { class: "wanted" }, `${T.who(a.seat)} ${what}${a.play === "no-play" ? (mine ? " your hand" : " their hand") : ""}: ${calling ? "you call it" : `${T.who(t.forecaster)} calls it`}.`),
+    { class: "awaiting", id: "awaiting", role: "group", "aria-label": label },
+    el("p", { class: "wanted" }, i18n.t("eleusis.awaiting", { what, caller })),
     el("span", { class: `shown-cards${a.play === "string" ? " string" : ""}` }, cards),
-    calling && a.play === "no-play" ? el("p", { class: "hint" }, "Right: no card of it fits. Wrong: tap the card it could have played, then Wrong.") : null,
+    calling && a.play === "no-play" ? el("p", { class: "hint" }, i18n.t("eleusis.call_hint")) : null,
   );
 }
 
@@ -301,7 +322,8 @@ function drawTable(T) {
   const scroller = el("div", { class: "layout-scroll", id: "layout-scroll" }, ruleNode(T, s), layoutNode(T));
   const board = T.$("board");
   board.replaceChildren(head, scroller);
-  board.classList.add("secret-rule");
+  board.classList.add("secret-rule", "fills-felt");
+  keepFitted(s, scroller); // the layout takes the felt's space
   // The layout scrolls: to the newest card when it grows, to the rule box or the revealed rule
   // at the top when the round is about its rule; a person who scrolled keeps the place otherwise.
   const moment = `${t.hand_no}/${t.layout_size}/${t.phase}`;
@@ -334,24 +356,25 @@ function status(T) {
   const t = table(T);
   const me = T.me;
   const a = t.awaiting;
-  if (t.phase === "rule") return seatDeals(T) ? "You deal this round: write the secret rule, then commit to it." : `${T.who(t.dealer)} is writing the secret rule.`;
-  if (t.phase === "over") return "The round is over: the secret rule is revealed.";
+  if (t.phase === "rule") return seatDeals(T) ? i18n.t("eleusis.you_deal_rule") : i18n.t("eleusis.writing", { name: T.who(t.dealer) });
+  if (t.phase === "over") return i18n.t("eleusis.round_over");
   if (t.phase === "call") {
-    if (T.legal("call")) return `Call ${whosePlay(T, a)}: right or wrong?`;
-    return `${T.who(t.forecaster)}, the Forecaster, is calling ${whosePlay(T, a)}.`;
+    if (T.legal("call")) return i18n.t("eleusis.call_it", { play: whosePlay(T, a) });
+    return i18n.t("eleusis.calling", { name: T.who(t.forecaster), play: whosePlay(T, a) });
   }
   if (t.phase === "offer") {
-    if (T.legal("forecast")) return "Declare yourself the Forecaster (you then call the others' plays), or go on.";
-    return `${T.who(t.turn)} may declare themself the Forecaster.`;
+    if (T.legal("forecast")) return i18n.t("eleusis.offer");
+    return i18n.t("eleusis.may_forecast", { name: T.who(t.turn) });
   }
   if (T.legal("play")) {
     const codes = chosenCodes(T);
-    if (!codes.length) return "Your turn: tap a card to play it, or two to four in order for a string; or declare no play.";
-    return codes.length === 1 ? `Chosen: ${display(codes[0])}. Play it, or tap more cards for a string.` : `Your string: ${cardsText(codes)}. Play it, or tap a card to take it out.`;
+    if (!codes.length) return i18n.t("eleusis.your_turn");
+    return codes.length === 1 ? i18n.t("eleusis.chosen", { card: display(codes[0]) }) : i18n.t("eleusis.chosen_string", { cards: cardsText(codes) });
   }
-  if (me !== null && (t.expelled ?? []).includes(me)) return `You are expelled from this round: you keep your cards for the scores. ${T.othersTurn()}.`;
-  if (me !== null && t.forecaster === me) return `You are the Forecaster: you call the others' plays. ${T.othersTurn()}.`;
-  if (seatDeals(T)) return `You deal: the server judges each play by your rule. ${T.othersTurn()}.`;
+  const turn = T.othersTurn();
+  if (me !== null && (t.expelled ?? []).includes(me)) return i18n.t("eleusis.you_are_expelled", { turn });
+  if (me !== null && t.forecaster === me) return i18n.t("eleusis.you_are_forecaster", { turn });
+  if (seatDeals(T)) return i18n.t("eleusis.you_deal", { turn });
   return T.othersTurn() ? `${T.othersTurn()}.` : "";
 }
 
@@ -365,18 +388,19 @@ function actions(T) {
   const out = [];
   if (T.legal("play")) {
     const codes = chosenCodes(T);
-    const words = codes.length === 0 ? "Play" : codes.length === 1 ? `Play ${display(codes[0])}` : `Play the string ${cardsText(codes)}`;
+    const words = codes.length === 0 ? i18n.t("eleusis.play") : codes.length === 1 ? i18n.t("eleusis.play_card", { card: display(codes[0]) }) : i18n.t("eleusis.play_string", { cards: cardsText(codes) });
     out.push(button("play", words, "Enter", () => playChosen(T), { kind: "gold", disabled: !codes.length }));
-    if (codes.length) out.push(button("clear", "Clear", "Esc", () => clearChosen(T)));
+    if (codes.length) out.push(button("clear", i18n.t("eleusis.clear"), "Esc", () => clearChosen(T)));
   }
-  if (T.legal("no-play")) out.push(button("no-play", "No play", "N", () => noPlay(T)));
-  if (T.legal("forecast")) out.push(button("forecast", "I am the Forecaster", "F", () => T.send({ move: "forecast" }), { kind: "gold" }));
-  if (T.legal("pass")) out.push(button("go-on", "Go on", "P", () => T.send({ move: "pass" })));
+  if (T.legal("no-play")) out.push(button("no-play", i18n.t("eleusis.no_play_button"), "N", () => noPlay(T)));
+  if (T.legal("forecast")) out.push(button("forecast", i18n.t("eleusis.i_forecast"), "F", () => T.send({ move: "forecast" }), { kind: "gold" }));
+  if (T.legal("pass")) out.push(button("go-on", i18n.t("eleusis.go_on"), "P", () => T.send({ move: "pass" })));
   if (T.legal("call")) {
     const noPlayCall = t.awaiting?.play === "no-play";
     const card = noPlayCall ? named(T) : null;
-    out.push(button("call-right", noPlayCall ? "Right: no card fits" : "Right", "R", () => callRight(T), { kind: "gold" }));
-    out.push(button("call-wrong", noPlayCall ? (card ? `Wrong: it could take ${display(card)}` : "Wrong: it could take … (tap a card)") : "Wrong", "W", () => callWrong(T), { kind: "gold", disabled: noPlayCall && !card }));
+    out.push(button("call-right", noPlayCall ? i18n.t("eleusis.right_none_fits") : i18n.t("eleusis.right_button"), "R", () => callRight(T), { kind: "gold" }));
+    const wrong = noPlayCall ? (card ? i18n.t("eleusis.wrong_could_take", { card: display(card) }) : i18n.t("eleusis.wrong_tap")) : i18n.t("eleusis.wrong_button");
+    out.push(button("call-wrong", wrong, "W", () => callWrong(T), { kind: "gold", disabled: noPlayCall && !card }));
   }
   return out;
 }
@@ -394,7 +418,7 @@ function key(event, T) {
     if (k === "Enter" && loose) {
       if (chosen(T).length) playChosen(T);
       else if (inHand) toggle(T, target.dataset.code, Number(target.dataset.copy ?? 0));
-      else T.toast("Choose a card first: Tab to your hand, arrows to move, Space or Enter to choose.");
+      else T.toast(i18n.t("eleusis.choose_first"));
       return true;
     }
     if (k === "Escape" && chosen(T).length && !document.body.classList.contains("side-open")) {
@@ -420,8 +444,8 @@ function key(event, T) {
 
 function keys(T) {
   const t = T.view?.table;
-  if (t?.phase === "rule" && seatDeals(T)) return "Keys: type the rule, Enter commits it (Shift+Enter: a new line), Tab to the examples and the library, M sound.";
-  return "Keys: Tab to your hand, ← → move, Space chooses (again: out), Enter plays the chosen, Esc clears, N no play, F Forecaster, P go on, R right, W wrong, M sound.";
+  if (t?.phase === "rule" && seatDeals(T)) return i18n.t("eleusis.keys_rule");
+  return i18n.t("eleusis.keys");
 }
 
 function tapCard(code, copy, T) {
@@ -431,7 +455,7 @@ function tapCard(code, copy, T) {
 }
 
 function cardHint(code, T) {
-  return `${display(code)}: tap to choose it (again: to take it out); Play sends the chosen card, or the string in the order chosen.`;
+  return i18n.t("eleusis.card_hint", { card: display(code) });
 }
 
 function handCard(code, copy, T) {
@@ -443,25 +467,35 @@ function seatBadges(seat, T) {
   const t = T.view.table;
   if (!t) return [];
   const out = [];
-  if (t.forecaster === seat) out.push(el("span", { class: "role-chip forecaster", title: "the Forecaster: calls the others' plays", "data-says": "Forecaster" }, "Forecaster"));
-  if ((t.expelled ?? []).includes(seat)) out.push(el("span", { class: "role-chip expelled", title: "expelled from this round", "data-says": "expelled" }, "Expelled"));
+  if (t.forecaster === seat) out.push(el("span", { class: "role-chip forecaster", title: i18n.t("eleusis.forecaster_title"), "data-says": i18n.t("eleusis.forecaster_says") }, i18n.t("eleusis.forecaster_chip")));
+  if ((t.expelled ?? []).includes(seat)) out.push(el("span", { class: "role-chip expelled", title: i18n.t("eleusis.expelled_title"), "data-says": i18n.t("eleusis.expelled_says") }, i18n.t("eleusis.expelled_chip")));
   return out;
 }
 
 function lineWords(line, T) {
   switch (line.type) {
-    case "deal":
-      return `Round ${line.hand}: ${T.view?.table?.server_deals || T.view?.options?.dealer === 0 ? "the server deals" : `${T.who(line.dealer)} deal${line.dealer === T.me ? "" : "s"}`}; the starter is ${display(line.starter)}.`;
+    case "draw-for-deal": {
+      // With the server dealing every round, the draw only says where play begins: at its seat's left.
+      if (T.view?.options?.dealer !== 0) return null;
+      const first = (line.dealer + 1) % (T.view?.seats?.length ?? line.cards.length);
+      const said = { cards: cardsText(line.cards), name: T.who(first) };
+      return first === T.me ? i18n.t("eleusis.draw_you_first", said) : i18n.t("eleusis.draw_first", said);
+    }
+    case "deal": {
+      const said = { hand: line.hand, name: T.who(line.dealer), card: display(line.starter) };
+      if (T.view?.table?.server_deals || T.view?.options?.dealer === 0) return i18n.t("eleusis.deal_server", said);
+      return line.dealer === T.me ? i18n.t("eleusis.deal_you", said) : i18n.t("eleusis.deal", said);
+    }
     case "rule-commitment":
-      return `The secret rule of round ${line.hand} is committed: fingerprint ${shortHex(line.commitment, 8)}.`;
+      return i18n.t("eleusis.committed", { hand: line.hand, hex: shortHex(line.commitment, 8) });
     case "rule-reveal":
-      return `Round ${line.hand}'s secret rule was: ${line.rule}`;
+      return i18n.t("eleusis.revealed", { hand: line.hand, rule: line.rule });
     case "restock":
-      return `The stock ran low: a new pack of ${line.cards} cards goes under it.`;
+      return i18n.t("eleusis.restock", { cards: line.cards });
     case "judgement": {
-      const { verdict, detail, extras } = judgementWords(line, T.who);
+      const { verdict, detail, extras } = judgementWords(line, T);
       // The move's own line says what was played just before: this one says how it was judged.
-      return [`${verdict} ${detail}.`, ...extras.map((x) => `${x}.`)].join(" ");
+      return [`${verdict} ${detail}.`, ...extras.map((x) => `${x.text}.`)].join(" ");
     }
     default:
       return null;
@@ -471,36 +505,33 @@ function lineWords(line, T) {
 function moveWords(line, T) {
   switch (line.move) {
     case "string":
-      return `played the string ${cardsText(line.cards)}`;
+      return i18n.t("eleusis.played_string", { cards: cardsText(line.cards) });
     case "no-play":
-      return "declared no play and showed their hand";
+      return i18n.t("eleusis.declared_no_play");
     case "forecast":
-      return 'declared "I am the Forecaster"';
+      return i18n.t("eleusis.declared_forecaster");
     case "pass":
-      return "went on without forecasting";
+      return i18n.t("eleusis.went_on");
     case "call":
-      return `called it ${line.call}${line.card ? `: it could take ${display(line.card)}` : ""}`;
+      return line.card ? i18n.t("eleusis.called_card", { call: callWords(line.call), card: display(line.card) }) : i18n.t("eleusis.called", { call: callWords(line.call) });
     case "rule":
-      return "wrote the secret rule";
+      return i18n.t("eleusis.wrote_rule");
     default:
       return null;
   }
 }
 
 function handEndWords(line, T) {
-  const names = line.winners.map(T.who).join(" and ");
-  const top = line.scores[line.winners[0]];
-  if (line.how === "out") return `Round ${line.hand}: ${names} went out and scored ${top}.`;
-  return `Round ${line.hand} is over: ${names} scored most, ${top}.`;
+  const said = { hand: line.hand, names: andList(line.winners.map(T.who)), top: line.scores[line.winners[0]] };
+  return line.how === "out" ? i18n.t("eleusis.round_out", said) : i18n.t("eleusis.round_most", said);
 }
 
 function scoresHint(T) {
-  const rounds = T.view.options?.rounds || T.view.seats.length;
-  return `Each round a player scores the most cards anyone holds less their own (4 more with none), the Forecaster a bonus, the dealing seat the dealer's score. The game is ${plural(rounds, "round")}.`;
+  return i18n.t("eleusis.scores", { count: T.view.options?.rounds || T.view.seats.length });
 }
 
 function emptyHand(T) {
-  return seatDeals(T) ? "You deal this round: you hold no cards." : "No cards.";
+  return seatDeals(T) ? i18n.t("eleusis.you_deal_no_cards") : i18n.t("eleusis.no_cards");
 }
 
 // -- the verify page ---------------------------------------------------------------------
@@ -510,31 +541,31 @@ function emptyHand(T) {
 function handMore(report, hand, who) {
   const sideline = hand.sidelines.flat().flat();
   const rows = [
-    el("p", { class: "revealed-rule" }, el("span", {}, "The secret rule, revealed at the round's end: "), el("code", {}, hand.rule), " ",
+    el("p", { class: "revealed-rule" }, el("span", {}, `${i18n.t("eleusis.revealed_at_end")} `), el("code", {}, hand.rule), " ",
       checkNote(hand.rule, hand.nonce, hand.commitment)),
-    el("div", { class: "mainline-row" }, el("span", { class: "hint" }, `Mainline, ${plural(hand.mainline.length, "card")}: `), cardRow(hand.mainline)),
+    el("div", { class: "mainline-row" }, el("span", { class: "hint" }, `${i18n.t("eleusis.mainline_cards", { count: hand.mainline.length })} `), cardRow(hand.mainline)),
     sideline.length
-      ? el("div", { class: "sideline-row" }, el("span", { class: "hint" }, `Wrong plays below it, ${plural(sideline.length, "card")}: `), cardRow(sideline))
+      ? el("div", { class: "sideline-row" }, el("span", { class: "hint" }, `${i18n.t("eleusis.sideline_cards", { count: sideline.length })} `), cardRow(sideline))
       : null,
   ];
   const forecast = hand.forecaster === null || hand.forecaster === undefined
     ? null
-    : `${who(hand.forecaster)} ended the round as the Forecaster (bonus ${hand.forecaster_bonus}).`;
-  const dealer = hand.server_deals ? `The server dealt: its score ${hand.dealer_score} goes to no seat.` : `${who(hand.dealer)} dealt and scores ${hand.dealer_score}.`;
+    : i18n.t("eleusis.ended_forecaster", { name: who(hand.forecaster), bonus: hand.forecaster_bonus });
+  const dealer = hand.server_deals ? i18n.t("eleusis.server_dealt", { score: hand.dealer_score }) : i18n.t("eleusis.dealt", { name: who(hand.dealer), score: hand.dealer_score });
   rows.push(el("p", { class: "hint" }, [forecast, dealer].filter(Boolean).join(" ")));
   return el("div", { class: "eleusis-round" }, rows);
 }
 
 export const verifyWords = {
-  leftLabel: "Cards left",
+  leftLabel: i18n.t("game.cards_left"),
   handMore,
   // A round ends when a player has no cards left, or for the reason the rules give (all expelled,
   // a right no play with four cards or fewer, the layout's hard stop); the best score wins it.
   resultText: (report, hand, names) =>
     hand.result.how === "out"
-      ? `${names[0]} went out: no cards left.`
-      : `The round ended: ${hand.result.reason}; highest score ${names.join(" and ")}.`,
-  restockSummary: (count) => `The stock ran low ${count === 1 ? "once" : `${count} times`}: each time a fresh pack, shuffled from the seeds, went under it`,
+      ? i18n.t("eleusis.verify_out", { name: names[0] })
+      : i18n.t("eleusis.verify_ended", { reason: hand.result.reason, names: andList(names) }),
+  restockSummary: (count) => i18n.t("eleusis.restocks", { count }),
 };
 
 export default {
@@ -556,5 +587,6 @@ export default {
   handEndWords,
   scoresHint,
   scoresExtra,
+  handEndMore,
   emptyHand,
 };

@@ -9,6 +9,7 @@
 // `s` is the seat's state that eleusis.js keeps between draws: the rule box is kept in `s.box`.
 
 import { cardName, display } from "../cards.js";
+import * as i18n from "../i18n.js";
 import { concat, lp, sha256, toHex } from "../protocol.js";
 import { el } from "../ui.js";
 
@@ -32,12 +33,12 @@ export async function ruleCommitment(rule, nonce) {
 }
 
 const CHECK_WORDS = {
-  checking: "checking…",
-  checks: "✔ checks: SHA-256 of the rule and its nonce is the fingerprint fixed before the first play",
-  fails: "✘ does not check: the rule and nonce do not give the fingerprint fixed before the first play",
+  checking: i18n.t("eleusis.checking"),
+  checks: i18n.t("eleusis.checks"),
+  fails: i18n.t("eleusis.fails"),
 };
 
-const SHORT_CHECK_WORDS = { checking: "checking…", checks: "✔ checks", fails: "✘ does not check" };
+const SHORT_CHECK_WORDS = { checking: i18n.t("eleusis.checking"), checks: i18n.t("eleusis.checks_short"), fails: i18n.t("eleusis.fails_short") };
 
 /** A note that says whether `rule` and `nonce` give `commitment`; it updates itself once worked out. */
 export function checkNote(rule, nonce, commitment, { id = null, short = false } = {}) {
@@ -90,10 +91,10 @@ function showRefusal(box, detail, text = "") {
     return;
   }
   const column = Number(/at column (\d+)/.exec(detail)?.[1] ?? 0);
-  const parts = [el("p", { class: "error", id: "rule-error-text" }, `Not a rule the game can read: ${detail}`)];
+  const parts = [el("p", { class: "error", id: "rule-error-text" }, i18n.t("eleusis.not_a_rule", { detail }))];
   if (column && !text.includes("\n") && text.length <= 120) {
     // The rule with a caret under the column the reader stopped at.
-    parts.push(el("pre", { class: "rule-caret", id: "rule-caret", "aria-hidden": "true" }, `${text}\n${" ".repeat(column - 1)}^ column ${column}`));
+    parts.push(el("pre", { class: "rule-caret", id: "rule-caret", "aria-hidden": "true" }, `${text}\n${" ".repeat(column - 1)}${i18n.t("eleusis.caret", { column })}`));
   }
   node.replaceChildren(...parts);
   node.hidden = false;
@@ -106,7 +107,7 @@ async function commitRule(T, s) {
   const box = s.box;
   const text = box.area.value;
   if (!text.trim()) {
-    showRefusal(box, "write a rule first, or pick one below");
+    showRefusal(box, i18n.t("eleusis.write_first"));
     return;
   }
   showRefusal(box, null);
@@ -132,21 +133,21 @@ function ruleBox(T, s) {
   const sheet = el(
     "section",
     { class: "sheet rule-entry", id: "rule-entry", role: "dialog", "aria-modal": "false", "aria-labelledby": "rule-entry-title" },
-    el("h2", { id: "rule-entry-title" }, `You deal round ${t.hand_no}: write the secret rule`),
-    el("p", { class: "rule-when" }, `The starter is ${display(t.mainline[0])} (${cardName(t.mainline[0])}): "last" is this card until a card goes on the mainline. `, el("span", { class: "time-left" }, "Time left: ", el("b", { "data-timer": "true" }, "…"))),
-    el("p", { class: "hint" }, "Only you see it. Before the first play the table fixes its fingerprint, which everyone sees; when the round ends the rule is shown to all, and the fingerprint checks it."),
-    el("label", { for: "rule-text" }, "The rule (Enter commits)"),
+    el("h2", { id: "rule-entry-title" }, i18n.t("eleusis.you_write", { hand: t.hand_no })),
+    el("p", { class: "rule-when" }, `${i18n.t("eleusis.starter_is", { card: display(t.mainline[0]), name: cardName(t.mainline[0]) })} `, el("span", { class: "time-left" }, `${i18n.t("eleusis.time_left")} `, el("b", { "data-timer": "true" }, "…"))),
+    el("p", { class: "hint" }, i18n.t("eleusis.only_you")),
+    el("label", { for: "rule-text" }, i18n.t("eleusis.the_rule")),
     area,
     error,
     el(
       "p",
       { class: "rule-buttons" },
-      el("button", { type: "button", class: "gold", id: "rule-commit", onclick: () => commitRule(T, s) }, "Commit to this rule"),
-      t.suggested ? el("button", { type: "button", class: "secondary", id: "rule-suggested", onclick: () => putRule(s, t.suggested) }, "Use the suggested rule") : null,
+      el("button", { type: "button", class: "gold", id: "rule-commit", onclick: () => commitRule(T, s) }, i18n.t("eleusis.commit")),
+      t.suggested ? el("button", { type: "button", class: "secondary", id: "rule-suggested", onclick: () => putRule(s, t.suggested) }, i18n.t("eleusis.suggested")) : null,
     ),
-    el("details", { class: "rule-help", open: true }, el("summary", {}, "How a rule is written"), el("pre", { id: "rule-syntax" }, t.syntax_help ?? "")),
-    (t.examples ?? []).length ? el("div", { class: "rule-list" }, el("h3", {}, "The rule text's examples (tap one to put it in the box)"), el("ul", { id: "rule-examples" }, t.examples.map((text) => pickButton(s, text)))) : null,
-    (t.library ?? []).length ? el("details", { class: "rule-list" }, el("summary", {}, `The library: ${t.library.length} rule${t.library.length === 1 ? "" : "s"}`), el("ul", { id: "rule-library" }, t.library.map((text) => pickButton(s, text)))) : null,
+    el("details", { class: "rule-help", open: true }, el("summary", {}, i18n.t("eleusis.how_written")), el("pre", { id: "rule-syntax" }, t.syntax_help ? i18n.t("eleusis.syntax_help") : "")),
+    (t.examples ?? []).length ? el("div", { class: "rule-list" }, el("h3", {}, i18n.t("eleusis.examples")), el("ul", { id: "rule-examples" }, t.examples.map((text) => pickButton(s, text)))) : null,
+    (t.library ?? []).length ? el("details", { class: "rule-list" }, el("summary", {}, i18n.t("eleusis.library", { count: t.library.length })), el("ul", { id: "rule-library" }, t.library.map((text) => pickButton(s, text)))) : null,
   );
   const node = el("div", { class: "overlay rule-overlay" }, sheet);
   s.box = { key, node, area, error };
@@ -154,31 +155,55 @@ function ruleBox(T, s) {
   return node;
 }
 
+/** The round's rule as its end reveals it (`t`, the table at the round's end): the rule, the
+ * fingerprint fixed before the first play, the nonce, the check worked out here, and what the
+ * dealer scored; `ids` names its parts. */
+function revealedRule(t, ids, { className = "rule-revealed", short = false } = {}) {
+  return el(
+    "section",
+    { class: className, id: ids.section, "aria-labelledby": ids.title },
+    el("h3", { id: ids.title }, i18n.t("eleusis.rule_was", { hand: t.hand_no })),
+    el("p", {}, el("code", { class: "rule-text", id: ids.rule }, t.rule)),
+    el("p", { class: "rule-proof" }, `${i18n.t("eleusis.fingerprint")} `, el("code", { id: ids.commitment }, t.commitment)),
+    el("p", { class: "rule-proof" }, `${i18n.t("eleusis.nonce")} `, el("code", { id: ids.nonce }, t.nonce)),
+    el("p", {}, checkNote(t.rule, t.nonce, t.commitment, { id: ids.check, short })),
+    el("p", { class: "hint" }, dealerScores(t)),
+  );
+}
+
+/** "The dealer scores 4 (the server dealt: no seat gets it); the Forecaster's bonus is 2." */
+function dealerScores(t) {
+  const said = { score: t.dealer_score, bonus: t.forecaster_bonus };
+  if (t.server_deals) return t.forecaster_bonus ? i18n.t("eleusis.server_scores_bonus", said) : i18n.t("eleusis.server_scores", said);
+  return t.forecaster_bonus ? i18n.t("eleusis.dealer_scores_bonus", said) : i18n.t("eleusis.dealer_scores", said);
+}
+
+/** What a round's summary (the sheet between rounds, the game's end) shows besides every seat's
+ * cards: the rule revealed at its end, with its commitment and the check. Ids begin with `prefix`. */
+export function handEndMore(T, hand, prefix) {
+  const t = T.view.table;
+  if (!t || t.phase !== "over" || !t.rule || t.hand_no !== hand.hand) return null;
+  const id = (part) => `${prefix}-${part}`;
+  return revealedRule(t, { section: id("rule"), title: id("rule-title"), rule: id("rule-text"), commitment: id("rule-commitment"), nonce: id("rule-nonce"), check: id("rule-check") }, { className: "rule-revealed rule-summary" });
+}
+
 /** The dealing seat's own rule while the round runs; everyone's once it is over. */
 export function ruleNode(T, s) {
   const t = T.view.table;
   if (t.phase === "rule") {
     if (seatDeals(T) && T.legal("rule")) return ruleBox(T, s);
-    return el("p", { class: "wanted", id: "rule-wait" }, `${T.who(t.dealer)} ${T.who(t.dealer) === "You" ? "are" : "is"} writing the secret rule.`);
+    return el("p", { class: "wanted", id: "rule-wait" }, t.dealer === T.me ? i18n.t("eleusis.you_are_writing") : i18n.t("eleusis.writing", { name: T.who(t.dealer) }));
   }
   if (t.phase === "over" && t.rule) {
-    return el(
-      "section",
-      { class: "rule-revealed", id: "rule-revealed", "aria-labelledby": "rule-revealed-title" },
-      el("h3", { id: "rule-revealed-title" }, `The secret rule of round ${t.hand_no} was`),
-      el("p", {}, el("code", { class: "rule-text", id: "revealed-rule" }, t.rule)),
-      el("p", { class: "rule-proof" }, "Fingerprint fixed before the first play: ", el("code", { id: "revealed-commitment" }, t.commitment)),
-      el("p", { class: "rule-proof" }, "Nonce, drawn from the game's shuffle: ", el("code", { id: "revealed-nonce" }, t.nonce)),
-      el("p", {}, checkNote(t.rule, t.nonce, t.commitment, { id: "rule-check" })),
-      el("p", { class: "hint" }, `The dealer scores ${t.dealer_score}${t.server_deals ? " (the server dealt: no seat gets it)" : ""}${t.forecaster_bonus ? `; the Forecaster's bonus is ${t.forecaster_bonus}` : ""}.`),
-    );
+    // On the board, beside the layout (the round's summary has the check in full words).
+    return revealedRule(t, { section: "rule-revealed", title: "rule-revealed-title", rule: "revealed-rule", commitment: "revealed-commitment", nonce: "revealed-nonce", check: "rule-check" }, { short: true });
   }
   if (t.rule && seatDeals(T)) {
-    return el("p", { class: "my-rule", id: "my-rule" }, "Your secret rule: ", el("code", { class: "rule-text" }, t.rule), el("span", { class: "hint" }, " Only you see it until the round ends; the server judges each play by it."));
+    return el("p", { class: "my-rule", id: "my-rule" }, `${i18n.t("eleusis.your_rule")} `, el("code", { class: "rule-text" }, t.rule), el("span", { class: "hint" }, ` ${i18n.t("eleusis.your_rule_hint")}`));
   }
   // The round before this one: its rule, now revealed, for whoever wants to look back.
   const before = revealedRules(T).find((r) => r.hand === t.hand_no - 1);
-  if (before) return el("p", { class: "hint last-rule", id: "last-rule" }, `Round ${before.hand}'s rule was `, el("code", { class: "rule-text" }, before.rule), " ", before.commitment ? checkNote(before.rule, before.nonce, before.commitment, { short: true }) : null);
+  if (before) return el("p", { class: "hint last-rule", id: "last-rule" }, `${i18n.t("eleusis.last_rule", { hand: before.hand })} `, el("code", { class: "rule-text" }, before.rule), " ", before.commitment ? checkNote(before.rule, before.nonce, before.commitment, { short: true }) : null);
   return null;
 }
 
@@ -189,11 +214,11 @@ export function scoresExtra(T) {
   return el(
     "section",
     { class: "rules-revealed", id: "rules-revealed" },
-    el("h3", {}, "The secret rules, revealed"),
+    el("h3", {}, i18n.t("eleusis.rules_revealed")),
     el(
       "ol",
       {},
-      rules.map((r) => el("li", {}, el("span", { class: "who" }, `Round ${r.hand}: `), el("code", { class: "rule-text" }, r.rule), " ", r.commitment ? checkNote(r.rule, r.nonce, r.commitment, { short: true }) : null)),
+      rules.map((r) => el("li", {}, el("span", { class: "who" }, `${i18n.t("eleusis.round_n", { hand: r.hand })} `), el("code", { class: "rule-text" }, r.rule), " ", r.commitment ? checkNote(r.rule, r.nonce, r.commitment, { short: true }) : null)),
     ),
   );
 }

@@ -4,9 +4,11 @@
 // (`table.row_cards`, `table.next`): Sjueren's ace above the king, Play or Pay's
 // rows round the corner.
 
-import { display, isRed, suitName, SUIT_SYMBOLS } from "../cards.js";
+import { display, isRed, SUIT_SYMBOLS } from "../cards.js";
+import * as i18n from "../i18n.js";
 import { RANKS, SUITS } from "../protocol.js";
 import { cardFace, el, fill } from "../ui.js";
+import { orList, suitWords } from "./phrases.js";
 
 /** Its style sheet, fan_tan.css (catalogue.js's rendererOf loads it before the first drawing). */
 export const css = ["fan_tan"];
@@ -21,8 +23,10 @@ function drawRows(T) {
     const cards = run.length
       ? el("span", { class: "run" }, run.map((code) => cardFace(code)))
       : el("span", { class: "run empty" }, el("span", { class: "card ghost", "aria-hidden": "true" }, opening ? display(opening + suit) : SUIT_SYMBOLS[i]));
-    const wants = ends.length ? `; next ${ends.map(display).join(" or ")}` : "";
-    const label = run.length ? `${suitName(suit)}: ${display(run[0])} to ${display(run.at(-1))}${wants}` : `${suitName(suit)}: not opened yet${wants}`;
+    const said = { suit: suitWords(suit), next: orList(ends.map(display)) };
+    const label = run.length
+      ? i18n.t(ends.length ? "fan_tan.row_next" : "fan_tan.row", { ...said, from: display(run[0]), to: display(run.at(-1)) })
+      : i18n.t(ends.length ? "fan_tan.closed_next" : "fan_tan.closed", said);
     return el(
       "div",
       { class: "suit-row", role: "group", "aria-label": label, "data-suit": suit, "data-next": ends.join(" ") || null },
@@ -30,19 +34,19 @@ function drawRows(T) {
       cards,
     );
   });
-  const pot = T.holdsStake() ? el("div", { class: "pot", role: "img", "aria-label": `Pot: ${t.pot} ${T.stake(t.pot)}` }, el("span", { class: "chips", "aria-hidden": "true" }, "●●●"), ` Pot ${t.pot}`) : null;
+  const pot = T.holdsStake() ? el("div", { class: "pot", role: "img", "aria-label": i18n.t("game.pot_label", { n: t.pot, unit: T.stake(t.pot) }) }, el("span", { class: "chips", "aria-hidden": "true" }, "●●●"), ` ${i18n.t("game.pot", { n: t.pot })}`) : null;
   fill(T.$("rows"), rows, pot);
   return "rows";
 }
 
 function status(T) {
   if (!T.myTurn()) return T.othersTurn() ? `${T.othersTurn()}.` : "";
-  if (T.legal("play")) return `Your turn: play a card that builds on a row${T.legal("pass") ? ", or pass and pay" : ""}.`;
-  return "Your turn: nothing can go on the table, so you pass.";
+  if (T.legal("play")) return T.legal("pass") ? i18n.t("fan_tan.play_or_pass") : i18n.t("fan_tan.play");
+  return i18n.t("fan_tan.must_pass");
 }
 
 function passLabel(T) {
-  return (T.view.cards ?? []).some((c) => c.playable) ? "Pass (with a penalty)" : "Pass";
+  return (T.view.cards ?? []).some((c) => c.playable) ? i18n.t("fan_tan.pass_penalty") : i18n.t("game.pass");
 }
 
 /** Where a played card lands (the table's motion): its suit's row, at the end it builds on. */

@@ -20,10 +20,12 @@
 // table page offers the moves themselves (a card's play, and the suit tokens when the legal
 // moves carry a suit with it; Draw, Keep, Pass).
 
-import { cardName, display, isRed, suitName, suitSymbol } from "../cards.js";
+import { cardName, display, isRed, suitSymbol } from "../cards.js";
+import * as i18n from "../i18n.js";
 import { RANKS, SUITS } from "../protocol.js";
 import { stockButton } from "../render.js";
 import { cardBack, cardFace, el, fill } from "../ui.js";
+import { andList, cards, rankWord, stockWords, suitWords as suitWord } from "./phrases.js";
 
 /** Its style sheet, generic.css (catalogue.js's rendererOf loads it before the first drawing). */
 export const css = ["generic"];
@@ -52,18 +54,18 @@ function fieldWords(key) {
 }
 
 /** A suit as a label says it: "♦ diamonds". */
-const suitWords = (letter) => `${suitSymbol(letter)} ${suitName(letter)}`;
+const suitWords = (letter) => `${suitSymbol(letter)} ${suitWord(letter)}`;
 
 /** One value in words: a seat's name (in a seats field), a card "10♦", a suit "♦ diamonds", a rank "jack". */
 function valueWords(value, key, T) {
-  if (value === null || value === undefined) return "none";
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (value === null || value === undefined) return i18n.t("generic.none");
+  if (typeof value === "boolean") return value ? i18n.t("generic.yes") : i18n.t("generic.no");
   if (typeof value === "number") return SEAT_FIELD.test(key) && Number.isInteger(value) && T.view.seats?.[value] ? T.who(value) : String(value).replace("-", "−");
-  if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? v.map((x) => valueWords(x, key, T)).join(" and ") : valueWords(v, key, T))).join(Array.isArray(value[0]) ? " · " : ", ");
+  if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? andList(v.map((x) => valueWords(x, key, T))) : valueWords(v, key, T))).join(Array.isArray(value[0]) ? " · " : ", ");
   if (typeof value === "object") return Object.entries(value).filter(([, v]) => !nothing(v)).map(([k, v]) => `${fieldWords(k).toLowerCase()} ${valueWords(v, k, T)}`).join(", ");
   if (isCard(value)) return display(value);
   if (isSuit(value)) return suitWords(value);
-  if (value.length === 1 && RANKS.includes(value)) return T.rankWord(value);
+  if (value.length === 1 && RANKS.includes(value)) return rankWord(value);
   return value.replace(/-/g, " ");
 }
 
@@ -92,7 +94,7 @@ function plays(items, T) {
         { class: i === items.length - 1 ? "last" : null },
         cards.map((code) => face(code)),
         el("span", { class: "by" }, T.who(item.seat)),
-        more.map(([k, v]) => el("span", { class: "more" }, typeof v === "string" && /\s/.test(v) ? `“${v}”` : `${fieldWords(k)} ${valueWords(v, k, T)}`)),
+        more.map(([k, v]) => el("span", { class: "more" }, typeof v === "string" && /\s/.test(v) ? i18n.t("generic.quoted", { text: v }) : `${fieldWords(k)} ${valueWords(v, k, T)}`)),
       );
     }),
   );
@@ -114,7 +116,7 @@ function describe(key, value, T, out, label = fieldWords(key), field = key) {
     if (runs.length) out.rows.push(cardsRow(field, label, runs.map((run) => el("span", { class: "run" }, run.map((code) => face(code)))), runs.map((run) => run.map(display).join(" ")).join("; ")));
   } else if (Array.isArray(value) && value.every((v) => v && typeof v === "object" && Number.isInteger(v.seat))) {
     if (value.some((item) => Object.values(item).some(isCard))) out.rows.push(cardsRow(field, label, plays(value, T), value.map((p) => `${T.who(p.seat)} ${Object.values(p).filter(isCard).map(display).join(" ")}`).join(", ")));
-    else fact(value.map(({ seat, ...rest }) => `${T.who(seat)}: ${valueWords(rest, key, T) || "none"}`).join(" · "));
+    else fact(value.map(({ seat, ...rest }) => `${T.who(seat)}: ${valueWords(rest, key, T) || i18n.t("generic.none")}`).join(" · "));
   } else if (Array.isArray(value) && value.length === seats && seats > 1 && value.every(isScalar) && !SEAT_FIELD.test(key)) {
     fact(value.map((v, s) => `${T.who(s)} ${valueWords(v, key, T)}`).join(" · "));
   } else if (value && typeof value === "object" && !Array.isArray(value)) {
@@ -125,7 +127,7 @@ function describe(key, value, T, out, label = fieldWords(key), field = key) {
       const suits = entries.filter(([, v]) => !nothing(v));
       if (suits.every(([, v]) => isCard(v) || isCards(v))) {
         // One row, a run of cards after each suit's sign.
-        if (suits.length) out.rows.push(cardsRow(field, label, suits.map(([suit, v]) => el("span", { class: "suit-run" }, el("span", { class: `suit-sign ${isRed(suit) ? "red" : "black"}`, "aria-hidden": "true" }, suitSymbol(suit)), el("span", { class: "run" }, [v].flat().map((code) => face(code))))), suits.map(([suit, v]) => `${suitName(suit)} ${[v].flat().map(display).join(" ")}`).join("; ")));
+        if (suits.length) out.rows.push(cardsRow(field, label, suits.map(([suit, v]) => el("span", { class: "suit-run" }, el("span", { class: `suit-sign ${isRed(suit) ? "red" : "black"}`, "aria-hidden": "true" }, suitSymbol(suit)), el("span", { class: "run" }, [v].flat().map((code) => face(code))))), suits.map(([suit, v]) => `${suitWord(suit)} ${[v].flat().map(display).join(" ")}`).join("; ")));
       } else if (suits.every(([, v]) => isScalar(v))) {
         fact(suits.map(([suit, v]) => `${suitSymbol(suit)} ${valueWords(v, key, T)}`).join(" · "));
       } else {
@@ -138,15 +140,16 @@ function describe(key, value, T, out, label = fieldWords(key), field = key) {
     }
   } else {
     const sized = typeof value === "number" && /_(size|count)$/.test(key);
-    fact(sized ? `${value} card${value === 1 ? "" : "s"}` : valueWords(value, key, T));
+    fact(sized ? cards(value) : valueWords(value, key, T));
   }
 }
 
 /** What pointing at the pile says. */
 function pileText(T) {
   const t = T.view.table;
-  const size = typeof t.pile_size === "number" ? `${t.pile_size} card${t.pile_size === 1 ? "" : "s"}, ` : "";
-  return `The pile: ${size}on top ${cardName(t.top)} (${display(t.top)})${isSuit(t.named) ? `, ${suitName(t.named)} named` : ""}.`;
+  const card = `${cardName(t.top)} (${display(t.top)})`;
+  const top = isSuit(t.named) ? i18n.t("generic.top_named", { card, suit: suitWord(t.named) }) : card;
+  return typeof t.pile_size === "number" ? i18n.t("generic.pile", { count: t.pile_size, top }) : i18n.t("generic.pile_top", { top });
 }
 
 /** The pile: its top card, a named suit's token on it, and (when there are more) cards under it. */
@@ -157,10 +160,10 @@ function pile(T) {
   const named = isSuit(t.named) ? t.named : null;
   const node = el(
     "div",
-    { class: "pile", id: "pile", tabindex: "0", role: "img", "aria-label": `Pile: ${cardName(t.top)}${named ? `, ${suitName(named)} named` : ""}` },
+    { class: "pile", id: "pile", tabindex: "0", role: "img", "aria-label": named ? i18n.t("game.pile_named", { card: cardName(t.top), suit: suitWord(named) }) : i18n.t("game.pile", { card: cardName(t.top) }) },
     (t.pile_size ?? 1) > 1 ? el("span", { class: "under", "aria-hidden": "true" }, cardBack(), cardBack()) : null,
     cardFace(t.top, { attrs: { class: `card ${isRed(t.top) ? "red" : "black"} top${fresh ? " fresh" : ""}` } }),
-    named ? el("span", { class: `token ${isRed(named) ? "red" : "black"}`, "aria-hidden": "true", title: `${suitName(named)} named` }, suitSymbol(named)) : null,
+    named ? el("span", { class: `token ${isRed(named) ? "red" : "black"}`, "aria-hidden": "true", title: i18n.t("game.suit_named", { suit: suitWord(named) }) }, suitSymbol(named)) : null,
   );
   T.explainOn(node, () => pileText(T));
   return node;
@@ -176,15 +179,15 @@ function drawTable(T) {
   fill(
     T.$("board"),
     hasStock || hasPile ? el("div", { class: "stock-pile generic-pile" }, hasStock ? stockButton(T) : null, hasPile ? pile(T) : null) : null,
-    out.rows.length ? el("ul", { class: "generic-rows", id: "generic-rows", "aria-label": "On the table" }, out.rows) : null,
-    out.facts.length ? el("ul", { class: "generic-facts", id: "generic-facts", "aria-label": "About the table" }, out.facts) : null,
+    out.rows.length ? el("ul", { class: "generic-rows", id: "generic-rows", "aria-label": i18n.t("generic.on_the_table") }, out.rows) : null,
+    out.facts.length ? el("ul", { class: "generic-facts", id: "generic-facts", "aria-label": i18n.t("generic.about_the_table") }, out.facts) : null,
   );
   return "board";
 }
 
 /** "a, b, or c" */
 function either(parts) {
-  return parts.length > 2 ? `${parts.slice(0, -1).join(", ")}, or ${parts.at(-1)}` : parts.join(", or ");
+  return parts.length > 1 ? i18n.t("generic.either", { first: parts.slice(0, -1).join(", "), then: parts.at(-1) }) : (parts[0] ?? "");
 }
 
 /** The plays that carry a suit (the card names one as it goes down): their cards. */
@@ -192,37 +195,48 @@ function suitCards(T) {
   return [...new Set((T.view.legal_moves ?? []).filter((m) => m.move === "play" && m.suit).map((m) => m.card))];
 }
 
+/**
+ * A kind of move as the status line says it: "draw", "no play" ("trekk", "si «kan ikke spille»"),
+ * the words of fairdeal's kinds ("generic.kind.<kind>"); a kind of a plugin's own, by its declared
+ * label (the catalogue gives it in the page's language), its first letter small.
+ */
+function kindWords(kind, T) {
+  const key = `generic.kind.${kind.replace(/-/g, "_")}`;
+  const words = i18n.t(key);
+  if (words !== key) return words;
+  const label = (T.entry?.move_forms ?? []).find((form) => form.kind === kind)?.label;
+  return label ? label.charAt(0).toLowerCase() + label.slice(1) : kind.replace(/-/g, " ");
+}
+
 /** What this seat may do, in words, from its legal moves: ["play a card (A♠ names a suit)", "draw"]. */
 function choices(T) {
   const moves = T.view.legal_moves ?? [];
   const kinds = [...new Set(moves.map((m) => m.move))];
   return kinds.map((kind) => {
-    if (kind !== "play") return kind.replace(/-/g, " ");
+    if (kind !== "play") return kindWords(kind, T);
     const cards = [...new Set(moves.filter((m) => m.move === "play").map((m) => m.card))];
     const naming = suitCards(T);
-    const what = cards.length === 1 ? `play ${display(cards[0])}` : "play a card";
-    if (!naming.length) return what;
-    if (cards.length === 1) return `${what} and name a suit`;
-    return `${what} (${naming.map(display).join(", ")} name${naming.length === 1 ? "s" : ""} a suit)`;
+    if (cards.length === 1) return i18n.t(naming.length ? "generic.play_card_naming" : "generic.play_card", { card: display(cards[0]) });
+    return naming.length ? i18n.t("generic.play_naming", { count: naming.length, cards: naming.map(display).join(", ") }) : i18n.t("generic.play_a_card");
   });
 }
 
 function status(T) {
   if (!T.myTurn()) return T.othersTurn() ? `${T.othersTurn()}.` : "";
   const pending = T.view.pending;
-  if (pending && T.legal("keep")) return `You drew ${display(pending)}: play it, or keep it.`;
+  if (pending && T.legal("keep")) return i18n.t("generic.drew", { card: display(pending) });
   const can = choices(T);
-  return can.length ? `Your turn: ${either(can)}.` : "Your turn.";
+  return can.length ? i18n.t("generic.your_turn", { choices: either(can) }) : i18n.t("generic.your_turn_only");
 }
 
 function stockText(T) {
   const t = T.view?.table;
   if (!t) return "";
-  const base = `The stock: ${t.stock_size} card${t.stock_size === 1 ? "" : "s"}.`;
+  const base = stockWords(t.stock_size);
   if (T.view.status !== "playing") return base;
-  if (!T.myTurn()) return `${base} It is not your turn.`;
-  if (T.view.pending) return `${base} Play or keep the card you drew (${display(T.view.pending)}).`;
-  return T.legal("draw") ? `${base} Tap to draw (D).` : `${base} You cannot draw now.`;
+  if (!T.myTurn()) return `${base} ${i18n.t("game.not_your_turn")}`;
+  if (T.view.pending) return `${base} ${i18n.t("generic.play_or_keep", { card: display(T.view.pending) })}`;
+  return `${base} ${T.legal("draw") ? i18n.t("game.tap_to_draw") : i18n.t("generic.cannot_draw")}`;
 }
 
 export default {
@@ -230,6 +244,6 @@ export default {
   status,
   stockText,
   // The suit tokens' keys, when a play this turn names a suit.
-  keyLines: (T) => (suitCards(T).length ? ["1–4 name a suit"] : []),
-  cardHint: (code, T) => `${display(code)} can be played: tap to lift, tap again to play${suitCards(T).includes(code) ? " (it names a suit: pick one)" : ""}.`,
+  keyLines: (T) => (suitCards(T).length ? [i18n.t("game.keys_suit")] : []),
+  cardHint: (code, T) => i18n.t(suitCards(T).includes(code) ? "generic.card_hint_naming" : "generic.card_hint", { card: display(code) }),
 };

@@ -2,6 +2,7 @@
 // is) and the countdown to the next hand between hands. table.js ticks them; each writes only
 // what changed, once a second.
 
+import { t } from "../i18n.js";
 import { $, myTurn, ui } from "./state.js";
 
 export function renderTimer() {
@@ -40,5 +41,5 @@ export function tickNext() {
   const node = $("next-countdown");
   if (!node || ui.nextAt === null) return;
   const left = Math.max(0, Math.ceil((ui.nextAt - performance.now()) / 1000));
-  writeText(node, left > 0 ? `Next hand in ${left} s` : "Dealing the next hand…");
+  writeText(node, left > 0 ? t("table.next_in", { n: left }) : t("table.dealing_next"));
 }

@@ -4,6 +4,7 @@
 // this browser kept for the log.
 
 import { ApiError, request } from "../api.js";
+import { t } from "../i18n.js";
 import { checkRecordLog, rememberCheckpoint, witnessesOf, witnessWords } from "../publiclog.js";
 import { el, fill, shortHex } from "../ui.js";
 import { storedSeed } from "./seeding.js";
@@ -27,7 +28,7 @@ async function checkPublicLog(log) {
   const end = result.entries.find((e) => e.type === "end");
   const last = ui.record[ui.record.length - 1];
   if (result.ok && end && last?.type === "reveal" && last.seq !== end.entry.seq) {
-    Object.assign(result, { ok: false, error: `end entry ${end.index}: the log says the record ends at line ${end.entry.seq}, this page's record at line ${last.seq}` });
+    Object.assign(result, { ok: false, error: t("table.log_end_differs", { index: end.index, logs: end.entry.seq, ours: last.seq }) });
   }
   let memory = null;
   let witnessed = null;
@@ -58,7 +59,7 @@ export async function fetchPublicLog() {
     await checkPublicLog(await request("GET", `${api.base}/log`));
   } catch (error) {
     const missing = error instanceof ApiError && error.status === 404;
-    setPublicLog({ ok: false, missing, error: missing ? "this game is not in the server's public log" : `the server's log could not be read: ${error.message}`, entries: [] });
+    setPublicLog({ ok: false, missing, error: missing ? t("table.log_missing_reason") : t("table.log_unread", { reason: error.message }), entries: [] });
     renderFair();
   }
 }
@@ -76,20 +77,23 @@ export async function checkAnnounced(announced) {
 }
 
 function logWords(e) {
-  return e.type === "end" ? `its end (${e.entry.how}): entry ${e.index}` : `entry ${e.index}`;
+  if (e.type !== "end") return t("table.log_entry", { index: e.index });
+  const key = `table.log_how_${e.entry.how}`;
+  const how = t(key);
+  return t("table.log_end_entry", { how: how === key ? e.entry.how : how, index: e.index });
 }
 
 function publicLogBlock() {
   const state = ui.publicLog;
-  const heading = el("h3", {}, "In the public log");
-  if (!state) return el("div", { id: "fair-log", "data-state": "checking" }, heading, el("p", { class: "hint" }, "Checking…"));
+  const heading = el("h3", {}, t("table.in_public_log"));
+  if (!state) return el("div", { id: "fair-log", "data-state": "checking" }, heading, el("p", { class: "hint" }, t("table.checking")));
   if (!state.ok && !state.checkpoint) {
     return el("div", { id: "fair-log", "data-state": state.missing ? "missing" : "failed" }, heading,
-      el("p", { class: "error", id: "fair-log-status" }, state.missing ? "This game is not in the server's public log: it was never announced there (a game from before the log has no entry)." : `Not confirmed in the public log: ${state.error}.`));
+      el("p", { class: "error", id: "fair-log-status" }, state.missing ? t("table.log_missing") : t("table.log_unconfirmed", { reason: state.error })));
   }
   const cp = state.checkpoint;
   const memory = state.memory;
-  const signed = cp.signature === "checked" ? "checked against the log's signed checkpoint" : "checked against the log's checkpoint (signature not checked in this browser)";
+  const signed = t(cp.signature === "checked" ? "table.log_signed" : "table.log_unsigned");
   const words = state.entries.map(logWords);
   const fork = memory?.status === "fork";
   return el(
@@ -98,19 +102,19 @@ function publicLogBlock() {
     heading,
     fork
       ? el("div", { class: "error", id: "fair-log-fork", role: "alert" },
-          el("p", {}, el("strong", {}, "This server has shown two different logs."), " An honest log only grows, so one of them was rewritten or shown only to some: report both checkpoints below (each is signed by the server)."),
+          el("p", {}, el("strong", {}, t("table.log_fork")), " ", t("table.log_fork_text")),
           el("p", { class: "hint" }, memory.error),
           el("pre", { class: "hex" }, memory.previous),
           el("pre", { class: "hex" }, memory.checkpoint))
       : null,
     state.ok
-      ? el("p", { id: "fair-log-status" }, `In the public log: ${words.join(", ")} of ${cp.size}, ${signed}.`)
-      : el("p", { class: "error", id: "fair-log-status" }, `Not confirmed in the public log: ${state.error}.`),
-    el("p", { class: "hint" }, "Log: ", el("code", { id: "fair-log-origin" }, cp.origin), ". Announced before the first card, so the game cannot be dropped or dealt again with another seed unseen."),
+      ? el("p", { id: "fair-log-status" }, t("table.log_in", { entries: words.join(", "), size: cp.size, signed }))
+      : el("p", { class: "error", id: "fair-log-status" }, t("table.log_unconfirmed", { reason: state.error })),
+    el("p", { class: "hint" }, t("table.log_label"), " ", el("code", { id: "fair-log-origin" }, cp.origin), ". ", t("table.log_announced")),
     state.witnessed ? el("p", { id: "fair-log-witnesses", class: state.witnessed.error ? "error" : "hint" }, witnessWords(state.witnessed)) : null,
-    memory?.status === "unchecked" ? el("p", { class: "error" }, `This log's checkpoints could not be compared: ${memory.error}.`) : null,
+    memory?.status === "unchecked" ? el("p", { class: "error" }, t("table.log_uncompared", { reason: memory.error })) : null,
     memory && !fork && memory.status !== "unchecked"
-      ? el("p", { class: "hint" }, memory.status === "first" ? "This browser keeps this checkpoint, to check that the log's next ones extend it." : "It extends the checkpoints this browser saw before: one log for everybody.")
+      ? el("p", { class: "hint" }, t(memory.status === "first" ? "table.log_first" : "table.log_extends"))
       : null,
   );
 }
@@ -125,31 +129,31 @@ export function renderFair() {
     let state;
     if (start) {
       const value = start.client_seeds[s.seat];
-      state = value ? el("code", { class: "seed" }, value) : el("span", { class: "hint" }, s.bot ? "bot: no seed" : "no seed");
+      state = value ? el("code", { class: "seed" }, value) : el("span", { class: "hint" }, t(s.bot ? "table.bot_no_seed" : "table.no_seed"));
     } else if (revealed.has(s.seat)) {
       state = el("code", { class: "seed" }, revealed.get(s.seat));
     } else if (s.bot) {
-      state = el("span", { class: "hint" }, "bot: no seed");
+      state = el("span", { class: "hint" }, t("table.bot_no_seed"));
     } else {
-      state = el("span", { class: "hint" }, committed.has(s.seat) ? "committed, not yet revealed" : "waiting for a commitment");
+      state = el("span", { class: "hint" }, t(committed.has(s.seat) ? "table.committed_not_revealed" : "table.waiting_commitment"));
     }
-    return el("li", {}, el("span", { class: "who" }, s.seat === me ? "You" : s.name), state);
+    return el("li", {}, el("span", { class: "who" }, s.seat === me ? t("words.you") : s.name), state);
   });
   const over = view.status === "over" || view.status === "abandoned";
   fill(
     $("panel-fair"),
-    el("h2", {}, "Why it is fair"),
-    el("p", {}, "A secret seed shuffles every deal and every new stock of this game. Its fingerprint was fixed before any player's seed existed; the seed itself is shown at the end, so anyone can deal every hand again and check it."),
-    el("h3", {}, "Fingerprint, from the start"),
+    el("h2", {}, t("table.why_fair")),
+    el("p", {}, t("table.fair_text")),
+    el("h3", {}, t("table.fingerprint_start")),
     el("code", { class: "hex", id: "fair-commitment" }, view.commitment),
-    el("h3", {}, "Players' seeds"),
-    el("p", { class: "hint" }, "Each player's browser picks a seed and commits to it before any is shown, so nobody can choose theirs after seeing another."),
+    el("h3", {}, t("table.players_seeds")),
+    el("p", { class: "hint" }, t("table.players_seeds_text")),
     el("ul", { class: "seeds", id: "fair-seeds" }, seedRows),
-    mine ? el("p", { class: "hint", id: "my-seed" }, "Your browser's seed: ", el("code", {}, mine.seed), " — committed as ", el("code", {}, shortHex(mine.commitment, 10)), ".") : null,
+    mine ? el("p", { class: "hint", id: "my-seed" }, t("table.browser_seed"), " ", el("code", {}, mine.seed), " ", t("table.committed_as"), " ", el("code", {}, shortHex(mine.commitment, 10)), ".") : null,
     publicLogBlock(),
-    el("h3", {}, "Server seed, at the end"),
-    view.server_seed ? el("code", { class: "hex", id: "fair-server-seed" }, view.server_seed) : el("p", { class: "hint", id: "fair-server-seed" }, "Hidden until the game ends."),
-    el("p", {}, el("a", { class: over ? "button gold" : "button secondary", href: `/verify?game=${encodeURIComponent(gameId)}`, id: "verify-link" }, "Verify this game")),
-    over ? null : el("p", { class: "hint" }, "Before the end the check can only say the seed is not revealed yet."),
+    el("h3", {}, t("table.server_seed_end")),
+    view.server_seed ? el("code", { class: "hex", id: "fair-server-seed" }, view.server_seed) : el("p", { class: "hint", id: "fair-server-seed" }, t("table.hidden_until_end")),
+    el("p", {}, el("a", { class: over ? "button gold" : "button secondary", href: `/verify?game=${encodeURIComponent(gameId)}`, id: "verify-link" }, t("table.verify_game"))),
+    over ? null : el("p", { class: "hint" }, t("table.before_end")),
   );
 }

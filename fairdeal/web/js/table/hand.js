@@ -3,6 +3,7 @@
 // the suit tokens of an eight, and the key hint.
 
 import { cardName, display, isRed, suitName, SUIT_SYMBOLS } from "../cards.js";
+import { t } from "../i18n.js";
 import { RANKS, SUITS } from "../protocol.js";
 import { cardFace, el, fill } from "../ui.js";
 import { act, fieldBox, keep, lower, nameSuit, play, playThen, tapCard } from "./moves.js";
@@ -27,11 +28,11 @@ export function renderSuitPicker() {
   }
   fill(
     picker,
-    el("span", { class: "picker-title" }, `Name a suit for ${display(ui.lifted)}`),
+    el("span", { class: "picker-title" }, t("table.name_suit_for", { card: display(ui.lifted) })),
     [...SUITS].map((letter, i) =>
       el(
         "button",
-        { type: "button", class: `suit-token ${isRed(letter) ? "red" : "black"}`, "data-suit": letter, "aria-label": `Name ${suitName(letter)} (${i + 1})`, onclick: () => nameSuit(letter) },
+        { type: "button", class: `suit-token ${isRed(letter) ? "red" : "black"}`, "data-suit": letter, "aria-label": t("table.name_suit", { suit: suitName(letter), n: i + 1 }), onclick: () => nameSuit(letter) },
         el("span", { class: "glyph", "aria-hidden": "true" }, SUIT_SYMBOLS[i]),
         el("span", { class: "suit-word" }, suitName(letter)),
         el("kbd", { "aria-hidden": "true" }, String(i + 1)),
@@ -57,7 +58,8 @@ export function renderHand() {
     // A game that chooses cards in order marks each chosen card with its place (1, 2, 3...).
     const mark = game.hooks.handCard?.(code, copy, T) ?? null;
     const lifted = ui.lifted === code || Boolean(mark);
-    const label = `${cardName(code)}, ${playable ? "playable" : "not playable"}${mark ? `, chosen ${mark}` : lifted ? ", lifted" : ""}`;
+    const named = t(playable ? "table.card_playable" : "table.card_not_playable", { card: cardName(code) });
+    const label = mark ? t("table.card_chosen", { label: named, mark }) : lifted ? t("table.card_lifted", { label: named }) : named;
     // A screen reader hears why not, in the engine's words, after the card's name.
     const why = note?.why_not && turn ? el("span", { class: "visually-hidden", id: `why-${i}` }, note.why_not) : null;
     const node = cardFace(code, {
@@ -78,15 +80,17 @@ export function renderHand() {
     if (mark) node.append(el("span", { class: "order-mark", "aria-hidden": "true" }, mark));
     node.addEventListener("click", tapped(() => tapCard(code, copy)));
     // The tip says what the face does not: why not, or how to play it; never the card's name again.
-    explainOn(node, () => (note?.why_not ? whyNotWords(code, note.why_not) : turn ? (game.hooks.cardHint?.(code, T) ?? `${display(code)} can be played: tap to lift, tap again to play.`) : null));
+    explainOn(node, () => (note?.why_not ? whyNotWords(code, note.why_not) : turn ? (game.hooks.cardHint?.(code, T) ?? t("table.card_hint", { card: display(code) })) : null));
     return node;
   });
   fill(handNode, buttons);
-  if (!buttons.length) fill(handNode, el("span", { class: "empty-hand hint" }, view.status === "seeding" ? "Your cards come when every seed is in." : me === null ? "" : (game.hooks.emptyHand?.(T) ?? "No cards.")));
-  // One card takes the Tab stop; the arrows move along the hand.
+  if (!buttons.length) fill(handNode, el("span", { class: "empty-hand hint" }, view.status === "seeding" ? t("table.cards_come") : me === null ? "" : (game.hooks.emptyHand?.(T) ?? t("table.no_cards"))));
+  // One card takes the Tab stop; the arrows move along the hand. Never a card in flight (hidden
+  // while it flies): the focus would fall from it to the page.
   const focusCode = active ?? ui.focused;
   const focusCopy = active ? activeCopy : (ui.focusedCopy ?? "0");
-  const target = buttons.find((b) => b.dataset.code === focusCode && b.dataset.copy === focusCopy) ?? buttons.find((b) => b.dataset.code === focusCode) ?? buttons.find((b) => b.dataset.code === ui.lifted) ?? buttons.find((b) => b.classList.contains("playable")) ?? buttons[0];
+  const staying = buttons.filter((b) => !b.classList.contains("in-flight"));
+  const target = staying.find((b) => b.dataset.code === focusCode && b.dataset.copy === focusCopy) ?? staying.find((b) => b.dataset.code === focusCode) ?? staying.find((b) => b.dataset.code === ui.lifted) ?? staying.find((b) => b.classList.contains("playable")) ?? staying[0];
   if (target) target.tabIndex = 0;
   if (active && target) target.focus({ preventScroll: true });
   fitHand();
@@ -134,17 +138,17 @@ export function renderActions() {
     // its two answers stand first; the declared `keep` kind is its second.
     const pending = view.pending;
     if (pending) {
-      buttons.push(el("button", { type: "button", class: "gold", id: "play-it", onclick: () => play(pending) }, `Play it (${display(pending)})`));
-      if (legal("keep")) buttons.push(el("button", { type: "button", class: "secondary", id: "keep-it", onclick: keep }, "Keep it", el("kbd", {}, "K")));
+      buttons.push(el("button", { type: "button", class: "gold", id: "play-it", onclick: () => play(pending) }, t("table.play_it", { card: display(pending) })));
+      if (legal("keep")) buttons.push(el("button", { type: "button", class: "secondary", id: "keep-it", onclick: keep }, t("table.keep_it"), el("kbd", {}, "K")));
     } else if (ui.lifted && cardNote(ui.lifted)?.playable) {
       const lifted = ui.lifted;
-      buttons.push(el("button", { type: "button", class: "gold", id: "play", onclick: () => play(lifted) }, `Play ${display(lifted)}`, el("kbd", {}, "Enter")));
+      buttons.push(el("button", { type: "button", class: "gold", id: "play", onclick: () => play(lifted) }, t("table.play_card", { card: display(lifted) }), el("kbd", {}, "Enter")));
       // Spin's A♦, Commit's 9♦: the same play with the second card added, one move.
       for (const then of thenCards(lifted)) {
         const words = game.hooks.thenWords?.(T) ?? "";
-        buttons.push(el("button", { type: "button", class: "gold", id: "play-then", "data-then": then, onclick: () => playThen(lifted, then) }, `Play ${display(lifted)} then ${display(then)}${words}`, el("kbd", {}, "T")));
+        buttons.push(el("button", { type: "button", class: "gold", id: "play-then", "data-then": then, onclick: () => playThen(lifted, then) }, `${t("table.play_then", { card: display(lifted), then: display(then) })}${words}`, el("kbd", {}, "T")));
       }
-      buttons.push(el("button", { type: "button", class: "secondary", id: "lower", onclick: lower }, "Put back", el("kbd", {}, "Esc")));
+      buttons.push(el("button", { type: "button", class: "secondary", id: "lower", onclick: lower }, t("table.put_back"), el("kbd", {}, "Esc")));
     }
     // Every other kind the game declares, pass last: its button, or its box and button.
     const forms = moveForms().filter((form) => form.kind !== "play" && legal(form.kind) && !(pending && form.kind === "keep"));
@@ -175,7 +179,7 @@ function controlsOf(form, { primary }) {
   const least = Math.min(...offered);
   const most = mostOf(form.kind, count.name);
   const what = isChips() ? `${chipWord(2)[0].toUpperCase()}${chipWord(2).slice(1)}` : count.doc ?? count.name;
-  const input = el("input", { type: "number", id, min: String(least), max: String(most), step: "1", value: $(id)?.value || String(least), inputmode: "numeric", "aria-label": `${what} to ${words.toLowerCase()}, ${least} to ${most}` });
+  const input = el("input", { type: "number", id, min: String(least), max: String(most), step: "1", value: $(id)?.value || String(least), inputmode: "numeric", "aria-label": t("table.amount_box", { what, action: words.toLowerCase(), least, most }) });
   input.addEventListener("focus", () => input.select()); // typing replaces the amount
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
@@ -192,7 +196,7 @@ function label(form) {
 }
 
 function passLabel() {
-  return game.hooks.passLabel?.(T) ?? "Pass";
+  return game.hooks.passLabel?.(T) ?? t("table.pass");
 }
 
 /**
@@ -206,12 +210,12 @@ function keysText() {
   if (own) return own;
   const moves = game.entry?.moves ?? [];
   const words = game.hooks.keyWords ?? {};
-  const parts = moves.includes("play") ? ["Tab to your hand", "← → move", "Enter lifts and plays"] : [];
-  if (game.entry?.two_card_plays) parts.push(words.then ?? "T plays the lifted card with its second card");
+  const parts = moves.includes("play") ? [t("table.key_tab"), t("table.key_arrows"), t("table.key_enter")] : [];
+  if (game.entry?.two_card_plays) parts.push(words.then ?? t("table.key_then"));
   // Each declared kind with a key, as the declaration says it (pass last), so a table never offers a key that does nothing there.
   const keyed = moveForms().filter((form) => form.key && form.hint);
   keyed.sort((a, b) => (a.kind === "pass") - (b.kind === "pass"));
   for (const form of keyed) parts.push(words[form.kind] ?? `${form.key} ${form.hint}`);
-  parts.push(...(game.hooks.keyLines?.(T) ?? []), "M sound");
-  return `Keys: ${parts.join(", ")}.`;
+  parts.push(...(game.hooks.keyLines?.(T) ?? []), t("table.key_sound"));
+  return t("table.keys", { keys: parts.join(", ") });
 }

@@ -11,8 +11,9 @@ import { hideTip } from "./tips.js";
 import { toggleSound } from "./tools.js";
 import { $, focusCard, game, legal, moveForms, myTurn, T, thenCards, ui } from "./state.js";
 
+/** The hand's cards the keyboard moves along: not one in flight (hidden until the view without it). */
 function handButtons() {
-  return [...$("hand").querySelectorAll("button.card")];
+  return [...$("hand").querySelectorAll("button.card:not(.in-flight)")];
 }
 
 /** A card of the hand took the focus: it is the hand's Tab stop from now on. */

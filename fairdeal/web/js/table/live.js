@@ -8,18 +8,21 @@
 
 import { ApiError } from "../api.js";
 import { catalogue, entryOf, rendererOf } from "../catalogue.js";
+import { t } from "../i18n.js";
 import { clearLanded, motionOn, tableMotion, FLIGHT_MS, UpdateQueue } from "../motion.js";
 import { sounds } from "../sound.js";
 import { el, fill } from "../ui.js";
 import { fetchPublicLog, renderFair } from "./fair.js";
-import { announce, describeLine, handEndText, log, moveWords, toast } from "./messages.js";
+import { describeLine, handEndText, log, moveWords, toast } from "./messages.js";
 import { seedStep } from "./seeding.js";
+import { say } from "./speak.js";
 import { showSound } from "./tools.js";
 import { render } from "./view.js";
-import { $, addLine, api, game, gameId, hearLine as heard, holdAhead, landed, me, noteTurnAndHand, setGame, setRecord, T, takeAhead, takeView, ui } from "./state.js";
+import { $, addLine, api, game, gameId, hearLine as heard, holdAhead, landed, me, myTurn, noteTurnAndHand, setGame, setRecord, T, takeAhead, takeView, ui } from "./state.js";
 
 const updates = new UpdateQueue();
 let aheadTimer = null;
+let othersMoved = false; // another seat moved since this seat's turn was last said
 // The cards a record line moves, from the page as it stands (before the view that holds the move).
 const moveCards = tableMotion({ me, hooks: () => game.hooks, T, leaving: ui.leaving });
 
@@ -55,10 +58,13 @@ function hearLine(line) {
 function showView(view) {
   if (!view) return;
   if (!takeView(view)) return; // an older answer overtaken by the live stream
-  if (noteTurnAndHand(view)) {
+  // The seat's turn begins (or comes back to it after the others moved, which bots that answer
+  // at once do inside the seat's own move): a chime, and the words in the live region.
+  if (noteTurnAndHand(view) || (othersMoved && myTurn())) {
     sounds.turn();
-    announce("Your turn.");
+    say(t("table.your_turn_said"));
   }
+  if (myTurn()) othersMoved = false;
   seedStep();
   landed();
   render();
@@ -72,13 +78,13 @@ function onLine(line, behind = 0) {
   if (!addLine(line)) return; // already seen (a reconnect resends nothing older)
   const text = describeLine(line);
   if (text) {
-    log(text, { mine: line.seat === me && line.type === "move" });
-    if (line.type === "move" && line.seat !== me) announce(text);
+    log(text, { mine: line.seat === me && line.type === "move" }); // and said (speak.js)
   }
   if (line.type === "move") {
+    if (line.seat !== me) othersMoved = true;
     if (line.move === "play" && line.seat !== me) sounds.play();
     if (line.move === "draw" && line.seat !== me) sounds.draw();
-    if (line.auto && line.seat === me) toast(`Time ran out: the table made your move (${moveWords(line)}).`, { ms: 5000 });
+    if (line.auto && line.seat === me) toast(t("table.time_ran_out", { move: moveWords(line) }), { ms: 5000 });
   }
   // A table that pauses between hands says it on its sheet; one that deals at once, in a message.
   if (line.type === "hand-end" && !(ui.view?.next_hand_seconds > 0)) toast(handEndText(line), { ms: 5000 });
@@ -106,7 +112,7 @@ async function loadRecord() {
 /** The game's catalogue entry and its renderer module, picked by the entry's `renderer`. */
 async function loadGame(name) {
   const entry = entryOf(await catalogue(), name);
-  if (!entry) throw new Error(`this server's list of games has no ${name}`);
+  if (!entry) throw new Error(t("table.not_in_list", { name }));
   setGame(entry, (await rendererOf(entry)).default);
 }
 
@@ -114,7 +120,7 @@ async function loadGame(name) {
 export async function boot() {
   showSound();
   if (!gameId) {
-    fill($("status"), "No game here. ", el("a", { href: "/" }, "Open a table"));
+    fill($("status"), t("table.no_game"), " ", el("a", { href: "/" }, t("table.open_a_table")));
     return;
   }
   try {
@@ -124,15 +130,15 @@ export async function boot() {
     // The log's last lines, in the game's words.
     for (const line of ui.record.slice(-12)) {
       const words = describeLine(line);
-      if (words) log(words);
+      if (words) log(words, { quiet: true });
     }
     setView(view);
     fetchPublicLog();
   } catch (error) {
     document.body.dataset.phase = "error";
-    const why = error instanceof ApiError && error.status === 404 ? "There is no such game on this server." : error instanceof ApiError && (error.status === 401 || error.status === 403) ? "This link's seat key is not valid for this game." : error.message;
-    $("game-title").textContent = "Table unavailable";
-    fill($("status"), why, " ", el("a", { href: "/" }, "Open a new table"));
+    const why = error instanceof ApiError && error.status === 404 ? t("table.no_such_game") : error instanceof ApiError && (error.status === 401 || error.status === 403) ? t("table.bad_key") : error.message;
+    $("game-title").textContent = t("table.unavailable");
+    fill($("status"), why, " ", el("a", { href: "/" }, t("table.open_new_table")));
     return;
   }
   api.follow(
@@ -144,7 +150,7 @@ export async function boot() {
       from: ui.record.length,
       onStatus: (status) => {
         document.body.dataset.live = status;
-        if (status === "reconnecting") $("status").textContent = "Connection lost: reconnecting…";
+        if (status === "reconnecting") $("status").textContent = t("table.reconnecting");
       },
     },
   );

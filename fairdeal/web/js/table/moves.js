@@ -3,6 +3,7 @@
 // say which controls there are, and a refusal is said in the engine's words.
 
 import { ApiError } from "../api.js";
+import { t } from "../i18n.js";
 import { sounds } from "../sound.js";
 import { setView } from "./live.js";
 import { toast } from "./messages.js";
@@ -30,11 +31,11 @@ export async function send(move, { refused = null } = {}) {
     if (refused && error instanceof ApiError && (error.status === 400 || error.status === 422)) {
       refused(String(error.detail));
     } else if (error instanceof ApiError && error.status === 409) {
-      toast("The table moved on before your move arrived: here is where it is now.");
+      toast(t("table.moved_on"));
     } else if (error instanceof ApiError && error.status === 422) {
       toast(String(error.detail), { kind: "bad" });
     } else {
-      toast(`Your move did not go through: ${error.message}`, { kind: "bad" });
+      toast(t("table.move_failed", { reason: error.message }), { kind: "bad" });
     }
     try {
       setView(await api.view());
@@ -94,7 +95,8 @@ export function act(form, chosen = {}) {
     move[field.name] = field.type === "count" ? Number(box?.value) : box?.value;
     const offered = (ui.view.legal_moves ?? []).filter((m) => m.move === form.kind);
     if (field.type === "count" && !offered.some((m) => m[field.name] === move[field.name])) {
-      toast(`${form.label}: a whole number, ${Math.min(...offered.map((m) => m[field.name]))} to ${mostOf(form.kind, field.name)}${isChips() ? ` ${chipWord(2)}` : ""}.`, { kind: "bad" });
+      const range = { label: form.label, least: Math.min(...offered.map((m) => m[field.name])), most: mostOf(form.kind, field.name), unit: chipWord(2) };
+      toast(t(isChips() ? "table.whole_number_unit" : "table.whole_number", range), { kind: "bad" });
       box?.focus();
       return;
     }
@@ -118,7 +120,7 @@ export function tapCard(code, copy = 0) {
   // A game that chooses several cards in order (a string) takes the tap itself.
   if (game.hooks?.tapCard?.(code, copy, T)) return;
   if (!note?.playable) {
-    toast(note?.why_not ?? "that card cannot be played now");
+    toast(note?.why_not ?? t("table.cannot_play"));
     const node = $("hand").querySelector(`[data-code="${code}"]`);
     node?.classList.remove("shake");
     void node?.offsetWidth;

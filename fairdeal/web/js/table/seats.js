@@ -3,6 +3,7 @@
 // line over its hand.
 
 import { unitWord } from "../catalogue.js";
+import { t } from "../i18n.js";
 import { cardBack, el, fill } from "../ui.js";
 import { $, chipWord, game, isBot, isChips, me, myTurn, seatNameOf, T, ui } from "./state.js";
 
@@ -21,7 +22,7 @@ function seatFacts(s) {
   const view = ui.view;
   const count = view.table?.hand_sizes?.[s];
   const facts = [];
-  if (count !== undefined) facts.push(`${count} card${count === 1 ? "" : "s"}`);
+  if (count !== undefined) facts.push(t("table.cards", { count }));
   if (isChips()) facts.push(`${chipsOf(s)} ${chipWord(chipsOf(s))}`);
   else facts.push(`${view.totals?.[s] ?? 0} ${unitWord(game.entry?.unit ?? "points", view.totals?.[s] ?? 0)}`);
   return facts;
@@ -38,13 +39,13 @@ export function renderOpponents() {
       const turn = view.status === "playing" && view.turn === s;
       const dealer = dealerSeat() === s;
       const badges = seatBadges(s);
-      const label = [seatNameOf(s), isBot(s) ? "bot" : null, ...seatFacts(s), dealer ? "dealer" : null, ...badges.map((b) => b.dataset.says ?? b.textContent), turn ? "playing now" : null].filter(Boolean).join(", ");
+      const label = [seatNameOf(s), isBot(s) ? t("table.bot") : null, ...seatFacts(s), dealer ? t("table.dealer") : null, ...badges.map((b) => b.dataset.says ?? b.textContent), turn ? t("table.playing_now") : null].filter(Boolean).join(", ");
       const fan = el("span", { class: "fan", "aria-hidden": "true" }, Array.from({ length: Math.min(count, 7) }, () => cardBack()));
       const node = el(
         "li",
         { class: `opp${turn ? " turn" : ""}${isBot(s) ? " is-bot" : ""}`, "data-seat": s, "aria-label": label, "aria-current": turn ? "true" : null },
         avatar(s),
-        el("span", { class: "opp-name" }, seatNameOf(s), isBot(s) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null, badges),
+        el("span", { class: "opp-name" }, seatNameOf(s), isBot(s) ? el("span", { class: "badge bot" }, t("table.bot")) : null, dealer ? dealerChip() : null, badges),
         fan,
         el("span", { class: "opp-facts" }, seatFacts(s).join(" · ")),
         turn && ui.deadlineAt ? el("span", { class: "opp-timer", "data-timer": "true" }) : null,
@@ -80,6 +81,11 @@ function avatar(s) {
   return node;
 }
 
+/** The dealer's chip: "D" ("G", the giver), named on pointing. */
+function dealerChip() {
+  return el("span", { class: "dealer-chip", title: t("table.dealer") }, t("table.dealer_chip"));
+}
+
 /** Who wears the dealer's chip: the view's dealer, unless the game says another (or none: the server deals). */
 function dealerSeat() {
   const own = game.hooks?.dealerSeat;
@@ -94,14 +100,14 @@ function seatBadges(s) {
 export function renderMe() {
   const view = ui.view;
   if (me === null) {
-    fill($("me-head"), el("span", { class: "spectating" }, "Watching: you are not seated at this table."));
+    fill($("me-head"), el("span", { class: "spectating" }, t("table.watching")));
     return;
   }
   const dealer = dealerSeat() === me;
   fill(
     $("me-head"),
-    el("span", { class: "me-name" }, seatNameOf(me), el("span", { class: "badge you" }, "you"), isBot(me) ? el("span", { class: "badge bot" }, "bot") : null, dealer ? el("span", { class: "dealer-chip", title: "dealer" }, "D") : null, seatBadges(me)),
+    el("span", { class: "me-name" }, seatNameOf(me), el("span", { class: "badge you" }, t("table.you_badge")), isBot(me) ? el("span", { class: "badge bot" }, t("table.bot")) : null, dealer ? dealerChip() : null, seatBadges(me)),
     el("span", { class: "me-facts" }, seatFacts(me).join(" · ")),
-    myTurn() ? el("span", { class: "your-turn" }, "Your turn") : null,
+    myTurn() ? el("span", { class: "your-turn" }, t("table.your_turn")) : null,
   );
 }

@@ -4,6 +4,7 @@
 // now with bots".
 
 import { ApiError } from "../api.js";
+import { t } from "../i18n.js";
 import { keptLinks, linkItem } from "../links.js";
 import { clientCommitment, toHex } from "../protocol.js";
 import { el, fill, shortHex } from "../ui.js";
@@ -61,7 +62,7 @@ export async function seedStep() {
       }
     }
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 409)) toast(`Your seed could not be sent: ${error.message}`, { kind: "bad" });
+    if (!(error instanceof ApiError && error.status === 409)) toast(t("table.seed_not_sent", { reason: error.message }), { kind: "bad" });
   } finally {
     setSeeding(false);
   }
@@ -78,24 +79,24 @@ export function renderSeeding() {
   const { committed, revealed } = view.client_seeds;
   const mine = me !== null ? storedSeed() : null;
   const rows = view.seats.map((s) => {
-    const status = s.bot ? "bot" : revealed.includes(s.seat) ? "seed revealed ✔" : committed.includes(s.seat) ? "committed ✔" : "waiting…";
-    return el("li", {}, el("span", { class: "who" }, s.seat === me ? `${s.name} (you)` : s.name, s.bot ? el("span", { class: "badge bot" }, "bot") : null), el("span", { class: "state" }, status));
+    const status = t(s.bot ? "table.bot" : revealed.includes(s.seat) ? "table.seed_revealed" : committed.includes(s.seat) ? "table.seed_committed" : "table.seed_waiting");
+    return el("li", {}, el("span", { class: "who" }, s.seat === me ? t("table.name_you", { name: s.name }) : s.name, s.bot ? el("span", { class: "badge bot" }, t("table.bot")) : null), el("span", { class: "state" }, status));
   });
   const lostSeed = me !== null && committed.includes(me) && !revealed.includes(me) && !mine;
   fill(
     $("seeding-body"),
-    el("p", {}, "Each player's browser picks a random seed and commits to it. When every player has committed, the seeds are revealed and mixed with the server's secret seed to shuffle the cards."),
-    el("p", { class: "hint" }, "Fingerprint of the server's seed: ", el("code", {}, shortHex(view.commitment, 16))),
+    el("p", {}, t("table.seeding_text")),
+    el("p", { class: "hint" }, t("table.server_fingerprint"), " ", el("code", {}, shortHex(view.commitment, 16))),
     el("ul", { class: "seed-status" }, rows),
-    mine ? el("p", { class: "hint" }, "Your seed: ", el("code", {}, mine.seed)) : null,
-    lostSeed ? el("p", { class: "error" }, "This seat committed from another browser: open the game there to reveal its seed, or the host can start without it.") : null,
+    mine ? el("p", { class: "hint" }, t("table.your_seed"), " ", el("code", {}, mine.seed)) : null,
+    lostSeed ? el("p", { class: "error" }, t("table.lost_seed")) : null,
     api.host ? othersLinks() : null,
     api.host
       ? el(
           "div",
           { class: "host-start" },
-          el("button", { type: "button", class: "secondary", id: "start-now", onclick: startNow }, "Start now with bots"),
-          el("p", { class: "hint" }, "Every seat whose seed is not revealed yet is then played by a bot. Seeds are revealed only once every player has committed, so until then that means every seat, yours too."),
+          el("button", { type: "button", class: "secondary", id: "start-now", onclick: startNow }, t("table.start_now")),
+          el("p", { class: "hint" }, t("table.start_now_hint")),
         )
       : null,
   );
@@ -115,12 +116,12 @@ function othersLinks() {
   othersBlock = el(
     "section",
     { class: "others-links", id: "others-links", "aria-labelledby": "others-links-title" },
-    el("h3", { id: "others-links-title" }, "The other players' links"),
+    el("h3", { id: "others-links-title" }, t("table.others_links")),
     !humans.length
-      ? el("p", { class: "hint" }, "Every other seat is a bot: nobody else needs a link.")
+      ? el("p", { class: "hint" }, t("table.all_bots"))
       : kept
-        ? [el("p", { class: "hint" }, "Send each player their own link: it is their seat's key."), el("ul", { class: "link-list" }, others.map((s) => linkItem(s.name, s.url)))]
-        : el("p", { class: "hint", id: "no-links" }, "This browser did not open this table, so it has no other seat's link. They are kept by the browser that opened it, under its recent tables."),
+        ? [el("p", { class: "hint" }, t("table.send_links")), el("ul", { class: "link-list" }, others.map((s) => linkItem(s.name, s.url)))]
+        : el("p", { class: "hint", id: "no-links" }, t("table.no_links")),
   );
   return othersBlock;
 }
@@ -130,6 +131,6 @@ async function startNow() {
     await api.start();
     setView(await api.view());
   } catch (error) {
-    toast(`Could not start: ${error.message}`, { kind: "bad" });
+    toast(t("table.not_started", { reason: error.message }), { kind: "bad" });
   }
 }

@@ -2,6 +2,7 @@
 // totals, the game's own extra, the host's Abandon) and how to play the game.
 
 import { howToPlay } from "../help.js";
+import { t } from "../i18n.js";
 import { el, fill } from "../ui.js";
 import { setView } from "./live.js";
 import { toast } from "./messages.js";
@@ -14,13 +15,13 @@ export function renderScores() {
   const extra = game.hooks.scoresExtra?.(T) ?? null;
   fill(
     $("panel-scores"),
-    el("h2", {}, chips ? unitTitle() : "Scores"),
+    el("h2", {}, chips ? unitTitle() : t("table.scores")),
     el("p", { class: "hint" }, scoresHint(view, chips, target)),
     scoresTable(view, "scores"),
     extra,
     !chips && target && !extra ? progressBars(view, target) : null,
     api.host && (view.status === "playing" || view.status === "between-hands")
-      ? el("div", { class: "host-tools" }, el("h3", {}, "Host"), el("button", { type: "button", class: "secondary", id: "abandon", onclick: abandonGame }, "Abandon the game"))
+      ? el("div", { class: "host-tools" }, el("h3", {}, t("table.host")), el("button", { type: "button", class: "secondary", id: "abandon", onclick: abandonGame }, t("table.abandon")))
       : null,
   );
 }
@@ -29,16 +30,16 @@ export function renderScores() {
 export function scoresTable(view, id) {
   const seats = view.seats;
   const chips = isChips();
-  const head = el("tr", {}, el("th", { scope: "col" }, "Hand"), seats.map((s) => el("th", { scope: "col", title: s.name }, s.seat === me ? "You" : s.name)));
+  const head = el("tr", {}, el("th", { scope: "col" }, t("table.hand")), seats.map((s) => el("th", { scope: "col", title: s.name }, s.seat === me ? t("words.you") : s.name)));
   const hands = (view.hands ?? []).map((h) =>
     el(
       "tr",
       {},
       el("th", { scope: "row" }, String(h.hand)),
-      seats.map((s) => el("td", { class: h.winners.includes(s.seat) ? "won" : null }, chips ? signed(h.scores[s.seat]) : String(h.scores[s.seat]), h.winners.includes(s.seat) ? el("span", { class: "visually-hidden" }, " (won the hand)") : null)),
+      seats.map((s) => el("td", { class: h.winners.includes(s.seat) ? "won" : null }, chips ? signed(h.scores[s.seat]) : String(h.scores[s.seat]), h.winners.includes(s.seat) ? el("span", { class: "visually-hidden" }, ` ${t("table.won_hand")}`) : null)),
     ),
   );
-  const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, chips ? unitTitle() : "Total"), seats.map((s) => el("td", {}, String(view.totals?.[s.seat] ?? 0))));
+  const totals = el("tr", { class: "totals" }, el("th", { scope: "row" }, chips ? unitTitle() : t("table.total")), seats.map((s) => el("td", {}, String(view.totals?.[s.seat] ?? 0))));
   return el("table", { class: "scores", id }, el("thead", {}, head), el("tbody", {}, hands, totals));
 }
 
@@ -46,10 +47,10 @@ function scoresHint(view, chips, target) {
   const own = game.hooks.scoresHint?.(T);
   if (own) return own;
   const session = sessionWords();
-  if (chips) return `${unitTitle()} each seat holds after every deal.${session}`;
-  if (target) return `Points scored in each hand; the game ends after a hand in which someone reaches ${target}.`;
-  if (game.entry?.unit === "deals") return `Deals won: one to the winner of each deal.${session}`;
-  return `What each seat scored in each hand.${session}`;
+  if (chips) return `${t("table.hint_holds", { unit: unitTitle() })}${session}`;
+  if (target) return t("table.hint_target", { target });
+  if (game.entry?.unit === "deals") return `${t("table.hint_deals")}${session}`;
+  return `${t("table.hint_scored")}${session}`;
 }
 
 export function signed(n) {
@@ -64,18 +65,18 @@ function progressBars(view, target) {
       const total = view.totals?.[s.seat] ?? 0;
       const bar = el("span", { class: "bar" }, el("span", { class: "fill" }));
       bar.firstChild.style.width = `${Math.min(100, (100 * total) / target)}%`;
-      return el("li", {}, el("span", { class: "who" }, s.seat === me ? "You" : s.name), bar, el("span", { class: "num" }, `${total}/${target}`));
+      return el("li", {}, el("span", { class: "who" }, s.seat === me ? t("words.you") : s.name), bar, el("span", { class: "num" }, `${total}/${target}`));
     }),
   );
 }
 
 async function abandonGame() {
-  if (!confirm("Abandon this game? The server reveals its seed and the game ends.")) return;
+  if (!confirm(t("table.abandon_confirm"))) return;
   try {
     await api.abandon();
     setView(await api.view());
   } catch (error) {
-    toast(`Could not abandon: ${error.message}`, { kind: "bad" });
+    toast(t("table.not_abandoned", { reason: error.message }), { kind: "bad" });
   }
 }
 
@@ -97,7 +98,7 @@ async function showHelp() {
   const name = game.entry?.name;
   if (!name || helpShown === name) return;
   helpShown = name;
-  fill($("panel-help"), el("p", { class: "hint" }, "Loading…"));
+  fill($("panel-help"), el("p", { class: "hint" }, t("lobby.loading")));
   fill($("panel-help"), await howToPlay(name));
 }
 

@@ -10,7 +10,7 @@
 
 import { GameApi } from "../api.js";
 import { holdsStake, unitWord } from "../catalogue.js";
-import { rendererKit } from "../render.js";
+import { rendererKit, seatNumber, sessionWords as sessionSentence, turnWords, youOr, youOrObject } from "../render.js";
 
 // -- where we are -------------------------------------------------------------
 //
@@ -75,6 +75,7 @@ export const T = rendererKit({
   me,
   ui,
   who: (s) => who(s),
+  whom: (s) => youOrObject(seatNameOf(s), s === me),
   seatNameOf: (s) => seatNameOf(s),
   isBot: (s) => isBot(s),
   legal: (kind, card) => legal(kind, card),
@@ -95,11 +96,12 @@ export const T = rendererKit({
 // -- reading it ----------------------------------------------------------------------
 
 export function seatNameOf(s) {
-  return ui.view?.seats?.[s]?.name ?? `Seat ${s}`;
+  return ui.view?.seats?.[s]?.name ?? seatNumber(s);
 }
 
+/** A seat as a sentence's subject: "You" ("Du") for this page's seat, else its name. */
 export function who(s) {
-  return s === me ? "You" : seatNameOf(s);
+  return youOr(seatNameOf(s), s === me);
 }
 
 export function isBot(s) {
@@ -124,7 +126,7 @@ function othersTurn() {
   const view = ui.view;
   // This seat's own turn, once it has moved (its answer still in the queue), is nobody's to announce.
   if (view.turn === null || view.turn === undefined || view.turn === me) return "";
-  return `${seatNameOf(view.turn)}'s turn${isBot(view.turn) ? " (bot)" : ""}`;
+  return turnWords(seatNameOf(view.turn), isBot(view.turn));
 }
 
 /** A game whose standings count what players hold (chips, counters), not what they scored. */
@@ -145,8 +147,7 @@ export function unitTitle() {
 
 /** " The game is 3 deals.": how long a session of deals lasts (none for a game played to a target). */
 export function sessionWords() {
-  const deals = ui.view.options?.deals;
-  return deals === undefined ? "" : ` The game is ${deals === 1 ? "1 deal" : `${deals || ui.view.seats.length} deals`}${deals ? "" : ", each player dealing once"}.`;
+  return sessionSentence(ui.view);
 }
 
 /** The second cards the seat may add to a play of `code` (Spin's A♦, Commit's 9♦): the legal moves say. */

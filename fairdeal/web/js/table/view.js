@@ -2,6 +2,7 @@
 // is drawn by its own module), keeping the keyboard's focus where it was; the middle of the
 // table is the game's renderer's, the status line its words.
 
+import { t } from "../i18n.js";
 import { renderTimer } from "./clock.js";
 import { fetchPublicLog, renderFair } from "./fair.js";
 import { renderActions, renderHand, renderSuitPicker } from "./hand.js";
@@ -34,8 +35,8 @@ function renderParts(view) {
   document.body.dataset.seq = String(view.seq);
   document.body.dataset.rules = view.rules;
   document.body.dataset.myTurn = myTurn() ? "true" : "false";
-  $("game-title").textContent = `${title()}${view.hand_no ? ` · hand ${view.hand_no}` : ""}`;
-  document.title = `${myTurn() ? "● Your turn · " : ""}${title()} · fairdeal`;
+  $("game-title").textContent = view.hand_no ? t("table.title_hand", { title: title(), hand: view.hand_no }) : title();
+  document.title = t(myTurn() ? "table.doc_title_turn" : "table.doc_title", { title: title() });
   renderOpponents();
   renderCenter();
   renderMe();
@@ -68,10 +69,10 @@ function renderStatus() {
 
 function statusText() {
   const view = ui.view;
-  if (view.status === "seeding") return "Waiting for every player's seed…";
-  if (view.status === "over") return "The game is over.";
-  if (view.status === "abandoned") return "The game was abandoned.";
-  if (view.status === "between-hands") return `Hand ${view.hand_no} is over: the next deal waits for everyone.`;
+  if (view.status === "seeding") return t("table.waiting_seeds");
+  if (view.status === "over") return t("words.game_over");
+  if (view.status === "abandoned") return t("table.abandoned");
+  if (view.status === "between-hands") return t("table.between_status", { hand: view.hand_no });
   if (!view.table) return "";
   return game.hooks.status(T);
 }
