@@ -431,6 +431,7 @@ def test_every_round_ends_on_its_summary_with_the_rule_and_its_check(open_page, 
     summary_shown(page, "hand-end", ended, pause["next_hand"]["cards_left"])
     round_summary_shown(page, "hand-end", game.record(), 1)
     assert page.locator("#between #next-hand").is_visible()  # the sheet's foot, in sight
+    assert page.locator("#between-title").inner_text() == "Round 1"  # Eleusis's hands are rounds
     opened.shot("eleusis-round-summary")
     page.click("#next-hand")
     page.wait_for_selector("#between[hidden]", state="attached")
@@ -441,6 +442,7 @@ def test_every_round_ends_on_its_summary_with_the_rule_and_its_check(open_page, 
     last = over["hands"][-1]
     assert over["status"] == "over" and last["hand"] == 2
     summary_shown(page, "last-hand", last, last["cards_left"])
+    assert page.locator("#last-hand-title").inner_text() == "Round 2, the last"
     round_summary_shown(page, "last-hand", game.record(), 2)
     assert page.locator("#standings tbody tr").count() == 4
     opened.shot("eleusis-game-over-summary")

@@ -144,14 +144,14 @@ def test_the_chooser_in_the_lobby_chooses_the_language_for_the_browser(browser, 
     try:
         assert page.locator("#create-title").inner_text() == EN["lobby.open_table"]
         page.select_option("#language", "nb")
-        page.wait_for_function("document.documentElement.lang === 'nb'")
+        page.wait_for_function("() => document.documentElement.lang === 'nb'")
         page.wait_for_selector("#seat-list .seat-row")
         assert page.locator("#create-title").inner_text() == NB["lobby.open_table"]
         page.reload()  # kept: the browser's English no longer decides
         page.wait_for_selector("#seat-list .seat-row")
         assert page.locator("#nav-title, #create-title").first.inner_text() == NB["lobby.open_table"]
         page.select_option("#language", "en")
-        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
         page.wait_for_selector("#seat-list .seat-row")
         assert page.locator("#create-title").inner_text() == EN["lobby.open_table"]
     finally:
@@ -245,6 +245,8 @@ def _norwegian_page(browser: Browser, path: str, seed: int) -> tuple[Page, list[
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(path)
+    # The pages' words are put in once the catalogues have loaded (i18n.js): the document's lang says so.
+    page.wait_for_function("() => document.documentElement.lang === 'nb'")
     return page, errors
 
 

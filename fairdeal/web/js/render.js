@@ -6,7 +6,7 @@
 // the status line; and, if the game has its own words, keyWords, keyLines(T), keys(T), passLabel(T), labels,
 // thenWords(T), moveWords(line, T), lineWords(line, T), handEndWords(line, T), stockText(T),
 // scoresHint(T), scoresExtra(T), handEndMore(T, hand, prefix) (what a finished hand's summary shows
-// besides every seat's cards), emptyHand(T). A game with controls of its own has
+// besides every seat's cards), handName(T, hand) (the sheets' name of hand number `hand`: "Round 3"), emptyHand(T). A game with controls of its own has
 // actions(T) (the buttons under the hand), tapCard(code, copy, T) and handCard(code, copy, T)
 // (a tap on a card of the hand, and the mark a chosen card wears: "1", "2"...; `copy` tells
 // two cards of one code apart), cardHint(code, T) (what pointing at a playable card says),

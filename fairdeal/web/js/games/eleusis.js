@@ -588,5 +588,6 @@ export default {
   scoresHint,
   scoresExtra,
   handEndMore,
+  handName: (T, hand) => i18n.t("eleusis.round_title", { hand }),
   emptyHand,
 };

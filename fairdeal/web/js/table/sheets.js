@@ -71,11 +71,16 @@ function handSummary(view, ended, cardsLeft, prefix) {
   });
   const how = !out && ended.reason ? t("table.how", { how: howWords(ended.how), reason: reasonWords(ended.reason) }) : null;
   return [
-    el("p", { class: "headline", id: `${prefix}-headline` }, underTitle(handEndText(line), t("table.hand_lead", { hand: ended.hand }))),
+    el("p", { class: "headline", id: `${prefix}-headline` }, underTitle(handEndText(line), `${handName(ended.hand)}: `)),
     how ? el("p", { class: "hand-end-how", id: `${prefix}-how` }, how) : null,
     el("table", { class: "standings hand-end-table", id: `${prefix}-table` }, el("thead", {}, head), el("tbody", {}, rows)),
     game.hooks?.handEndMore?.(T, ended, prefix) ?? null,
   ];
+}
+
+/** What the game calls hand number `hand` ("Hand 3"; a renderer's handName hook: "Round 3"). */
+function handName(hand) {
+  return game.hooks?.handName?.(T, hand) ?? t("table.hand_n", { hand });
 }
 
 // -- between hands: the hand's summary, "Next hand" ---------------------------------------
@@ -99,7 +104,7 @@ export function renderBetween() {
   const line = ui.record.findLast?.((l) => l.type === "hand-end" && l.hand === ended.hand) ?? ended;
   const mine = me !== null && pause.waiting.includes(me);
   const waiting = pause.waiting.filter((s) => s !== me);
-  $("between-title").textContent = t("table.hand_n", { hand: ended.hand });
+  $("between-title").textContent = handName(ended.hand);
   fill(
     $("between-body"),
     handSummary(view, ended, ended.cards_left ?? pause.cards_left, "hand-end"),
@@ -217,7 +222,7 @@ export function renderEnd() {
   // The last hand ends on its summary too (a match may be over after its first hand); the
   // standings follow it.
   const last = view.hands?.at(-1);
-  const summary = last?.cards_left ? el("section", { class: "last-hand", id: "last-hand", "aria-labelledby": "last-hand-title" }, el("h3", { id: "last-hand-title" }, t("table.last_hand", { hand: last.hand })), handSummary(view, last, last.cards_left, "last-hand")) : null;
+  const summary = last?.cards_left ? el("section", { class: "last-hand", id: "last-hand", "aria-labelledby": "last-hand-title" }, el("h3", { id: "last-hand-title" }, t("table.last_hand", { name: handName(last.hand) })), handSummary(view, last, last.cards_left, "last-hand")) : null;
   fill(
     $("end-body"),
     el("p", { class: "headline", id: "winner" }, headline),
