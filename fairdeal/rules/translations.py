@@ -143,6 +143,14 @@ def _strings(package: str, lang: str, where: str, words: Any, fields: Sequence[s
     return words
 
 
+def _members(package: str, lang: str, where: str, words: Mapping[str, Any], member: str) -> dict[str, Any]:
+    """``words[member]``, an object by name (moves by kind, a move's fields, options, choices); empty if absent."""
+    found = words.get(member, {})
+    if not isinstance(found, dict):
+        raise TranslationError(package, lang, f"{where}: {member!r} is not an object")
+    return found
+
+
 @functools.cache
 def _file(package: str, lang: str) -> Mapping[str, Mapping[str, Any]]:
     """The translations into ``lang`` that ``package`` ships, by rules name (read once, checked)."""
@@ -158,23 +166,15 @@ def _file(package: str, lang: str) -> Mapping[str, Mapping[str, Any]]:
     for name, words in document.items():
         _strings(package, lang, name, words, (*GAME_FIELDS, "options", "moves", "layout"))
         _strings(package, lang, f"{name}: layout", words.get("layout", {}), LAYOUT_FIELDS)
-        moves = words.get("moves", {})
-        if not isinstance(moves, dict):
-            raise TranslationError(package, lang, f"{name}: 'moves' is not an object")
-        for kind, said in moves.items():
-            _strings(package, lang, f"{name}: move {kind!r}", said, MOVE_FIELDS)
-            fields = said.get("fields", {})
-            if not isinstance(fields, dict):
-                raise TranslationError(package, lang, f"{name}: move {kind!r}: 'fields' is not an object")
-            for field, words_of in fields.items():
-                _strings(package, lang, f"{name}: move {kind!r}: field {field!r}", words_of, FIELD_FIELDS)
-        options = words.get("options", {})
-        if not isinstance(options, dict):
-            raise TranslationError(package, lang, f"{name}: 'options' is not an object")
-        for option, said in options.items():
+        for kind, said in _members(package, lang, name, words, "moves").items():
+            where = f"{name}: move {kind!r}"
+            _strings(package, lang, where, said, MOVE_FIELDS)
+            for field, words_of in _members(package, lang, where, said, "fields").items():
+                _strings(package, lang, f"{where}: field {field!r}", words_of, FIELD_FIELDS)
+        for option, said in _members(package, lang, name, words, "options").items():
             _strings(package, lang, f"{name}: option {option!r}", said, OPTION_FIELDS)
-            choices = said.get("choices", {})
-            if not isinstance(choices, dict) or not all(isinstance(v, str) and v.strip() for v in choices.values()):
+            choices = _members(package, lang, f"{name}: option {option!r}", said, "choices")
+            if not all(isinstance(v, str) and v.strip() for v in choices.values()):
                 raise TranslationError(
                     package, lang, f"{name}: option {option!r}: 'choices' is not an object of strings"
                 )

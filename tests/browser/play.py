@@ -162,14 +162,20 @@ def to_an_eight(page: Page, limit: int = 200) -> str:
             eights.first.click(position=CORNER)  # play: the four tokens open instead
             page.wait_for_selector("#suit-picker:not([hidden]) .suit-token")
             return eight
-        before = seq(page)
-        others = page.locator(".hand .card.playable")
-        if page.locator("#play-it").count():
-            page.click("#play-it")
-        elif others.count():
-            others.first.click(position=CORNER)
-            others.first.click(position=CORNER)
-        else:
-            page.click("#stock")
-        wait_moved(page, before)
+        wait_moved(page, tap_a_move(page))
     raise AssertionError(f"no eight came to this seat in {limit} turns")
+
+
+def tap_a_move(page: Page) -> str:
+    """A newcomer's move by mouse at this seat's turn: Play it, else the first bright card (lift,
+    play), else the stock. The record's seq before it, to wait on."""
+    before = seq(page)
+    playable = page.locator("#hand .card.playable")
+    if page.locator("#play-it").count():
+        page.click("#play-it")
+    elif playable.count():
+        playable.first.click(position=CORNER)
+        playable.first.click(position=CORNER)
+    else:
+        page.click("#stock")
+    return before

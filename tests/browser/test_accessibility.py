@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page
 
 from .axe import axe_context, serious_problems
 from .conftest import LAPTOP, api
-from .play import CORNER, COUNT_FLIGHTS, MY_TURN, picker_open, play_by_api, seq, wait_moved, wait_turn
+from .play import CORNER, COUNT_FLIGHTS, MY_TURN, picker_open, play_by_api, seq, tap_a_move, wait_moved, wait_turn
 
 PLAYING = "body[data-phase='playing'] #hand .card"
 IN_HAND = "() => Boolean(document.activeElement?.closest('#hand .card'))"
@@ -246,15 +246,7 @@ def test_a_whole_eleusis_round_with_the_keyboard_alone(open_page, new_game):
 def play_one(page: Page) -> None:
     """One move by mouse: a playable card (tap, tap; an eight names clubs), else the stock."""
     assert wait_turn(page)
-    before = seq(page)
-    playable = page.locator("#hand .card.playable")
-    if page.locator("#play-it").count():
-        page.click("#play-it")
-    elif playable.count():
-        playable.first.click(position=CORNER)
-        playable.first.click(position=CORNER)
-    else:
-        page.click("#stock")
+    before = tap_a_move(page)
     page.wait_for_selector(f"body:not([data-seq='{before}']), #suit-picker:not([hidden])")
     if seq(page) == before and picker_open(page):
         page.locator(".suit-token").first.click()

@@ -49,10 +49,8 @@ export function orList(items) {
   return items.length ? items.reduce((first, then) => t("game.either", { first, then })) : "";
 }
 
-/** "Ann and Bob" ("Ann og Bob"): a list of a few, all of them. */
-export function andList(items) {
-  return items.length ? items.reduce((first, then) => t("game.both", { first, then })) : "";
-}
+/** "Ann and Bob", "Ann, Bob and Cy" ("Ann, Bob og Cy"): a list of a few, all of them (words.js's). */
+export { listWords as andList } from "../words.js";
 
 /** "You lead" / "Ann leads" ("Du spiller ut" / "Ann spiller ut"): who leads, the page's own seat as "you". */
 export function leads(T, seat) {
