@@ -25,8 +25,10 @@ import statistics
 import timeit
 from pathlib import Path
 
-from fairdeal.cards import codes, pack
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 
 VECTORS = Path(__file__).resolve().parents[1] / "spec" / "vectors" / "fairness.json"
 LABEL = "hand/1/deal"

@@ -38,7 +38,11 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from load import HOST, BenchError, choose, database, server
+from load import HOST
+from load import BenchError
+from load import choose
+from load import database
+from load import server
 
 from fairdeal.fairness import client_commitment
 

@@ -53,7 +53,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from load import BenchError, Connection, cpu_seconds, database, server
+from load import BenchError
+from load import Connection
+from load import cpu_seconds
+from load import database
+from load import server
 
 from fairdeal.fairness import client_commitment
 from fairdeal.record import check_at

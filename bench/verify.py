@@ -53,7 +53,9 @@ from click.testing import CliRunner
 
 from fairdeal.record import Signer
 from fairdeal.rules import get
-from fairdeal.table import Seat, Table, client_commitment
+from fairdeal.table import Seat
+from fairdeal.table import Table
+from fairdeal.table import client_commitment
 from fairdeal.verification import verify
 from verifier.cli import main as verify_command
 

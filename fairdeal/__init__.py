@@ -48,14 +48,27 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
-from fairdeal.cards import Card, Suit
-from fairdeal.fairness import Dealer, client_commitment, new_server_seed
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
+from fairdeal.fairness import Dealer
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import new_server_seed
 from fairdeal.record import Signer
-from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, Outcome, Standing, catalogue
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import MoveError
+from fairdeal.rules import OptionsError
+from fairdeal.rules import Outcome
+from fairdeal.rules import Standing
+from fairdeal.rules import catalogue
 from fairdeal.rules import get as get_rules
-from fairdeal.table import Seat, Table, TableError, Timing
+from fairdeal.table import Seat
+from fairdeal.table import Table
+from fairdeal.table import TableError
+from fairdeal.table import Timing
 
 if TYPE_CHECKING:  # pragma: no cover
     from fairdeal.bots import Bot

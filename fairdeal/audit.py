@@ -32,16 +32,30 @@ import os
 import re
 import time
 import urllib.parse
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from fairdeal.cosignature import WitnessKey, cosigners, require_quorum
-from fairdeal.record import RecordError, line_hash, parse_record
-from fairdeal.tiles import TileError, read_entries, wrong_tiles
-from fairdeal.tlog import LogError, Tree, leaf_hash, parse_entry, verify_checkpoint, verify_consistency
+from fairdeal.cosignature import WitnessKey
+from fairdeal.cosignature import cosigners
+from fairdeal.cosignature import require_quorum
+from fairdeal.record import RecordError
+from fairdeal.record import line_hash
+from fairdeal.record import parse_record
+from fairdeal.tiles import TileError
+from fairdeal.tiles import read_entries
+from fairdeal.tiles import wrong_tiles
+from fairdeal.tlog import LogError
+from fairdeal.tlog import Tree
+from fairdeal.tlog import leaf_hash
+from fairdeal.tlog import parse_entry
+from fairdeal.tlog import verify_checkpoint
+from fairdeal.tlog import verify_consistency
 
 __all__ = [
     "AuditError",

@@ -32,7 +32,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fairdeal.rules.base import GameView, Move, Rules
+from fairdeal.rules.base import GameView
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Rules
 
 __all__ = [
     "Bot",

@@ -26,10 +26,20 @@ from typing import Any
 import click
 
 from fairdeal import __version__
-from fairdeal.cards import codes, pack, parse_cards
-from fairdeal.cli_input import InputError, redact, user_input
-from fairdeal.fairness import Dealer, client_commitment, commitment, game_key, shuffle
-from fairdeal.rules import DEFAULT, SeatNames, catalogue_json
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.cards import parse_cards
+from fairdeal.cli_input import InputError
+from fairdeal.cli_input import redact
+from fairdeal.cli_input import user_input
+from fairdeal.fairness import Dealer
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import commitment
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
+from fairdeal.rules import DEFAULT
+from fairdeal.rules import SeatNames
+from fairdeal.rules import catalogue_json
 from fairdeal.rules import get as get_rules
 
 __all__ = ["main", "InputError", "user_input"]
@@ -314,7 +324,11 @@ def audit_command(
     """
     import sys
 
-    from fairdeal.audit import audit, default_state_path, parse_duration, parse_now, url_fetch
+    from fairdeal.audit import audit
+    from fairdeal.audit import default_state_path
+    from fairdeal.audit import parse_duration
+    from fairdeal.audit import parse_now
+    from fairdeal.audit import url_fetch
 
     with user_input():
         state = None if no_state else (state_path or default_state_path(url))
@@ -394,7 +408,8 @@ def witness_command(
       fairdeal witness --name witness.example.com/w1 --port 8100 \\
         --log 'cards.example.com/log+1a2b3c4d+AR...'
     """
-    from fairdeal.witness import STATE_FILE, Witness
+    from fairdeal.witness import STATE_FILE
+    from fairdeal.witness import Witness
 
     with user_input():
         if (evidence or show_key) and not (data_dir / STATE_FILE).exists():

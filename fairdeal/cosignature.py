@@ -35,11 +35,13 @@ import binascii
 import hashlib
 import re
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fairdeal.record import check_signature
-from fairdeal.tlog import LogError, split_note
+from fairdeal.tlog import LogError
+from fairdeal.tlog import split_note
 
 __all__ = [
     "NOTE_ED25519",

@@ -22,10 +22,12 @@ import hmac
 import re
 import secrets
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from operator import lt as _lt
 from operator import mod as _mod
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
 __all__ = [
     "PROTOCOL",

@@ -20,25 +20,27 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
-from fairdeal.cards import Card, codes, pack
-from fairdeal.rules.base import (
-    Event,
-    GameState,
-    GameView,
-    HandResult,
-    IllegalMove,
-    Move,
-    Rules,
-    ScoreSheet,
-    Shuffler,
-    Standing,
-    standings,
-    standings_json,
-)
-from fairdeal.rules.position import position_text, read_position
+from fairdeal.cards import Card
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import GameState
+from fairdeal.rules.base import GameView
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Rules
+from fairdeal.rules.base import ScoreSheet
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import Standing
+from fairdeal.rules.base import standings
+from fairdeal.rules.base import standings_json
+from fairdeal.rules.position import position_text
+from fairdeal.rules.position import read_position
 from fairdeal.rules.summary import HandSummary
 
 __all__ = ["Match", "HandReport", "draw_for_deal"]

@@ -30,13 +30,19 @@ import json
 import os
 import re
 import struct
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
+from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import cast
 
 # cryptography is imported where a key signs or a signature is checked, not here: the verify
 # page runs this module in Pyodide, which has no cryptography wheel and checks Ed25519 with the

@@ -14,10 +14,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from fairdeal.fairness import Dealer, FairnessError, SeedError
-from fairdeal.record import FORMAT, Clock, RecordWriter, Signer, check_created, fixed_clock, format_at
+from fairdeal.fairness import Dealer
+from fairdeal.fairness import FairnessError
+from fairdeal.fairness import SeedError
+from fairdeal.record import FORMAT
+from fairdeal.record import Clock
+from fairdeal.record import RecordWriter
+from fairdeal.record import Signer
+from fairdeal.record import check_created
+from fairdeal.record import fixed_clock
+from fairdeal.record import format_at
 
 __all__ = ["SeededRecord", "new_writer", "restored_clock"]
 

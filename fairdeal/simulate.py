@@ -35,19 +35,29 @@ import re
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import click
 
-from fairdeal.bots import Bot, make_bot
+from fairdeal.bots import Bot
+from fairdeal.bots import make_bot
 from fairdeal.cli_input import user_input
-from fairdeal.fairness import client_commitment, new_server_seed
-from fairdeal.record import Signer, canonical
-from fairdeal.rules import DEFAULT, Rules, Standing, get
-from fairdeal.table import Seat, Table
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import new_server_seed
+from fairdeal.record import Signer
+from fairdeal.record import canonical
+from fairdeal.rules import DEFAULT
+from fairdeal.rules import Rules
+from fairdeal.rules import Standing
+from fairdeal.rules import get
+from fairdeal.table import Seat
+from fairdeal.table import Table
 
 __all__ = [
     "BOT_CHOICES",

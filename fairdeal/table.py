@@ -27,12 +27,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.fairness import PROTOCOL, Dealer, client_commitment, new_server_seed
+from fairdeal.fairness import PROTOCOL
+from fairdeal.fairness import Dealer
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import new_server_seed
 from fairdeal.match import Match
-from fairdeal.record import FORMAT, Clock, RecordWriter, Signer, time_ms
-from fairdeal.rules import Move, Outcome, Rules, Standing, get
+from fairdeal.record import FORMAT
+from fairdeal.record import Clock
+from fairdeal.record import RecordWriter
+from fairdeal.record import Signer
+from fairdeal.record import time_ms
+from fairdeal.rules import Move
+from fairdeal.rules import Outcome
+from fairdeal.rules import Rules
+from fairdeal.rules import Standing
+from fairdeal.rules import get
 from fairdeal.rules.base import GameView
-from fairdeal.seeding import SeededRecord, new_writer, restored_clock
+from fairdeal.seeding import SeededRecord
+from fairdeal.seeding import new_writer
+from fairdeal.seeding import restored_clock
 
 __all__ = ["Seat", "Table", "TableError", "Timing", "client_commitment"]
 

@@ -19,7 +19,9 @@ Pure, like :mod:`fairdeal.tlog`: the reading functions take the HTTP fetch as a 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fairdeal.tlog import Tree

@@ -27,11 +27,16 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from fairdeal.record import canonical, check_created, check_signature
+from fairdeal.record import canonical
+from fairdeal.record import check_created
+from fairdeal.record import check_signature
 
 __all__ = [
     "LogError",

@@ -38,15 +38,25 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fairdeal.cosignature import NoteKey, cosign, parse_note_key, witness_key
+from fairdeal.cosignature import NoteKey
+from fairdeal.cosignature import cosign
+from fairdeal.cosignature import parse_note_key
+from fairdeal.cosignature import witness_key
 from fairdeal.record import Signer
-from fairdeal.tlog import EMPTY_ROOT, LogError, open_note, parse_checkpoint, split_note, verify_consistency
+from fairdeal.tlog import EMPTY_ROOT
+from fairdeal.tlog import LogError
+from fairdeal.tlog import open_note
+from fairdeal.tlog import parse_checkpoint
+from fairdeal.tlog import split_note
+from fairdeal.tlog import verify_consistency
 
 __all__ = ["Witness", "WitnessError", "Answer", "KEY_FILE", "STATE_FILE", "MAX_PROOF_LINES", "SIZE_TYPE"]
 
@@ -311,7 +321,8 @@ class Witness:
         from starlette.applications import Starlette
         from starlette.concurrency import run_in_threadpool
         from starlette.requests import Request
-        from starlette.responses import JSONResponse, Response
+        from starlette.responses import JSONResponse
+        from starlette.responses import Response
         from starlette.routing import Route
 
         async def add_checkpoint(request: Request) -> Response:

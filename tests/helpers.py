@@ -15,25 +15,38 @@ import importlib.util
 import json
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 from hypothesis import settings
-from test_verifier_support import SIGNER, text_of
+from test_verifier_support import SIGNER
 from test_verifier_support import play as play_game
+from test_verifier_support import text_of
 
 from fairdeal.bots import make_bot
-from fairdeal.cards import Card, Suit, parse_cards
-from fairdeal.fairness import game_key, shuffle
-from fairdeal.record import Signer, check_chain, parse_record, resign
-from fairdeal.rules import IllegalMove, Move
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
+from fairdeal.cards import parse_cards
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
+from fairdeal.record import Signer
+from fairdeal.record import check_chain
+from fairdeal.record import parse_record
+from fairdeal.record import resign
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
 from fairdeal.rules.sequence import RunState
-from fairdeal.table import Seat, Table
-from fairdeal.verification import Report, verify
-from verifier.report import json_report, text_report
+from fairdeal.table import Seat
+from fairdeal.table import Table
+from fairdeal.verification import Report
+from fairdeal.verification import verify
+from verifier.report import json_report
+from verifier.report import text_report
 
 SEED = "00" * 32
 

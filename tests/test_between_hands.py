@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
 from fairdeal.record import Signer
-from fairdeal.rules import RULES, IllegalMove, get
-from fairdeal.table import Seat, Table, TableError, client_commitment
+from fairdeal.rules import RULES
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import get
+from fairdeal.table import Seat
+from fairdeal.table import Table
+from fairdeal.table import TableError
+from fairdeal.table import client_commitment
 from verifier import verify
 
 SIGNER = Signer.generate()

@@ -2,12 +2,25 @@
 
 import pytest
 
-from fairdeal.bots import BOT_KINDS, Bot, BotError, HeuristicBot, RandomBot, make_bot
-from fairdeal.cards import Card, Suit, parse_cards
-from fairdeal.fairness import GameShuffle, game_key, shuffle
+from fairdeal.bots import BOT_KINDS
+from fairdeal.bots import Bot
+from fairdeal.bots import BotError
+from fairdeal.bots import HeuristicBot
+from fairdeal.bots import RandomBot
+from fairdeal.bots import make_bot
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
+from fairdeal.cards import parse_cards
+from fairdeal.fairness import GameShuffle
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
 from fairdeal.rules import RULES as RULES_BY_NAME
-from fairdeal.rules import CrazyEights, Move, Rules, catalogue, get
+from fairdeal.rules import CrazyEights
+from fairdeal.rules import Move
+from fairdeal.rules import Rules
+from fairdeal.rules import catalogue
+from fairdeal.rules import get
 from fairdeal.rules.crazy_eights import CrazyEightsView
 
 RULES = get("crazy-eights")

@@ -4,7 +4,14 @@ import pickle
 
 import pytest
 
-from fairdeal.cards import ALL_CARDS, Card, CardError, Rank, Suit, codes, pack, parse_cards
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.cards import CardError
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.cards import parse_cards
 
 ONE_PACK_CODES = [
     "AC",

@@ -8,7 +8,14 @@ import pytest
 from fastapi.testclient import TestClient
 from helpers import service_settings
 
-from fairdeal.rules import DEFAULT, RULES, OptionsError, catalogue, catalogue_json, get, how_to_play, own
+from fairdeal.rules import DEFAULT
+from fairdeal.rules import RULES
+from fairdeal.rules import OptionsError
+from fairdeal.rules import catalogue
+from fairdeal.rules import catalogue_json
+from fairdeal.rules import get
+from fairdeal.rules import how_to_play
+from fairdeal.rules import own
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "games.json"
@@ -120,7 +127,9 @@ def test_a_game_declares_exactly_the_move_kinds_its_seats_are_offered(name):
     import itertools
     import random
 
-    from fairdeal import Seat, Signer, Table
+    from fairdeal import Seat
+    from fairdeal import Signer
+    from fairdeal import Table
 
     cls = RULES[name]
     offered = set()

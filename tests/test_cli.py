@@ -7,11 +7,16 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from helpers import installed, vectors
+from helpers import installed
+from helpers import vectors
 
-from fairdeal.cards import Card, Rank, pack
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import pack
 from fairdeal.cli import main
-from fairdeal.fairness import commitment, game_key, shuffle
+from fairdeal.fairness import commitment
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 
 VECTORS = vectors("fairness.json")["shuffle"]
 SEED = "00" * 32

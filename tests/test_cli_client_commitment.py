@@ -2,7 +2,8 @@
 
 import pytest
 from click.testing import CliRunner
-from helpers import installed, vectors
+from helpers import installed
+from helpers import vectors
 
 from fairdeal.cli import main
 from fairdeal.fairness import Dealer

@@ -11,14 +11,25 @@ from functools import partial
 
 import helpers
 import pytest
-from helpers import cards, chips, play_session, run_position
+from helpers import cards
+from helpers import chips
+from helpers import play_session
+from helpers import run_position
 
-from fairdeal.cards import ALL_CARDS, Card
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
-from fairdeal.rules import Move, OptionsError, get
-from fairdeal.rules.commit import NINE, REMOVED
-from fairdeal.rules.sequence import BID, EXCHANGE, RunState, run_choice
+from fairdeal.rules import Move
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
+from fairdeal.rules.commit import NINE
+from fairdeal.rules.commit import REMOVED
+from fairdeal.rules.sequence import BID
+from fairdeal.rules.sequence import EXCHANGE
+from fairdeal.rules.sequence import RunState
+from fairdeal.rules.sequence import run_choice
 
 NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 COMMIT = get("commit")

@@ -5,8 +5,14 @@ simulate`` plays it. The checks are tests/test_sequence_records.py's.
 
 from __future__ import annotations
 
-from test_sequence_records import check_edits, check_matches, check_rewrites, check_simulate, record, stops
-from test_verifier_support import SIGNER, play
+from test_sequence_records import check_edits
+from test_sequence_records import check_matches
+from test_sequence_records import check_rewrites
+from test_sequence_records import check_simulate
+from test_sequence_records import record
+from test_sequence_records import stops
+from test_verifier_support import SIGNER
+from test_verifier_support import play
 
 from fairdeal.verification import verify
 from verifier.report import text_report

@@ -13,20 +13,28 @@ import random
 
 import helpers
 import pytest
-from helpers import cards, play
-from hypothesis import HealthCheck, given, settings
+from helpers import cards
+from helpers import play
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from fairdeal.cards import Card, Rank, Suit, pack
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import pack
 from fairdeal.fairness import shuffle
 from fairdeal.match import Match
-from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
-from fairdeal.rules.crazy_eights import (
-    CrazyEights,
-    CrazyEightsState,
-    auto_card_order,
-    card_points,
-)
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import MoveError
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
+from fairdeal.rules.crazy_eights import CrazyEights
+from fairdeal.rules.crazy_eights import CrazyEightsState
+from fairdeal.rules.crazy_eights import auto_card_order
+from fairdeal.rules.crazy_eights import card_points
 
 RULES = CrazyEights()
 SEED = "00" * 32

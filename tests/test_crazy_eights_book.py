@@ -11,19 +11,22 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import cards, play
-from test_eights_support import (
-    EIGHTS_GAMES,
-    check_positions_in_play,
-    eights_state,
-    fair,
-    rigged,
-    started,
-)
+from helpers import cards
+from helpers import play
+from test_eights_support import EIGHTS_GAMES
+from test_eights_support import check_positions_in_play
+from test_eights_support import eights_state
+from test_eights_support import fair
+from test_eights_support import rigged
+from test_eights_support import started
 
-from fairdeal.cards import Card, pack
+from fairdeal.cards import Card
+from fairdeal.cards import pack
 from fairdeal.match import Match
-from fairdeal.rules import IllegalMove, Move, OptionsError, get
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
 from fairdeal.rules.eights import BookCrazyEights
 
 RULES = BookCrazyEights()

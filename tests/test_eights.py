@@ -9,10 +9,12 @@ from dataclasses import replace
 
 import pytest
 from helpers import play
-from test_eights_support import eights_state, started
+from test_eights_support import eights_state
+from test_eights_support import started
 
 from fairdeal.cards import Card
-from fairdeal.rules import Move, get
+from fairdeal.rules import Move
+from fairdeal.rules import get
 from fairdeal.rules.eights import Eights
 
 RULES = Eights()
@@ -136,7 +138,8 @@ def test_the_heuristic_bot_saves_its_eights_and_follows_its_long_suit():
 def test_the_heuristic_bot_beats_the_random_bot(name):
     from test_eights_support import fair
 
-    from fairdeal.bots import HeuristicBot, RandomBot
+    from fairdeal.bots import HeuristicBot
+    from fairdeal.bots import RandomBot
     from fairdeal.match import Match
 
     rules = get(name, {"target": 60} if "target" in get(name).options else {"partners": 0, "deals": 8})

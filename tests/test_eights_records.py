@@ -18,7 +18,10 @@ import test_tamper as tamper
 from click.testing import CliRunner
 from helpers import tamper_record
 from test_eights_support import DRAW_PILE_GAMES
-from test_verifier_support import SIGNER, SIMULATED, play, seed_for
+from test_verifier_support import SIGNER
+from test_verifier_support import SIMULATED
+from test_verifier_support import play
+from test_verifier_support import seed_for
 
 from fairdeal.cli import main as fairdeal_main
 from fairdeal.record import resign
@@ -26,7 +29,8 @@ from fairdeal.rules import get
 from fairdeal.table import Table
 from fairdeal.verification import verify
 from verifier.cli import main as verify_main
-from verifier.report import json_report, text_report
+from verifier.report import json_report
+from verifier.report import text_report
 
 SHORT = {
     # The shortest whole matches: one deal, or a target every win reaches (Hollywood: a game

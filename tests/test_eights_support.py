@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from helpers import cards, pile_state, protocol_shuffler
+from helpers import cards
+from helpers import pile_state
+from helpers import protocol_shuffler
 
-from fairdeal.cards import ALL_CARDS, Card, Suit
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
 from fairdeal.match import Match
-from fairdeal.rules import IllegalMove, Move, Rules, get
-from fairdeal.rules.eights import EightsState, sides_of
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import Rules
+from fairdeal.rules import get
+from fairdeal.rules.eights import EightsState
+from fairdeal.rules.eights import sides_of
 from fairdeal.rules.go_boom import GoBoomState
 
 DRAW_PILE_GAMES = ("crazy-eights-book", "eights", "hollywood-eights", "go-boom", "hollywood-go-boom")

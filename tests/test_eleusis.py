@@ -10,25 +10,32 @@ from dataclasses import replace
 import pytest
 
 from fairdeal.bots import make_bot
-from fairdeal.cards import Card, pack, parse_cards
-from fairdeal.fairness import GameShuffle, game_key, rule_commitment
+from fairdeal.cards import Card
+from fairdeal.cards import pack
+from fairdeal.cards import parse_cards
+from fairdeal.fairness import GameShuffle
+from fairdeal.fairness import game_key
+from fairdeal.fairness import rule_commitment
 from fairdeal.match import Match
-from fairdeal.rules import RULES, IllegalMove, Move, get
+from fairdeal.rules import RULES
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import get
 from fairdeal.rules.base import stream_bytes
-from fairdeal.rules.eleusis import (
-    CALL,
-    FORECAST,
-    HARD_STOP,
-    NO_PLAY,
-    RULE,
-    STRING,
-    Eleusis,
-    EleusisState,
-    first_player,
-    high_count_scores,
-    player_order,
-)
-from fairdeal.rules.secret_rule import LIBRARY, RuleError, SecretRule
+from fairdeal.rules.eleusis import CALL
+from fairdeal.rules.eleusis import FORECAST
+from fairdeal.rules.eleusis import HARD_STOP
+from fairdeal.rules.eleusis import NO_PLAY
+from fairdeal.rules.eleusis import RULE
+from fairdeal.rules.eleusis import STRING
+from fairdeal.rules.eleusis import Eleusis
+from fairdeal.rules.eleusis import EleusisState
+from fairdeal.rules.eleusis import first_player
+from fairdeal.rules.eleusis import high_count_scores
+from fairdeal.rules.eleusis import player_order
+from fairdeal.rules.secret_rule import LIBRARY
+from fairdeal.rules.secret_rule import RuleError
+from fairdeal.rules.secret_rule import SecretRule
 
 ALTERNATE = "card.colour != last.colour"
 """The rule most tests play under: a red card after a black one, or a black after a red."""

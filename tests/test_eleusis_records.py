@@ -11,8 +11,11 @@ revealing another rule, does not verify, and says which line is false.
 from __future__ import annotations
 
 import pytest
-from helpers import first, refused, tampered
-from test_verifier_support import SIGNER, seed_for
+from helpers import first
+from helpers import refused
+from helpers import tampered
+from test_verifier_support import SIGNER
+from test_verifier_support import seed_for
 
 from fairdeal.bots import make_bot
 from fairdeal.fairness import rule_commitment
@@ -20,7 +23,9 @@ from fairdeal.record import parse_record
 from fairdeal.rules import get
 from fairdeal.rules.eleusis import RULE
 from fairdeal.rules.secret_rule import LIBRARY
-from fairdeal.table import Seat, Table, TableError
+from fairdeal.table import Seat
+from fairdeal.table import Table
+from fairdeal.table import TableError
 from fairdeal.verification import verify
 from verifier.report import text_report
 

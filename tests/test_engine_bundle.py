@@ -14,9 +14,13 @@ from pathlib import Path
 import fairdeal
 import verifier
 from fairdeal.record import ed25519_check
-from fairdeal.rules import RULES, own
-from fairdeal.web.engine import build_bundle, engine_bundle, engine_files
-from verifier.browser import signature_requests, verify_json
+from fairdeal.rules import RULES
+from fairdeal.rules import own
+from fairdeal.web.engine import build_bundle
+from fairdeal.web.engine import engine_bundle
+from fairdeal.web.engine import engine_files
+from verifier.browser import signature_requests
+from verifier.browser import verify_json
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "spec" / "vectors" / "record-example.jsonl"

@@ -9,9 +9,20 @@ import pytest
 
 import fairdeal
 import fairdeal.fairness
-from fairdeal import IllegalMove, Move, MoveError, Outcome, Seat, Signer, Standing, Table, TableError, get_rules, verify
+from fairdeal import IllegalMove
+from fairdeal import Move
+from fairdeal import MoveError
+from fairdeal import Outcome
+from fairdeal import Seat
+from fairdeal import Signer
+from fairdeal import Standing
+from fairdeal import Table
+from fairdeal import TableError
+from fairdeal import get_rules
+from fairdeal import verify
 from fairdeal.match import Match
-from fairdeal.rules import RULES, PositionError
+from fairdeal.rules import RULES
+from fairdeal.rules import PositionError
 
 SIGNER = Signer.from_seed(bytes(32))
 

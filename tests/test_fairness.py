@@ -9,28 +9,32 @@ import struct
 from collections import Counter
 
 import pytest
-from helpers import VECTORS_DIR, vector_script, vectors
-from hypothesis import example, given, settings
+from helpers import VECTORS_DIR
+from helpers import vector_script
+from helpers import vectors
+from hypothesis import example
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from fairdeal import fairness
-from fairdeal.cards import codes, pack, parse_cards
-from fairdeal.fairness import (
-    Dealer,
-    FairnessError,
-    SeedError,
-    SeedPhase,
-    Stream,
-    check_client_seed,
-    check_game_id,
-    check_label,
-    client_commitment,
-    commitment,
-    game_key,
-    label_key,
-    parse_server_seed,
-    shuffle,
-)
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.cards import parse_cards
+from fairdeal.fairness import Dealer
+from fairdeal.fairness import FairnessError
+from fairdeal.fairness import SeedError
+from fairdeal.fairness import SeedPhase
+from fairdeal.fairness import Stream
+from fairdeal.fairness import check_client_seed
+from fairdeal.fairness import check_game_id
+from fairdeal.fairness import check_label
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import commitment
+from fairdeal.fairness import game_key
+from fairdeal.fairness import label_key
+from fairdeal.fairness import parse_server_seed
+from fairdeal.fairness import shuffle
 
 VECTORS = vectors("fairness.json")
 SHUFFLES = VECTORS["shuffle"]

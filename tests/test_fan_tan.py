@@ -16,23 +16,40 @@ from dataclasses import replace
 
 import helpers
 import pytest
-from helpers import cards, check_legal_moves_in_play, net_chips, played_by_bots, played_for_chips, protocol_shuffler
+from helpers import cards
+from helpers import check_legal_moves_in_play
 from helpers import chips as chip_tuples
+from helpers import net_chips
+from helpers import played_by_bots
+from helpers import played_for_chips
+from helpers import protocol_shuffler
 
-from fairdeal.bots import HeuristicBot, RandomBot
-from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes, pack, parse_cards
+from fairdeal.bots import HeuristicBot
+from fairdeal.bots import RandomBot
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.cards import parse_cards
 from fairdeal.match import Match
-from fairdeal.record import Signer, check_chain, parse_record
-from fairdeal.rules import RULES, IllegalMove, Move, OptionsError, get
-from fairdeal.rules.fan_tan import (
-    ACE_HIGH,
-    ACE_LOW,
-    FanTanFamily,
-    FanTanState,
-    SequenceGame,
-    hand_sizes,
-)
-from fairdeal.table import Seat, Table
+from fairdeal.record import Signer
+from fairdeal.record import check_chain
+from fairdeal.record import parse_record
+from fairdeal.rules import RULES
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
+from fairdeal.rules.fan_tan import ACE_HIGH
+from fairdeal.rules.fan_tan import ACE_LOW
+from fairdeal.rules.fan_tan import FanTanFamily
+from fairdeal.rules.fan_tan import FanTanState
+from fairdeal.rules.fan_tan import SequenceGame
+from fairdeal.rules.fan_tan import hand_sizes
+from fairdeal.table import Seat
+from fairdeal.table import Table
 
 GAMES = ("fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan")
 CHIP_GAMES = ("fan-tan", "five-or-nine", "play-or-pay", "liberty-fan-tan")

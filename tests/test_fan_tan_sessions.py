@@ -11,8 +11,16 @@ from __future__ import annotations
 import functools
 
 import pytest
-from helpers import bare, check_session_report, first, refused, replayed_moves, session_record, tampered
-from test_verifier_support import SIGNER, SIMULATED, play
+from helpers import bare
+from helpers import check_session_report
+from helpers import first
+from helpers import refused
+from helpers import replayed_moves
+from helpers import session_record
+from helpers import tampered
+from test_verifier_support import SIGNER
+from test_verifier_support import SIMULATED
+from test_verifier_support import play
 
 from fairdeal.record import resign
 from fairdeal.rules import get

@@ -15,7 +15,8 @@ import functools
 
 import pytest
 import test_tamper as tamper
-from helpers import tamper_record, the_end
+from helpers import tamper_record
+from helpers import the_end
 
 GAMES = ("fan-tan", "sjueren", "five-or-nine", "play-or-pay", "liberty-fan-tan")
 RECORDS = [(name, {}) for name in GAMES] + [("fan-tan", {"passing": 1})]

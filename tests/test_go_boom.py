@@ -9,13 +9,24 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import cards, play
-from test_eights_support import GO_BOOM_GAMES, check_positions_in_play, fair, go_boom_state, started
+from helpers import cards
+from helpers import play
+from test_eights_support import GO_BOOM_GAMES
+from test_eights_support import check_positions_in_play
+from test_eights_support import fair
+from test_eights_support import go_boom_state
+from test_eights_support import started
 
 from fairdeal.cards import Card
 from fairdeal.match import Match
-from fairdeal.rules import IllegalMove, Move, OptionsError, get
-from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom, go_boom_points, round_winner
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
+from fairdeal.rules.go_boom import GoBoom
+from fairdeal.rules.go_boom import HollywoodGoBoom
+from fairdeal.rules.go_boom import go_boom_points
+from fairdeal.rules.go_boom import round_winner
 from fairdeal.rules.hollywood import HollywoodSheet
 
 RULES = GoBoom()

@@ -8,12 +8,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers import cards, play
-from test_eights_support import eights_state, started
+from helpers import cards
+from helpers import play
+from test_eights_support import eights_state
+from test_eights_support import started
 
 from fairdeal.match import Match
-from fairdeal.rules import Move, get
-from fairdeal.rules.eights import HollywoodEights, hollywood_points
+from fairdeal.rules import Move
+from fairdeal.rules import get
+from fairdeal.rules.eights import HollywoodEights
+from fairdeal.rules.eights import hollywood_points
 from fairdeal.rules.hollywood import HollywoodSheet
 
 RULES = HollywoodEights()

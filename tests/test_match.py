@@ -12,12 +12,22 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers import cards, play, protocol_shuffler
+from helpers import cards
+from helpers import play
+from helpers import protocol_shuffler
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.cards import pack
 from fairdeal.fairness import shuffle
-from fairdeal.match import Match, draw_for_deal
-from fairdeal.rules import IllegalMove, Move, get, standings
+from fairdeal.match import Match
+from fairdeal.match import draw_for_deal
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import get
+from fairdeal.rules import standings
 
 
 def started(seats: int = 2, options=None, game_id: str = "match-test") -> Match:

@@ -12,14 +12,31 @@ import random
 
 import helpers
 import pytest
-from helpers import cards, chips, legal, play_session, refusal, run_position
+from helpers import cards
+from helpers import chips
+from helpers import legal
+from helpers import play_session
+from helpers import refusal
+from helpers import run_position
 
-from fairdeal.cards import ALL_CARDS, Card, Suit, codes
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
-from fairdeal.rules import IllegalMove, Move, MoveError, OptionsError, get
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import MoveError
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
 from fairdeal.rules.michigan import MichiganSheet
-from fairdeal.rules.sequence import AUCTION, BID, EXCHANGE, RunState, run_choice
+from fairdeal.rules.sequence import AUCTION
+from fairdeal.rules.sequence import BID
+from fairdeal.rules.sequence import EXCHANGE
+from fairdeal.rules.sequence import RunState
+from fairdeal.rules.sequence import run_choice
 
 NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 MICHIGAN = get("michigan")

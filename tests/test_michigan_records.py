@@ -7,12 +7,19 @@ simulate`` plays them. The checks are tests/test_sequence_records.py's.
 from __future__ import annotations
 
 import pytest
-from test_sequence_records import check_edits, check_matches, check_rewrites, check_simulate, record, stops
-from test_verifier_support import SIGNER, play
+from test_sequence_records import check_edits
+from test_sequence_records import check_matches
+from test_sequence_records import check_rewrites
+from test_sequence_records import check_simulate
+from test_sequence_records import record
+from test_sequence_records import stops
+from test_verifier_support import SIGNER
+from test_verifier_support import play
 
 from fairdeal.record import resign
 from fairdeal.verification import verify
-from verifier.report import json_report, text_report
+from verifier.report import json_report
+from verifier.report import text_report
 
 GAMES = ("michigan", "double-stops", "spin")
 RECORDS = {

@@ -13,12 +13,20 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import installed, service_settings
+from helpers import installed
+from helpers import service_settings
 from test_verifier_support import play
 
 import fairdeal.rules as registry
 from fairdeal.cli import main
-from fairdeal.rules import GROUP, RULES, PluginError, Rules, catalogue, discover, how_to_play, own
+from fairdeal.rules import GROUP
+from fairdeal.rules import RULES
+from fairdeal.rules import PluginError
+from fairdeal.rules import Rules
+from fairdeal.rules import catalogue
+from fairdeal.rules import discover
+from fairdeal.rules import how_to_play
+from fairdeal.rules import own
 from fairdeal.simulate import simulate
 from fairdeal.verification import verify
 from fairdeal.web.engine import engine_bundle

@@ -8,11 +8,19 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_verifier_support import SIGNER, seed_for, text_of
+from test_verifier_support import SIGNER
+from test_verifier_support import seed_for
+from test_verifier_support import text_of
 
 from fairdeal.cards import parse_cards
-from fairdeal.record import check_at, fixed_clock, format_at, line_hash, parse_record, resign
-from fairdeal.service.dealing import DealingSession, client_commitment
+from fairdeal.record import check_at
+from fairdeal.record import fixed_clock
+from fairdeal.record import format_at
+from fairdeal.record import line_hash
+from fairdeal.record import parse_record
+from fairdeal.record import resign
+from fairdeal.service.dealing import DealingSession
+from fairdeal.service.dealing import client_commitment
 from fairdeal.table import Table
 from fairdeal.verification import verify
 from fairdeal.verification.receipts import check_receipts

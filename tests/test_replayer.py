@@ -10,13 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.cards import codes, pack
-from fairdeal.fairness import GameShuffle, game_key
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.fairness import GameShuffle
+from fairdeal.fairness import game_key
 from fairdeal.record import canonical
-from fairdeal.rules import RULES, Move, get
+from fairdeal.rules import RULES
+from fairdeal.rules import Move
+from fairdeal.rules import get
 from fairdeal.simulate import simulate
 from fairdeal.verification import verify
-from verifier.replayer import FORMAT, ReplayError, hand_steps
+from verifier.replayer import FORMAT
+from verifier.replayer import ReplayError
+from verifier.replayer import hand_steps
 
 GOLDEN = Path(__file__).parent / "golden" / "crazy-eights-4p.jsonl"
 

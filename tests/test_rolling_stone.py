@@ -10,15 +10,33 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import cards, check_legal_moves_in_play, played_by_bots, protocol_shuffler, refusal, run
+from helpers import cards
+from helpers import check_legal_moves_in_play
+from helpers import played_by_bots
+from helpers import protocol_shuffler
+from helpers import refusal
+from helpers import run
 
-from fairdeal.bots import HeuristicBot, make_bot
-from fairdeal.cards import Card, Rank, Suit, pack
+from fairdeal.bots import HeuristicBot
+from fairdeal.bots import make_bot
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import pack
 from fairdeal.match import Match
-from fairdeal.record import Signer, check_chain, parse_record
-from fairdeal.rules import RULES, Move, OptionsError, get
-from fairdeal.rules.rolling_stone import RollingStone, RollingStoneState, position, rolling_stone_pack
-from fairdeal.table import Seat, Table
+from fairdeal.record import Signer
+from fairdeal.record import check_chain
+from fairdeal.record import parse_record
+from fairdeal.rules import RULES
+from fairdeal.rules import Move
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
+from fairdeal.rules.rolling_stone import RollingStone
+from fairdeal.rules.rolling_stone import RollingStoneState
+from fairdeal.rules.rolling_stone import position
+from fairdeal.rules.rolling_stone import rolling_stone_pack
+from fairdeal.table import Seat
+from fairdeal.table import Table
 
 
 def deal_of(*hands: str, turn: int = 0) -> RollingStoneState:

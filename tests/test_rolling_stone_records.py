@@ -13,13 +13,23 @@ import functools
 import json
 
 import test_tamper as tamper
-from helpers import answering_play, first, refused, replayed_moves, session_record, tamper_record, tampered, the_end
-from test_verifier_support import SIGNER, SIMULATED, play
+from helpers import answering_play
+from helpers import first
+from helpers import refused
+from helpers import replayed_moves
+from helpers import session_record
+from helpers import tamper_record
+from helpers import tampered
+from helpers import the_end
+from test_verifier_support import SIGNER
+from test_verifier_support import SIMULATED
+from test_verifier_support import play
 
 from fairdeal.cards import Card
 from fairdeal.record import resign
 from fairdeal.verification import verify
-from verifier.report import json_report, text_report
+from verifier.report import json_report
+from verifier.report import text_report
 
 
 def test_simulated_one_deal_sessions_verify():

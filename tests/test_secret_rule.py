@@ -13,20 +13,22 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from fairdeal.cards import ALL_CARDS, Card, parse_cards
-from fairdeal.rules.secret_rule import (
-    EXAMPLES,
-    LIBRARY,
-    MAX_DEPTH,
-    MAX_NODES,
-    MAX_RULE_CHARS,
-    SYNTAX_HELP,
-    RuleError,
-    SecretRule,
-)
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.cards import parse_cards
+from fairdeal.rules.secret_rule import EXAMPLES
+from fairdeal.rules.secret_rule import LIBRARY
+from fairdeal.rules.secret_rule import MAX_DEPTH
+from fairdeal.rules.secret_rule import MAX_NODES
+from fairdeal.rules.secret_rule import MAX_RULE_CHARS
+from fairdeal.rules.secret_rule import SYNTAX_HELP
+from fairdeal.rules.secret_rule import RuleError
+from fairdeal.rules.secret_rule import SecretRule
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "games" / "eleusis.md"
 

@@ -14,13 +14,22 @@ from functools import partial
 
 import helpers
 import pytest
-from helpers import play_session, run_position
+from helpers import play_session
+from helpers import run_position
 
-from fairdeal.cards import ALL_CARDS, Card, Suit, codes
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
-from fairdeal.rules import IllegalMove, Move, OptionsError, get
-from fairdeal.rules.sequence import RunState, deal_round
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
+from fairdeal.rules.sequence import RunState
+from fairdeal.rules.sequence import deal_round
 
 NO_SHUFFLE = helpers.in_order  # the pack stays in card order
 RULES = get("sequence")

@@ -15,8 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import test_tamper as tamper
-from helpers import bare, tamper_record, the_end
-from test_verifier_support import SIGNER, SIMULATED, play
+from helpers import bare
+from helpers import tamper_record
+from helpers import the_end
+from test_verifier_support import SIGNER
+from test_verifier_support import SIMULATED
+from test_verifier_support import play
 
 from fairdeal.rules import get
 from fairdeal.simulate import simulate

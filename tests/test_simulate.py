@@ -12,13 +12,25 @@ from helpers import installed
 
 from fairdeal.bots import HeuristicBot
 from fairdeal.cli import main
-from fairdeal.fairness import client_commitment, commitment, game_key, shuffle
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import commitment
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
-from fairdeal.record import Signer, check_chain, line_hash, parse_record, verify_head
-from fairdeal.rules import Move, get
+from fairdeal.record import Signer
+from fairdeal.record import check_chain
+from fairdeal.record import line_hash
+from fairdeal.record import parse_record
+from fairdeal.record import verify_head
+from fairdeal.rules import Move
+from fairdeal.rules import get
 from fairdeal.rules.crazy_eights import CrazyEightsView
-from fairdeal.simulate import SEEDED_CREATED, SimulationError, play, simulate
-from fairdeal.table import Seat, Table
+from fairdeal.simulate import SEEDED_CREATED
+from fairdeal.simulate import SimulationError
+from fairdeal.simulate import play
+from fairdeal.simulate import simulate
+from fairdeal.table import Seat
+from fairdeal.table import Table
 
 SEAT_ACTIONS = ("client-commit", "client-reveal", "move")
 

@@ -11,24 +11,38 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import (
-    cards,
-    check_legal_moves_in_play,
-    net_chips,
-    played_by_bots,
-    played_for_chips,
-    protocol_shuffler,
-    refusal,
-    run,
-)
+from helpers import cards
+from helpers import check_legal_moves_in_play
+from helpers import net_chips
+from helpers import played_by_bots
+from helpers import played_for_chips
+from helpers import protocol_shuffler
+from helpers import refusal
+from helpers import run
 
-from fairdeal.bots import HeuristicBot, RandomBot, make_bot
-from fairdeal.cards import ALL_CARDS, Card, Rank, pack
+from fairdeal.bots import HeuristicBot
+from fairdeal.bots import RandomBot
+from fairdeal.bots import make_bot
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import pack
 from fairdeal.match import Match
-from fairdeal.record import Signer, check_chain, parse_record
-from fairdeal.rules import RULES, IllegalMove, Move, OptionsError, get
-from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem, SnipSnapState, earl_verse
-from fairdeal.table import Seat, Table
+from fairdeal.record import Signer
+from fairdeal.record import check_chain
+from fairdeal.record import parse_record
+from fairdeal.rules import RULES
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
+from fairdeal.rules.snip_snap import EarlOfCoventry
+from fairdeal.rules.snip_snap import Jig
+from fairdeal.rules.snip_snap import SnipSnapSnorem
+from fairdeal.rules.snip_snap import SnipSnapState
+from fairdeal.rules.snip_snap import earl_verse
+from fairdeal.table import Seat
+from fairdeal.table import Table
 
 GAMES = ("snip-snap-snorem", "earl-of-coventry", "jig")
 

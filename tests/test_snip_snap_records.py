@@ -13,19 +13,19 @@ import functools
 
 import pytest
 import test_tamper as tamper
-from helpers import (
-    answering_play,
-    bare,
-    check_session_report,
-    first,
-    refused,
-    replayed_moves,
-    session_record,
-    tamper_record,
-    tampered,
-    the_end,
-)
-from test_verifier_support import SIGNER, SIMULATED, play
+from helpers import answering_play
+from helpers import bare
+from helpers import check_session_report
+from helpers import first
+from helpers import refused
+from helpers import replayed_moves
+from helpers import session_record
+from helpers import tamper_record
+from helpers import tampered
+from helpers import the_end
+from test_verifier_support import SIGNER
+from test_verifier_support import SIMULATED
+from test_verifier_support import play
 
 from fairdeal.record import resign
 from fairdeal.verification import verify

@@ -26,13 +26,20 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from helpers import cards, run_position
+from helpers import cards
+from helpers import run_position
 from test_eights_support import eights_state
-from test_verifier_support import SIGNER, play_golden, text_of
+from test_verifier_support import SIGNER
+from test_verifier_support import play_golden
+from test_verifier_support import text_of
 
-from fairdeal.cards import Card, Rank, Suit
-from fairdeal.record import parse_record, resign
-from fairdeal.rules import Move, get
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.record import parse_record
+from fairdeal.record import resign
+from fairdeal.rules import Move
+from fairdeal.rules import get
 from fairdeal.verification import verify
 from fairdeal.verification.receipts import check_receipts
 from verifier.cli import main

@@ -9,10 +9,16 @@ import random
 
 import pytest
 
-from fairdeal.cards import Card, Suit, pack
-from fairdeal.fairness import GameShuffle, game_key
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
+from fairdeal.cards import pack
+from fairdeal.fairness import GameShuffle
+from fairdeal.fairness import game_key
 from fairdeal.match import Match
-from fairdeal.rules import RULES, Move, PositionError, get
+from fairdeal.rules import RULES
+from fairdeal.rules import Move
+from fairdeal.rules import PositionError
+from fairdeal.rules import get
 
 UNSHUFFLED = lambda label, cards: list(cards)  # noqa: E731 - a shuffler that deals the pack in card order
 

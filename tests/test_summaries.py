@@ -14,10 +14,14 @@ import pytest
 from test_verifier_support import play
 
 from fairdeal.cards import Card
-from fairdeal.rules import RULES, catalogue
-from fairdeal.rules.summary import HandSummary, SeatNames
+from fairdeal.rules import RULES
+from fairdeal.rules import catalogue
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
 from fairdeal.verification import verify
-from verifier.report import MovePrinter, json_report, text_report
+from verifier.report import MovePrinter
+from verifier.report import json_report
+from verifier.report import text_report
 
 REPORT = Path(__file__).resolve().parent.parent / "verifier" / "report.py"
 # The hand's fields in the JSON report that are not its summary's (the sheet's are the hand's own).

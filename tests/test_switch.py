@@ -14,20 +14,32 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from importlib import metadata, resources
+from importlib import metadata
+from importlib import resources
 
 import helpers
 import pytest
-from fairdeal_switch import Switch, SwitchState, card_points
-from helpers import cards, check_legal_moves, in_order, play
+from fairdeal_switch import Switch
+from fairdeal_switch import SwitchState
+from fairdeal_switch import card_points
+from helpers import cards
+from helpers import check_legal_moves
+from helpers import in_order
+from helpers import play
 
 # fairdeal before the plugin: fairdeal's first import discovers the installed games, this one
 # among them, and that must not begin while the plugin's own module is half made.
 from fairdeal.bots import make_bot
-from fairdeal.cards import Card, Rank, Suit, pack
-from fairdeal.fairness import GameShuffle, game_key
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import pack
+from fairdeal.fairness import GameShuffle
+from fairdeal.fairness import game_key
 from fairdeal.match import Match
-from fairdeal.rules import Move, PositionError, Standing
+from fairdeal.rules import Move
+from fairdeal.rules import PositionError
+from fairdeal.rules import Standing
 
 RULES = Switch()
 SEED = "00" * 32

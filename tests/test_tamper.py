@@ -17,12 +17,24 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_verifier_support import SIGNER, play, seed_for, text_of
+from test_verifier_support import SIGNER
+from test_verifier_support import play
+from test_verifier_support import seed_for
+from test_verifier_support import text_of
 
-from fairdeal.cards import ALL_CARDS, Card
-from fairdeal.fairness import client_commitment, commitment
-from fairdeal.record import RecordError, RecordWriter, canonical, check_at, check_created, resign
-from fairdeal.verification import Failure, Step, verify
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import commitment
+from fairdeal.record import RecordError
+from fairdeal.record import RecordWriter
+from fairdeal.record import canonical
+from fairdeal.record import check_at
+from fairdeal.record import check_created
+from fairdeal.record import resign
+from fairdeal.verification import Failure
+from fairdeal.verification import Step
+from fairdeal.verification import verify
 
 RECORDS = {
     # 2 players, 1 human: draws, a keep, an eight naming a suit, auto-moves; 43 lines.

@@ -7,20 +7,19 @@ import hashlib
 
 import pytest
 
-from fairdeal.tiles import (
-    ENTRIES,
-    Tile,
-    TileError,
-    encode_bundle,
-    format_index,
-    parse_tile_path,
-    read_bundle,
-    read_entries,
-    tile_hashes,
-    tiles_of,
-    wrong_tiles,
-)
-from fairdeal.tlog import Tree, leaf_hash
+from fairdeal.tiles import ENTRIES
+from fairdeal.tiles import Tile
+from fairdeal.tiles import TileError
+from fairdeal.tiles import encode_bundle
+from fairdeal.tiles import format_index
+from fairdeal.tiles import parse_tile_path
+from fairdeal.tiles import read_bundle
+from fairdeal.tiles import read_entries
+from fairdeal.tiles import tile_hashes
+from fairdeal.tiles import tiles_of
+from fairdeal.tiles import wrong_tiles
+from fairdeal.tlog import Tree
+from fairdeal.tlog import leaf_hash
 
 
 def mth(leaves: list[bytes]) -> bytes:

@@ -11,33 +11,35 @@ import subprocess
 import sys
 
 import pytest
-from helpers import VECTORS_DIR, vector_script, vectors
-from hypothesis import given, settings
+from helpers import VECTORS_DIR
+from helpers import vector_script
+from helpers import vectors
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 from pymerkle import InmemoryTree
 
-from fairdeal.record import Signer, signature_check
-from fairdeal.tlog import (
-    EMPTY_ROOT,
-    Checkpoint,
-    LogError,
-    Tree,
-    end_entry,
-    entry_bytes,
-    key_id,
-    leaf_hash,
-    node_hash,
-    open_note,
-    parse_checkpoint,
-    parse_entry,
-    sign_note,
-    signed_checkpoint,
-    start_entry,
-    verifier_key,
-    verify_checkpoint,
-    verify_consistency,
-    verify_inclusion,
-)
+from fairdeal.record import Signer
+from fairdeal.record import signature_check
+from fairdeal.tlog import EMPTY_ROOT
+from fairdeal.tlog import Checkpoint
+from fairdeal.tlog import LogError
+from fairdeal.tlog import Tree
+from fairdeal.tlog import end_entry
+from fairdeal.tlog import entry_bytes
+from fairdeal.tlog import key_id
+from fairdeal.tlog import leaf_hash
+from fairdeal.tlog import node_hash
+from fairdeal.tlog import open_note
+from fairdeal.tlog import parse_checkpoint
+from fairdeal.tlog import parse_entry
+from fairdeal.tlog import sign_note
+from fairdeal.tlog import signed_checkpoint
+from fairdeal.tlog import start_entry
+from fairdeal.tlog import verifier_key
+from fairdeal.tlog import verify_checkpoint
+from fairdeal.tlog import verify_consistency
+from fairdeal.tlog import verify_inclusion
 
 VECTORS = vectors("log.json")
 DATA = [b"entry %d" % i for i in range(64)]

@@ -11,18 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.rules import RULES, catalogue, how_to_play, own
-from fairdeal.rules.translations import (
-    GAME_FIELDS,
-    LAYOUT_FIELDS,
-    LanguageError,
-    TranslationError,
-    _file,
-    help_in,
-    language,
-    texts,
-    translated,
-)
+from fairdeal.rules import RULES
+from fairdeal.rules import catalogue
+from fairdeal.rules import how_to_play
+from fairdeal.rules import own
+from fairdeal.rules.translations import GAME_FIELDS
+from fairdeal.rules.translations import LAYOUT_FIELDS
+from fairdeal.rules.translations import LanguageError
+from fairdeal.rules.translations import TranslationError
+from fairdeal.rules.translations import _file
+from fairdeal.rules.translations import help_in
+from fairdeal.rules.translations import language
+from fairdeal.rules.translations import texts
+from fairdeal.rules.translations import translated
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN = [name for name, cls in RULES.items() if own(cls)]

@@ -17,7 +17,8 @@ import itertools
 from collections import Counter
 
 from fairdeal.cards import pack
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 
 KEY = game_key("5eed" * 16, "uniformity", ["alice", "bob"])
 

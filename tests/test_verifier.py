@@ -9,7 +9,12 @@ import doctest
 import json
 
 import pytest
-from test_verifier_support import SIGNER, auto_play, new_table, play, seed_for, text_of
+from test_verifier_support import SIGNER
+from test_verifier_support import auto_play
+from test_verifier_support import new_table
+from test_verifier_support import play
+from test_verifier_support import seed_for
+from test_verifier_support import text_of
 
 import fairdeal.verification
 import fairdeal.verification.receipts
@@ -18,12 +23,24 @@ import verifier
 import verifier.cli
 import verifier.report
 from fairdeal.cards import pack
-from fairdeal.fairness import commitment, game_key, shuffle
-from fairdeal.record import RecordError, Signer, canonical, check_chain, line_hash, parse_record, resign
+from fairdeal.fairness import commitment
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
+from fairdeal.record import RecordError
+from fairdeal.record import Signer
+from fairdeal.record import canonical
+from fairdeal.record import check_chain
+from fairdeal.record import line_hash
+from fairdeal.record import parse_record
+from fairdeal.record import resign
 from fairdeal.rules import get
 from fairdeal.service.dealing import DealingSession
-from fairdeal.table import Seat, Table, client_commitment
-from fairdeal.verification import NOT_REVEALED, Failure, verify
+from fairdeal.table import Seat
+from fairdeal.table import Table
+from fairdeal.table import client_commitment
+from fairdeal.verification import NOT_REVEALED
+from fairdeal.verification import Failure
+from fairdeal.verification import verify
 from fairdeal.verification.replay import read_lines
 
 

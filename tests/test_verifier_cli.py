@@ -9,9 +9,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_verifier_support import SIGNER, play, text_of, write_records
+from test_verifier_support import SIGNER
+from test_verifier_support import play
+from test_verifier_support import text_of
+from test_verifier_support import write_records
 
-from fairdeal.record import Signer, resign
+from fairdeal.record import Signer
+from fairdeal.record import resign
 from verifier.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

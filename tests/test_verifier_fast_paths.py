@@ -17,8 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.record import at_ms, canonical, check_at, line_hash, parse_record
-from fairdeal.verification.lines import _move_line, _parse, _read_unsigned, read_lines
+from fairdeal.record import at_ms
+from fairdeal.record import canonical
+from fairdeal.record import check_at
+from fairdeal.record import line_hash
+from fairdeal.record import parse_record
+from fairdeal.verification.lines import _move_line
+from fairdeal.verification.lines import _parse
+from fairdeal.verification.lines import _read_unsigned
+from fairdeal.verification.lines import read_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted((ROOT / "tests" / "golden").glob("*.jsonl")) + sorted((ROOT / "spec" / "vectors").glob("*.jsonl"))

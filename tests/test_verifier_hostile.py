@@ -27,13 +27,19 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from helpers import FUZZ
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck
+from hypothesis import example
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from test_verifier_support import CREATED, SIGNER, play_golden
+from test_verifier_support import CREATED
+from test_verifier_support import SIGNER
+from test_verifier_support import play_golden
 
 from fairdeal.cards import ALL_CARDS
 from fairdeal.record import resign
-from fairdeal.rules import RULES, get
+from fairdeal.rules import RULES
+from fairdeal.rules import get
 from verifier.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -54,8 +60,10 @@ def _game(name: str) -> list[dict[str, Any]]:
 
 
 def _session() -> list[dict[str, Any]]:
-    from fairdeal.cards import pack, parse_cards
-    from fairdeal.service.dealing import DealingSession, client_commitment
+    from fairdeal.cards import pack
+    from fairdeal.cards import parse_cards
+    from fairdeal.service.dealing import DealingSession
+    from fairdeal.service.dealing import client_commitment
 
     session = DealingSession.new("s-hostile", 2, SIGNER, created=CREATED, server_seed="00" * 32, label_prefix="t/")
     for seat, seed in enumerate(("alice", "bob")):

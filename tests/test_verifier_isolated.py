@@ -17,7 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_verifier_support import SIGNER, play, text_of
+from test_verifier_support import SIGNER
+from test_verifier_support import play
+from test_verifier_support import text_of
 
 from fairdeal.record import resign
 

@@ -12,7 +12,9 @@ from click.testing import CliRunner
 from test_verifier_support import write_records
 
 from fairdeal.record import Signer
-from verifier.cli import _in_workers, _Job, main
+from verifier.cli import _in_workers
+from verifier.cli import _Job
+from verifier.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

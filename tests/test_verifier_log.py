@@ -7,9 +7,13 @@ import socket
 from pathlib import Path
 
 from click.testing import CliRunner
-from helpers import VECTORS_DIR, vectors
+from helpers import VECTORS_DIR
+from helpers import vectors
 
-from fairdeal.record import Signer, canonical, parse_record, resign
+from fairdeal.record import Signer
+from fairdeal.record import canonical
+from fairdeal.record import parse_record
+from fairdeal.record import resign
 from verifier.cli import main
 
 VECTORS = vectors("log.json")

@@ -5,13 +5,20 @@ from __future__ import annotations
 import json
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from test_verifier_support import CREATED, SIGNER, play, seed_for
+from test_verifier_support import CREATED
+from test_verifier_support import SIGNER
+from test_verifier_support import play
+from test_verifier_support import seed_for
 
-from fairdeal.record import Signer, head_message
-from fairdeal.rules import Move, get
-from fairdeal.table import Seat, Table
+from fairdeal.record import Signer
+from fairdeal.record import head_message
+from fairdeal.rules import Move
+from fairdeal.rules import get
+from fairdeal.table import Seat
+from fairdeal.table import Table
 from fairdeal.verification import verify
-from fairdeal.verification.receipts import check_receipts, read_receipts
+from fairdeal.verification.receipts import check_receipts
+from fairdeal.verification.receipts import read_receipts
 
 GAME = dict(players=3, humans=2, receipts=True, options={"target": 40}, use_bots=False)
 

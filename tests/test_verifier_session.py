@@ -12,13 +12,22 @@ import tempfile
 
 import pytest
 from click.testing import CliRunner
-from test_tamper import _variants, mutations
-from test_verifier_support import SIGNER, text_of
+from test_tamper import _variants
+from test_tamper import mutations
+from test_verifier_support import SIGNER
+from test_verifier_support import text_of
 
-from fairdeal.cards import codes, pack, parse_cards
-from fairdeal.record import RecordError, canonical, resign
-from fairdeal.service.dealing import DealingSession, client_commitment
-from fairdeal.verification import NOT_REVEALED, Failure, verify
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.cards import parse_cards
+from fairdeal.record import RecordError
+from fairdeal.record import canonical
+from fairdeal.record import resign
+from fairdeal.service.dealing import DealingSession
+from fairdeal.service.dealing import client_commitment
+from fairdeal.verification import NOT_REVEALED
+from fairdeal.verification import Failure
+from fairdeal.verification import verify
 from fairdeal.verification.receipts import check_receipts
 from verifier.cli import main
 

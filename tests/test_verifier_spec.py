@@ -10,7 +10,11 @@ from pathlib import Path
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from fairdeal.record import canonical, check_chain, head_message, line_hash, parse_record
+from fairdeal.record import canonical
+from fairdeal.record import check_chain
+from fairdeal.record import head_message
+from fairdeal.record import line_hash
+from fairdeal.record import parse_record
 from fairdeal.verification import verify
 from fairdeal.verification.replay import read_lines
 from verifier.cli import main

@@ -12,13 +12,20 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from fairdeal.bots import make_bot
-from fairdeal.record import Clock, Signer, canonical, fixed_clock
+from fairdeal.record import Clock
+from fairdeal.record import Signer
+from fairdeal.record import canonical
+from fairdeal.record import fixed_clock
 from fairdeal.rules import get
-from fairdeal.table import Seat, Table, Timing, client_commitment
+from fairdeal.table import Seat
+from fairdeal.table import Table
+from fairdeal.table import Timing
+from fairdeal.table import client_commitment
 
 SIGNER = Signer.from_seed(bytes(range(32)))
 CREATED = "2026-01-01T00:00:00Z"

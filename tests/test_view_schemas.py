@@ -9,10 +9,13 @@ import random
 import jsonschema
 import pytest
 
-from fairdeal.fairness import GameShuffle, game_key
+from fairdeal.fairness import GameShuffle
+from fairdeal.fairness import game_key
 from fairdeal.match import Match
-from fairdeal.rules import RULES, get
-from fairdeal.rules.base import SEAT_OWN, TableJSON
+from fairdeal.rules import RULES
+from fairdeal.rules import get
+from fairdeal.rules.base import SEAT_OWN
+from fairdeal.rules.base import TableJSON
 
 
 def _views(name: str):

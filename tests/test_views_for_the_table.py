@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from fairdeal.cards import Card
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
-from fairdeal.rules import RULES, get
+from fairdeal.rules import RULES
+from fairdeal.rules import get
 
 PILE = [name for name, cls in RULES.items() if cls.module() in ("crazy_eights", "eights")]
 ROWS = [name for name, cls in RULES.items() if cls.module() == "fan_tan"]

@@ -15,27 +15,25 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal.cli import main
-from fairdeal.cosignature import (
-    WitnessKey,
-    add_cosignatures,
-    cosign,
-    cosigners,
-    parse_note_key,
-    require_quorum,
-    witness_key,
-)
+from fairdeal.cosignature import WitnessKey
+from fairdeal.cosignature import add_cosignatures
+from fairdeal.cosignature import cosign
+from fairdeal.cosignature import cosigners
+from fairdeal.cosignature import parse_note_key
+from fairdeal.cosignature import require_quorum
+from fairdeal.cosignature import witness_key
 from fairdeal.record import Signer
-from fairdeal.tlog import (
-    Checkpoint,
-    LogError,
-    Tree,
-    leaf_hash,
-    open_note,
-    signed_checkpoint,
-    verifier_key,
-    verify_checkpoint,
-)
-from fairdeal.witness import SIZE_TYPE, Witness, WitnessError
+from fairdeal.tlog import Checkpoint
+from fairdeal.tlog import LogError
+from fairdeal.tlog import Tree
+from fairdeal.tlog import leaf_hash
+from fairdeal.tlog import open_note
+from fairdeal.tlog import signed_checkpoint
+from fairdeal.tlog import verifier_key
+from fairdeal.tlog import verify_checkpoint
+from fairdeal.witness import SIZE_TYPE
+from fairdeal.witness import Witness
+from fairdeal.witness import WitnessError
 
 ORIGIN = "example.com/log"
 LOG = Signer.from_seed(bytes(range(32)))

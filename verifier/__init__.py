@@ -18,7 +18,12 @@ run them too; this package imports them and never the other way round. Its modul
 cryptography and click are all it needs.
 """
 
-from fairdeal.verification import Failure, Hand, Report, verify
-from fairdeal.verification.receipts import ReceiptCheck, check_receipts, read_receipts
+from fairdeal.verification import Failure
+from fairdeal.verification import Hand
+from fairdeal.verification import Report
+from fairdeal.verification import verify
+from fairdeal.verification.receipts import ReceiptCheck
+from fairdeal.verification.receipts import check_receipts
+from fairdeal.verification.receipts import read_receipts
 
 __all__ = ["verify", "Report", "Hand", "Failure", "check_receipts", "read_receipts", "ReceiptCheck"]

@@ -34,17 +34,17 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import Any
 
-from fairdeal.record import (
-    GENESIS,
-    KnownSignatures,
-    RecordError,
-    head_message,
-    line_hash,
-    parse_record,
-    signature_check,
-)
-from fairdeal.verification import Report, verify
-from verifier.report import json_report, text_report
+from fairdeal.record import GENESIS
+from fairdeal.record import KnownSignatures
+from fairdeal.record import RecordError
+from fairdeal.record import head_message
+from fairdeal.record import line_hash
+from fairdeal.record import parse_record
+from fairdeal.record import signature_check
+from fairdeal.verification import Report
+from fairdeal.verification import verify
+from verifier.report import json_report
+from verifier.report import text_report
 
 __all__ = ["signature_requests", "verify_json", "verify_bytes", "catalogue", "call", "CALLABLE"]
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,11 +34,22 @@ from typing import TYPE_CHECKING
 import click
 
 from fairdeal.cosignature import WitnessKey
-from fairdeal.record import RecordError, parse_record
+from fairdeal.record import RecordError
+from fairdeal.record import parse_record
 from fairdeal.verification import verify
-from fairdeal.verification.log import LogCheck, LogUnavailable, check_log, read_checkpoint, server_of
-from fairdeal.verification.receipts import ReceiptCheck, check_receipts, read_receipts
-from verifier.report import MovePrinter, json_report, safe, text_report, verdict
+from fairdeal.verification.log import LogCheck
+from fairdeal.verification.log import LogUnavailable
+from fairdeal.verification.log import check_log
+from fairdeal.verification.log import read_checkpoint
+from fairdeal.verification.log import server_of
+from fairdeal.verification.receipts import ReceiptCheck
+from fairdeal.verification.receipts import check_receipts
+from fairdeal.verification.receipts import read_receipts
+from verifier.report import MovePrinter
+from verifier.report import json_report
+from verifier.report import safe
+from verifier.report import text_report
+from verifier.report import verdict
 
 if TYPE_CHECKING:  # (for an annotation only: _in_workers imports the pool when it runs, and says why)
     from multiprocessing.context import BaseContext

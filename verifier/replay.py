@@ -5,6 +5,11 @@ These names stay importable from here.
 
 from fairdeal.record import RecordError
 from fairdeal.verification import verify
-from fairdeal.verification.replay import NOT_REVEALED, Failure, Hand, Report, Step, read_lines
+from fairdeal.verification.replay import NOT_REVEALED
+from fairdeal.verification.replay import Failure
+from fairdeal.verification.replay import Hand
+from fairdeal.verification.replay import Report
+from fairdeal.verification.replay import Step
+from fairdeal.verification.replay import read_lines
 
 __all__ = ["verify", "read_lines", "Report", "Hand", "Failure", "Step", "RecordError", "NOT_REVEALED"]

@@ -39,11 +39,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from fairdeal.cards import codes
-from fairdeal.fairness import game_key, shuffle
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.match import Match
-from fairdeal.rules import Move, Rules, SeatNames, Shuffler
-from fairdeal.rules.base import GameState, standings_json
-from fairdeal.verification import NOT_REVEALED, Step, verify
+from fairdeal.rules import Move
+from fairdeal.rules import Rules
+from fairdeal.rules import SeatNames
+from fairdeal.rules import Shuffler
+from fairdeal.rules.base import GameState
+from fairdeal.rules.base import standings_json
+from fairdeal.verification import NOT_REVEALED
+from fairdeal.verification import Step
+from fairdeal.verification import verify
 
 __all__ = ["hand_steps", "ReplayError", "FORMAT"]
 

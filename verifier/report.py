@@ -31,13 +31,21 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
-from fairdeal.rules import RULES, Move, Rules, Standing
+from fairdeal.rules import RULES
+from fairdeal.rules import Move
+from fairdeal.rules import Rules
+from fairdeal.rules import Standing
 from fairdeal.rules.base import GameState
-from fairdeal.rules.summary import SeatNames, display, safe
-from fairdeal.verification import Hand, Report, Step
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
+from fairdeal.rules.summary import safe
+from fairdeal.verification import Hand
+from fairdeal.verification import Report
+from fairdeal.verification import Step
 from fairdeal.verification.receipts import ReceiptCheck
 
 __all__ = ["text_report", "json_report", "verdict", "MovePrinter", "display", "safe"]

@@ -8,40 +8,56 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
+from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from fairdeal.rules import move as _move
-from fairdeal.rules.base import (
-    Event,
-    HandResult,
-    IllegalMove,
-    Move,
-    MoveError,
-    OptionsError,
-    Outcome,
-    Rules,
-    ScoreSheet,
-    Shuffler,
-    Standing,
-    standings,
-)
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import MoveError
+from fairdeal.rules.base import OptionsError
+from fairdeal.rules.base import Outcome
+from fairdeal.rules.base import Rules
+from fairdeal.rules.base import ScoreSheet
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import Standing
+from fairdeal.rules.base import standings
 from fairdeal.rules.commit import Commit
 from fairdeal.rules.crazy_eights import CrazyEights
-from fairdeal.rules.eights import BookCrazyEights, Eights, HollywoodEights
+from fairdeal.rules.eights import BookCrazyEights
+from fairdeal.rules.eights import Eights
+from fairdeal.rules.eights import HollywoodEights
 from fairdeal.rules.eleusis import Eleusis
-from fairdeal.rules.fan_tan import FanTan, FiveOrNine, LibertyFanTan, PlayOrPay, Sjueren
-from fairdeal.rules.go_boom import GoBoom, HollywoodGoBoom
-from fairdeal.rules.michigan import DoubleStops, Michigan, Spin
-from fairdeal.rules.move import Field, MoveKind
+from fairdeal.rules.fan_tan import FanTan
+from fairdeal.rules.fan_tan import FiveOrNine
+from fairdeal.rules.fan_tan import LibertyFanTan
+from fairdeal.rules.fan_tan import PlayOrPay
+from fairdeal.rules.fan_tan import Sjueren
+from fairdeal.rules.go_boom import GoBoom
+from fairdeal.rules.go_boom import HollywoodGoBoom
+from fairdeal.rules.michigan import DoubleStops
+from fairdeal.rules.michigan import Michigan
+from fairdeal.rules.michigan import Spin
+from fairdeal.rules.move import Field
+from fairdeal.rules.move import MoveKind
 from fairdeal.rules.position import PositionError
 from fairdeal.rules.rolling_stone import RollingStone
 from fairdeal.rules.sequence import Sequence
-from fairdeal.rules.snip_snap import EarlOfCoventry, Jig, SnipSnapSnorem
-from fairdeal.rules.summary import HandSummary, SeatNames
-from fairdeal.rules.translations import LanguageError, TranslationError, help_in, language, translated_catalogue
+from fairdeal.rules.snip_snap import EarlOfCoventry
+from fairdeal.rules.snip_snap import Jig
+from fairdeal.rules.snip_snap import SnipSnapSnorem
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.translations import LanguageError
+from fairdeal.rules.translations import TranslationError
+from fairdeal.rules.translations import help_in
+from fairdeal.rules.translations import language
+from fairdeal.rules.translations import translated_catalogue
 
 __all__ = [
     "GROUP",

@@ -11,15 +11,36 @@ from __future__ import annotations
 import abc
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import Protocol
+from typing import TypedDict
+from typing import TypeVar
 
-from fairdeal.cards import Card, Rank, codes
-from fairdeal.rules.copying import fast_replace, fast_update
-from fairdeal.rules.move import BASIC, Move, MoveError, MoveKind, declared
-from fairdeal.rules.summary import HandResult, HandSummary, SeatNames, describe_chips, display, drawn_words, safe
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import codes
+from fairdeal.rules.copying import fast_replace
+from fairdeal.rules.copying import fast_update
+from fairdeal.rules.move import BASIC
+from fairdeal.rules.move import Move
+from fairdeal.rules.move import MoveError
+from fairdeal.rules.move import MoveKind
+from fairdeal.rules.move import declared
+from fairdeal.rules.summary import HandResult
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import describe_chips
+from fairdeal.rules.summary import display
+from fairdeal.rules.summary import drawn_words
+from fairdeal.rules.summary import safe
 
 __all__ = [
     "fast_replace",  # (fairdeal.rules.copying's: the rules import them from here)

@@ -34,14 +34,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence as Seq
 from dataclasses import dataclass
-from typing import Any, NotRequired
+from typing import Any
+from typing import NotRequired
 
-from fairdeal.cards import Card, Rank, codes
-from fairdeal.rules.base import DEALS, Event, Layout, Shuffler, stack
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import codes
+from fairdeal.rules.base import DEALS
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import stack
 from fairdeal.rules.fan_tan import ChipMove
 from fairdeal.rules.move import PLAY_THEN
-from fairdeal.rules.sequence import ACE_LOW, RunGame, RunState, RunSummary, RunTable
-from fairdeal.rules.summary import SeatNames, display
+from fairdeal.rules.sequence import ACE_LOW
+from fairdeal.rules.sequence import RunGame
+from fairdeal.rules.sequence import RunState
+from fairdeal.rules.sequence import RunSummary
+from fairdeal.rules.sequence import RunTable
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
 
 __all__ = ["Commit", "NINE", "REMOVED"]
 

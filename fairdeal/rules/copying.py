@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
 __all__ = ["fast_replace", "fast_update"]
 

@@ -23,38 +23,49 @@ True
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
+from typing import TypedDict
+from typing import TypeVar
 
-from fairdeal.cards import ALL_CARDS, Card, Rank, Suit, codes
-from fairdeal.rules.base import (
-    TARGET,
-    Event,
-    HandResult,
-    HandState,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    Rules,
-    SeatView,
-    Shuffler,
-    TableJSON,
-    check_turn,
-    deal_hands,
-    fast_replace,
-    fast_update,
-    has_turn,
-    lowest_count_wins,
-    seat_fields,
-    seat_to_act,
-    turn_problem,
-    went_out,
-)
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.rules.base import TARGET
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import HandState
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Option
+from fairdeal.rules.base import Rules
+from fairdeal.rules.base import SeatView
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import check_turn
+from fairdeal.rules.base import deal_hands
+from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import fast_update
+from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import lowest_count_wins
+from fairdeal.rules.base import seat_fields
+from fairdeal.rules.base import seat_to_act
+from fairdeal.rules.base import turn_problem
+from fairdeal.rules.base import went_out
 from fairdeal.rules.move import a
-from fairdeal.rules.position import Places, PositionError, hand_places
-from fairdeal.rules.summary import HandSummary, SeatNames, display
+from fairdeal.rules.position import Places
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.position import hand_places
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
 
 __all__ = [
     "CrazyEights",

@@ -40,50 +40,57 @@ the texts were read one way rather than another.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from fairdeal.cards import Card, Rank, Suit
-from fairdeal.rules.base import (
-    DEALS,
-    PARTNERS,
-    TARGET,
-    Event,
-    HandResult,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    Shuffler,
-    check_turn,
-    fast_replace,
-    has_turn,
-    refuser,
-    turn_problem,
-)
-from fairdeal.rules.crazy_eights import (
-    PileGame,
-    PileState,
-    StarterSummary,
-    StockTable,
-    StockView,
-    Wanted,
-    card_points,
-    check_pile,
-    draw_from_stock,
-    fits,
-    moves_on_pile,
-    natural_suit_counts,
-    pile_problem,
-    play_wild,
-    wanted_json,
-    why_on_pile,
-)
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.rules.base import DEALS
+from fairdeal.rules.base import PARTNERS
+from fairdeal.rules.base import TARGET
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Option
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import check_turn
+from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import refuser
+from fairdeal.rules.base import turn_problem
+from fairdeal.rules.crazy_eights import PileGame
+from fairdeal.rules.crazy_eights import PileState
+from fairdeal.rules.crazy_eights import StarterSummary
+from fairdeal.rules.crazy_eights import StockTable
+from fairdeal.rules.crazy_eights import StockView
+from fairdeal.rules.crazy_eights import Wanted
+from fairdeal.rules.crazy_eights import card_points
+from fairdeal.rules.crazy_eights import check_pile
+from fairdeal.rules.crazy_eights import draw_from_stock
+from fairdeal.rules.crazy_eights import fits
+from fairdeal.rules.crazy_eights import moves_on_pile
+from fairdeal.rules.crazy_eights import natural_suit_counts
+from fairdeal.rules.crazy_eights import pile_problem
+from fairdeal.rules.crazy_eights import play_wild
+from fairdeal.rules.crazy_eights import wanted_json
+from fairdeal.rules.crazy_eights import why_on_pile
 from fairdeal.rules.hollywood import HollywoodScoring
-from fairdeal.rules.move import DRAW, PASS, PLAY
-from fairdeal.rules.position import PositionError, check_seat, check_seat_list, check_to_act
-from fairdeal.rules.summary import SeatNames, describe_draws, plays_json
+from fairdeal.rules.move import DRAW
+from fairdeal.rules.move import PASS
+from fairdeal.rules.move import PLAY
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.position import check_seat
+from fairdeal.rules.position import check_seat_list
+from fairdeal.rules.position import check_to_act
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import describe_draws
+from fairdeal.rules.summary import plays_json
 
 __all__ = [
     "BookCrazyEights",

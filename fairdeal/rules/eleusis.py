@@ -28,47 +28,61 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from collections.abc import Callable
+from collections.abc import Sequence
+from typing import Any
+from typing import cast
 
-from fairdeal.cards import Card, Rank, pack
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import pack
 from fairdeal.fairness import rule_commitment
-from fairdeal.rules.base import (
-    Event,
-    HandResult,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    Rules,
-    ScoreSheet,
-    Secret,
-    Shuffler,
-    fast_replace,
-    has_turn,
-    stream_bytes,
-)
-from fairdeal.rules.eleusis_state import (
-    NOT_DEALT_BONUS,
-    PHASES,
-    EleusisState,
-    Judgement,
-    Pending,
-    player_order,
-    rejected_cards,
-)
-from fairdeal.rules.eleusis_views import (
-    EleusisSummary,
-    EleusisTable,
-    EleusisView,
-    describe_judgement,
-    round_summary,
-    seat_view,
-)
-from fairdeal.rules.move import CARD, PASS, PLAY, Cards, Choice, Field, MoveKind, Text
-from fairdeal.rules.position import Places, PositionError, check_seat, hand_places
-from fairdeal.rules.secret_rule import LIBRARY, Env, Play, RuleError, SecretRule
-from fairdeal.rules.summary import SeatNames, display, safe
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Option
+from fairdeal.rules.base import Rules
+from fairdeal.rules.base import ScoreSheet
+from fairdeal.rules.base import Secret
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import stream_bytes
+from fairdeal.rules.eleusis_state import NOT_DEALT_BONUS
+from fairdeal.rules.eleusis_state import PHASES
+from fairdeal.rules.eleusis_state import EleusisState
+from fairdeal.rules.eleusis_state import Judgement
+from fairdeal.rules.eleusis_state import Pending
+from fairdeal.rules.eleusis_state import player_order
+from fairdeal.rules.eleusis_state import rejected_cards
+from fairdeal.rules.eleusis_views import EleusisSummary
+from fairdeal.rules.eleusis_views import EleusisTable
+from fairdeal.rules.eleusis_views import EleusisView
+from fairdeal.rules.eleusis_views import describe_judgement
+from fairdeal.rules.eleusis_views import round_summary
+from fairdeal.rules.eleusis_views import seat_view
+from fairdeal.rules.move import CARD
+from fairdeal.rules.move import PASS
+from fairdeal.rules.move import PLAY
+from fairdeal.rules.move import Cards
+from fairdeal.rules.move import Choice
+from fairdeal.rules.move import Field
+from fairdeal.rules.move import MoveKind
+from fairdeal.rules.move import Text
+from fairdeal.rules.position import Places
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.position import check_seat
+from fairdeal.rules.position import hand_places
+from fairdeal.rules.secret_rule import LIBRARY
+from fairdeal.rules.secret_rule import Env
+from fairdeal.rules.secret_rule import Play
+from fairdeal.rules.secret_rule import RuleError
+from fairdeal.rules.secret_rule import SecretRule
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
+from fairdeal.rules.summary import safe
 
 __all__ = [
     "CALL",

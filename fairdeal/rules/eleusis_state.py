@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.cards import Card, codes
+from fairdeal.cards import Card
+from fairdeal.cards import codes
 from fairdeal.rules.summary import HandResult
 
 __all__ = [

@@ -18,13 +18,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any
+from typing import NotRequired
+from typing import TypedDict
 
-from fairdeal.cards import Card, codes
-from fairdeal.rules.base import Event, HandResult, TableJSON, check_view_seat
-from fairdeal.rules.eleusis_state import NOT_DEALT_BONUS, EleusisState, Judgement, Pending, rejected_cards
-from fairdeal.rules.secret_rule import EXAMPLES, LIBRARY, SYNTAX_HELP
-from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
+from fairdeal.cards import Card
+from fairdeal.cards import codes
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import check_view_seat
+from fairdeal.rules.eleusis_state import NOT_DEALT_BONUS
+from fairdeal.rules.eleusis_state import EleusisState
+from fairdeal.rules.eleusis_state import Judgement
+from fairdeal.rules.eleusis_state import Pending
+from fairdeal.rules.eleusis_state import rejected_cards
+from fairdeal.rules.secret_rule import EXAMPLES
+from fairdeal.rules.secret_rule import LIBRARY
+from fairdeal.rules.secret_rule import SYNTAX_HELP
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
+from fairdeal.rules.summary import safe
 
 __all__ = [
     "AwaitingCall",

@@ -31,35 +31,49 @@ the rule texts (../shared/rules/) were read one way rather than another.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
+from typing import Any
+from typing import ClassVar
 
-from fairdeal.cards import Card, Rank, Suit, codes
-from fairdeal.rules.base import (
-    DEALS,
-    WHOLE_PACK,
-    Event,
-    HandResult,
-    HandState,
-    Move,
-    Option,
-    Rules,
-    SeatView,
-    Shuffler,
-    TableJSON,
-    check_turn,
-    has_turn,
-    refuser,
-    seat_fields,
-    seat_to_act,
-    stack,
-    turn_problem,
-    went_out,
-)
-from fairdeal.rules.move import PASS, PLAY
-from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_to_act, hand_places
-from fairdeal.rules.summary import HandSummary, SeatNames, describe_chips, display, safe
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.rules.base import DEALS
+from fairdeal.rules.base import WHOLE_PACK
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import HandState
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Option
+from fairdeal.rules.base import Rules
+from fairdeal.rules.base import SeatView
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import check_turn
+from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import refuser
+from fairdeal.rules.base import seat_fields
+from fairdeal.rules.base import seat_to_act
+from fairdeal.rules.base import stack
+from fairdeal.rules.base import turn_problem
+from fairdeal.rules.base import went_out
+from fairdeal.rules.move import PASS
+from fairdeal.rules.move import PLAY
+from fairdeal.rules.position import Places
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.position import check_chip_tally
+from fairdeal.rules.position import check_to_act
+from fairdeal.rules.position import hand_places
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import describe_chips
+from fairdeal.rules.summary import display
+from fairdeal.rules.summary import safe
 
 __all__ = [
     "ChipMove",

@@ -29,35 +29,49 @@ way rather than another.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
+from typing import TypedDict
 
-from fairdeal.cards import Card, Rank
-from fairdeal.rules.base import (
-    TARGET,
-    Event,
-    HandResult,
-    HandState,
-    IllegalMove,
-    Layout,
-    Move,
-    SeatView,
-    Shuffler,
-    TableJSON,
-    fast_replace,
-    seat_fields,
-    seat_to_act,
-    suit_counts,
-    turn_problem,
-    went_out,
-)
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.rules.base import TARGET
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import HandState
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import SeatView
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import seat_fields
+from fairdeal.rules.base import seat_to_act
+from fairdeal.rules.base import suit_counts
+from fairdeal.rules.base import turn_problem
+from fairdeal.rules.base import went_out
 from fairdeal.rules.crazy_eights import draw_from_stock
 from fairdeal.rules.hollywood import HollywoodScoring
-from fairdeal.rules.move import DRAW, PASS, PLAY
-from fairdeal.rules.position import Places, PositionError, check_seat, check_seat_list, check_shape, hand_places
-from fairdeal.rules.rounds import RoundGame, lead_longest_suit
-from fairdeal.rules.summary import HandSummary, SeatNames, describe_draws, describe_plays, plays_from_json, plays_json
+from fairdeal.rules.move import DRAW
+from fairdeal.rules.move import PASS
+from fairdeal.rules.move import PLAY
+from fairdeal.rules.position import Places
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.position import check_seat
+from fairdeal.rules.position import check_seat_list
+from fairdeal.rules.position import check_shape
+from fairdeal.rules.position import hand_places
+from fairdeal.rules.rounds import RoundGame
+from fairdeal.rules.rounds import lead_longest_suit
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import describe_draws
+from fairdeal.rules.summary import describe_plays
+from fairdeal.rules.summary import plays_from_json
+from fairdeal.rules.summary import plays_json
 
 __all__ = ["GoBoom", "GoBoomState", "GoBoomView", "HollywoodGoBoom", "go_boom_points", "round_winner", "strength"]
 

@@ -34,7 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.rules.base import GameState, ScoreSheet
+from fairdeal.rules.base import GameState
+from fairdeal.rules.base import ScoreSheet
 
 __all__ = ["GAMES", "HollywoodScoring", "HollywoodSheet"]
 

@@ -42,26 +42,41 @@ and its siblings say where the texts were read one way rather than another.
 from __future__ import annotations
 
 from collections.abc import Sequence as Seq
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, NotRequired, TypedDict
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
+from typing import ClassVar
+from typing import NotRequired
+from typing import TypedDict
 
-from fairdeal.cards import Card, codes, pack
-from fairdeal.rules.base import DEALS, Event, Layout, Move, Option, ScoreSheet, Shuffler, stack
+from fairdeal.cards import Card
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.rules.base import DEALS
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Option
+from fairdeal.rules.base import ScoreSheet
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import stack
 from fairdeal.rules.fan_tan import ChipMove
-from fairdeal.rules.move import KEEP, PASS, PLAY, PLAY_THEN
-from fairdeal.rules.sequence import (
-    AUCTION,
-    BID,
-    EXCHANGE,
-    RunGame,
-    RunState,
-    RunSummary,
-    RunTable,
-    RunView,
-    deal_round,
-    replace_state,
-)
-from fairdeal.rules.summary import SeatNames, display
+from fairdeal.rules.move import KEEP
+from fairdeal.rules.move import PASS
+from fairdeal.rules.move import PLAY
+from fairdeal.rules.move import PLAY_THEN
+from fairdeal.rules.sequence import AUCTION
+from fairdeal.rules.sequence import BID
+from fairdeal.rules.sequence import EXCHANGE
+from fairdeal.rules.sequence import RunGame
+from fairdeal.rules.sequence import RunState
+from fairdeal.rules.sequence import RunSummary
+from fairdeal.rules.sequence import RunTable
+from fairdeal.rules.sequence import RunView
+from fairdeal.rules.sequence import deal_round
+from fairdeal.rules.sequence import replace_state
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
 
 __all__ = ["DoubleStops", "Michigan", "MichiganSheet", "PAY_CARDS", "Spin"]
 

@@ -21,12 +21,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import InitVar, dataclass
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import InitVar
+from dataclasses import dataclass
 from dataclasses import field as _field
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from fairdeal.cards import Card, CardError, Suit
+from fairdeal.cards import Card
+from fairdeal.cards import CardError
+from fairdeal.cards import Suit
 
 __all__ = [
     "BASIC",

@@ -46,10 +46,15 @@ import json
 import types
 import typing
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
-from fairdeal.cards import Card, Rank, Suit, pack
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import pack
 
 __all__ = [
     "PositionError",

@@ -19,34 +19,50 @@ text was read one way rather than another.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
+from typing import TypedDict
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    DEALS,
-    Event,
-    HandResult,
-    HandState,
-    IllegalMove,
-    Layout,
-    Move,
-    Option,
-    SeatView,
-    Shuffler,
-    TableJSON,
-    fast_replace,
-    seat_fields,
-    seat_to_act,
-    suit_counts,
-    turn_problem,
-    went_out,
-)
-from fairdeal.rules.position import Places, PositionError, check_seat, check_shape, check_to_act, hand_places
-from fairdeal.rules.rounds import RoundGame, lead_longest_suit
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.rules.base import DEALS
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import HandState
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Option
+from fairdeal.rules.base import SeatView
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import seat_fields
+from fairdeal.rules.base import seat_to_act
+from fairdeal.rules.base import suit_counts
+from fairdeal.rules.base import turn_problem
+from fairdeal.rules.base import went_out
+from fairdeal.rules.position import Places
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.position import check_seat
+from fairdeal.rules.position import check_shape
+from fairdeal.rules.position import check_to_act
+from fairdeal.rules.position import hand_places
+from fairdeal.rules.rounds import RoundGame
+from fairdeal.rules.rounds import lead_longest_suit
 from fairdeal.rules.snip_snap import strength as rank_strength
-from fairdeal.rules.summary import HandSummary, SeatNames, describe_plays, display, plays_from_json, plays_json, safe
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import describe_plays
+from fairdeal.rules.summary import display
+from fairdeal.rules.summary import plays_from_json
+from fairdeal.rules.summary import plays_json
+from fairdeal.rules.summary import safe
 
 __all__ = [
     "RollingStone",

@@ -16,25 +16,32 @@ has, the replayer's reasons, and the checks of a play and of a pass, in that ord
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import Any
+from typing import ClassVar
+from typing import Protocol
+from typing import TypeVar
 
-from fairdeal.cards import Card, Suit
-from fairdeal.rules.base import (
-    Event,
-    GameState,
-    GameView,
-    IllegalMove,
-    Move,
-    Rules,
-    Shuffler,
-    check_turn,
-    has_turn,
-    refuser,
-    suit_counts,
-)
-from fairdeal.rules.move import PASS, PLAY, MoveKind
-from fairdeal.rules.summary import SeatNames, display
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import GameState
+from fairdeal.rules.base import GameView
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Rules
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import check_turn
+from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import refuser
+from fairdeal.rules.base import suit_counts
+from fairdeal.rules.move import PASS
+from fairdeal.rules.move import PLAY
+from fairdeal.rules.move import MoveKind
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
 
 __all__ = ["RoundGame", "RoundView", "lead_longest_suit"]
 

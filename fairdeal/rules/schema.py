@@ -24,9 +24,14 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from typing import Any, Literal, NotRequired, Required
+from typing import Any
+from typing import Literal
+from typing import NotRequired
+from typing import Required
 
-from fairdeal.cards import Card, Rank, Suit
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
 
 __all__ = ["CARD", "schema_of"]
 

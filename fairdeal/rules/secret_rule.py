@@ -25,11 +25,16 @@ from __future__ import annotations
 import difflib
 import enum
 import operator
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, NoReturn
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Literal
+from typing import NoReturn
 
-from fairdeal.cards import Card, Suit
+from fairdeal.cards import Card
+from fairdeal.cards import Suit
 
 __all__ = [
     "EXAMPLES",

@@ -35,37 +35,51 @@ first seat holding another suit; if no seat does, he leads it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Sequence as Seq
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from fairdeal.cards import Card, Rank, Suit, codes
-from fairdeal.rules.base import (
-    DEALS,
-    WHOLE_PACK,
-    Event,
-    HandResult,
-    HandState,
-    Layout,
-    Move,
-    Option,
-    Rules,
-    SeatView,
-    Shuffler,
-    TableJSON,
-    check_turn,
-    fast_replace,
-    has_turn,
-    refuser,
-    seat_fields,
-    seat_to_act,
-    went_out,
-)
-from fairdeal.rules.fan_tan import ChipMove, chip_lines
-from fairdeal.rules.move import PLAY, Count, Field, MoveKind
-from fairdeal.rules.position import Places, PositionError, check_chip_tally, check_seat, check_to_act, hand_places
-from fairdeal.rules.summary import HandSummary, SeatNames, display
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.rules.base import DEALS
+from fairdeal.rules.base import WHOLE_PACK
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import HandState
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Option
+from fairdeal.rules.base import Rules
+from fairdeal.rules.base import SeatView
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import check_turn
+from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import refuser
+from fairdeal.rules.base import seat_fields
+from fairdeal.rules.base import seat_to_act
+from fairdeal.rules.base import went_out
+from fairdeal.rules.fan_tan import ChipMove
+from fairdeal.rules.fan_tan import chip_lines
+from fairdeal.rules.move import PLAY
+from fairdeal.rules.move import Count
+from fairdeal.rules.move import Field
+from fairdeal.rules.move import MoveKind
+from fairdeal.rules.position import Places
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.position import check_chip_tally
+from fairdeal.rules.position import check_seat
+from fairdeal.rules.position import check_to_act
+from fairdeal.rules.position import hand_places
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
 
 __all__ = ["ACE_HIGH", "ACE_LOW", "RunGame", "RunState", "RunView", "Sequence", "deal_round", "replace_state"]
 

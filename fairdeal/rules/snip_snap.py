@@ -34,41 +34,49 @@ ends a group leads the next; the first seat out of cards wins the deal and the p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypedDict
+from typing import Any
+from typing import ClassVar
+from typing import TypedDict
 
-from fairdeal.cards import Card, Rank, Suit, codes, pack
-from fairdeal.rules.base import (
-    DEALS,
-    WHOLE_PACK,
-    Event,
-    HandResult,
-    HandState,
-    IllegalMove,
-    Move,
-    SeatView,
-    Shuffler,
-    TableJSON,
-    fast_replace,
-    seat_fields,
-    seat_to_act,
-    stack,
-    turn_problem,
-    went_out,
-)
-from fairdeal.rules.fan_tan import ChipMove, chip_lines, paid
-from fairdeal.rules.position import (
-    Places,
-    PositionError,
-    check_chip_tally,
-    check_seat,
-    check_shape,
-    check_to_act,
-    hand_places,
-)
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.rules.base import DEALS
+from fairdeal.rules.base import WHOLE_PACK
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import HandState
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import SeatView
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import seat_fields
+from fairdeal.rules.base import seat_to_act
+from fairdeal.rules.base import stack
+from fairdeal.rules.base import turn_problem
+from fairdeal.rules.base import went_out
+from fairdeal.rules.fan_tan import ChipMove
+from fairdeal.rules.fan_tan import chip_lines
+from fairdeal.rules.fan_tan import paid
+from fairdeal.rules.position import Places
+from fairdeal.rules.position import PositionError
+from fairdeal.rules.position import check_chip_tally
+from fairdeal.rules.position import check_seat
+from fairdeal.rules.position import check_shape
+from fairdeal.rules.position import check_to_act
+from fairdeal.rules.position import hand_places
 from fairdeal.rules.rounds import RoundGame
-from fairdeal.rules.summary import HandSummary, SeatNames, display, safe
+from fairdeal.rules.summary import HandSummary
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import display
+from fairdeal.rules.summary import safe
 
 __all__ = [
     "EarlOfCoventry",

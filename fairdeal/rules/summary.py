@@ -25,11 +25,14 @@ the rules describe their hands and moves with the same words the verifier prints
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.cards import Card, CardError, codes
+from fairdeal.cards import Card
+from fairdeal.cards import CardError
+from fairdeal.cards import codes
 
 __all__ = [
     "HandResult",

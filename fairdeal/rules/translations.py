@@ -32,9 +32,11 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Any
+from typing import NamedTuple
 
 from fairdeal.rules.base import Rules
 

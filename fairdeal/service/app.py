@@ -20,25 +20,38 @@ import os
 import threading
 import time
 import traceback
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
+from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI
+from fastapi import HTTPException
+from fastapi import Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 from fairdeal import __version__
-from fairdeal.service.errors import LONG_HEX, ServiceError
+from fairdeal.service.errors import LONG_HEX
+from fairdeal.service.errors import ServiceError
 from fairdeal.service.games import GameService
 from fairdeal.service.keys import load_keys
 from fairdeal.service.limits import Limits
-from fairdeal.service.live import LiveRecords, Notifier
+from fairdeal.service.live import LiveRecords
+from fairdeal.service.live import Notifier
 from fairdeal.service.routes import ROUTERS
 from fairdeal.service.routes.hot import HotRoutes
-from fairdeal.service.schemas import errors, typed_moves, typed_new_games, typed_views
+from fairdeal.service.schemas import errors
+from fairdeal.service.schemas import typed_moves
+from fairdeal.service.schemas import typed_new_games
+from fairdeal.service.schemas import typed_views
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.settings import Settings
 from fairdeal.service.store import open_store

@@ -188,7 +188,8 @@ def serve(
 
         from fairdeal.service.http import uvicorn_options
         from fairdeal.service.keys import load_keys
-        from fairdeal.service.settings import Settings, SettingsError
+        from fairdeal.service.settings import Settings
+        from fairdeal.service.settings import SettingsError
         from fairdeal.service.store import open_store
     except ImportError as exc:
         raise click.ClickException(

@@ -25,10 +25,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fairdeal.cards import Card, codes, parse_cards
-from fairdeal.fairness import PROTOCOL, Dealer, FairnessError, check_label, client_commitment, new_server_seed
-from fairdeal.record import FORMAT, Clock, RecordWriter, Signer
-from fairdeal.seeding import SeededRecord, new_writer, restored_clock
+from fairdeal.cards import Card
+from fairdeal.cards import codes
+from fairdeal.cards import parse_cards
+from fairdeal.fairness import PROTOCOL
+from fairdeal.fairness import Dealer
+from fairdeal.fairness import FairnessError
+from fairdeal.fairness import check_label
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import new_server_seed
+from fairdeal.record import FORMAT
+from fairdeal.record import Clock
+from fairdeal.record import RecordWriter
+from fairdeal.record import Signer
+from fairdeal.seeding import SeededRecord
+from fairdeal.seeding import new_writer
+from fairdeal.seeding import restored_clock
 
 __all__ = ["DealingSession", "SessionError", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS", "client_commitment"]
 

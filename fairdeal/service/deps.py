@@ -14,8 +14,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Path, Query, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import Depends
+from fastapi import Path
+from fastapi import Query
+from fastapi import Request
+from fastapi.security import HTTPAuthorizationCredentials
+from fastapi.security import HTTPBearer
 
 from fairdeal.service.errors import Forbidden
 from fairdeal.service.games import GameService

@@ -26,8 +26,11 @@ import json
 from http import HTTPStatus
 from typing import Any
 
-from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, Scope
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
+from uvicorn._types import ASGIReceiveCallable
+from uvicorn._types import ASGISendCallable
+from uvicorn._types import Scope
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import RequestResponseCycle
 
 from fairdeal.service.settings import Settings
 

@@ -24,7 +24,9 @@ import ipaddress
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fairdeal.service.errors import TooMany

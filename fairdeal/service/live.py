@@ -39,17 +39,32 @@ import time
 import types
 import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any, Generic, TypedDict, TypeVar, Unpack
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
+from typing import Generic
+from typing import TypedDict
+from typing import TypeVar
+from typing import Unpack
 
 from fairdeal.cards import ALL_CARDS
-from fairdeal.record import Signer, canonical
+from fairdeal.record import Signer
+from fairdeal.record import canonical
 from fairdeal.seeding import SeededRecord
-from fairdeal.service.errors import NotFound, Stale, Unauthorized
-from fairdeal.service.keys import MAX_TOKEN_CHARS, Sealer, token_matches
-from fairdeal.service.store import KEEP, Conflict, Store
+from fairdeal.service.errors import NotFound
+from fairdeal.service.errors import Stale
+from fairdeal.service.errors import Unauthorized
+from fairdeal.service.keys import MAX_TOKEN_CHARS
+from fairdeal.service.keys import Sealer
+from fairdeal.service.keys import token_matches
+from fairdeal.service.store import KEEP
+from fairdeal.service.store import Conflict
+from fairdeal.service.store import Store
 
 __all__ = ["LiveRecords", "Acting", "Notifier", "Cached", "Role", "HOST", "deep_size", "DEFAULT_CACHE_BYTES"]
 

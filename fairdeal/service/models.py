@@ -11,27 +11,29 @@ and what it forbids, the model refuses. A whole number is written ``5`` or ``5.0
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PrivateAttr,
-    Strict,
-    StrictBool,
-    StringConstraints,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel
+from pydantic import BeforeValidator
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import PrivateAttr
+from pydantic import Strict
+from pydantic import StrictBool
+from pydantic import StringConstraints
+from pydantic import field_validator
+from pydantic import model_validator
 
 from fairdeal.fairness import MAX_CLIENT_SEED_BYTES
-from fairdeal.rules import DEFAULT, RULES, Move
+from fairdeal.rules import DEFAULT
+from fairdeal.rules import RULES
+from fairdeal.rules import Move
 from fairdeal.rules.move import members as move_members
-from fairdeal.service.dealing import MAX_SESSION_SEATS, MAX_SHUFFLE_CARDS
+from fairdeal.service.dealing import MAX_SESSION_SEATS
+from fairdeal.service.dealing import MAX_SHUFFLE_CARDS
 from fairdeal.table import MAX_NAME_CHARS
 
 __all__ = [

@@ -20,12 +20,18 @@ or for a request that does not fit its schema (422) the list of what did not fit
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated
+from typing import Any
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
 
-from fairdeal.rules import DEFAULT, RULES
-from fairdeal.rules.move import declared, kinds
+from fairdeal.rules import DEFAULT
+from fairdeal.rules import RULES
+from fairdeal.rules.move import declared
+from fairdeal.rules.move import kinds
 
 __all__ = [
     "Error",

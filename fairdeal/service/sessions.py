@@ -9,16 +9,26 @@ order, and derive it again from the record.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
 
-from fairdeal.cards import Card, codes
-from fairdeal.fairness import FairnessError, new_server_seed
+from fairdeal.cards import Card
+from fairdeal.cards import codes
+from fairdeal.fairness import FairnessError
+from fairdeal.fairness import new_server_seed
 from fairdeal.record import canonical
-from fairdeal.service.dealing import DealingSession, SessionError
-from fairdeal.service.errors import NotFound, Rejected, Stale
-from fairdeal.service.keys import hash_token, new_token
-from fairdeal.service.live import Cached, LiveRecords
+from fairdeal.service.dealing import DealingSession
+from fairdeal.service.dealing import SessionError
+from fairdeal.service.errors import NotFound
+from fairdeal.service.errors import Rejected
+from fairdeal.service.errors import Stale
+from fairdeal.service.keys import hash_token
+from fairdeal.service.keys import new_token
+from fairdeal.service.live import Cached
+from fairdeal.service.live import LiveRecords
 from fairdeal.service.store import SessionRow
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -162,7 +162,8 @@ class Settings:
             raise SettingsError(
                 "FAIRDEAL_LOG_ORIGIN is printable ASCII with no spaces and no '+' (e.g. cards.example.com/log)"
             )
-        from fairdeal.service.limits import Rate, parse_networks
+        from fairdeal.service.limits import Rate
+        from fairdeal.service.limits import parse_networks
 
         for name, text in (("FAIRDEAL_CREATE_RATE", self.create_rate), ("FAIRDEAL_MOVE_RATE", self.move_rate)):
             try:

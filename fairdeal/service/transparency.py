@@ -22,11 +22,19 @@ from collections import OrderedDict
 from typing import Any
 
 from fairdeal.record import Signer
-from fairdeal.service.errors import NotFound, Rejected
+from fairdeal.service.errors import NotFound
+from fairdeal.service.errors import Rejected
 from fairdeal.service.keys import Sealer
 from fairdeal.service.store import Store
-from fairdeal.tiles import Tile, encode_bundle, tile_hashes
-from fairdeal.tlog import HOST_ID, Checkpoint, LogError, Tree, signed_checkpoint, verifier_key
+from fairdeal.tiles import Tile
+from fairdeal.tiles import encode_bundle
+from fairdeal.tiles import tile_hashes
+from fairdeal.tlog import HOST_ID
+from fairdeal.tlog import Checkpoint
+from fairdeal.tlog import LogError
+from fairdeal.tlog import Tree
+from fairdeal.tlog import signed_checkpoint
+from fairdeal.tlog import verifier_key
 
 __all__ = ["PublicLog", "default_origin", "MAX_PAGE", "HOST_PREFIX"]
 

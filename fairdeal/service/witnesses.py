@@ -23,12 +23,18 @@ import base64
 import logging
 import re
 import urllib.parse
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
-from fairdeal.cosignature import WitnessKey, add_cosignatures, cosigners
-from fairdeal.tlog import LogError, Tree, split_note
+from fairdeal.cosignature import WitnessKey
+from fairdeal.cosignature import add_cosignatures
+from fairdeal.cosignature import cosigners
+from fairdeal.tlog import LogError
+from fairdeal.tlog import Tree
+from fairdeal.tlog import split_note
 
 if TYPE_CHECKING:  # the settings parse FAIRDEAL_WITNESSES with this module, before any store exists
     from fairdeal.service.transparency import PublicLog

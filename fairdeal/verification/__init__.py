@@ -18,10 +18,17 @@ prints what they find) does; like it, they need no service code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
-from fairdeal.verification.replay import NOT_REVEALED, Failure, Hand, Report, Step, read_record, verify_game
+from fairdeal.verification.replay import NOT_REVEALED
+from fairdeal.verification.replay import Failure
+from fairdeal.verification.replay import Hand
+from fairdeal.verification.replay import Report
+from fairdeal.verification.replay import Step
+from fairdeal.verification.replay import read_record
+from fairdeal.verification.replay import verify_game
 from fairdeal.verification.session import verify_session
 
 __all__ = ["verify", "Report", "Hand", "Failure", "Step", "NOT_REVEALED"]

@@ -11,10 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.record import (
-    RecordError,
-    canonical,
-)
+from fairdeal.record import RecordError
+from fairdeal.record import canonical
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +49,8 @@ _UNREAD = object()
 
 try:
     # (The C accelerators, which typeshed leaves out of json.encoder.)
-    from json.encoder import c_encode_basestring, c_make_encoder  # type: ignore[attr-defined]
+    from json.encoder import c_encode_basestring  # type: ignore[attr-defined]
+    from json.encoder import c_make_encoder  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - CPython and Pyodide have _json; a build without it reads slower
     c_make_encoder = None
 if c_make_encoder is not None:

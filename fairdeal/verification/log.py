@@ -22,21 +22,22 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from fairdeal.cosignature import WitnessKey, require_quorum
+from fairdeal.cosignature import WitnessKey
+from fairdeal.cosignature import require_quorum
 from fairdeal.record import line_hash
-from fairdeal.tlog import (
-    Checkpoint,
-    LogError,
-    leaf_hash,
-    parse_checkpoint,
-    parse_entry,
-    verify_checkpoint,
-    verify_inclusion,
-)
+from fairdeal.tlog import Checkpoint
+from fairdeal.tlog import LogError
+from fairdeal.tlog import leaf_hash
+from fairdeal.tlog import parse_checkpoint
+from fairdeal.tlog import parse_entry
+from fairdeal.tlog import verify_checkpoint
+from fairdeal.tlog import verify_inclusion
 
 __all__ = ["LogCheck", "LogUnavailable", "check_log", "read_checkpoint", "server_of", "url_fetch"]
 

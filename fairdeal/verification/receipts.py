@@ -26,11 +26,13 @@ signed two different histories of one game. That is a PROOF OF A REWRITE.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.record import read_json_lines, verify_head
+from fairdeal.record import read_json_lines
+from fairdeal.record import verify_head
 from fairdeal.verification.replay import Report
 
 __all__ = ["ReceiptCheck", "check_receipts", "read_receipts"]

@@ -30,54 +30,53 @@ from __future__ import annotations
 import operator
 import re
 from collections import deque
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import TypeGuard
 
 from fairdeal.cards import codes
-from fairdeal.fairness import (
-    PROTOCOL,
-    SEED_LINES,
-    FairnessError,
-    GameShuffle,
-    SeedError,
-    SeedPhase,
-    check_game_id,
-    commitment,
-    game_key,
-)
+from fairdeal.fairness import PROTOCOL
+from fairdeal.fairness import SEED_LINES
+from fairdeal.fairness import FairnessError
+from fairdeal.fairness import GameShuffle
+from fairdeal.fairness import SeedError
+from fairdeal.fairness import SeedPhase
+from fairdeal.fairness import check_game_id
+from fairdeal.fairness import commitment
+from fairdeal.fairness import game_key
 from fairdeal.match import Match
-from fairdeal.record import (
-    FORMAT,
-    FORMAT_1,
-    FORMATS,
-    SIGNED_TYPES,
-    ChainError,
-    RecordError,
-    at_ms,
-    check_at,
-    check_chain,
-    check_created,
-    format_at,
-    line_hash,
-)
-from fairdeal.rules import (
-    HandResult,
-    IllegalMove,
-    Move,
-    MoveError,
-    OptionsError,
-    Outcome,
-    Rules,
-    ScoreSheet,
-    Standing,
-    get,
-)
-from fairdeal.rules.base import GameState, standings_json
+from fairdeal.record import FORMAT
+from fairdeal.record import FORMAT_1
+from fairdeal.record import FORMATS
+from fairdeal.record import SIGNED_TYPES
+from fairdeal.record import ChainError
+from fairdeal.record import RecordError
+from fairdeal.record import at_ms
+from fairdeal.record import check_at
+from fairdeal.record import check_chain
+from fairdeal.record import check_created
+from fairdeal.record import format_at
+from fairdeal.record import line_hash
+from fairdeal.rules import HandResult
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import Move
+from fairdeal.rules import MoveError
+from fairdeal.rules import OptionsError
+from fairdeal.rules import Outcome
+from fairdeal.rules import Rules
+from fairdeal.rules import ScoreSheet
+from fairdeal.rules import Standing
+from fairdeal.rules import get
+from fairdeal.rules.base import GameState
+from fairdeal.rules.base import standings_json
 from fairdeal.rules.move import members as move_members
 from fairdeal.rules.move import secret_members
 from fairdeal.rules.summary import HandSummary
-from fairdeal.verification.lines import Failure, read_lines
+from fairdeal.verification.lines import Failure
+from fairdeal.verification.lines import read_lines
 
 __all__ = [
     "verify_game",

@@ -18,30 +18,28 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from fairdeal.cards import ALL_CARDS, codes, parse_cards
-from fairdeal.fairness import (
-    PROTOCOL,
-    SEED_LINES,
-    FairnessError,
-    SeedPhase,
-    check_game_id,
-    check_label,
-    game_key,
-    shuffle,
-)
+from fairdeal.cards import ALL_CARDS
+from fairdeal.cards import codes
+from fairdeal.cards import parse_cards
+from fairdeal.fairness import PROTOCOL
+from fairdeal.fairness import SEED_LINES
+from fairdeal.fairness import FairnessError
+from fairdeal.fairness import SeedPhase
+from fairdeal.fairness import check_game_id
+from fairdeal.fairness import check_label
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
 from fairdeal.record import FORMATS
-from fairdeal.verification.replay import (
-    NOT_REVEALED,
-    Report,
-    _check_times,
-    _Fail,
-    _header_and_chain,
-    _header_keys,
-    _no_extra,
-    _Replay,
-    _seed_line,
-    _show,
-)
+from fairdeal.verification.replay import NOT_REVEALED
+from fairdeal.verification.replay import Report
+from fairdeal.verification.replay import _check_times
+from fairdeal.verification.replay import _Fail
+from fairdeal.verification.replay import _header_and_chain
+from fairdeal.verification.replay import _header_keys
+from fairdeal.verification.replay import _no_extra
+from fairdeal.verification.replay import _Replay
+from fairdeal.verification.replay import _seed_line
+from fairdeal.verification.replay import _show
 
 __all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
 

@@ -93,7 +93,9 @@ IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 
 def mount(app: Any) -> None:
     """Serve the pages and their files from ``app`` (call it after the API routes)."""
-    from starlette.responses import FileResponse, JSONResponse, Response
+    from starlette.responses import FileResponse
+    from starlette.responses import JSONResponse
+    from starlette.responses import Response
     from starlette.staticfiles import StaticFiles
 
     from fairdeal.web.engine import engine_bundle

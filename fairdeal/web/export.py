@@ -27,7 +27,9 @@ import re
 import shutil
 from pathlib import Path
 
-from fairdeal.web import PYODIDE_DIR, VENDOR_DIR, WEB_DIR
+from fairdeal.web import PYODIDE_DIR
+from fairdeal.web import VENDOR_DIR
+from fairdeal.web import WEB_DIR
 from fairdeal.web.engine import engine_bundle
 
 __all__ = ["ExportError", "PYODIDE_CORE", "STATIC_PAGES", "export_verifier", "static_page"]

@@ -20,7 +20,8 @@ import hashlib
 import hmac
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 
 OUTPUT = Path(__file__).with_name("fairness.json")

@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Page
 
 AXE = Path(__file__).resolve().parents[2] / ".cache" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")

@@ -13,7 +13,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from fairdeal.record import Signer, canonical, resign
+from fairdeal.record import Signer
+from fairdeal.record import canonical
+from fairdeal.record import resign
 from fairdeal.simulate import simulate
 
 from .conftest import VerifyPage

@@ -25,7 +25,10 @@ from playwright.sync_api import sync_playwright
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, SEEDED_RANDOM, api  # noqa: E402
+from conftest import CHROMIUM  # noqa: E402
+from conftest import CHROMIUM_ARGS  # noqa: E402
+from conftest import SEEDED_RANDOM  # noqa: E402
+from conftest import api  # noqa: E402
 from play import to_an_eight  # noqa: E402
 
 OUT = HERE.parent.parent / "spec" / "screenshots" / "table.jpg"

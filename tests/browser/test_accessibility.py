@@ -17,11 +17,22 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
-from .axe import axe_context, serious_problems
-from .conftest import LAPTOP, api
-from .play import CORNER, COUNT_FLIGHTS, MY_TURN, picker_open, play_by_api, seq, tap_a_move, wait_moved, wait_turn
+from .axe import axe_context
+from .axe import serious_problems
+from .conftest import LAPTOP
+from .conftest import api
+from .play import CORNER
+from .play import COUNT_FLIGHTS
+from .play import MY_TURN
+from .play import picker_open
+from .play import play_by_api
+from .play import seq
+from .play import tap_a_move
+from .play import wait_moved
+from .play import wait_turn
 
 PLAYING = "body[data-phase='playing'] #hand .card"
 IN_HAND = "() => Boolean(document.activeElement?.closest('#hand .card'))"

@@ -17,14 +17,25 @@ from collections import Counter
 
 from playwright.sync_api import Page
 
-from fairdeal import client_commitment, verify
+from fairdeal import client_commitment
+from fairdeal import verify
 from fairdeal.fairness import rule_commitment
-from fairdeal.record import canonical, parse_record, resign
+from fairdeal.record import canonical
+from fairdeal.record import parse_record
+from fairdeal.record import resign
 
-from .conftest import LAPTOP, PHONE, api
-from .play import CORNER, MY_TURN, play_by_api, seq, wait_moved, wait_turn
+from .conftest import LAPTOP
+from .conftest import PHONE
+from .conftest import api
+from .play import CORNER
+from .play import MY_TURN
+from .play import play_by_api
+from .play import seq
+from .play import wait_moved
+from .play import wait_turn
 from .records import FORGER
-from .test_table import moves_of, summary_shown
+from .test_table import moves_of
+from .test_table import summary_shown
 
 PHONE_ON_ITS_SIDE = {"width": 740, "height": 375}
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from fairdeal.simulate import simulate
 from verifier.replayer import hand_steps
 
-from .test_replayer import check_step, load_file
+from .test_replayer import check_step
+from .test_replayer import load_file
 
 
 def test_the_replayer_steps_through_an_eleusis_round(open_page, tmp_path):

@@ -15,7 +15,8 @@ import pytest
 
 from fairdeal.record import resign
 
-from .records import FORGER, text
+from .records import FORGER
+from .records import text
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "record-example.jsonl"
 

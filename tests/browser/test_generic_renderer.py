@@ -15,9 +15,17 @@ import pytest
 
 from verifier.replayer import hand_steps
 
-from .conftest import PHONE, api
-from .play import CORNER, MY_TURN, OVER, picker_open, play_by_api, seq, wait_moved
-from .test_replayer import READY, check_step
+from .conftest import PHONE
+from .conftest import api
+from .play import CORNER
+from .play import MY_TURN
+from .play import OVER
+from .play import picker_open
+from .play import play_by_api
+from .play import seq
+from .play import wait_moved
+from .test_replayer import READY
+from .test_replayer import check_step
 
 SYMBOL = dict(zip("CDHS", "♣♦♥♠"))
 RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "T": "10"}

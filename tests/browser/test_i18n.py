@@ -13,7 +13,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
 from .conftest import LAPTOP
 
@@ -261,7 +262,9 @@ def _english_on_the_table(page: Page, help_of: str | None = None) -> list[str]:
 def test_a_table_in_bokmal_from_the_first_turn_to_game_over(browser, server, new_game):
     # A short match of three (a small target, so a few hands), with a pause between hands so the
     # sheet shows; the host's seat, played by the keyboard, then through the API.
-    from .play import keyboard_move, play_by_api, wait_turn
+    from .play import keyboard_move
+    from .play import play_by_api
+    from .play import wait_turn
 
     between_or_over = "#between:not([hidden]) #next-hand, #end:not([hidden])"
 

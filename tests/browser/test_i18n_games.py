@@ -19,13 +19,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
-from .conftest import LAPTOP, SEEDED_RANDOM, _seed_of, api
-from .play import MY_TURN, OVER
+from .conftest import LAPTOP
+from .conftest import SEEDED_RANDOM
+from .conftest import _seed_of
+from .conftest import api
+from .play import MY_TURN
+from .play import OVER
 from .test_i18n import EN as PAGES_EN
 from .test_i18n import NB as PAGES_NB
-from .test_i18n import SHOWN, games_english
+from .test_i18n import SHOWN
+from .test_i18n import games_english
 
 GAMES_JS = Path(__file__).resolve().parents[2] / "fairdeal" / "web" / "js" / "games"
 EN, NB = (json.loads((GAMES_JS / "i18n" / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "nb"))
@@ -253,7 +259,8 @@ def test_the_rule_language_s_help_is_the_rules_own_in_english():
 def test_generic_js_says_every_kind_of_move_of_fairdeal_s_games():
     # The generic renderer's status line names the kinds a seat may make ("draw, or pass"): each
     # kind fairdeal's own games declare but the play (said with its card) has its words.
-    from fairdeal.rules import RULES, own
+    from fairdeal.rules import RULES
+    from fairdeal.rules import own
 
     kinds = {kind for cls in RULES.values() if own(cls) for kind in cls.move_kinds} - {"play"}
     for catalogue in (EN, NB):

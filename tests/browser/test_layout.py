@@ -16,7 +16,11 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from .play import CORNER, seq, to_an_eight, wait_moved, wait_turn
+from .play import CORNER
+from .play import seq
+from .play import to_an_eight
+from .play import wait_moved
+from .play import wait_turn
 
 SIZES = {
     "phone": {"width": 390, "height": 844},

@@ -13,12 +13,20 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator
+from playwright.sync_api import Page
 
 from verifier.replay import verify
 
-from .conftest import api, record_lines
-from .play import CORNER, COUNT_FLIGHTS, MY_TURN, keyboard_move, picker_open, seq, wait_moved
+from .conftest import api
+from .conftest import record_lines
+from .play import CORNER
+from .play import COUNT_FLIGHTS
+from .play import MY_TURN
+from .play import keyboard_move
+from .play import picker_open
+from .play import seq
+from .play import wait_moved
 
 SIDEWAYS = {"width": 844, "height": 390}
 BETWEEN = "#between:not([hidden]) #next-hand"

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.rules import RULES, catalogue
+from fairdeal.rules import RULES
+from fairdeal.rules import catalogue
 from fairdeal.web import WEB_DIR
 
 GAMES_DIR = WEB_DIR / "js" / "games"

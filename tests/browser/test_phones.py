@@ -16,11 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
 from fairdeal import client_commitment
 
-from .axe import axe_context, serious_problems
+from .axe import axe_context
+from .axe import serious_problems
 from .conftest import api
 from .play import play_by_api
 

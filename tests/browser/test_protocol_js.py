@@ -71,7 +71,8 @@ def test_an_oversized_client_seed_is_refused(protocol_page):
 def test_the_pages_engine_hashes_and_signs_heads_as_python_does(protocol_page):
     # Canonical JSON, line hashes and the signed head message are the verifier's own Python in the
     # page (Pyodide's hashlib); a record with awkward text is checked there as the CLI checks it.
-    from fairdeal.record import Signer, resign
+    from fairdeal.record import Signer
+    from fairdeal.record import resign
     from verifier.browser import signature_requests
 
     from .records import text
@@ -138,7 +139,8 @@ def test_the_table_pages_log_checks_follow_the_worked_example(protocol_page):
 
 def test_a_tampered_proof_entry_or_checkpoint_is_caught_by_the_page(protocol_page):
     from fairdeal.record import Signer
-    from fairdeal.tlog import Checkpoint, signed_checkpoint
+    from fairdeal.tlog import Checkpoint
+    from fairdeal.tlog import signed_checkpoint
 
     other = Signer.from_seed(b"\x07" * 32)
     # The right text and origin, signed by another key: not the game's server's checkpoint.
@@ -189,7 +191,10 @@ def test_a_tampered_proof_entry_or_checkpoint_is_caught_by_the_page(protocol_pag
 def test_the_page_remembers_checkpoints_and_catches_a_split_view(protocol_page):
     # spec/log.md section 7: the newest checkpoint per origin is kept; a newer one must extend it.
     from fairdeal.record import Signer
-    from fairdeal.tlog import Checkpoint, Tree, leaf_hash, signed_checkpoint
+    from fairdeal.tlog import Checkpoint
+    from fairdeal.tlog import Tree
+    from fairdeal.tlog import leaf_hash
+    from fairdeal.tlog import signed_checkpoint
 
     signer = Signer.from_seed(bytes(range(32)))
     tree = Tree([leaf_hash(e.encode()) for e in LOG["entries"]])

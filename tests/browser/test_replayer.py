@@ -16,7 +16,8 @@ from fairdeal.record import canonical
 from fairdeal.simulate import simulate
 from verifier.replayer import hand_steps
 
-from .conftest import PHONE, api
+from .conftest import PHONE
+from .conftest import api
 from .play import play_by_api
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "crazy-eights-4p.jsonl"

@@ -17,9 +17,17 @@ from fairdeal.record import resign
 from fairdeal.rules import RULES
 from fairdeal.simulate import simulate
 
-from .conftest import PHONE, api
-from .play import CORNER, arrow_to_playable, seq, wait_moved, wait_turn
-from .records import FORGER, page_reports, text, with_cli_reports
+from .conftest import PHONE
+from .conftest import api
+from .play import CORNER
+from .play import arrow_to_playable
+from .play import seq
+from .play import wait_moved
+from .play import wait_turn
+from .records import FORGER
+from .records import page_reports
+from .records import text
+from .records import with_cli_reports
 from .test_table import moves_of
 
 CHOICE = {"keep": ("#keep", "k"), "exchange": ("#exchange", "x"), "auction": ("#auction", "a")}

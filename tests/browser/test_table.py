@@ -5,20 +5,19 @@ from __future__ import annotations
 import re
 import urllib.request
 
-from .conftest import PHONE, api
-from .play import (
-    CORNER,
-    COUNT_FLIGHTS,
-    MY_TURN,
-    mouse_move,
-    picker_open,
-    play_by_api,
-    play_to_end,
-    seq,
-    to_an_eight,
-    wait_moved,
-    wait_turn,
-)
+from .conftest import PHONE
+from .conftest import api
+from .play import CORNER
+from .play import COUNT_FLIGHTS
+from .play import MY_TURN
+from .play import mouse_move
+from .play import picker_open
+from .play import play_by_api
+from .play import play_to_end
+from .play import seq
+from .play import to_an_eight
+from .play import wait_moved
+from .play import wait_turn
 
 CARD_LABEL = re.compile(
     r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of (clubs|diamonds|hearts|spades), (playable|not playable)(, lifted)?$"

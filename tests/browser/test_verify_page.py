@@ -17,7 +17,11 @@ from fairdeal.simulate import simulate
 from verifier.cli import main as verify_main
 
 from .conftest import api
-from .records import FORGER, all_cases, page_reports, text, with_cli_reports
+from .records import FORGER
+from .records import all_cases
+from .records import page_reports
+from .records import text
+from .records import with_cli_reports
 
 
 def _cli_object(case: dict) -> dict:
@@ -344,7 +348,9 @@ def test_files_that_are_not_clean_text_get_fairdeal_verifys_answer(verify_page, 
 
 
 def test_a_game_from_the_server_shows_its_log_entries_and_the_witnesses_that_cosigned(open_page, new_game, server):
-    from fairdeal.cosignature import add_cosignatures, cosign, witness_key
+    from fairdeal.cosignature import add_cosignatures
+    from fairdeal.cosignature import cosign
+    from fairdeal.cosignature import witness_key
     from fairdeal.record import Signer
 
     from .play import play_by_api

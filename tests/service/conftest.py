@@ -22,9 +22,11 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx.*")
 from fastapi.testclient import TestClient  # noqa: E402
 from helpers import service_settings  # noqa: E402
-from service_helpers import Api, Clock  # noqa: E402
+from service_helpers import Api  # noqa: E402
+from service_helpers import Clock  # noqa: E402
 
-from fairdeal.service import Settings, create_app  # noqa: E402
+from fairdeal.service import Settings  # noqa: E402
+from fairdeal.service import create_app  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from load import database  # noqa: E402  (bench/load.py's fresh SQLite file or PostgreSQL schema)

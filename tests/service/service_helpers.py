@@ -7,7 +7,8 @@ import json
 import re
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from fastapi.testclient import TestClient

@@ -15,8 +15,10 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from fairdeal.cli import main
-from fairdeal.service import Settings, create_app
-from fairdeal.service.http import LimitedHttpTools, uvicorn_options
+from fairdeal.service import Settings
+from fairdeal.service import create_app
+from fairdeal.service.http import LimitedHttpTools
+from fairdeal.service.http import uvicorn_options
 from fairdeal.service.settings import SettingsError
 
 

@@ -11,9 +11,15 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from helpers import service_settings
-from service_helpers import Api, Clock, fetcher
+from service_helpers import Api
+from service_helpers import Clock
+from service_helpers import fetcher
 
-from fairdeal.audit import AuditError, audit, default_state_path, parse_duration, parse_now
+from fairdeal.audit import AuditError
+from fairdeal.audit import audit
+from fairdeal.audit import default_state_path
+from fairdeal.audit import parse_duration
+from fairdeal.audit import parse_now
 from fairdeal.cli import main
 from fairdeal.service import create_app
 from fairdeal.tlog import verify_checkpoint

@@ -25,16 +25,22 @@ import json
 import random
 import string
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
-from helpers import FUZZ, service_settings
-from hypothesis import HealthCheck, Phase, given, settings
+from helpers import FUZZ
+from helpers import service_settings
+from hypothesis import HealthCheck
+from hypothesis import Phase
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from service_helpers import Api, Party
+from service_helpers import Api
+from service_helpers import Party
 
 from fairdeal.cards import pack
 from fairdeal.fairness import client_commitment

@@ -12,7 +12,8 @@ import hashlib
 import itertools
 import json
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from fastapi.testclient import TestClient
 from service_helpers import Clock
 
 from fairdeal.fairness import client_commitment
-from fairdeal.service import Settings, create_app
+from fairdeal.service import Settings
+from fairdeal.service import create_app
 from fairdeal.service.routes.hot import HotRoutes
 
 Answer = tuple[int, dict[str, str], bytes]

@@ -33,15 +33,21 @@ import jsonschema
 import pytest
 import schemathesis
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck
+from hypothesis import Phase
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from schemathesis import GenerationMode, checks
+from schemathesis import GenerationMode
+from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core import NOT_SET
 from schemathesis.core.failures import FailureGroup
 from schemathesis.engine.recorder import ScenarioRecorder
 from schemathesis.generation.meta import CoverageScenario
-from service_helpers import Api, Party, choose
+from service_helpers import Api
+from service_helpers import Party
+from service_helpers import choose
 
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import RULES

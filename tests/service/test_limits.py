@@ -14,9 +14,14 @@ from fastapi.testclient import TestClient
 from service_helpers import Api
 from test_verifier_support import play
 
-from fairdeal.service import Settings, create_app
+from fairdeal.service import Settings
+from fairdeal.service import create_app
 from fairdeal.service.errors import TooMany
-from fairdeal.service.limits import Rate, RateLimiter, StreamCounter, client_address, parse_networks
+from fairdeal.service.limits import Rate
+from fairdeal.service.limits import RateLimiter
+from fairdeal.service.limits import StreamCounter
+from fairdeal.service.limits import client_address
+from fairdeal.service.limits import parse_networks
 from fairdeal.verification import verify
 
 ROOT = Path(__file__).resolve().parents[2]

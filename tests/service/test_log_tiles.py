@@ -12,14 +12,26 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from helpers import service_settings
-from service_helpers import Api, Clock, fetcher
-from test_audit import URL, latest, play
+from service_helpers import Api
+from service_helpers import Clock
+from service_helpers import fetcher
+from test_audit import URL
+from test_audit import latest
+from test_audit import play
 
-from fairdeal.audit import AuditError, audit
+from fairdeal.audit import AuditError
+from fairdeal.audit import audit
 from fairdeal.cli import main
 from fairdeal.service import create_app
-from fairdeal.tiles import ENTRIES, read_bundle, tiles_of
-from fairdeal.tlog import Tree, leaf_hash, start_entry, verify_checkpoint, verify_consistency, verify_inclusion
+from fairdeal.tiles import ENTRIES
+from fairdeal.tiles import read_bundle
+from fairdeal.tiles import tiles_of
+from fairdeal.tlog import Tree
+from fairdeal.tlog import leaf_hash
+from fairdeal.tlog import start_entry
+from fairdeal.tlog import verify_checkpoint
+from fairdeal.tlog import verify_consistency
+from fairdeal.tlog import verify_inclusion
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 PREFIX = f"{URL}/log"

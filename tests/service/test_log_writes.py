@@ -14,10 +14,15 @@ from typing import Any
 import psycopg
 import pytest
 
-from fairdeal.record import canonical, line_hash
+from fairdeal.record import canonical
+from fairdeal.record import line_hash
 from fairdeal.rules import DEFAULT
-from fairdeal.service.store import GameRow, PostgresStore, Store, open_store
-from fairdeal.tlog import Tree, leaf_hash
+from fairdeal.service.store import GameRow
+from fairdeal.service.store import PostgresStore
+from fairdeal.service.store import Store
+from fairdeal.service.store import open_store
+from fairdeal.tlog import Tree
+from fairdeal.tlog import leaf_hash
 
 postgres_only = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 

@@ -20,19 +20,28 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from service_helpers import choose, free_port
+from service_helpers import choose
+from service_helpers import free_port
 
 from fairdeal.fairness import client_commitment
-from fairdeal.record import Signer, canonical, line_hash, resign, verify_head
-from fairdeal.tlog import Checkpoint, verify_checkpoint, verify_consistency
+from fairdeal.record import Signer
+from fairdeal.record import canonical
+from fairdeal.record import line_hash
+from fairdeal.record import resign
+from fairdeal.record import verify_head
+from fairdeal.tlog import Checkpoint
+from fairdeal.tlog import verify_checkpoint
+from fairdeal.tlog import verify_consistency
 from fairdeal.verification import verify
 from fairdeal.verification.receipts import check_receipts
 

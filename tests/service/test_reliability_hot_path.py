@@ -28,15 +28,19 @@ from pathlib import Path
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from service_helpers import Api, choose
+from service_helpers import Api
+from service_helpers import choose
 
 from fairdeal.service import create_app
 from fairdeal.service.errors import Unauthorized
-from fairdeal.service.live import HOST, Role
+from fairdeal.service.live import HOST
+from fairdeal.service.live import Role
 from fairdeal.service.store import PostgresStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from load import PG_SERVER, sockets_of, tcp_sockets
+from load import PG_SERVER
+from load import sockets_of
+from load import tcp_sockets
 
 
 def test_the_view_a_move_answers_is_the_view_the_seat_reads_next(api, clock):

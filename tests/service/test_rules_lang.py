@@ -12,7 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 from helpers import service_settings
 
-from fairdeal.rules import RULES, catalogue, how_to_play
+from fairdeal.rules import RULES
+from fairdeal.rules import catalogue
+from fairdeal.rules import how_to_play
 from fairdeal.service import create_app
 
 

@@ -12,7 +12,8 @@ import socket
 import time
 
 from click.testing import CliRunner
-from test_service_serve import _closed, serving
+from test_service_serve import _closed
+from test_service_serve import serving
 
 from fairdeal.cli import main
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from service_helpers import Api, choose
+from service_helpers import Api
+from service_helpers import choose
 
 from fairdeal.service import create_app
 from fairdeal.service.store import open_store
@@ -222,7 +223,8 @@ def test_a_database_made_before_tables_had_their_own_pace_gets_the_columns(datab
 
 
 def test_the_settings_read_the_pace_from_the_environment():
-    from fairdeal.service.settings import Settings, SettingsError
+    from fairdeal.service.settings import Settings
+    from fairdeal.service.settings import SettingsError
 
     defaults = Settings.from_env({})
     assert (defaults.bot_delay, defaults.next_hand_seconds) == (1.0, 20.0)

@@ -17,14 +17,17 @@ from typing import Any
 
 import pytest
 from helpers import service_settings
-from service_helpers import Api, choose
+from service_helpers import Api
+from service_helpers import choose
 
 from fairdeal.fairness import client_commitment
 from fairdeal.record import RecordError
 from fairdeal.rules import get
-from fairdeal.service import Settings, create_app
+from fairdeal.service import Settings
+from fairdeal.service import create_app
 from fairdeal.service.live import DEFAULT_CACHE_BYTES
-from fairdeal.table import Seat, Table
+from fairdeal.table import Seat
+from fairdeal.table import Table
 from fairdeal.verification import verify
 
 

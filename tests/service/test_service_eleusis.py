@@ -10,7 +10,10 @@ import psycopg
 from fastapi.testclient import TestClient
 from service_helpers import Api
 
-from fairdeal.record import Signer, check_at, format_at, resign
+from fairdeal.record import Signer
+from fairdeal.record import check_at
+from fairdeal.record import format_at
+from fairdeal.record import resign
 from fairdeal.service import create_app
 from fairdeal.verification import verify
 

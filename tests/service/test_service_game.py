@@ -6,11 +6,16 @@ import json
 import logging
 
 import pytest
-from service_helpers import CARD_CODE, choose, server_hands
+from service_helpers import CARD_CODE
+from service_helpers import choose
+from service_helpers import server_hands
 
 from fairdeal.cards import pack
-from fairdeal.fairness import commitment, game_key, shuffle
-from fairdeal.record import check_chain, verify_head
+from fairdeal.fairness import commitment
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
+from fairdeal.record import check_chain
+from fairdeal.record import verify_head
 from fairdeal.rules import RULES
 from fairdeal.verification import verify
 

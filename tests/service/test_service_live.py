@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import threading
 
-from service_helpers import CARD_CODE, choose, server_hands
+from service_helpers import CARD_CODE
+from service_helpers import choose
+from service_helpers import server_hands
 
 
 def read_events(response, until) -> list[tuple[str, dict, str | None]]:

@@ -7,10 +7,15 @@ from __future__ import annotations
 import json
 from concurrent.futures import ThreadPoolExecutor
 
-from fairdeal.record import line_hash, parse_record
+from fairdeal.record import line_hash
+from fairdeal.record import parse_record
 from fairdeal.service.sessions import SessionService
 from fairdeal.service.store import open_store
-from fairdeal.tlog import Tree, leaf_hash, verify_checkpoint, verify_consistency, verify_inclusion
+from fairdeal.tlog import Tree
+from fairdeal.tlog import leaf_hash
+from fairdeal.tlog import verify_checkpoint
+from fairdeal.tlog import verify_consistency
+from fairdeal.tlog import verify_inclusion
 
 
 def _checked(api, announced, key):
@@ -169,8 +174,10 @@ def _fetch(api):
 
 
 def test_the_verifier_finds_a_record_in_the_log_and_names_what_does_not_match(api):
-    from fairdeal.record import Signer, resign
-    from fairdeal.verification.log import LogUnavailable, check_log
+    from fairdeal.record import Signer
+    from fairdeal.record import resign
+    from fairdeal.verification.log import LogUnavailable
+    from fairdeal.verification.log import check_log
 
     fetch = _fetch(api)
     game = api.create([("A", True), ("B", True)], options={"target": 5}, host_id="alice")

@@ -25,14 +25,20 @@ import httpx
 import psycopg
 import pytest
 import uvicorn
-from service_helpers import choose, free_port
+from service_helpers import choose
+from service_helpers import free_port
 from test_reliability import Server
 
 import fairdeal.service.app as app_module
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import DEFAULT
-from fairdeal.service import Settings, create_app
-from fairdeal.service.store import CHANNEL, Conflict, GameRow, PostgresStore, SQLiteStore
+from fairdeal.service import Settings
+from fairdeal.service import create_app
+from fairdeal.service.store import CHANNEL
+from fairdeal.service.store import Conflict
+from fairdeal.service.store import GameRow
+from fairdeal.service.store import PostgresStore
+from fairdeal.service.store import SQLiteStore
 
 postgres_only = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import json
 
-from fairdeal.cards import codes, pack, parse_cards
-from fairdeal.fairness import client_commitment, commitment, game_key, shuffle
-from fairdeal.record import check_chain, verify_head
+from fairdeal.cards import codes
+from fairdeal.cards import pack
+from fairdeal.cards import parse_cards
+from fairdeal.fairness import client_commitment
+from fairdeal.fairness import commitment
+from fairdeal.fairness import game_key
+from fairdeal.fairness import shuffle
+from fairdeal.record import check_chain
+from fairdeal.record import verify_head
 
 
 def test_a_session_end_to_end(api):
@@ -120,7 +126,8 @@ def test_session_input_limits(api):
 def test_the_example_in_spec_sessions_md_is_what_the_code_writes():
     from pathlib import Path
 
-    from fairdeal.record import Signer, canonical
+    from fairdeal.record import Signer
+    from fairdeal.record import canonical
     from fairdeal.service.dealing import DealingSession
 
     spec = (Path(__file__).resolve().parents[2] / "spec" / "sessions.md").read_text(encoding="utf-8")

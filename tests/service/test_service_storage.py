@@ -14,13 +14,17 @@ import time
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from service_helpers import Api, choose
+from service_helpers import Api
+from service_helpers import choose
 
 from fairdeal.rules import Move
 from fairdeal.service import create_app
 from fairdeal.service.errors import Stale
 from fairdeal.service.keys import Sealer
-from fairdeal.service.store import Conflict, GameRow, SQLiteStore, open_store
+from fairdeal.service.store import Conflict
+from fairdeal.service.store import GameRow
+from fairdeal.service.store import SQLiteStore
+from fairdeal.service.store import open_store
 
 
 def dump_database(settings) -> str:

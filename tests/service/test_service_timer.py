@@ -8,7 +8,8 @@ import time
 from fastapi.testclient import TestClient
 from service_helpers import Api
 
-from fairdeal.record import check_at, parse_record
+from fairdeal.record import check_at
+from fairdeal.record import parse_record
 from fairdeal.service import create_app
 from fairdeal.verification import verify
 

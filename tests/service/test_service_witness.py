@@ -16,18 +16,23 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from helpers import service_settings
 from load import database
-from service_helpers import Api, Clock, fetcher
+from service_helpers import Api
+from service_helpers import Clock
+from service_helpers import fetcher
 
 from fairdeal.audit import audit
 from fairdeal.cli import main
-from fairdeal.cosignature import WitnessKey, cosigners
+from fairdeal.cosignature import WitnessKey
+from fairdeal.cosignature import cosigners
 from fairdeal.record import parse_record
-from fairdeal.service import Settings, create_app
+from fairdeal.service import Settings
+from fairdeal.service import create_app
 from fairdeal.service.keys import load_keys
 from fairdeal.service.settings import SettingsError
 from fairdeal.service.store import open_store
 from fairdeal.service.transparency import default_origin
-from fairdeal.tlog import verifier_key, verify_checkpoint
+from fairdeal.tlog import verifier_key
+from fairdeal.tlog import verify_checkpoint
 from fairdeal.verification.log import check_log
 from fairdeal.witness import Witness
 

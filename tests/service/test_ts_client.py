@@ -93,7 +93,8 @@ def test_a_typescript_client_typed_from_openapi_plays_and_verifies_both_games(se
 
 def test_reading_a_member_another_game_s_table_has_does_not_type_check(client_dir, tmp_path):
     # The proof that the types are each game's: Crazy Eights' table has no mainline, and tsc says so.
-    from fairdeal.service import Settings, create_app
+    from fairdeal.service import Settings
+    from fairdeal.service import create_app
 
     document = create_app(Settings(data_dir=str(tmp_path / "data"))).openapi()
     (client_dir / "openapi.json").write_text(json.dumps(document), encoding="utf-8")

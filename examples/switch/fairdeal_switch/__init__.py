@@ -31,47 +31,49 @@ position, the timer's move and the replay's words come from there, the ace as th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Literal
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import fields
+from typing import Any
+from typing import Literal
 
-from fairdeal.cards import Card, Rank, Suit
+from fairdeal.cards import Card
+from fairdeal.cards import Rank
+from fairdeal.cards import Suit
 from fairdeal.rules import crazy_eights
-from fairdeal.rules.base import (
-    TARGET,
-    Event,
-    HandResult,
-    IllegalMove,
-    Layout,
-    Move,
-    Shuffler,
-    TableJSON,
-    check_turn,
-    fast_replace,
-    has_turn,
-    lowest_count_wins,
-    turn_problem,
-    went_out,
-)
-from fairdeal.rules.crazy_eights import (
-    RESTOCK_LIMIT,
-    PileGame,
-    PileState,
-    PileView,
-    Wanted,
-    auto_play,
-    check_named,
-    keep_or_play,
-    moves_on_pile,
-    natural_suit_counts,
-    pile_problem,
-    pile_top,
-    play_or_keep,
-    play_wild,
-    plays_of,
-)
+from fairdeal.rules.base import TARGET
+from fairdeal.rules.base import Event
+from fairdeal.rules.base import HandResult
+from fairdeal.rules.base import IllegalMove
+from fairdeal.rules.base import Layout
+from fairdeal.rules.base import Move
+from fairdeal.rules.base import Shuffler
+from fairdeal.rules.base import TableJSON
+from fairdeal.rules.base import check_turn
+from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import lowest_count_wins
+from fairdeal.rules.base import turn_problem
+from fairdeal.rules.base import went_out
+from fairdeal.rules.crazy_eights import RESTOCK_LIMIT
+from fairdeal.rules.crazy_eights import PileGame
+from fairdeal.rules.crazy_eights import PileState
+from fairdeal.rules.crazy_eights import PileView
+from fairdeal.rules.crazy_eights import Wanted
+from fairdeal.rules.crazy_eights import auto_play
+from fairdeal.rules.crazy_eights import check_named
+from fairdeal.rules.crazy_eights import keep_or_play
+from fairdeal.rules.crazy_eights import moves_on_pile
+from fairdeal.rules.crazy_eights import natural_suit_counts
+from fairdeal.rules.crazy_eights import pile_problem
+from fairdeal.rules.crazy_eights import pile_top
+from fairdeal.rules.crazy_eights import play_or_keep
+from fairdeal.rules.crazy_eights import play_wild
+from fairdeal.rules.crazy_eights import plays_of
 from fairdeal.rules.position import PositionError
-from fairdeal.rules.summary import SeatNames, drawn_words
+from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.summary import drawn_words
 
 __all__ = [
     "Switch",

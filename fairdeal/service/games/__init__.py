@@ -52,9 +52,12 @@ from fairdeal.service.games.core import MAX_FOLLOW_UP_MOVES as MAX_FOLLOW_UP_MOV
 from fairdeal.service.games.core import status_of as status_of
 from fairdeal.service.games.creating import MAX_BOT_SECONDS as MAX_BOT_SECONDS
 from fairdeal.service.games.creating import MAX_NEXT_HAND_SECONDS as MAX_NEXT_HAND_SECONDS
-from fairdeal.service.games.creating import Created, Creating
+from fairdeal.service.games.creating import Created
+from fairdeal.service.games.creating import Creating
 from fairdeal.service.games.moving import Moving
-from fairdeal.service.games.reading import Reading, iso_time, now_iso
+from fairdeal.service.games.reading import Reading
+from fairdeal.service.games.reading import iso_time
+from fairdeal.service.games.reading import now_iso
 from fairdeal.service.games.seating import Seating
 from fairdeal.service.games.timekeeping import Timekeeping
 

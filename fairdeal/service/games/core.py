@@ -10,17 +10,31 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
+from typing import overload
 
-from fairdeal.bots import BotError, make_bot
-from fairdeal.fairness import FairnessError, new_server_seed
-from fairdeal.record import Signer, time_ms
-from fairdeal.rules import IllegalMove, MoveError
-from fairdeal.service.errors import Rejected, Stale
+from fairdeal.bots import BotError
+from fairdeal.bots import make_bot
+from fairdeal.fairness import FairnessError
+from fairdeal.fairness import new_server_seed
+from fairdeal.record import Signer
+from fairdeal.record import time_ms
+from fairdeal.rules import IllegalMove
+from fairdeal.rules import MoveError
+from fairdeal.service.errors import Rejected
+from fairdeal.service.errors import Stale
 from fairdeal.service.keys import Sealer
-from fairdeal.service.live import Cached, LiveRecords, Notifier
-from fairdeal.service.store import KEEP, GameRow, Store
-from fairdeal.table import Table, TableError, Timing
+from fairdeal.service.live import Cached
+from fairdeal.service.live import LiveRecords
+from fairdeal.service.live import Notifier
+from fairdeal.service.store import KEEP
+from fairdeal.service.store import GameRow
+from fairdeal.service.store import Store
+from fairdeal.table import Table
+from fairdeal.table import TableError
+from fairdeal.table import Timing
 
 if TYPE_CHECKING:  # pragma: no cover
     from fairdeal.service.transparency import PublicLog

@@ -9,13 +9,22 @@ from typing import Any
 
 from fairdeal.fairness import FairnessError
 from fairdeal.record import canonical
-from fairdeal.rules import OptionsError, get
-from fairdeal.service.errors import Rejected, Stale, TooMany, Unavailable
-from fairdeal.service.games.core import GameCore, _Pace, status_of
-from fairdeal.service.keys import hash_token, new_token
+from fairdeal.rules import OptionsError
+from fairdeal.rules import get
+from fairdeal.service.errors import Rejected
+from fairdeal.service.errors import Stale
+from fairdeal.service.errors import TooMany
+from fairdeal.service.errors import Unavailable
+from fairdeal.service.games.core import GameCore
+from fairdeal.service.games.core import _Pace
+from fairdeal.service.games.core import status_of
+from fairdeal.service.keys import hash_token
+from fairdeal.service.keys import new_token
 from fairdeal.service.live import Cached
 from fairdeal.service.store import GameRow
-from fairdeal.table import Seat, Table, TableError
+from fairdeal.table import Seat
+from fairdeal.table import Table
+from fairdeal.table import TableError
 
 MAX_BOT_SECONDS = 10.0
 MAX_NEXT_HAND_SECONDS = 120.0

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from fairdeal.rules import Move
-from fairdeal.service.errors import Forbidden, Stale
+from fairdeal.service.errors import Forbidden
+from fairdeal.service.errors import Stale
 from fairdeal.service.games.core import status_of
 from fairdeal.service.games.reading import Reading
 from fairdeal.service.store import GameRow

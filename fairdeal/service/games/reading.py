@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable
+from collections.abc import Sequence
+from datetime import UTC
+from datetime import datetime
 from typing import Any
 
 from fairdeal.cards import Card
 from fairdeal.record import canonical
-from fairdeal.rules.base import SEAT_OWN, GameState, GameView, standings_json
-from fairdeal.service.games.core import GameCore, _seats_of, status_of
+from fairdeal.rules.base import SEAT_OWN
+from fairdeal.rules.base import GameState
+from fairdeal.rules.base import GameView
+from fairdeal.rules.base import standings_json
+from fairdeal.service.games.core import GameCore
+from fairdeal.service.games.core import _seats_of
+from fairdeal.service.games.core import status_of
 from fairdeal.service.store import GameRow
 from fairdeal.table import Table
 

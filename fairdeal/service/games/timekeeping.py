@@ -10,7 +10,9 @@ from typing import Any
 
 from fairdeal.record import time_ms
 from fairdeal.service.errors import Stale
-from fairdeal.service.games.core import MAX_FOLLOW_UP_MOVES, GameCore, _turn_key
+from fairdeal.service.games.core import MAX_FOLLOW_UP_MOVES
+from fairdeal.service.games.core import GameCore
+from fairdeal.service.games.core import _turn_key
 from fairdeal.service.store import GameRow
 from fairdeal.table import Table
 

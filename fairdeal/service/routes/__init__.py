@@ -1,6 +1,13 @@
 """The API's routers, one per resource."""
 
-from fairdeal.service.routes import events, games, log, meta, moves, rules, seats, sessions
+from fairdeal.service.routes import events
+from fairdeal.service.routes import games
+from fairdeal.service.routes import log
+from fairdeal.service.routes import meta
+from fairdeal.service.routes import moves
+from fairdeal.service.routes import rules
+from fairdeal.service.routes import seats
+from fairdeal.service.routes import sessions
 
 ROUTERS = [
     meta.router,

@@ -23,15 +23,24 @@ import contextlib
 import json
 import weakref
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter
+from fastapi import Depends
+from fastapi import Header
+from fastapi import Query
+from fastapi import Request
 from fastapi.responses import StreamingResponse
 
-from fairdeal.service.deps import GameId, GamesDep, StreamRoleDep
+from fairdeal.service.deps import GameId
+from fairdeal.service.deps import GamesDep
+from fairdeal.service.deps import StreamRoleDep
 from fairdeal.service.limits import request_client
 from fairdeal.service.models import one_value_each
-from fairdeal.service.schemas import LIVE_EVENT, OPTIONAL_TOKEN, errors
+from fairdeal.service.schemas import LIVE_EVENT
+from fairdeal.service.schemas import OPTIONAL_TOKEN
+from fairdeal.service.schemas import errors
 from fairdeal.service.store import GameRow
 
 router = APIRouter(prefix="/games/{game_id}/events", tags=["live updates"])

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Body, Request, Response
+from fastapi import APIRouter
+from fastapi import Body
+from fastapi import Request
+from fastapi import Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from fairdeal.service.deps import GameId, GamesDep, HostDep, PlayerDep
+from fairdeal.service.deps import GameId
+from fairdeal.service.deps import GamesDep
+from fairdeal.service.deps import HostDep
+from fairdeal.service.deps import PlayerDep
 from fairdeal.service.limits import request_client
-from fairdeal.service.models import AbandonIn, CreateGame
-from fairdeal.service.schemas import GameCreated, PublicState, SeatView, VerifyReport, errors
+from fairdeal.service.models import AbandonIn
+from fairdeal.service.models import CreateGame
+from fairdeal.service.schemas import GameCreated
+from fairdeal.service.schemas import PublicState
+from fairdeal.service.schemas import SeatView
+from fairdeal.service.schemas import VerifyReport
+from fairdeal.service.schemas import errors
 from fairdeal.table import Seat
 
 router = APIRouter(prefix="/games", tags=["games"])

@@ -30,12 +30,18 @@ from typing import Any
 
 from pydantic import ValidationError
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
-from fairdeal.service.deps import player_of, seat_of
+from fairdeal.service.deps import player_of
+from fairdeal.service.deps import seat_of
 from fairdeal.service.games import GameService
 from fairdeal.service.models import MoveIn
-from fairdeal.service.routes import moves, seats
+from fairdeal.service.routes import moves
+from fairdeal.service.routes import seats
 from fairdeal.service.routes.moves import submit
 from fairdeal.service.routes.seats import seat_view
 

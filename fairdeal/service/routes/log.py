@@ -4,17 +4,31 @@ and the same log as C2SP tlog-tiles (section 10): ``/log`` is the tiles' prefix.
 from __future__ import annotations
 
 import gzip
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
-from fastapi.responses import PlainTextResponse, Response
+from fastapi import APIRouter
+from fastapi import Depends
+from fastapi import Path
+from fastapi import Query
+from fastapi import Request
+from fastapi.responses import PlainTextResponse
+from fastapi.responses import Response
 
-from fairdeal.service.deps import GameId, SessionId, StoreDep
+from fairdeal.service.deps import GameId
+from fairdeal.service.deps import SessionId
+from fairdeal.service.deps import StoreDep
 from fairdeal.service.errors import NotFound
 from fairdeal.service.models import one_value_each
-from fairdeal.service.schemas import LogConsistency, LogEntries, LogInclusion, LogInfo, RecordLog, errors
+from fairdeal.service.schemas import LogConsistency
+from fairdeal.service.schemas import LogEntries
+from fairdeal.service.schemas import LogInclusion
+from fairdeal.service.schemas import LogInfo
+from fairdeal.service.schemas import RecordLog
+from fairdeal.service.schemas import errors
 from fairdeal.service.transparency import PublicLog
-from fairdeal.tiles import TileError, parse_tile_path
+from fairdeal.tiles import TileError
+from fairdeal.tiles import parse_tile_path
 
 router = APIRouter(tags=["log"])
 

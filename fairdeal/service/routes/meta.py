@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
+from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from fairdeal.service.deps import StoreDep
-from fairdeal.service.schemas import Health, PublicKey
+from fairdeal.service.schemas import Health
+from fairdeal.service.schemas import PublicKey
 
 router = APIRouter(tags=["service"])
 

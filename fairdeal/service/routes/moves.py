@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
+from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from fairdeal.service.deps import GameId, PlayerDep
+from fairdeal.service.deps import GameId
+from fairdeal.service.deps import PlayerDep
 from fairdeal.service.errors import Forbidden
 from fairdeal.service.games import GameService
-from fairdeal.service.limits import Limits, request_client
+from fairdeal.service.limits import Limits
+from fairdeal.service.limits import request_client
 from fairdeal.service.models import MoveIn
-from fairdeal.service.schemas import MoveAnswer, errors
+from fairdeal.service.schemas import MoveAnswer
+from fairdeal.service.schemas import errors
 
 router = APIRouter(prefix="/games/{game_id}/moves", tags=["moves"])
 

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter
+from fastapi import Path
+from fastapi import Query
 from fastapi.responses import JSONResponse
 
-from fairdeal.rules import DEFAULT, RULES, catalogue
-from fairdeal.rules.translations import LANGUAGE_TAG, help_in, language, texts
+from fairdeal.rules import DEFAULT
+from fairdeal.rules import RULES
+from fairdeal.rules import catalogue
+from fairdeal.rules.translations import LANGUAGE_TAG
+from fairdeal.rules.translations import help_in
+from fairdeal.rules.translations import language
+from fairdeal.rules.translations import texts
 from fairdeal.service.errors import NotFound
-from fairdeal.service.schemas import Catalogue, Declaration, HowToPlay, errors
+from fairdeal.service.schemas import Catalogue
+from fairdeal.service.schemas import Declaration
+from fairdeal.service.schemas import HowToPlay
+from fairdeal.service.schemas import errors
 
 router = APIRouter(tags=["rules"])
 

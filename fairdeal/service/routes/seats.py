@@ -7,10 +7,16 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from fairdeal.service.deps import GameId, GamesDep, SeatDep
+from fairdeal.service.deps import GameId
+from fairdeal.service.deps import GamesDep
+from fairdeal.service.deps import SeatDep
 from fairdeal.service.games import GameService
-from fairdeal.service.models import CommitIn, RevealIn
-from fairdeal.service.schemas import CommitAnswer, RevealAnswer, SeatView, errors
+from fairdeal.service.models import CommitIn
+from fairdeal.service.models import RevealIn
+from fairdeal.service.schemas import CommitAnswer
+from fairdeal.service.schemas import RevealAnswer
+from fairdeal.service.schemas import SeatView
+from fairdeal.service.schemas import errors
 
 router = APIRouter(prefix="/games/{game_id}/seats/{seat}", tags=["seats"])
 

@@ -2,26 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter
+from fastapi import Path
+from fastapi import Request
+from fastapi import Response
 
-from fairdeal.cards import CardError, pack, parse_cards
-from fairdeal.service.deps import OwnerDep, SessionId, SessionsDep, SessionSeatDep, TokenDep
-from fairdeal.service.errors import Forbidden, Rejected
+from fairdeal.cards import CardError
+from fairdeal.cards import pack
+from fairdeal.cards import parse_cards
+from fairdeal.service.deps import OwnerDep
+from fairdeal.service.deps import SessionId
+from fairdeal.service.deps import SessionsDep
+from fairdeal.service.deps import SessionSeatDep
+from fairdeal.service.deps import TokenDep
+from fairdeal.service.errors import Forbidden
+from fairdeal.service.errors import Rejected
 from fairdeal.service.limits import request_client
-from fairdeal.service.models import LABEL, CommitIn, CreateSession, RevealIn, ShuffleIn
-from fairdeal.service.schemas import (
-    OPTIONAL_TOKEN,
-    CommitAnswer,
-    SessionCreated,
-    SessionEnd,
-    SessionRevealAnswer,
-    SessionState,
-    Shuffled,
-    ShuffledOrder,
-    errors,
-)
+from fairdeal.service.models import LABEL
+from fairdeal.service.models import CommitIn
+from fairdeal.service.models import CreateSession
+from fairdeal.service.models import RevealIn
+from fairdeal.service.models import ShuffleIn
+from fairdeal.service.schemas import OPTIONAL_TOKEN
+from fairdeal.service.schemas import CommitAnswer
+from fairdeal.service.schemas import SessionCreated
+from fairdeal.service.schemas import SessionEnd
+from fairdeal.service.schemas import SessionRevealAnswer
+from fairdeal.service.schemas import SessionState
+from fairdeal.service.schemas import Shuffled
+from fairdeal.service.schemas import ShuffledOrder
+from fairdeal.service.schemas import errors
 
 router = APIRouter(prefix="/sessions", tags=["dealing sessions"])
 

@@ -22,7 +22,12 @@ fairdeal.service.store.base.Conflict: record g1 has 2 lines, not 1: another acti
 
 from __future__ import annotations
 
-from fairdeal.service.store.base import CHANNEL, KEEP, Conflict, GameRow, SessionRow, Store
+from fairdeal.service.store.base import CHANNEL
+from fairdeal.service.store.base import KEEP
+from fairdeal.service.store.base import Conflict
+from fairdeal.service.store.base import GameRow
+from fairdeal.service.store.base import SessionRow
+from fairdeal.service.store.base import Store
 from fairdeal.service.store.postgres import PostgresStore
 from fairdeal.service.store.sqlite import SQLiteStore
 

@@ -9,13 +9,23 @@ import asyncio
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any, TypedDict, TypeVar, Unpack
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
+from typing import TypedDict
+from typing import TypeVar
+from typing import Unpack
 
 from fairdeal.record import line_hash
-from fairdeal.tlog import Tree, end_entry, entry_bytes, leaf_hash, start_entry
+from fairdeal.tlog import Tree
+from fairdeal.tlog import end_entry
+from fairdeal.tlog import entry_bytes
+from fairdeal.tlog import leaf_hash
+from fairdeal.tlog import start_entry
 
 T = TypeVar("T")
 

@@ -5,27 +5,30 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from contextlib import asynccontextmanager
+from contextlib import contextmanager
 from typing import Any
 
-from fairdeal.service.store.base import (
-    _ADD_COLUMN,
-    _ADDED_COLUMNS,
-    _LIMIT_INDEXES,
-    _SCHEMA,
-    CHANNEL,
-    Conflict,
-    GameRow,
-    Store,
-    _Append,
-    _end_of,
-    _log,
-    _NewRecord,
-    _settle,
-    _start_of,
-)
-from fairdeal.tlog import entry_bytes, leaf_hash
+from fairdeal.service.store.base import _ADD_COLUMN
+from fairdeal.service.store.base import _ADDED_COLUMNS
+from fairdeal.service.store.base import _LIMIT_INDEXES
+from fairdeal.service.store.base import _SCHEMA
+from fairdeal.service.store.base import CHANNEL
+from fairdeal.service.store.base import Conflict
+from fairdeal.service.store.base import GameRow
+from fairdeal.service.store.base import Store
+from fairdeal.service.store.base import _Append
+from fairdeal.service.store.base import _end_of
+from fairdeal.service.store.base import _log
+from fairdeal.service.store.base import _NewRecord
+from fairdeal.service.store.base import _settle
+from fairdeal.service.store.base import _start_of
+from fairdeal.tlog import entry_bytes
+from fairdeal.tlog import leaf_hash
 
 
 class PostgresStore(Store):

@@ -6,20 +6,21 @@ import asyncio
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from contextlib import contextmanager
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from fairdeal.service.store.base import (
-    _ADD_COLUMN,
-    _ADDED_COLUMNS,
-    _LIMIT_INDEXES,
-    _SCHEMA,
-    Store,
-    T,
-    _nothing,
-)
+from fairdeal.service.store.base import _ADD_COLUMN
+from fairdeal.service.store.base import _ADDED_COLUMNS
+from fairdeal.service.store.base import _LIMIT_INDEXES
+from fairdeal.service.store.base import _SCHEMA
+from fairdeal.service.store.base import Store
+from fairdeal.service.store.base import T
+from fairdeal.service.store.base import _nothing
 
 
 class SQLiteStore(Store):
