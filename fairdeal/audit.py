@@ -44,6 +44,7 @@ from typing import Any
 from fairdeal.cosignature import WitnessKey
 from fairdeal.cosignature import cosigners
 from fairdeal.cosignature import require_quorum
+from fairdeal.cosignature import witness_policy
 from fairdeal.record import RecordError
 from fairdeal.record import line_hash
 from fairdeal.record import parse_record
@@ -467,18 +468,10 @@ def audit(
 
 def _witness_keys(witnesses: Sequence[str], quorum: int | None) -> list[WitnessKey]:
     """The witnesses' keys, parsed, and the quorum checked against them; :class:`AuditError` if bad."""
-    keys = []
-    for text in witnesses:
-        try:
-            keys.append(WitnessKey.parse(text))
-        except LogError as exc:
-            raise AuditError(f"--witness: {exc}") from None
-    names = {k.name for k in keys}
-    if quorum is not None and not keys:
-        raise AuditError("--quorum goes with --witness: the witnesses whose cosignatures count")
-    if quorum is not None and not 1 <= quorum <= len(names):
-        raise AuditError(f"--quorum is from 1 to the {len(names)} witnesses given, not {quorum}")
-    return keys
+    try:
+        return list(witness_policy(witnesses, quorum))
+    except LogError as exc:
+        raise AuditError(str(exc)) from None
 
 
 def _witnessed(report: AuditReport, note: str, keys: list[WitnessKey], quorum: int | None) -> None:

@@ -32,6 +32,7 @@ from fairdeal.cards import parse_cards
 from fairdeal.cli_input import InputError
 from fairdeal.cli_input import redact
 from fairdeal.cli_input import user_input
+from fairdeal.cli_input import witness_options
 from fairdeal.fairness import Dealer
 from fairdeal.fairness import client_commitment
 from fairdeal.fairness import commitment
@@ -264,20 +265,7 @@ def demo_command() -> None:
 )
 @click.option("--verify-records", is_flag=True, help="Also replay every ended record with the verifier (slow).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (spec/log.md, Auditing).")
-@click.option(
-    "--witness",
-    "witnesses",
-    multiple=True,
-    metavar="VKEY",
-    help="A witness whose cosignature counts: its verifier key (name+keyid+base64). Repeatable.",
-)
-@click.option(
-    "--quorum",
-    type=int,
-    default=None,
-    metavar="K",
-    help="How many of the --witness keys must have cosigned the checkpoint (default: all).",
-)
+@witness_options()
 @click.option(
     "--tiles",
     is_flag=True,

@@ -18,12 +18,16 @@ It is a module of its own so that every command module (:mod:`fairdeal.cli`,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 import click
 
-__all__ = ["InputError", "redact", "user_input"]
+__all__ = ["InputError", "redact", "user_input", "witness_options"]
+
+Command = TypeVar("Command", bound=Callable[..., None])
 
 # A server seed is secret until the end of its game; a mistyped command
 # (a seed without its option name, say) must not print it back. Any long
@@ -61,3 +65,30 @@ def user_input() -> Iterator[None]:
         yield
     except ValueError as error:
         raise InputError(str(error)) from None
+
+
+def witness_options(needs: str = "") -> Callable[[Command], Command]:
+    """``--witness VKEY`` (repeatable, as ``witnesses``) and ``--quorum K``: the witnesses whose
+    cosignatures of a log's checkpoint count, and how many of them must have cosigned it
+    (:func:`fairdeal.cosignature.witness_policy` checks the two). ``needs``: the option they go
+    with, if any (``"--log"``), for the help."""
+    with_ = f"With {needs}: a" if needs else "A"
+
+    def add(command: Command) -> Command:
+        command = click.option(
+            "--quorum",
+            type=int,
+            default=None,
+            metavar="K",
+            help="How many of the --witness keys must have cosigned the checkpoint (default: all).",
+        )(command)
+        return click.option(
+            "--witness",
+            "witnesses",
+            multiple=True,
+            metavar="VKEY",
+            help=f"{with_} witness whose cosignature of the checkpoint counts: its verifier key "
+            "(name+keyid+base64). Repeatable.",
+        )(command)
+
+    return add

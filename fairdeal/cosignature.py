@@ -54,6 +54,7 @@ __all__ = [
     "cosign",
     "cosigners",
     "require_quorum",
+    "witness_policy",
     "add_cosignatures",
 ]
 
@@ -224,6 +225,32 @@ def require_quorum(note: str | bytes, witnesses: Sequence[WitnessKey], quorum: i
             f"(of the {len(names)} given): none from {', '.join(missing)}"
         )
     return found
+
+
+def witness_policy(texts: Sequence[str], quorum: int | None = None) -> tuple[WitnessKey, ...]:
+    """The witnesses a reader requires of a checkpoint, from their verifier keys' text, with the
+    ``quorum`` asked of them checked before any checkpoint is read (:func:`require_quorum` applies
+    it); :class:`LogError` naming the option at fault (the commands' ``--witness`` and ``--quorum``).
+
+    >>> witness_policy([])
+    ()
+    >>> witness_policy([], quorum=1)
+    Traceback (most recent call last):
+    ...
+    fairdeal.tlog.LogError: --quorum goes with --witness: the witnesses whose cosignatures count
+    """
+    keys = []
+    for text in texts:
+        try:
+            keys.append(WitnessKey.parse(text))
+        except LogError as exc:
+            raise LogError(f"--witness: {exc}") from None
+    names = {k.name for k in keys}
+    if quorum is not None and not keys:
+        raise LogError("--quorum goes with --witness: the witnesses whose cosignatures count")
+    if quorum is not None and not 1 <= quorum <= len(names):
+        raise LogError(f"--quorum is from 1 to the {len(names)} witnesses given, not {quorum}")
+    return tuple(keys)
 
 
 def add_cosignatures(note: str, lines: Sequence[str]) -> str:

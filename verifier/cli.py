@@ -33,9 +33,12 @@ from typing import TYPE_CHECKING
 
 import click
 
+from fairdeal.cli_input import witness_options
 from fairdeal.cosignature import WitnessKey
+from fairdeal.cosignature import witness_policy
 from fairdeal.record import RecordError
 from fairdeal.record import parse_record
+from fairdeal.tlog import LogError
 from fairdeal.verification import verify
 from fairdeal.verification.log import LogCheck
 from fairdeal.verification.log import LogUnavailable
@@ -119,20 +122,7 @@ def _jobs(ctx: click.Context, param: click.Parameter, value: str | None) -> int:
     help="With a checkpoint file: the server to ask for the proofs "
     "(default: https:// and the checkpoint's origin without its /log).",
 )
-@click.option(
-    "--witness",
-    "witnesses",
-    multiple=True,
-    metavar="VKEY",
-    help="With --log: a witness whose "
-    "cosignature of the checkpoint counts, its verifier key (name+keyid+base64). Repeatable.",
-)
-@click.option(
-    "--quorum",
-    type=int,
-    metavar="K",
-    help="With --witness: how many of them must have cosigned the checkpoint (default: all).",
-)
+@witness_options(needs="--log")
 @click.option(
     "-j",
     "--jobs",
@@ -175,16 +165,10 @@ def main(
         raise click.UsageError("--log-server goes with --log")
     if witnesses and log_source is None:
         raise click.UsageError("--witness goes with --log")
-    if quorum is not None and not witnesses:
-        raise click.UsageError("--quorum goes with --witness")
     try:
-        witness_keys = tuple(WitnessKey.parse(text) for text in witnesses)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--witness") from None
-    if quorum is not None and not 1 <= quorum <= len({w.name for w in witness_keys}):
-        raise click.BadParameter(
-            f"from 1 to the {len({w.name for w in witness_keys})} witnesses given, not {quorum}", param_hint="--quorum"
-        )
+        witness_keys = witness_policy(witnesses, quorum)
+    except LogError as exc:
+        raise click.UsageError(str(exc)) from None
     log: tuple[str, str] | None = None
     if log_source is not None:
         try:

@@ -15,8 +15,10 @@ the other idled.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -114,71 +116,45 @@ def run_workers(config: Any, host: str, port: int) -> None:
         held.sock.close()
 
 
+# The settings `fairdeal serve` has an option for, the most used: (the Settings field, what the option
+# takes, what it sets, the default as the help shows it where Settings' own would not read well).
+# `--max-games 20` sets FAIRDEAL_MAX_GAMES=20 for this server and its workers; an option left out
+# leaves the variable as it is.
+SETTING_OPTIONS: tuple[tuple[str, dict[str, Any], str, str | None], ...] = (
+    ("data_dir", {"type": click.Path(file_okay=False, path_type=Path)}, "Keys and the SQLite database", "./data"),
+    ("database_url", {"metavar": "URL"}, "sqlite:///PATH or postgresql://...", "DATA_DIR/fairdeal.db"),
+    ("log_level", {"type": click.Choice(["debug", "info", "warning", "error"])}, "How much the log says", None),
+    ("trusted_proxies", {"metavar": "ADDRESSES"}, "Proxies whose X-Forwarded-For names the client", "none"),
+    ("max_games", {"type": click.IntRange(0)}, "Games running in all", None),
+    ("max_games_per_client", {"type": click.IntRange(0)}, "Games running per client address", None),
+    ("create_rate", {"metavar": "N/UNIT"}, "Creates per client address", None),
+    ("move_rate", {"metavar": "N/UNIT"}, "Moves per client address", None),
+)
+
+
+def setting_variable(field: str) -> str:
+    """The environment variable of a Settings field: ``max_games`` -> ``FAIRDEAL_MAX_GAMES``."""
+    return f"FAIRDEAL_{field.upper()}"
+
+
+def setting_options(command: Callable[..., None]) -> Callable[..., None]:
+    """An option for each of :data:`SETTING_OPTIONS`, ``None`` unless given, its help naming the
+    variable it overrides and the default (Settings' own: the help cannot drift from the code)."""
+    from fairdeal.service.settings import Settings  # the dataclass alone: no service extra needed
+
+    defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
+    for field, takes, what, shown in reversed(SETTING_OPTIONS):
+        help_ = f"{what} [env {setting_variable(field)}, default {shown or defaults[field]}]."
+        command = click.option("--" + field.replace("_", "-"), field, default=None, help=help_, **takes)(command)
+    return command
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="The port to listen on.")
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Keys and the SQLite database [env FAIRDEAL_DATA_DIR, default ./data].",
-)
-@click.option(
-    "--database-url",
-    default=None,
-    metavar="URL",
-    help="sqlite:///PATH or postgresql://... [env FAIRDEAL_DATABASE_URL, default DATA_DIR/fairdeal.db].",
-)
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="uvicorn worker processes.")
-@click.option(
-    "--log-level",
-    default=None,
-    type=click.Choice(["debug", "info", "warning", "error"]),
-    help="[env FAIRDEAL_LOG_LEVEL, default info]",
-)
-@click.option(
-    "--trusted-proxies",
-    default=None,
-    metavar="ADDRESSES",
-    help="Proxies whose X-Forwarded-For names the client [env FAIRDEAL_TRUSTED_PROXIES, default none].",
-)
-@click.option(
-    "--max-games",
-    default=None,
-    type=click.IntRange(0),
-    help="Games running in all [env FAIRDEAL_MAX_GAMES, default 10000].",
-)
-@click.option(
-    "--max-games-per-client",
-    default=None,
-    type=click.IntRange(0),
-    help="Games running per client address [env FAIRDEAL_MAX_GAMES_PER_CLIENT, default 50].",
-)
-@click.option(
-    "--create-rate",
-    default=None,
-    metavar="N/UNIT",
-    help="Creates per client address [env FAIRDEAL_CREATE_RATE, default 30/minute].",
-)
-@click.option(
-    "--move-rate",
-    default=None,
-    metavar="N/UNIT",
-    help="Moves per client address [env FAIRDEAL_MOVE_RATE, default 600/minute].",
-)
-def serve(
-    host: str,
-    port: int,
-    data_dir: Path | None,
-    database_url: str | None,
-    workers: int,
-    log_level: str | None,
-    trusted_proxies: str | None,
-    max_games: int | None,
-    max_games_per_client: int | None,
-    create_rate: str | None,
-    move_rate: str | None,
-) -> None:
+@setting_options
+def serve(host: str, port: int, workers: int, **given: str | int | Path | None) -> None:
     """Serve live card tables and dealing sessions over HTTP (OpenAPI at /docs).
 
     Every limit is a FAIRDEAL_* setting (README: "Settings and limits"); the options here set the most used.
@@ -196,19 +172,9 @@ def serve(
             f"the service needs its extra: pip install 'fairdeal[service]' ({exc.name} is missing)"
         ) from None
     env = dict(os.environ)
-    given = (
-        ("FAIRDEAL_DATA_DIR", data_dir),
-        ("FAIRDEAL_DATABASE_URL", database_url),
-        ("FAIRDEAL_LOG_LEVEL", log_level),
-        ("FAIRDEAL_TRUSTED_PROXIES", trusted_proxies),
-        ("FAIRDEAL_MAX_GAMES", max_games),
-        ("FAIRDEAL_MAX_GAMES_PER_CLIENT", max_games_per_client),
-        ("FAIRDEAL_CREATE_RATE", create_rate),
-        ("FAIRDEAL_MOVE_RATE", move_rate),
-    )
-    for name, value in given:
+    for field, value in given.items():
         if value is not None:
-            env[name] = str(value)
+            env[setting_variable(field)] = str(value)
     try:
         settings = Settings.from_env(env)
     except SettingsError as exc:

@@ -12,19 +12,11 @@ VECTORS = json.loads((Path(__file__).resolve().parents[2] / "spec" / "vectors" /
 EXAMPLE = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "record-example.jsonl"
 
 
-@pytest.fixture(scope="module")
-def protocol_page(server, browser):
-    # One page for the module: the vectors are pure computation.
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + "/verify")
-    page.wait_for_selector("body[data-verdict='idle']")
-    yield page
-    context.close()
-    assert not errors
+@pytest.fixture
+def protocol_page(verify_page):
+    # The verify page the test process keeps open (conftest.py): the vectors are pure computation,
+    # and its engine, started once, is the one the last test here checks.
+    return verify_page.page
 
 
 def test_every_client_commitment_vector(protocol_page):

@@ -16,6 +16,8 @@ from fairdeal.record import resign
 from fairdeal.simulate import simulate
 from verifier.cli import main as verify_main
 
+from .conftest import LAPTOP
+from .conftest import PHONE
 from .conftest import api
 from .records import FORGER
 from .records import all_cases
@@ -170,17 +172,19 @@ def test_a_tampered_record_shows_its_first_failure(verify_page, cases, tmp_path,
         opened.shot("verify-laptop-tampered", full_page=True)
 
 
-def test_phone_sized_verify_page(open_page, cases, tmp_path):
+def test_phone_sized_verify_page(verify_page, cases, tmp_path):
     case = next(c for c in cases if c["cli"]["verified"])
     path = tmp_path / "game.jsonl"
     path.write_text(case["text"])
-    opened = open_page("/verify", viewport={"width": 375, "height": 740})
-    opened.page.wait_for_selector("body[data-verdict='idle']")
-    _load(opened.page, path)
-    opened.page.wait_for_selector("body[data-verdict='verified']")
-    # Nothing wider than the phone: the page does not scroll sideways.
-    assert opened.page.evaluate("() => document.documentElement.scrollWidth") <= 375
-    opened.shot("verify-phone-verified", full_page=True)
+    page = verify_page.page
+    page.set_viewport_size(PHONE)  # the page the test process keeps, turned into a phone's
+    try:
+        assert verify_page.load(path) == "verified"
+        # Nothing wider than the phone: the page does not scroll sideways.
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        verify_page.shot("verify-phone-verified", full_page=True)
+    finally:
+        page.set_viewport_size(LAPTOP)
 
 
 def test_fan_tan_record_is_verified_in_full_with_every_deal(verify_page, tmp_path):

@@ -29,13 +29,13 @@ def _run(*args: str, cwd: Path) -> str:
     return done.stdout
 
 
-@pytest.fixture
-def served(tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
     """``fairdeal serve`` on SQLite, bots at once and no pause between hands; its base URL."""
     port = free_port()
     env = {**os.environ, "FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_NEXT_HAND_SECONDS": "0"}
     server = subprocess.Popen(
-        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+        [FAIRDEAL, "serve", "--port", str(port), "--data-dir", str(tmp_path_factory.mktemp("ts") / "data")],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -57,29 +57,37 @@ def served(tmp_path):
         server.wait(timeout=30)
 
 
-@pytest.fixture
-def client_dir(tmp_path) -> Path:
-    """A copy of tests/ts-client (its sources and the installed packages, linked) to build in."""
-    work = tmp_path / "ts-client"
-    (work / "src").mkdir(parents=True)
+@pytest.fixture(scope="module")
+def built(served, tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """tests/ts-client typed from the server's /openapi.json and built by one ``tsc`` (its
+    installed packages linked), beside ``src/wrong.ts``: the client with one mistake a type
+    checker must catch, reading a member of another game's table. The folder, and what tsc said
+    (it exits 2 on an error, and emits the JavaScript all the same)."""
+    work = tmp_path_factory.mktemp("ts-client")
+    (work / "src").mkdir()
     for name in ("package.json", "tsconfig.json"):
         shutil.copy(CLIENT / name, work / name)
-    shutil.copy(CLIENT / "src" / "client.ts", work / "src" / "client.ts")
+    text = (CLIENT / "src" / "client.ts").read_text(encoding="utf-8")
+    (work / "src" / "client.ts").write_text(text, encoding="utf-8")
+    assert "stock ${view.table.stock_size}" in text
+    wrong = text.replace("stock ${view.table.stock_size}", "stock ${view.table.mainline}")
+    (work / "src" / "wrong.ts").write_text(wrong, encoding="utf-8")
     assert (CLIENT / "node_modules" / ".bin" / "tsc").exists(), "run make test: it installs tests/ts-client's packages"
     (work / "node_modules").symlink_to(CLIENT / "node_modules")
-    return work
+    (work / "openapi.json").write_text(httpx.get(served + "/openapi.json").text, encoding="utf-8")
+    bin_ = work / "node_modules" / ".bin"
+    _run(NODE, str(bin_ / "openapi-typescript"), "openapi.json", "-o", "src/api.d.ts", cwd=work)
+    checked = subprocess.run([NODE, str(bin_ / "tsc")], cwd=work, capture_output=True, text=True, timeout=300)
+    return work, checked
 
 
-def test_a_typescript_client_typed_from_openapi_plays_and_verifies_both_games(served, client_dir):
-    (client_dir / "openapi.json").write_text(httpx.get(served + "/openapi.json").text, encoding="utf-8")
-    bin_ = client_dir / "node_modules" / ".bin"
-    _run(NODE, str(bin_ / "openapi-typescript"), "openapi.json", "-o", "src/api.d.ts", cwd=client_dir)
+def test_a_typescript_client_typed_from_openapi_plays_and_verifies_both_games(served, built):
+    client_dir, checked = built
     types = (client_dir / "src" / "api.d.ts").read_text(encoding="utf-8")
-    # Each game's view is its own closed type, the table's members declared by the game.
     assert "CrazyEightsSeatView: {" in types and "EleusisSeatView: {" in types and 'rules: "eleusis";' in types
-    _run(
-        NODE, str(bin_ / "tsc"), cwd=client_dir
-    )  # the client type-checks against them (tsc exits 2 on an error), then is built
+    # The client type-checks against them: tsc's only complaints are about wrong.ts.
+    complaints = [line for line in checked.stdout.splitlines() if line.startswith("src/")]
+    assert complaints and all(line.startswith("src/wrong.ts") for line in complaints), checked.stdout
     out = _run(NODE, "dist/client.js", served, "crazy-eights", "eleusis", cwd=client_dir)
     games = {game["rules"]: game for game in map(json.loads, out.splitlines())}
     assert set(games) == {"crazy-eights", "eleusis"}
@@ -91,20 +99,7 @@ def test_a_typescript_client_typed_from_openapi_plays_and_verifies_both_games(se
     )
 
 
-def test_reading_a_member_another_game_s_table_has_does_not_type_check(client_dir, tmp_path):
-    # The proof that the types are each game's: Crazy Eights' table has no mainline, and tsc says so.
-    from fairdeal.service import Settings
-    from fairdeal.service import create_app
-
-    document = create_app(Settings(data_dir=str(tmp_path / "data"))).openapi()
-    (client_dir / "openapi.json").write_text(json.dumps(document), encoding="utf-8")
-    bin_ = client_dir / "node_modules" / ".bin"
-    _run(NODE, str(bin_ / "openapi-typescript"), "openapi.json", "-o", "src/api.d.ts", cwd=client_dir)
-    source = client_dir / "src" / "client.ts"
-    text = source.read_text(encoding="utf-8")
-    assert "stock ${view.table.stock_size}" in text
-    source.write_text(text.replace("stock ${view.table.stock_size}", "stock ${view.table.mainline}"), encoding="utf-8")
-    done = subprocess.run(
-        [NODE, str(bin_ / "tsc"), "--noEmit"], cwd=client_dir, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode != 0 and "Property 'mainline' does not exist" in done.stdout
+def test_reading_a_member_another_game_s_table_has_does_not_type_check(built):
+    _, checked = built
+    assert checked.returncode != 0
+    assert "src/wrong.ts" in checked.stdout and "Property 'mainline' does not exist" in checked.stdout
