@@ -179,3 +179,11 @@ def tap_a_move(page: Page) -> str:
     else:
         page.click("#stock")
     return before
+
+
+def create_from_lobby(page: Page) -> str:
+    """Press the lobby's Create and wait for the seat links: the new game's id (from the first link)."""
+    page.click("#create-button")
+    page.wait_for_selector("#links:not([hidden])")
+    url = page.locator("#link-list input.link-url").first.input_value()
+    return url.split("/table/")[1].split("#")[0]

@@ -197,6 +197,15 @@ def all_cases(out: Path) -> list[tuple[str, str]]:
     return cases
 
 
+def cli_report(path: Path) -> dict:
+    """``fairdeal-verify --json PATH``'s object: the command as a person runs it, in its own process."""
+    run = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode in (0, 1), run.stderr
+    return json.loads(run.stdout)
+
+
 def with_cli_reports(named: list[tuple[str, str]], out: Path) -> list[dict]:
     """Each (name, record text) written to ``out`` and checked by ``fairdeal-verify --json``:
     ``{"name", "text", "path", "cli"}`` dicts, ``cli`` its report."""

@@ -10,9 +10,6 @@ is refused by both at that line."""
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
 from collections import Counter
 
 from playwright.sync_api import Page
@@ -29,11 +26,13 @@ from .conftest import PHONE
 from .conftest import api
 from .play import CORNER
 from .play import MY_TURN
+from .play import create_from_lobby
 from .play import play_by_api
 from .play import seq
 from .play import wait_moved
 from .play import wait_turn
 from .records import FORGER
+from .records import cli_report
 from .test_table import moves_of
 from .test_table import summary_shown
 
@@ -56,7 +55,7 @@ def verified(server: str, game_id: str, verify_page, tmp_path) -> None:
     assert report.verified, report.verdict
     honest = tmp_path / f"{game_id}.jsonl"
     honest.write_text(text)
-    assert _cli(honest)["verified"]
+    assert cli_report(honest)["verified"]
     assert verify_page.load(honest) == "verified"
     lines = parse_record(text)
     # The page shows every round's revealed rule, checked against its commitment in the browser.
@@ -75,15 +74,10 @@ def verified(server: str, game_id: str, verify_page, tmp_path) -> None:
     lines[index]["right"] = not lines[index]["right"]
     forged = tmp_path / f"{game_id}-flipped.jsonl"
     forged.write_text("".join(canonical(line).decode() + "\n" for line in resign(lines, FORGER)))
-    cli = _cli(forged)
+    cli = cli_report(forged)
     assert not cli["verified"] and cli["error"]["line"] == index + 1, cli["error"]
     assert verify_page.load(forged) == "failed"
     assert verify_page.page.locator("#failure").inner_text() == f"line {index + 1}: {cli['error']['reason']}"
-
-
-def _cli(path) -> dict:
-    run = subprocess.run([sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True)
-    return json.loads(run.stdout)
 
 
 # -- playing by the page ----------------------------------------------------------------------
@@ -384,11 +378,7 @@ def test_the_lobby_opens_an_eleusis_table_from_the_catalogue(open_page, server):
     page.fill("#seat-name-0", "Lobby Lee")
     page.select_option("#option-dealer", "1")
     page.fill("#option-rounds", "2")
-    page.click("#create-button")
-    page.wait_for_selector("#links:not([hidden])")
-    url = page.locator("#link-list input.link-url").first.input_value()
-    game_id = re.search(r"/table/([^#]+)#", url).group(1)
-    state = public(server, game_id)
+    state = public(server, create_from_lobby(page))
     assert state["rules"] == "eleusis" and state["options"] == {"dealer": 1, "rounds": 2}
     assert [s["bot"] for s in state["seats"]] == [False, True, True, True]
 

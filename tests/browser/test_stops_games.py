@@ -21,6 +21,7 @@ from .conftest import PHONE
 from .conftest import api
 from .play import CORNER
 from .play import arrow_to_playable
+from .play import create_from_lobby
 from .play import seq
 from .play import wait_moved
 from .play import wait_turn
@@ -395,10 +396,7 @@ def test_the_lobby_lists_every_game_of_the_catalogue_with_its_options(open_page,
     page.fill("#option-deals", "2")
     page.select_option("#bot-seconds", "2")
     page.select_option("#next-hand-seconds", "60")
-    page.click("#create-button")
-    page.wait_for_selector("#links:not([hidden])")
-    url = page.locator("#link-list input.link-url").first.input_value()
-    state = api(server, "GET", f"/games/{url.split('/table/')[1].split('#')[0]}")
+    state = api(server, "GET", f"/games/{create_from_lobby(page)}")
     assert state["rules"] == "fan-tan" and (state["options"]["stack"], state["options"]["deals"]) == (20, 2)
     assert (state["bot_seconds"], state["next_hand_seconds"]) == (2, 60)  # the table's pace, as chosen
     page.click("#link-list a.button")

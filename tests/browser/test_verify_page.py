@@ -21,6 +21,7 @@ from .conftest import PHONE
 from .conftest import api
 from .records import FORGER
 from .records import all_cases
+from .records import cli_report
 from .records import page_reports
 from .records import text
 from .records import with_cli_reports
@@ -190,11 +191,7 @@ def test_phone_sized_verify_page(verify_page, cases, tmp_path):
 def test_fan_tan_record_is_verified_in_full_with_every_deal(verify_page, tmp_path):
     """A game the old page only dealt: now replayed move by move, chips and all."""
     [path] = simulate("fan-tan", 4, 1, tmp_path, seed="webfantan", bot="random", options={"deals": 2})
-    cli = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True
-        ).stdout
-    )
+    cli = cli_report(path)
     assert cli["verified"]
     opened = verify_page
     assert opened.load(path) == "verified"
@@ -313,11 +310,7 @@ def test_a_dealing_session_and_its_tampered_copies_agree_with_fairdeal_verify(se
 def test_the_deals_of_the_other_stops_games(verify_page, tmp_path, rules, players):
     """Every deal (and starter) on the page, as fairdeal-verify derives it, and VERIFIED."""
     [path] = simulate(rules, players, 1, tmp_path, seed=f"web{rules}", bot="random")
-    cli = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "verifier.cli", "--json", str(path)], capture_output=True, text=True
-        ).stdout
-    )
+    cli = cli_report(path)
     assert cli["verified"]
     opened = verify_page
     assert opened.load(path) == "verified"
