@@ -46,6 +46,7 @@ import json
 import types
 import typing
 from collections import Counter
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -111,42 +112,81 @@ def _is_union(hint: Any) -> bool:
     return typing.get_origin(hint) in (typing.Union, types.UnionType)
 
 
+# The codec is compiled: one function per type hint, made once (a replay or a thousand positions
+# read and write states field by field, and reading the hints again for every value took most of
+# the time). A path to a value is kept as (parent, key) pairs and written out only for an error.
+Path = str | tuple[Any, str | int]
+
+
+def _text(path: Path) -> str:
+    """A value's path as an error names it: ``hands[2][0]``, ``result.how``."""
+    if isinstance(path, str):
+        return path
+    parent, key = path
+    return _at(_text(parent), key)
+
+
 def _encode(value: Any, hint: Any) -> Any:
+    return _encoder(hint)(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@functools.cache
+def _encoder(hint: Any) -> Callable[[Any], Any]:
+    """The function that writes a value of type ``hint`` as JSON."""
     if hint is Any:
-        return json.loads(json.dumps(value))
+        return lambda value: json.loads(json.dumps(value))
     if hint is Card:
-        return value.code
+        return lambda value: value.code
     if hint is Suit or hint is Rank:
-        return value.letter
+        return lambda value: value.letter
     if hint in (int, str, bool, _NONE):
-        return value
+        return _same
     if _is_union(hint):
-        if value is None:
-            return None
-        for arg in typing.get_args(hint):
-            if arg is not _NONE and isinstance(value, typing.get_origin(arg) or arg):
-                return _encode(value, arg)
-        raise TypeError(f"{value!r} is none of {hint}")
+        arms = [(typing.get_origin(arg) or arg, _encoder(arg)) for arg in typing.get_args(hint) if arg is not _NONE]
+
+        def union(value: Any) -> Any:
+            if value is None:
+                return None
+            for kind, write in arms:
+                if isinstance(value, kind):
+                    return write(value)
+            raise TypeError(f"{value!r} is none of {hint}")
+
+        return union
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _encoder(args[0])
+        return lambda value: [item(v) for v in value]
     if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return [_encode(v, args[0]) for v in value]
-        return [_encode(v, a) for v, a in zip(value, args)]
+        items = [_encoder(a) for a in args]
+        return lambda value: [write(v) for v, write in zip(value, items)]
     if origin is frozenset:
+        member = _encoder(args[0])
         # A set has no order: written sorted, so that one state has one JSON text.
-        return sorted((_encode(v, args[0]) for v in value), key=json.dumps)
+        return lambda value: sorted((member(v) for v in value), key=json.dumps)
     if origin is dict:
-        return {k: _encode(v, args[1]) for k, v in value.items()}
+        entry = _encoder(args[1])
+        return lambda value: {k: entry(v) for k, v in value.items()}
     if dataclasses.is_dataclass(hint):
-        return _encode_object(value)
+        return _encode_object
     raise TypeError(f"no JSON form for {hint!r}")
 
 
-def _encode_object(value: Any) -> dict[str, Any]:
-    # Annotated: mypy does not take a type(...) for Hashable, as the cache's key must be.
-    cls: type = type(value)
+@functools.cache
+def _object_encoder(cls: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     hints = _hints(cls)
-    return {f.name: _encode(getattr(value, f.name), hints[f.name]) for f in dataclasses.fields(value)}
+    return tuple((f.name, _encoder(hints[f.name])) for f in dataclasses.fields(cls))
+
+
+def _encode_object(value: Any) -> dict[str, Any]:
+    # By the value's own class: a field may hold a subclass of the one its hint names. (Annotated:
+    # mypy does not take a type(...) for Hashable, as the cache's key must be.)
+    cls: type = type(value)
+    return {name: write(getattr(value, name)) for name, write in _object_encoder(cls)}
 
 
 def _what(hint: Any) -> str:
@@ -177,61 +217,140 @@ def _at(path: str, key: str | int) -> str:
     return f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else key)
 
 
-def _decode(data: Any, hint: Any, path: str) -> Any:
-    if hint is Any:
-        return _json_value(data, path)
-    if hint is Card or hint is Suit or hint is Rank:
-        table = _CARDS if hint is Card else _SUITS if hint is Suit else _RANKS
-        if isinstance(data, str) and data in table:
-            return table[data]
+def _decode(data: Any, hint: Any, path: Path) -> Any:
+    return _decoder(hint)(data, path)
+
+
+Decoder = Callable[[Any, Path], Any]
+
+
+@functools.cache
+def _decoder(hint: Any) -> Decoder:
+    """The function that reads a value of type ``hint`` from JSON, or names what is wrong with it."""
+
+    def wrong(data: Any, path: Path) -> Any:
         raise _not(data, hint, path)
+
+    if hint is Any:
+        return _json_value
+    if hint is Card or hint is Suit or hint is Rank:
+        table: Mapping[str, Any] = _CARDS if hint is Card else _SUITS if hint is Suit else _RANKS
+
+        def code(data: Any, path: Path) -> Any:
+            if isinstance(data, str) and data in table:
+                return table[data]
+            raise _not(data, hint, path)
+
+        return code
     if hint is int:
-        if isinstance(data, int) and not isinstance(data, bool):
-            return data
-    elif hint is bool or hint is str:
-        if isinstance(data, hint):
-            return data
-    elif hint is _NONE:
-        if data is None:
-            return None
-    elif _is_union(hint):
+
+        def whole(data: Any, path: Path) -> Any:
+            if isinstance(data, int) and not isinstance(data, bool):
+                return data
+            raise _not(data, hint, path)
+
+        return whole
+    if hint is bool or hint is str:
+
+        def plain(data: Any, path: Path) -> Any:
+            if isinstance(data, hint):
+                return data
+            raise _not(data, hint, path)
+
+        return plain
+    if hint is _NONE:
+
+        def null(data: Any, path: Path) -> Any:
+            if data is None:
+                return None
+            raise _not(data, hint, path)
+
+        return null
+    if _is_union(hint):
         args = typing.get_args(hint)
-        if data is None and _NONE in args:
-            return None
-        others = [a for a in args if a is not _NONE]
-        if len(others) == 1:
-            try:
-                return _decode(data, others[0], path)
-            except PositionError as exc:
-                if exc.field != path:
-                    raise
-                raise _not(data, hint, path) from None
-        for arg in others:
-            try:
-                return _decode(data, arg, path)
-            except PositionError:
-                continue
-    else:
-        origin, args = typing.get_origin(hint), typing.get_args(hint)
-        if origin is tuple and isinstance(data, list):
-            if len(args) == 2 and args[1] is Ellipsis:
-                return tuple(_decode(v, args[0], _at(path, i)) for i, v in enumerate(data))
-            if len(data) != len(args):
-                raise PositionError(f"an array of {len(args)} items, not {len(data)}", field=path)
-            return tuple(_decode(v, a, _at(path, i)) for i, (v, a) in enumerate(zip(data, args)))
-        if origin is frozenset and isinstance(data, list):
-            items = [_decode(v, args[0], _at(path, i)) for i, v in enumerate(data)]
-            if len(set(items)) != len(items):
-                raise PositionError("a set lists an item twice", field=path)
-            return frozenset(items)
-        if origin is dict and isinstance(data, dict):
-            return {k: _decode(v, args[1], _at(path, k)) for k, v in data.items()}
-        if isinstance(hint, type) and dataclasses.is_dataclass(hint) and isinstance(data, Mapping):
-            return _decode_object(data, hint, path)
-    raise _not(data, hint, path)
+        nullable = _NONE in args
+        arms = [_decoder(a) for a in args if a is not _NONE]
+        if len(arms) == 1:
+            [only] = arms
+
+            def optional(data: Any, path: Path) -> Any:
+                if data is None and nullable:
+                    return None
+                try:
+                    return only(data, path)
+                except PositionError as exc:
+                    if exc.field != _text(path):
+                        raise
+                    raise _not(data, hint, path) from None
+
+            return optional
+
+        def either(data: Any, path: Path) -> Any:
+            if data is None and nullable:
+                return None
+            for arm in arms:
+                try:
+                    return arm(data, path)
+                except PositionError:
+                    continue
+            raise _not(data, hint, path)
+
+        return either
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _decoder(args[0])
+
+        def array(data: Any, path: Path) -> Any:
+            if isinstance(data, list):
+                return tuple([item(v, (path, i)) for i, v in enumerate(data)])
+            raise _not(data, hint, path)
+
+        return array
+    if origin is tuple:
+        items = [_decoder(a) for a in args]
+
+        def fixed(data: Any, path: Path) -> Any:
+            if not isinstance(data, list):
+                raise _not(data, hint, path)
+            if len(data) != len(items):
+                raise PositionError(f"an array of {len(items)} items, not {len(data)}", field=_text(path))
+            return tuple([read(v, (path, i)) for i, (v, read) in enumerate(zip(data, items))])
+
+        return fixed
+    if origin is frozenset:
+        member = _decoder(args[0])
+
+        def members(data: Any, path: Path) -> Any:
+            if not isinstance(data, list):
+                raise _not(data, hint, path)
+            read = [member(v, (path, i)) for i, v in enumerate(data)]
+            if len(set(read)) != len(read):
+                raise PositionError("a set lists an item twice", field=_text(path))
+            return frozenset(read)
+
+        return members
+    if origin is dict:
+        entry = _decoder(args[1])
+
+        def mapping(data: Any, path: Path) -> Any:
+            if isinstance(data, dict):
+                return {k: entry(v, (path, k)) for k, v in data.items()}
+            raise _not(data, hint, path)
+
+        return mapping
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        cls = hint
+
+        def record(data: Any, path: Path) -> Any:
+            if isinstance(data, Mapping):
+                return _decode_object(data, cls, path)
+            raise _not(data, hint, path)
+
+        return record
+    return wrong
 
 
-def _not(data: Any, hint: Any, path: str) -> PositionError:
+def _not(data: Any, hint: Any, path: Path) -> PositionError:
     """The error for ``data`` that is not what a field of type ``hint`` holds."""
     # A string that is no code is quoted as written: 'hearts' is not a suit letter.
     said = (
@@ -239,26 +358,41 @@ def _not(data: Any, hint: Any, path: str) -> PositionError:
         if isinstance(data, str) and _what(hint).startswith(("a card", "a suit", "a rank"))
         else _json_type(data)
     )
-    return PositionError(f"{said} is not {_what(hint)}", field=path)
+    return PositionError(f"{said} is not {_what(hint)}", field=_text(path))
 
 
-def _decode_object(data: Mapping[str, Any], cls: type, path: str) -> Any:
+@functools.cache
+def _object_decoder(cls: type) -> tuple[tuple[str, Decoder], ...]:
     hints = _hints(cls)
-    known = dataclasses.fields(cls)
-    names = [f.name for f in known]
+    return tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
+
+
+@functools.cache
+def _required(cls: type) -> tuple[str, ...]:
+    # A field with a default may be left out (a puzzle need not write the history);
+    # the others say the position and must be given.
+    return tuple(
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+
+
+def _decode_object(data: Mapping[str, Any], cls: type, path: Path) -> Any:
+    fields = _object_decoder(cls)
+    names = [name for name, _ in fields]
     unknown = [key for key in data if key not in names]
     if unknown:
-        raise PositionError(f"unknown key {unknown[0]!r}; {cls.__name__} has {', '.join(names)}", field=path or None)
-    for f in known:
-        # A field with a default may be left out (a puzzle need not write the history);
-        # the others say the position and must be given.
-        if f.name not in data and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise PositionError(f"missing key {f.name!r}", field=path or None)
-    values = {name: _decode(data[name], hints[name], _at(path, name)) for name in names if name in data}
+        field = _text(path) or None
+        raise PositionError(f"unknown key {unknown[0]!r}; {cls.__name__} has {', '.join(names)}", field=field)
+    for name in _required(cls):
+        if name not in data:
+            raise PositionError(f"missing key {name!r}", field=_text(path) or None)
+    values = {name: read(data[name], (path, name)) for name, read in fields if name in data}
     try:
         return cls(**values)
     except (TypeError, ValueError) as exc:
-        raise PositionError(str(exc), field=path or None) from None
+        raise PositionError(str(exc), field=_text(path) or None) from None
 
 
 def _json_type(data: Any) -> str:
@@ -277,15 +411,15 @@ def _json_type(data: Any) -> str:
     return f"{type(data).__name__} {data!r}"
 
 
-def _json_value(data: Any, path: str) -> Any:
+def _json_value(data: Any, path: Path) -> Any:
     """A copy of a free-form JSON value (a report's record of a finished round), whole numbers only."""
     if data is None or isinstance(data, (bool, int, str)):
         return data
     if isinstance(data, list):
-        return [_json_value(v, _at(path, i)) for i, v in enumerate(data)]
+        return [_json_value(v, (path, i)) for i, v in enumerate(data)]
     if isinstance(data, Mapping) and all(isinstance(k, str) for k in data):
-        return {k: _json_value(v, _at(path, k)) for k, v in data.items()}
-    raise PositionError(f"{_json_type(data)} is not a JSON value of a state (whole numbers only)", field=path)
+        return {k: _json_value(v, (path, k)) for k, v in data.items()}
+    raise PositionError(f"{_json_type(data)} is not a JSON value of a state (whole numbers only)", field=_text(path))
 
 
 # -- the two entry points ------------------------------------------------------------------
@@ -538,6 +672,16 @@ def _check_cards(rules: Any, state: Any, seats: int) -> None:
     for place, cards in rules.card_places(state):
         for card in cards:
             where.setdefault(card, []).append(place)
+    history: list[tuple[str, Card]] = []
+    for f in dataclasses.fields(state):
+        # The fields that keep history (the hands as dealt, the draws) hold cards of the pack too.
+        history += ((f.name, card) for card in _cards_in(getattr(state, f.name)))
+    if (
+        len(where) == len(expected)
+        and all(len(places) == expected[card] for card, places in where.items())
+        and all(card in expected for _, card in history)
+    ):
+        return  # each card of the pack as often as the pack has it, and no other: nothing to name
     held = sum(len(places) for places in where.values())
     total = sum(expected.values())
     for card in sorted(where):
@@ -553,11 +697,9 @@ def _check_cards(rules: Any, state: Any, seats: int) -> None:
             raise PositionError(
                 f"{card} is in {_count(len(places))} places ({'; '.join(places)}) but the pack has {_count(copies)}{more}"
             )
-    for f in dataclasses.fields(state):
-        # The fields that keep history (the hands as dealt, the draws) hold cards of the pack too.
-        for card in _cards_in(getattr(state, f.name)):
-            if card not in expected:
-                raise PositionError(f"{card} is not in the pack of {rules.title} for {seats} players", field=f.name)
+    for name, card in history:
+        if card not in expected:
+            raise PositionError(f"{card} is not in the pack of {rules.title} for {seats} players", field=name)
     for card in sorted(expected):
         missing = expected[card] - len(where.get(card, ()))
         if missing:
@@ -568,12 +710,25 @@ def _check_cards(rules: Any, state: Any, seats: int) -> None:
             )
 
 
-def _cards_in(value: Any) -> Iterable[Card]:
+def _cards_in(value: Any, found: list[Card] | None = None) -> list[Card]:
+    """Every card in ``value``: a card, a tuple or set of them, or a dataclass holding them, at any depth."""
+    found = [] if found is None else found
     if isinstance(value, Card):
-        yield value
+        found.append(value)
     elif isinstance(value, (tuple, frozenset)):
         for item in value:
-            yield from _cards_in(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _cards_in(getattr(value, f.name))
+            # Most are hands and piles of cards, or counts: no call for each.
+            if isinstance(item, Card):
+                found.append(item)
+            elif item is not None and not isinstance(item, (int, str)):
+                _cards_in(item, found)
+    elif hasattr(type(value), "__dataclass_fields__"):
+        cls: type = type(value)  # annotated: mypy takes no type(...) for the cache's Hashable key
+        for name in _field_names(cls):
+            _cards_in(getattr(value, name), found)
+    return found
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
