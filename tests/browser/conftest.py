@@ -60,10 +60,32 @@ LAPTOP = {"width": 1366, "height": 820}
 PHONE = {"width": 375, "height": 740}
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def serving(
+    args: list[str], url: str, *, env: dict[str, str] | None = None, log: Path | None = None, seconds: float = 30
+) -> subprocess.Popen[bytes]:
+    """Start the server ``args`` and wait until ``url`` answers 200; its process. A server that
+    stops or does not answer in ``seconds`` is killed and a RuntimeError ends with its ``log``."""
+    out = open(log, "wb") if log else subprocess.DEVNULL
+    process = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return process
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            said = log.read_text(errors="replace")[-3000:] if log else ""
+            raise RuntimeError(f"{' '.join(args[:3])} did not start:\n{said}")
+        time.sleep(0.1)
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +96,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # The verify page runs the verifier in Pyodide: `make test` fetches it, a bare pytest does not.
         raise RuntimeError(f"Pyodide is not in {PYODIDE_DIR}: run `make pyodide` (or `make test`)")
     data = tmp_path_factory.mktemp("browser-data")
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "FAIRDEAL_BOT_DELAY": "0",  # bots answer within the seat's own request
@@ -88,26 +110,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "FAIRDEAL_MAX_GAMES_PER_CLIENT": "1000000",
         "FAIRDEAL_MAX_STREAMS_PER_CLIENT": "10000",
     }
-    log = open(data / "server.log", "wb")
-    process = subprocess.Popen(
-        [sys.executable, str(HERE / "server.py"), "--port", str(port), "--data-dir", str(data)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/health", timeout=1) as response:
-                if response.status == 200:
-                    break
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError(f"the test server did not start:\n{(data / 'server.log').read_text()[-3000:]}")
-        time.sleep(0.1)
+    command = [sys.executable, str(HERE / "server.py"), "--port", str(port), "--data-dir", str(data)]
+    process = serving(command, f"{base}/health", env=env, log=data / "server.log")
     try:
         yield base
     finally:
@@ -116,7 +121,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
-        log.close()
 
 
 @pytest.fixture(scope="session")

@@ -11,13 +11,9 @@ picture."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -29,6 +25,8 @@ from conftest import CHROMIUM  # noqa: E402
 from conftest import CHROMIUM_ARGS  # noqa: E402
 from conftest import SEEDED_RANDOM  # noqa: E402
 from conftest import api  # noqa: E402
+from conftest import free_port  # noqa: E402
+from conftest import serving  # noqa: E402
 from play import to_an_eight  # noqa: E402
 
 OUT = HERE.parent.parent / "spec" / "screenshots" / "table.jpg"
@@ -38,27 +36,11 @@ SEED = 16  # the page's crypto.getRandomValues, so its client seed (and the deal
 
 def start_server(data: Path) -> tuple[subprocess.Popen[bytes], str]:
     """The app under uvicorn on a free port, bots answering at once and a 30 s turn."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = {"FAIRDEAL_BOT_DELAY": "0", "FAIRDEAL_TURN_SECONDS": "30", "FAIRDEAL_LOG_LEVEL": "warning"}
-    process = subprocess.Popen(
-        [sys.executable, str(HERE / "server.py"), "--port", str(port), "--data-dir", str(data)],
-        env={**os.environ, **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/health", timeout=1):
-                return process, base
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError("the server did not start") from None
-            time.sleep(0.1)
+    command = [sys.executable, str(HERE / "server.py"), "--port", str(port), "--data-dir", str(data)]
+    return serving(command, f"{base}/health", env={**os.environ, **env}), base
 
 
 def main() -> None:

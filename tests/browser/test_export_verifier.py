@@ -4,27 +4,20 @@ server on another port with no fairdeal service running, verifies records in Chr
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from fairdeal.record import resign
 
+from .conftest import free_port
+from .conftest import serving
 from .records import FORGER
 from .records import text
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "record-example.jsonl"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -34,23 +27,10 @@ def static_site(tmp_path_factory: pytest.TempPathFactory):
         [sys.executable, "-m", "fairdeal.cli", "export-verifier", str(folder)], capture_output=True, text=True
     )
     assert run.returncode == 0, run.stderr
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(folder)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            urllib.request.urlopen(base + "/index.html", timeout=1).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                server.kill()
-                raise
-            time.sleep(0.1)
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(folder)]
+    server = serving(command, base + "/index.html")
     yield base, folder, run.stdout
     server.terminate()
     server.wait(timeout=10)
