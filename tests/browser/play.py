@@ -72,24 +72,28 @@ def mouse_move(page: Page, suit_index: int = 2) -> str:
     return kind
 
 
+def press_until(page: Page, key: str, reached: str, tries: int, failure: str) -> None:
+    """Press ``key`` until ``reached`` (a JavaScript function of no argument) is true, at most ``tries`` times."""
+    for _ in range(tries):
+        if page.evaluate(reached):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(failure)
+
+
 def focus_hand(page: Page) -> None:
     """Press Tab until a card of the hand has the focus (as a keyboard user would)."""
-    for _ in range(20):
-        if page.evaluate("() => Boolean(document.activeElement?.closest('#hand'))"):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError("Tab never reached the hand")
+    press_until(
+        page, "Tab", "() => Boolean(document.activeElement?.closest('#hand'))", 20, "Tab never reached the hand"
+    )
 
 
 def arrow_to_playable(page: Page) -> None:
     """Focus the hand and arrow along it to the first playable card."""
     focus_hand(page)
     page.keyboard.press("Home")
-    for _ in range(60):
-        if page.evaluate("() => document.activeElement?.classList.contains('playable')"):
-            return
-        page.keyboard.press("ArrowRight")
-    raise AssertionError("the arrows found no playable card")
+    playable = "() => document.activeElement?.classList.contains('playable')"
+    press_until(page, "ArrowRight", playable, 60, "the arrows found no playable card")
 
 
 def keyboard_move(page: Page) -> str:
