@@ -175,6 +175,7 @@ class Opened:
 @pytest.fixture
 def open_page(server: str, browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Opened]]:
     opened: list[Opened] = []
+    checked: list[Opened] = []
 
     def open_(
         path: str,
@@ -197,14 +198,15 @@ def open_page(server: str, browser: Browser, request: pytest.FixtureRequest) -> 
         item = Opened(page, context)
         page.on("console", lambda m: item.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: item.errors.append(f"page error: {e}"))
+        opened.append(item)
         if not expect_errors:
-            opened.append(item)
+            checked.append(item)
         page.goto(server + path)
         return item
 
     yield open_
-    problems = [f"{o.page.url}: {e}" for o in opened for e in o.errors]
-    for o in opened:
+    problems = [f"{o.page.url}: {e}" for o in checked for e in o.errors]
+    for o in opened:  # every one: a page left open goes on polling and streaming for the process's life
         o.context.close()
     assert not problems, "pages logged errors:\n" + "\n".join(problems)
 
