@@ -29,6 +29,8 @@ from operator import mod as _mod
 from typing import Any
 from typing import TypeVar
 
+from fairdeal.said import Said
+
 __all__ = [
     "PROTOCOL",
     "FairnessError",
@@ -509,13 +511,18 @@ class SeedPhase:
 
     def _seat(self, kind: str, seat: Any) -> int:
         if self.started:
-            raise SeedError(
-                f"a {kind} line after the start: the client seeds were fixed at the start", out_of_order=True
-            )
+            raise SeedError(_after_start(kind), out_of_order=True)
         if type(seat) is not int or not 0 <= seat < self.seats:
-            raise SeedError(f"{kind} seat {seat!r} is not a seat of this {self.seats}-seat game", out_of_order=True)
+            raise SeedError(
+                Said(
+                    "{kind} seat {seat} is not a seat of this {n}-seat game", kind=kind, seat=repr(seat), n=self.seats
+                ),
+                out_of_order=True,
+            )
         if seat not in self.humans:
-            raise SeedError(f"seat {seat} is played by a bot and brings no client seed", out_of_order=True)
+            raise SeedError(
+                Said("seat {seat} is played by a bot and brings no client seed", seat=seat), out_of_order=True
+            )
         return seat
 
     def commit(self, seat: object, commitment: object) -> None:
@@ -524,9 +531,9 @@ class SeedPhase:
         line's values over unchecked)."""
         seat = self._seat("client-commit", seat)
         if seat in self.commitments:
-            raise SeedError(f"seat {seat} has already committed to a client seed", out_of_order=True)
+            raise SeedError(Said("seat {seat} has already committed to a client seed", seat=seat), out_of_order=True)
         if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
-            raise SeedError("client-commit commitment is not 64 lowercase hex digits", out_of_order=False)
+            raise SeedError(Said("client-commit commitment is not 64 lowercase hex digits"), out_of_order=False)
         self.commitments[seat] = commitment
 
     def reveal(self, seat: object, seed: object) -> None:
@@ -537,17 +544,23 @@ class SeedPhase:
         if waiting:
             # Otherwise a late seat could choose its seed knowing this one.
             raise SeedError(
-                f"seat {seat} revealed its client seed before every seat committed (waiting for seats {waiting})",
+                Said(
+                    "seat {seat} revealed its client seed before every seat committed (waiting for seats {waiting})",
+                    seat=seat,
+                    waiting=str(waiting),
+                ),
                 out_of_order=True,
             )
         if seat in self.seeds:
-            raise SeedError(f"seat {seat} has already revealed its client seed", out_of_order=True)
+            raise SeedError(Said("seat {seat} has already revealed its client seed", seat=seat), out_of_order=True)
         try:
             seed = check_client_seed(seed)
         except FairnessError as exc:
-            raise SeedError(f"client-reveal seed: {exc}", out_of_order=False) from None
+            raise SeedError(Said("client-reveal seed: {reason}", reason=str(exc)), out_of_order=False) from None
         if client_commitment(seed) != self.commitments[seat]:
-            raise SeedError(f"seat {seat}'s client seed does not match its commitment", out_of_order=False)
+            raise SeedError(
+                Said("seat {seat}'s client seed does not match its commitment", seat=seat), out_of_order=False
+            )
         self.seeds[seat] = seed
 
     def seat_seeds(self) -> list[str]:
@@ -562,7 +575,7 @@ class SeedPhase:
     def start(self) -> list[str]:
         """Close the phase (the host need not wait for every seed); the seeds in seat order."""
         if self.started:
-            raise SeedError("a start line after the start: the client seeds were fixed at the start", out_of_order=True)
+            raise SeedError(_after_start("start"), out_of_order=True)
         self.started = True
         return self.seat_seeds()
 
@@ -577,9 +590,7 @@ class SeedPhase:
         """Take the step a record line of the phase (:data:`SEED_LINES`) says was taken."""
         kind = line.get("type")
         if self.started and kind in SEED_LINES:
-            raise SeedError(
-                f"a {kind} line after the start: the client seeds were fixed at the start", out_of_order=True
-            )
+            raise SeedError(_after_start(str(kind)), out_of_order=True)
         if kind == "client-commit":
             _only(line, ("type", "seat", "commitment"))
             self.commit(line.get("seat"), line.get("commitment"))
@@ -589,7 +600,7 @@ class SeedPhase:
         elif kind == "start":
             self._read_start(line)
         else:
-            raise SeedError(f"a {kind} line is no step of the client seeds", out_of_order=True)
+            raise SeedError(Said("a {kind} line is no step of the client seeds", kind=str(kind)), out_of_order=True)
 
     def _read_start(self, line: Mapping[str, Any]) -> None:
         expected = self.start_line()
@@ -597,12 +608,19 @@ class SeedPhase:
         seeds, want = line.get("client_seeds"), expected["client_seeds"]
         if not isinstance(seeds, list) or len(seeds) != self.seats:
             raise SeedError(
-                f"start client_seeds must list one seed for each of the {self.seats} seats", out_of_order=False
+                Said("start client_seeds must list one seed for each of the {n} seats", n=self.seats),
+                out_of_order=False,
             )
         for s in range(self.seats):
             if type(seeds[s]) is not str or seeds[s] != want[s]:
-                source = f"seat {s} revealed {want[s]!r}" if s in self.seeds else f"seat {s} revealed none"
-                raise SeedError(f"start client_seeds[{s}] is {seeds[s]!r} but {source}", out_of_order=False)
+                found = {"s": s, "found": repr(seeds[s])}
+                if s in self.seeds:
+                    said = Said(
+                        "start client_seeds[{s}] is {found} but seat {s} revealed {seed}", seed=repr(want[s]), **found
+                    )
+                else:
+                    said = Said("start client_seeds[{s}] is {found} but seat {s} revealed none", **found)
+                raise SeedError(said, out_of_order=False)
         if self.names_bots:
             bots = line.get("bots")
             if (
@@ -611,7 +629,11 @@ class SeedPhase:
                 or any(type(b) is not int or b != e for b, e in zip(bots, expected["bots"]))
             ):
                 raise SeedError(
-                    f"start bots {bots!r} but the seats without a client seed are {expected['bots']}",
+                    Said(
+                        "start bots {bots} but the seats without a client seed are {expected}",
+                        bots=repr(bots),
+                        expected=str(expected["bots"]),
+                    ),
                     out_of_order=False,
                 )
         self.start()
@@ -621,7 +643,16 @@ def _only(line: Mapping[str, Any], fields: Any) -> None:
     """Refuse a field the line's type does not have (the record's chain fields aside)."""
     for key in line:
         if key not in fields and key not in _CHAIN_FIELDS:
-            raise SeedError(f"{line.get('type')} has a field {key!r} that the format does not give", out_of_order=False)
+            raise SeedError(
+                Said(
+                    "{kind} has a field {key} that the format does not give", kind=str(line.get("type")), key=repr(key)
+                ),
+                out_of_order=False,
+            )
+
+
+def _after_start(kind: str) -> Said:
+    return Said("a {kind} line after the start: the client seeds were fixed at the start", kind=kind)
 
 
 class Dealer:
@@ -704,10 +735,12 @@ class Dealer:
 
     def _check_open(self) -> None:
         if self._key is not None:
-            raise SeedError("the game key is already fixed", out_of_order=True)
+            raise SeedError(Said("the game key is already fixed"), out_of_order=True)
         # A seat that saw the server seed could pick its client seed to suit it.
         if self.revealed:
-            raise SeedError("the server seed is revealed: this game can take no more client seeds", out_of_order=True)
+            raise SeedError(
+                Said("the server seed is revealed: this game can take no more client seeds"), out_of_order=True
+            )
 
     def commit(self, seat: int, client_commitment_hex: str) -> None:
         """Accept ``seat``'s commitment (64 hex digits, either case) to its client seed."""

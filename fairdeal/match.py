@@ -27,6 +27,8 @@ from typing import Any
 from fairdeal.cards import Card
 from fairdeal.cards import codes
 from fairdeal.cards import pack
+from fairdeal.rules.base import HAND_OVER
+from fairdeal.rules.base import NOT_YOUR_TURN
 from fairdeal.rules.base import Event
 from fairdeal.rules.base import GameState
 from fairdeal.rules.base import GameView
@@ -42,8 +44,12 @@ from fairdeal.rules.base import standings_json
 from fairdeal.rules.position import position_text
 from fairdeal.rules.position import read_position
 from fairdeal.rules.summary import HandSummary
+from fairdeal.said import Said
 
-__all__ = ["Match", "HandReport", "draw_for_deal"]
+__all__ = ["Match", "HandReport", "draw_for_deal", "MATCH_OVER"]
+
+MATCH_OVER = Said("the match is over")
+NOT_STARTED = Said("the match has not started")
 
 _READ: dict[int, tuple[Move, Any, str | None, dict[str, Any] | None]] = {}
 """Moves read before (:func:`_read_move`), by the move object's id: the move, the rules that
@@ -170,7 +176,7 @@ class Match:
         (spec/state.md): every card where it is, hidden ones too, so a server's alone (a bug
         report, a test, a puzzle), never a seat's. :meth:`from_position` reads it back."""
         if self.state is None:
-            raise IllegalMove("the match has not started: there is no position yet")
+            raise IllegalMove(Said("the match has not started: there is no position yet"))
         return position_text(self.rules, self.state)
 
     def __repr__(self) -> str:
@@ -219,7 +225,7 @@ class Match:
     def start(self) -> list[Event]:
         """Draw for the first dealer and deal the first hand."""
         if self.state is not None:
-            raise IllegalMove("the match has already started")
+            raise IllegalMove(Said("the match has already started"))
         dealer, turned = draw_for_deal(self.rules, self.seats, self._shuffle)
         self.first_dealer = dealer
         events: list[Event] = [{"type": "draw-for-deal", "cards": codes(turned), "dealer": dealer}]
@@ -238,11 +244,11 @@ class Match:
         """
         state, rules = self.state, self.rules
         if state is None:
-            raise IllegalMove("the match has not started", move=move, seat=seat)
+            raise IllegalMove(NOT_STARTED, move=move, seat=seat)
         if self.over:
-            raise IllegalMove("the match is over", move=move, seat=seat)
+            raise IllegalMove(MATCH_OVER, move=move, seat=seat)
         if self.between_hands:
-            raise IllegalMove("the hand is over and the next one is not dealt yet", move=move, seat=seat)
+            raise IllegalMove(Said("the hand is over and the next one is not dealt yet"), move=move, seat=seat)
         reader = self._reader
         if reader[0] is not rules:  # (rules given another match's way)
             reader = self._reader = (rules, _reader(rules))
@@ -254,9 +260,9 @@ class Match:
         if auto:
             expected = rules.auto_move(state)
             if seat != state.turn:
-                raise IllegalMove("it is not your turn", move=move, seat=seat)
+                raise IllegalMove(NOT_YOUR_TURN, move=move, seat=seat)
             if move != expected:
-                raise IllegalMove(f"the auto-move here is {expected}", move=move, seat=seat)
+                raise IllegalMove(Said("the auto-move here is {move}", move=str(expected)), move=move, seat=seat)
         state, derived = rules.apply(state, seat, move, self._shuffle)
         event: Event = {"type": "move", "seat": seat, **(read[3] or _move_json(read))}
         if auto:
@@ -276,7 +282,7 @@ class Match:
     def auto_move(self) -> Move:
         """The move the table would make now for the seat to act."""
         if self.state is None or self.over or self.between_hands:
-            raise IllegalMove("no one is to act")
+            raise IllegalMove(Said("no one is to act"))
         return self.rules.auto_move(self.state)
 
     def _end_hand(self) -> list[Event]:
@@ -311,7 +317,7 @@ class Match:
         """Deal the next hand of a match that holds its deals (see ``hold_deals``): the deal's
         events, the very ones an unheld match adds right after the ``hand-end``."""
         if not self.between_hands:
-            raise IllegalMove("no hand is waiting to be dealt")
+            raise IllegalMove(Said("no hand is waiting to be dealt"))
         self.between_hands = False
         return self._deal_next()
 
@@ -325,7 +331,7 @@ class Match:
     def view(self, seat: int | None) -> GameView:
         """``seat``'s view of the current hand (``None``: a spectator's)."""
         if self.state is None:
-            raise IllegalMove("the match has not started")
+            raise IllegalMove(NOT_STARTED)
         view: GameView = self.rules.view(self.state, seat)
         return view
 
@@ -336,7 +342,7 @@ class Match:
 
     def explain(self, seat: int, card: Card) -> str | None:
         if self.over:
-            return "the match is over"
+            return MATCH_OVER
         if self.between_hands:
-            return "the hand is over"
+            return HAND_OVER
         return self.rules.explain(self.view(seat), card)

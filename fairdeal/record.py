@@ -44,6 +44,8 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import cast
 
+from fairdeal.said import Said
+
 # cryptography is imported where a key signs or a signature is checked, not here: the verify
 # page runs this module in Pyodide, which has no cryptography wheel and checks Ed25519 with the
 # browser's Web Crypto instead (see signature_check and KnownSignatures).
@@ -120,7 +122,11 @@ def check_created(created: Any) -> str:
         except ValueError:
             match = None
     if match is None:
-        raise ValueError(f"created {created!r} is not a UTC date and time written {CREATED_FORM}")
+        raise ValueError(
+            Said(
+                "created {created} is not a UTC date and time written {form}", created=repr(created), form=CREATED_FORM
+            )
+        )
     return match.string  # (``created`` itself: the text matched)
 
 
@@ -170,7 +176,7 @@ def check_at(at: Any) -> int:
     """
     ms = at_ms(at)
     if ms is None:
-        raise ValueError(f"at {at!r} is not a UTC date and time written {AT_FORM}")
+        raise ValueError(Said("at {at} is not a UTC date and time written {form}", at=repr(at), form=AT_FORM))
     return ms
 
 
@@ -633,15 +639,15 @@ def check_chain(
     computed by the caller (a verifier that encodes each line once anyway).
     """
     if not lines or lines[0].get("type") != "header":
-        raise ChainError(1, "the first line is not a header")
+        raise ChainError(1, Said("the first line is not a header"))
     game_id = lines[0].get("game_id")
     if not isinstance(game_id, str):
-        raise ChainError(1, "the header has no game id")
+        raise ChainError(1, Said("the header has no game id"))
     key_hex = public_hex if public_hex is not None else lines[0].get("server_key")
     try:
         _public_bytes(key_hex)
     except (ValueError, TypeError):
-        raise ChainError(1, "the header's server_key is not an Ed25519 public key") from None
+        raise ChainError(1, Said("the header's server_key is not an Ed25519 public key")) from None
     head = GENESIS
     last = len(lines) - 1
     indices: Iterable[int] = range(len(lines))
@@ -667,20 +673,20 @@ def check_chain(
             head = hashes[i - 1]
         seq = line.get("seq")
         if seq != i or type(seq) is not int:  # true == 1 in Python, not in JSON
-            raise ChainError(i + 1, f"sequence number {seq!r}, expected {i}")
+            raise ChainError(i + 1, Said("sequence number {seq}, expected {i}", seq=repr(seq), i=i))
         if line.get("prev") != head:
-            raise ChainError(i + 1, "prev does not match the hash of the line before")
+            raise ChainError(i + 1, Said("prev does not match the hash of the line before"))
         digest = line_hash(line) if hashes is None else hashes[i]
         sig = line.get("sig")
         if "sig" in line:  # "sig": null is not a signature
             if not check_signature(key_hex, head_message(game_id, i, digest), sig):
-                raise ChainError(i + 1, "bad signature")
+                raise ChainError(i + 1, Said("bad signature"))
         elif i == last or (
             type(kind := line.get("type")) is str and kind in SIGNED_TYPES
         ):  # (any JSON: a list is unhashable)
-            raise ChainError(
-                i + 1, f"{'the last line' if i == last else 'a ' + str(line.get('type')) + ' line'} is not signed"
-            )
+            if i == last:
+                raise ChainError(i + 1, Said("the last line is not signed"))
+            raise ChainError(i + 1, Said("a {kind} line is not signed", kind=str(line.get("type"))))
         head = digest
 
 

@@ -27,6 +27,7 @@ from fairdeal.record import Signer
 from fairdeal.record import check_created
 from fairdeal.record import fixed_clock
 from fairdeal.record import format_at
+from fairdeal.said import Said
 
 __all__ = ["SeededRecord", "new_writer", "restored_clock"]
 
@@ -141,7 +142,9 @@ class SeededRecord:
         :attr:`error`; a value that is wrong in itself (a seed that does not match its
         commitment) stays a :class:`~fairdeal.fairness.SeedError`, a ``FairnessError``."""
         if self.started:
-            raise self.error(f"the {self.what} has started: client seeds are closed")
+            if self.what == "session":
+                raise self.error(Said("the session has started: client seeds are closed"))
+            raise self.error(Said("the game has started: client seeds are closed"))
         try:
             step(*args)
         except SeedError as exc:
@@ -167,10 +170,15 @@ class SeededRecord:
 
     def start(self) -> dict[str, Any]:
         """Fix the key now: seats that have not revealed a seed use the empty string."""
+        session = self.what == "session"
         if self.started:
-            raise self.error(f"the {self.what} has already started")
+            raise self.error(
+                Said("the session has already started") if session else Said("the game has already started")
+            )
         if self.revealed:
-            raise self.error(f"the server seed is revealed: this {self.what} deals no more")
+            if session:
+                raise self.error(Said("the server seed is revealed: this session deals no more"))
+            raise self.error(Said("the server seed is revealed: this game deals no more"))
         self.dealer.start()
         return self._start()
 
@@ -187,7 +195,7 @@ class SeededRecord:
     def reveal(self) -> dict[str, Any]:
         """Append the server seed: after it anyone can derive every hidden card."""
         if self.revealed:
-            raise self.error("the server seed is already revealed")
+            raise self.error(Said("the server seed is already revealed"))
         self._check_reveal()
         self.revealed = True
         return self.writer.append({"type": "reveal", "server_seed": self.dealer.reveal()})

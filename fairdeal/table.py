@@ -43,6 +43,7 @@ from fairdeal.rules import Rules
 from fairdeal.rules import Standing
 from fairdeal.rules import get
 from fairdeal.rules.base import GameView
+from fairdeal.said import Said
 from fairdeal.seeding import SeededRecord
 from fairdeal.seeding import new_writer
 from fairdeal.seeding import restored_clock
@@ -54,6 +55,10 @@ MAX_NAME_CHARS = 40
 
 class TableError(ValueError):
     """An action the table cannot take now (out of order, unknown seat, already done)."""
+
+
+ABANDONED = Said("the game was abandoned")
+NO_HAND_WAITING = Said("no hand is waiting to be dealt")
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +306,7 @@ class Table(SeededRecord):
         with :meth:`Match.from_position <fairdeal.match.Match.from_position>` or
         ``rules.state_from_json``; a table is never made from one (its record is the truth)."""
         if not self.started:
-            raise TableError("the game has not started: there is no position yet")
+            raise TableError(Said("the game has not started: there is no position yet"))
         return self.match.position()
 
     def record_text(self) -> str:
@@ -326,7 +331,7 @@ class Table(SeededRecord):
         Its ``to_json()`` is what fairdeal's HTTP API shows that seat.
         """
         if not self.started:
-            raise TableError("the game has not started: there are no cards to see yet")
+            raise TableError(Said("the game has not started: there are no cards to see yet"))
         return self.match.view(seat)
 
     # -- client seeds ------------------------------------------------------
@@ -350,9 +355,9 @@ class Table(SeededRecord):
         move's record line instead and spares the signature.
         """
         if not self.started:
-            raise TableError("the game has not started")
+            raise TableError(Said("the game has not started"))
         if self.abandoned:
-            raise TableError("the game was abandoned")
+            raise TableError(ABANDONED)
         events = self._apply(seat, move, auto=auto)
         answer = self.writer.append(events[0], receipt=receipt)
         self.writer.extend(events[1:])
@@ -374,7 +379,7 @@ class Table(SeededRecord):
         """End the game now: the hand's secrets are revealed first (so the record still
         verifies), then the ``abandon`` line, which is returned."""
         if self.finished:
-            raise TableError("the game is already over")
+            raise TableError(Said("the game is already over"))
         if self.between_hands:
             # Every hand-end that does not end the match is followed by the next deal, in every
             # record: the verifier reads a paused table's record as any other.
@@ -406,16 +411,16 @@ class Table(SeededRecord):
         """``seat``'s person is ready for the next deal; whether every person is now. It writes no
         line: the server deals (:meth:`next_hand`) when all are ready or its countdown ends."""
         if not self.between_hands:
-            raise TableError("no hand is waiting to be dealt")
+            raise TableError(NO_HAND_WAITING)
         if seat not in self.people:
-            raise TableError(f"seat {seat} is not played by a person")
+            raise TableError(Said("seat {seat} is not played by a person", seat=seat))
         self.readied.add(seat)
         return not self.waiting
 
     def next_hand(self) -> list[dict[str, Any]]:
         """Deal the next hand now (everyone is ready, or the countdown ran out); returns its lines."""
         if not self.between_hands:
-            raise TableError("no hand is waiting to be dealt")
+            raise TableError(NO_HAND_WAITING)
         start = self.seq
         self.writer.extend(self._deal_next_hand())
         return self.lines_since(start)
@@ -427,4 +432,4 @@ class Table(SeededRecord):
     def _check_reveal(self) -> None:
         # Before the end the seed would show every hidden card of a game still in play.
         if not self.finished:
-            raise TableError("the server seed is revealed only when the game is over")
+            raise TableError(Said("the server seed is revealed only when the game is over"))

@@ -32,12 +32,12 @@ def test_building_twice_gives_the_same_bytes_and_hash():
     assert hashlib.sha256(first).hexdigest() == hashlib.sha256(second).hexdigest() == engine_bundle().sha256
 
 
-def test_the_zip_holds_exactly_the_packages_python_files_with_their_bytes():
+def test_the_zip_holds_exactly_the_packages_python_files_and_translations_with_their_bytes():
     expected = {}
     plugins = sorted({cls.__module__.split(".")[0] for cls in RULES.values() if not own(cls)})
     for package in (fairdeal, verifier, *map(importlib.import_module, plugins)):
         root = Path(package.__file__).resolve().parent
-        for path in root.rglob("*.py"):
+        for path in [*root.rglob("*.py"), *root.rglob("i18n/*.json")]:
             name = f"{root.name}/{path.relative_to(root).as_posix()}"
             if "__pycache__" not in path.parts and not name.startswith(("fairdeal/service/", "fairdeal/web/")):
                 expected[name] = path.read_bytes()
@@ -67,6 +67,9 @@ def test_the_zip_holds_exactly_the_packages_python_files_with_their_bytes():
         and "verifier/browser.py" in expected
         and "fairdeal/rules/fan_tan.py" in expected
     )
+    # The verifier's words in another language travel with it (fairdeal's, its games', a plugin's).
+    assert {"fairdeal/i18n/nb.json", "fairdeal/rules/i18n/nb.json", "fairdeal_switch/i18n/nb.json"} <= set(expected)
+    assert not any(name.startswith("fairdeal/web/") for name in expected)
     assert list(engine_files()) == sorted(expected)
 
 

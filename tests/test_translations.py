@@ -28,14 +28,15 @@ from fairdeal.rules.translations import translated
 ROOT = Path(__file__).resolve().parent.parent
 OWN = [name for name, cls in RULES.items() if own(cls)]
 NB = json.loads((ROOT / "fairdeal" / "rules" / "i18n" / "nb.json").read_text(encoding="utf-8"))
-WORDS = ("title", "family", "summary", "options", "move_forms", "layout")
+"""fairdeal's own games' words in Bokmål, by rules name, and their messages (``"messages"``)."""
+WORDS = ("title", "family", "summary", "options", "move_forms", "layout", "table")
 """An entry's members that hold words for people: everything else is the same in every language."""
 MOVE_WORDS = ("label", "hint", "said")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def test_the_nb_file_names_fairdeal_s_own_games_and_no_other():
-    assert sorted(NB) == sorted(OWN)
+    assert sorted(NB) == sorted([*OWN, "messages"])
 
 
 @pytest.mark.parametrize("name", OWN)
@@ -212,6 +213,14 @@ def test_a_translation_gives_only_the_words_the_english_has():
         ('{"poker": {"moves": {"raise": {"said": " "}}}}', "poker: move 'raise': 'said' is not a string of words"),
         ('{"poker": {"moves": {"raise": {"fields": {"amount": {"help": "x"}}}}}}', "field 'amount' has 'help'"),
         ('{"poker": {"layout": {"hands": "5 kort", "cards": "x"}}}', "poker: layout has 'cards'"),
+        ('{"poker": {"table": {"pot": {"labl": "Potten"}}}}', "poker: table 'pot' has 'labl'; it may have label"),
+        ('{"poker": {"table": {"pot": {"values": {"open": 1}}}}}', "poker: table 'pot': 'values' is not an object"),
+        ('{"messages": []}', "'messages' is not an object of templates"),
+        ('{"messages": {"{pot} chips": " "}}', "message '{pot} chips' is not a string of words"),
+        (
+            '{"messages": {"{pot} chips": "{potten} sjetonger"}}',
+            "message '{pot} chips' puts in ['potten'], not its own",
+        ),
     ],
 )
 def test_a_broken_translation_file_is_refused_naming_the_file_and_the_fault(tmp_path, monkeypatch, document, said):

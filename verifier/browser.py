@@ -13,6 +13,8 @@ so Python cannot call it in the middle of a replay. The page's worker does two s
 
 The result is ``fairdeal-verify --json``'s object for the record (without ``file``), its
 text report and the header's facts the page shows besides (``facts``): the page shows what the CLI would say, computed by the same code.
+Given the page's language (``lang``), the answer also says in it what the verifier wrote for people
+(``words``: the failure's reason and each hand's), while the report and the text stay the CLI's English.
 
 >>> from pathlib import Path
 >>> from fairdeal.record import ed25519_check
@@ -25,6 +27,8 @@ text report and the header's facts the page shows besides (``facts``): the page 
 >>> unchecked = verify_json(text, [])     # the first signature it needs is not answered
 >>> unchecked["report"]["error"]["reason"], unchecked["missing"] == requests[:1]
 ('bad signature', True)
+>>> verify_json(text, [], lang="nb")["words"]["reason"]
+'ugyldig signatur'
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from fairdeal.record import head_message
 from fairdeal.record import line_hash
 from fairdeal.record import parse_record
 from fairdeal.record import signature_check
+from fairdeal.rules import in_language
 from fairdeal.verification import Report
 from fairdeal.verification import verify
 from verifier.report import json_report
@@ -83,14 +88,17 @@ def signature_requests(text: str, key: str | None = None) -> list[list[str]]:
 
 
 def verify_json(
-    text: str | bytes, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None
+    text: str | bytes, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None, lang: str | None = None
 ) -> dict[str, Any]:
     """Verify ``text``, signatures answered from ``checked`` ([key, message, sig, valid] rows;
     None: by the checker in force, as :func:`call` sets it).
 
     Returns ``{"report": <fairdeal-verify --json's object>, "text": <its text report>,
     "missing": [triples it needed and was not given]}``; ``report`` is None and ``error`` says
-    why when the text is not a fairdeal record at all (the CLI's "cannot read it").
+    why when the text is not a fairdeal record at all (the CLI's "cannot read it"). With ``lang``,
+    a language tag (the page's): ``error`` in that language, and ``words``, what the report says
+    for people in it (``reason``: the failure's, or None; ``hands``: each hand's reason), where
+    fairdeal translates it (:func:`fairdeal.rules.in_language`), else in English.
     """
     known = (
         None if checked is None else KnownSignatures({(str(k), str(m), str(s)): bool(ok) for k, m, s, ok in checked})
@@ -99,17 +107,24 @@ def verify_json(
         with signature_check(known) if known is not None else nullcontext():
             report = verify(text, key=key)
     except (RecordError, ValueError) as exc:
-        return {"report": None, "text": "", "error": str(exc), "missing": _missing(known)}
-    return {
+        return {"report": None, "text": "", "error": in_language(str(exc), lang), "missing": _missing(known)}
+    answer = {
         "report": json.loads(json_report(report)),
         "text": text_report(report),
         "facts": _facts(report),
         "missing": _missing(known),
     }
+    if lang is not None:
+        words = {
+            "reason": None if report.error is None else report.error.reason,
+            "hands": [h.reason for h in report.hands],
+        }
+        answer["words"] = in_language(words, lang)
+    return answer
 
 
 def verify_bytes(
-    data_b64: str, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None
+    data_b64: str, checked: Sequence[Sequence[Any]] | None = None, key: str | None = None, lang: str | None = None
 ) -> dict[str, Any]:
     """:func:`verify_json` of a file's bytes, given in base64: for a file that is not UTF-8 text,
     which the page cannot hand over as text without changing it (the CLI reads bytes too).
@@ -120,7 +135,7 @@ def verify_bytes(
     """
     import base64
 
-    return verify_json(base64.b64decode(data_b64), checked, key)
+    return verify_json(base64.b64decode(data_b64), checked, key, lang)
 
 
 def _facts(report: Report) -> dict[str, Any]:
@@ -141,16 +156,19 @@ def _missing(known: KnownSignatures | None) -> list[list[str]]:
     return [] if known is None else [list(triple) for triple in known.missing]
 
 
-def catalogue() -> dict[str, Any]:
-    """The games' catalogue (``GET /rules``'s), from the engine itself: the page needs no server.
+def catalogue(lang: str | None = None) -> dict[str, Any]:
+    """The games' catalogue (``GET /rules``'s, ``?lang=`` as there), from the engine itself: the page
+    needs no server.
 
     >>> from fairdeal.rules import DEFAULT, RULES
     >>> catalogue()["default"] == DEFAULT and len(catalogue()["games"]) == len(RULES)
     True
+    >>> catalogue("nb")["lang"]
+    'nb'
     """
     from fairdeal.rules import catalogue as games
 
-    return games()
+    return games(lang=lang)
 
 
 def call(target: str, args_json: str, checked_json: str = "[]") -> str:

@@ -53,10 +53,13 @@ from fairdeal.rules.snip_snap import Jig
 from fairdeal.rules.snip_snap import SnipSnapSnorem
 from fairdeal.rules.summary import HandSummary
 from fairdeal.rules.summary import SeatNames
+from fairdeal.rules.translations import ENGLISH
+from fairdeal.rules.translations import FAIRDEAL
 from fairdeal.rules.translations import LanguageError
 from fairdeal.rules.translations import TranslationError
 from fairdeal.rules.translations import help_in
 from fairdeal.rules.translations import language
+from fairdeal.rules.translations import said_in
 from fairdeal.rules.translations import translated_catalogue
 
 __all__ = [
@@ -70,6 +73,7 @@ __all__ = [
     "catalogue_json",
     "get",
     "how_to_play",
+    "in_language",
     "LanguageError",
     "TranslationError",
     "Event",
@@ -299,3 +303,31 @@ def how_to_play(name: str, lang: str | None = None) -> str:
     if lang is None:
         return RULES[name].help_text()
     return help_in(RULES[name], language(lang)).text
+
+
+def in_language(value: Any, lang: str | None) -> Any:
+    """``value``, JSON-ready, with what fairdeal wrote in it for people (every
+    :class:`~fairdeal.said.Said`: a card's why-not note, a hand's reason, a refusal) said in the
+    language tag ``lang`` where fairdeal and the games translate it (fairdeal's own words, then
+    fairdeal's games', then each plugin's package's: :func:`~fairdeal.rules.translations.say`),
+    else in English; ``None`` or English: ``value`` as it is. :class:`LanguageError` for a tag
+    that is not one.
+
+    >>> from fairdeal.rules.base import not_held
+    >>> from fairdeal.cards import Card
+    >>> in_language({"why_not": not_held(Card.parse("TC"))}, "nb-NO"), in_language("plain", "nb")
+    ({'why_not': 'du har ikke 10♣'}, 'plain')
+    """
+    if lang is None:
+        return value
+    code = language(lang)
+    if code == ENGLISH:
+        return value
+    return said_in(value, code, _message_packages())
+
+
+def _message_packages() -> tuple[str, ...]:
+    """Where a template's translation is looked for, in order: fairdeal's own words, its games',
+    then every plugin's package's (in the catalogue's order)."""
+    own_games = "fairdeal.rules"
+    return tuple(dict.fromkeys([FAIRDEAL, own_games, *(cls.package() for cls in RULES.values())]))

@@ -41,6 +41,8 @@ from fairdeal.rules.summary import describe_chips
 from fairdeal.rules.summary import display
 from fairdeal.rules.summary import drawn_words
 from fairdeal.rules.summary import safe
+from fairdeal.said import Said
+from fairdeal.said import seats_words
 
 __all__ = [
     "fast_replace",  # (fairdeal.rules.copying's: the rules import them from here)
@@ -63,6 +65,10 @@ __all__ = [
     "suit_counts",
     "turn_problem",
     "went_out",
+    "out_words",
+    "not_held",
+    "HAND_OVER",
+    "NOT_YOUR_TURN",
     "IllegalMove",
     "Layout",
     "Option",
@@ -138,18 +144,25 @@ def stream_bytes(shuffle: Shuffler, label: str, n: int) -> bytes:
 
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow now, with a reason a person understands.
+    """A move the rules do not allow now, with a reason a person understands (a
+    :class:`~fairdeal.said.Said`, to be said in another language too; so is the message).
 
-    >>> str(IllegalMove("it is not your turn", move=Move.draw(), seat=2))
-    'illegal move draw by seat 2: it is not your turn'
+    >>> error = IllegalMove(Said("it is not your turn"), move=Move.draw(), seat=2)
+    >>> str(error), str(error).template
+    ('illegal move draw by seat 2: it is not your turn', 'illegal move {move} by seat {seat}: {reason}')
     """
 
     def __init__(self, reason: str, *, move: Move | None = None, seat: int | None = None) -> None:
         self.reason = reason
         self.move = move
         self.seat = seat
-        where = "" if move is None else f" {move}" + ("" if seat is None else f" by seat {seat}")
-        super().__init__(f"illegal move{where}: {reason}")
+        if move is None:
+            said = Said("illegal move: {reason}", reason=reason)
+        elif seat is None:
+            said = Said("illegal move {move}: {reason}", move=str(move), reason=reason)
+        else:
+            said = Said("illegal move {move} by seat {seat}: {reason}", move=str(move), seat=seat, reason=reason)
+        super().__init__(said)
 
 
 class OptionsError(ValueError):
@@ -348,7 +361,16 @@ def went_out(seat: int, counts: Sequence[int], scores: Sequence[int] | None = No
     """
     if scores is None:
         scores = tuple(sum(counts) if s == seat else 0 for s in range(len(counts)))
-    return HandResult("out", (seat,), tuple(counts), tuple(scores), f"seat {seat} went out")
+    return HandResult("out", (seat,), tuple(counts), tuple(scores), out_words((seat,)))
+
+
+def out_words(seats: Sequence[int]) -> Said:
+    """The reason of a hand that ``seats`` ended by going out (a side: both partners).
+
+    >>> out_words((0, 2))
+    'seats 0 and 2 went out'
+    """
+    return Said("{seats} went out", seats=seats_words(seats))
 
 
 def lowest_count_wins(counts: Sequence[int], reason: str) -> HandResult:
@@ -545,10 +567,23 @@ def turn_problem(view: GameView) -> str | None:
     ('it is not your turn', None)
     """
     if view.result is not None:
-        return "the hand is over"
+        return HAND_OVER
     if not has_turn(view):
-        return "it is not your turn"
+        return NOT_YOUR_TURN
     return None
+
+
+HAND_OVER = Said("the hand is over")
+NOT_YOUR_TURN = Said("it is not your turn")
+
+
+def not_held(card: Card) -> Said:
+    """Why a seat cannot play ``card``, which it does not hold.
+
+    >>> not_held(Card.parse("TC"))
+    'you do not hold 10♣'
+    """
+    return Said("you do not hold {card}", card=card)
 
 
 def check_turn(state: Turn, seat: int, move: Move) -> None:
@@ -561,9 +596,9 @@ def check_turn(state: Turn, seat: int, move: Move) -> None:
     fairdeal.rules.base.IllegalMove: illegal move draw by seat 0: it is not your turn
     """
     if state.result is not None:
-        raise IllegalMove("the hand is over", move=move, seat=seat)
+        raise IllegalMove(HAND_OVER, move=move, seat=seat)
     if seat != state.turn:
-        raise IllegalMove("it is not your turn", move=move, seat=seat)
+        raise IllegalMove(NOT_YOUR_TURN, move=move, seat=seat)
 
 
 def refuser(move: Move, seat: int) -> Callable[[str], IllegalMove]:
@@ -588,7 +623,7 @@ def seat_to_act(state: Turn) -> int:
     3
     """
     if state.result is not None or state.turn is None:
-        raise IllegalMove("the hand is over")
+        raise IllegalMove(HAND_OVER)
     return state.turn
 
 
@@ -743,7 +778,21 @@ class Rules(abc.ABC, Generic[StateT, ViewT]):
             "move_forms": [kind.form() for kind in cls.moves],
             "two_card_plays": any(field.name == "then" for kind in cls.moves for field in kind.fields),
             "bots": list(cls.bot_kinds()),
+            **({"table": labels} if (labels := cls.table_labels()) else {}),
         }
+
+    @classmethod
+    def table_labels(cls) -> dict[str, Any]:
+        """What a page calls the members of the game's table that :attr:`table_json` labels
+        (:func:`~fairdeal.rules.schema.labels_of`), the catalogue entry's ``table`` (none: no member).
+
+        >>> from fairdeal.rules import RULES
+        >>> RULES["crazy-eights"].table_labels()   # its own renderer knows its table
+        {}
+        """
+        from fairdeal.rules.schema import labels_of
+
+        return labels_of(cls.table_json)
 
     @classmethod
     def bot_kinds(cls) -> tuple[str, ...]:
@@ -907,13 +956,22 @@ class Rules(abc.ABC, Generic[StateT, ViewT]):
         """
         own = self.reads.get(move.kind)
         if own is None:
-            return f"{self.title} has no move {move.kind!r}"
+            return self.no_move(move.kind)
         widest = declared(move.kind)
         if widest is not own:
             for field in widest.fields:
                 if move.get(field.name) is not None and field not in own.fields:
                     return f"{self.title} {field.unread}"
         return None
+
+    def no_move(self, kind: str) -> Said:
+        """Why a move of ``kind`` is none of this game's.
+
+        >>> from fairdeal.rules import get
+        >>> get("eights").no_move("bid")
+        "Eights has no move 'bid'"
+        """
+        return Said("{game} has no move {kind}", game=self.title, kind=repr(kind))
 
     @abc.abstractmethod
     def deal(self, seats: int, dealer: int, hand: int, shuffle: Shuffler) -> tuple[StateT, list[Event]]:

@@ -54,6 +54,7 @@ from fairdeal.rules.sequence import RunSummary
 from fairdeal.rules.sequence import RunTable
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import display
+from fairdeal.said import Said
 
 __all__ = ["Commit", "NINE", "REMOVED"]
 
@@ -152,8 +153,8 @@ class Commit(RunGame):
 
     def why_not_special(self, base: Seq[Card]) -> str:
         if base:
-            return f"9♦ goes down as a lead, or together with a play of yours: play {base[0].display} then 9♦"
-        return "9♦ goes down as a lead, or together with a play of yours"
+            return Said("9♦ goes down as a lead, or together with a play of yours: play {card} then 9♦", card=base[0])
+        return Said("9♦ goes down as a lead, or together with a play of yours")
 
     def on_out(self, state: RunState, winner: int) -> list[ChipMove]:
         seats = state.seats

@@ -55,6 +55,7 @@ from fairdeal.rules.base import fast_replace
 from fairdeal.rules.base import fast_update
 from fairdeal.rules.base import has_turn
 from fairdeal.rules.base import lowest_count_wins
+from fairdeal.rules.base import not_held
 from fairdeal.rules.base import seat_fields
 from fairdeal.rules.base import seat_to_act
 from fairdeal.rules.base import turn_problem
@@ -66,6 +67,8 @@ from fairdeal.rules.position import hand_places
 from fairdeal.rules.summary import HandSummary
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import display
+from fairdeal.said import Said
+from fairdeal.said import ordinal_words
 
 __all__ = [
     "CrazyEights",
@@ -93,6 +96,13 @@ __all__ = [
     "keep_or_play",
     "moves_on_pile",
     "most_held_suit",
+    "name_a_suit",
+    "pass_but_fits",
+    "ALL_PASSED",
+    "NOTHING_TO_DRAW",
+    "NOTHING_TO_KEEP",
+    "ONLY_AN_EIGHT_NAMES",
+    "PASS_WHEN_NOTHING_TO_DRAW",
     "natural_suit_counts",
     "natural_suit_points",
     "pile_problem",
@@ -404,8 +414,8 @@ def pile_problem(card: Card, top: Card, named: Suit | None, wild: Rank = Rank.EI
     if fits(card, top, named, wild):
         return None
     if named is not None:
-        return f"{card.display} does not match {named.symbol}, the suit named with {top.display}"
-    return f"{card.display} does not match {top.display} in suit or rank"
+        return Said("{card} does not match {suit}, the suit named with {top}", card=card, suit=named.symbol, top=top)
+    return Said("{card} does not match {top} in suit or rank", card=card, top=top)
 
 
 def play_or_keep(pending: Card) -> str:
@@ -414,7 +424,7 @@ def play_or_keep(pending: Card) -> str:
     >>> play_or_keep(Card.parse("8H"))
     'you must play or keep the card you drew (8♥)'
     """
-    return f"you must play or keep the card you drew ({pending.display})"
+    return Said("you must play or keep the card you drew ({card})", card=pending)
 
 
 def _why_not(
@@ -429,12 +439,33 @@ def _why_not(
 ) -> str | None:
     """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
-        return f"you do not hold {card.display}"
+        return not_held(card)
     if pending is not None and card is not pending:
         return play_or_keep(pending)
     if pending is None and drawn and can_draw:
-        return "you have started drawing: draw until a card fits"
+        return Said("you have started drawing: draw until a card fits")
     return pile_problem(card, top, named)
+
+
+NOTHING_TO_DRAW = Said("there is nothing to draw: the stock is empty and the pile has only its top card")
+NOTHING_TO_KEEP = Said("you can only keep a card you have just drawn that fits")
+PASS_WHEN_NOTHING_TO_DRAW = Said("you may pass only when there is nothing to draw")
+ALL_PASSED = Said("everyone passed in turn")
+ONLY_AN_EIGHT_NAMES = Said("only an eight names a suit")
+
+
+def pass_but_fits(card: Card) -> Said:
+    """Why a seat that holds ``card``, which fits, may not pass.
+
+    >>> pass_but_fits(Card.parse("9C"))
+    'you may pass only when you cannot play, and 9♣ fits'
+    """
+    return Said("you may pass only when you cannot play, and {card} fits", card=card)
+
+
+def name_a_suit(card: Card) -> Said:
+    """Why a play of ``card``, a wild card, that names no suit is refused."""
+    return Said("name a suit for {card}", card=card)
 
 
 def plays_of(card: Card, wild: Rank = Rank.EIGHT) -> list[Move]:
@@ -483,17 +514,6 @@ def turn_starter(stock: list[Card], back: Rank | None = Rank.EIGHT) -> tuple[Car
         if starter.rank != back:
             return starter, turned, stock
         stock.insert(len(stock) // 2, starter)
-
-
-def _ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th`` ... ``21st``.
-
-    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th']
-    """
-    if n % 100 in (11, 12, 13):
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 def _find(hand: tuple[Card, ...], card: Card) -> int:
@@ -880,32 +900,26 @@ class CrazyEights(PileGame[CrazyEightsState, CrazyEightsView]):
             if state.pending is not None:
                 raise IllegalMove(play_or_keep(state.pending), move=move, seat=seat)
             if not state.stock and len(state.pile) < 2:  # (not state.can_draw, spelt out: this runs every draw)
-                raise IllegalMove(
-                    "there is nothing to draw: the stock is empty and the pile has only its top card",
-                    move=move,
-                    seat=seat,
-                )
+                raise IllegalMove(NOTHING_TO_DRAW, move=move, seat=seat)
             return self._draw(state, seat, shuffle)
         if kind == "keep":
             if state.pending is None:
-                raise IllegalMove("you can only keep a card you have just drawn that fits", move=move, seat=seat)
+                raise IllegalMove(NOTHING_TO_KEEP, move=move, seat=seat)
             return self._next_turn(state, passes=0), []
         if kind == "pass":
             if state.pending is not None:
                 raise IllegalMove(play_or_keep(state.pending), move=move, seat=seat)
             if state.can_draw:
-                raise IllegalMove("you may pass only when there is nothing to draw", move=move, seat=seat)
+                raise IllegalMove(PASS_WHEN_NOTHING_TO_DRAW, move=move, seat=seat)
             top, named = state.top, state.named
             playable = [c for c in state.hands[seat] if fits(c, top, named)]
             if playable:
-                raise IllegalMove(
-                    f"you may pass only when you cannot play, and {playable[0].display} fits", move=move, seat=seat
-                )
+                raise IllegalMove(pass_but_fits(playable[0]), move=move, seat=seat)
             passes = state.passes + 1
             if passes == state.seats:
-                return self._blocked(replace(state, passes=passes), "everyone passed in turn"), []
+                return self._blocked(replace(state, passes=passes), ALL_PASSED), []
             return self._next_turn(state, passes=passes), []
-        raise IllegalMove(f"Crazy Eights has no move {kind!r}", move=move, seat=seat)
+        raise IllegalMove(self.no_move(kind), move=move, seat=seat)
 
     def _play(self, state: CrazyEightsState, seat: int, move: Move) -> CrazyEightsState:
         card = move.card
@@ -934,9 +948,9 @@ class CrazyEights(PileGame[CrazyEightsState, CrazyEightsView]):
             raise IllegalMove(problem, move=move, seat=seat)
         if card.rank == Rank.EIGHT:
             if move.suit is None:
-                raise IllegalMove(f"name a suit for {card.display}", move=move, seat=seat)
+                raise IllegalMove(name_a_suit(card), move=move, seat=seat)
         elif move.suit is not None:
-            raise IllegalMove("only an eight names a suit", move=move, seat=seat)
+            raise IllegalMove(ONLY_AN_EIGHT_NAMES, move=move, seat=seat)
         new_hand = hand[:at] + hand[at + 1 :]
         hands = hands[:seat] + (new_hand,) + hands[seat + 1 :]
         pile = pile + (card,)
@@ -967,13 +981,13 @@ class CrazyEights(PileGame[CrazyEightsState, CrazyEightsView]):
         return _drew(state, hands, stock[1:], state.drawn + 1, card if fitting else None, 0), events
 
     def out_of_stock(self, state: CrazyEightsState) -> CrazyEightsState:
-        return self._blocked(state, f"the stock ran out for the {_ordinal(state.restocks + 1)} time")
+        return self._blocked(state, Said("the stock ran out for the {nth} time", nth=ordinal_words(state.restocks + 1)))
 
     def _next_turn(self, state: CrazyEightsState, passes: int) -> CrazyEightsState:
         assert state.turn is not None, "a turn ends only while the hand is in play"
         return replace(state, turn=(state.turn + 1) % state.seats, drawn=0, pending=None, passes=passes)
 
-    def _blocked(self, state: CrazyEightsState, reason: str) -> CrazyEightsState:
+    def _blocked(self, state: CrazyEightsState, reason: Said) -> CrazyEightsState:
         result = lowest_count_wins(tuple(sum(map(card_points, h)) for h in state.hands), reason)
         return replace(state, turn=None, drawn=0, pending=None, result=result)
 

@@ -62,8 +62,11 @@ from fairdeal.rules.base import Shuffler
 from fairdeal.rules.base import check_turn
 from fairdeal.rules.base import fast_replace
 from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import not_held
+from fairdeal.rules.base import out_words
 from fairdeal.rules.base import refuser
 from fairdeal.rules.base import turn_problem
+from fairdeal.rules.crazy_eights import ONLY_AN_EIGHT_NAMES
 from fairdeal.rules.crazy_eights import PileGame
 from fairdeal.rules.crazy_eights import PileState
 from fairdeal.rules.crazy_eights import StarterSummary
@@ -75,7 +78,9 @@ from fairdeal.rules.crazy_eights import check_pile
 from fairdeal.rules.crazy_eights import draw_from_stock
 from fairdeal.rules.crazy_eights import fits
 from fairdeal.rules.crazy_eights import moves_on_pile
+from fairdeal.rules.crazy_eights import name_a_suit
 from fairdeal.rules.crazy_eights import natural_suit_counts
+from fairdeal.rules.crazy_eights import pass_but_fits
 from fairdeal.rules.crazy_eights import pile_problem
 from fairdeal.rules.crazy_eights import play_wild
 from fairdeal.rules.crazy_eights import wanted_json
@@ -91,6 +96,9 @@ from fairdeal.rules.position import check_to_act
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import describe_draws
 from fairdeal.rules.summary import plays_json
+from fairdeal.said import Said
+from fairdeal.said import and_words
+from fairdeal.said import seats_words
 
 __all__ = [
     "BookCrazyEights",
@@ -190,19 +198,13 @@ class EightsView(StockView):
 def _why_not(card: Card, *, hand: Sequence[Card], top: Card, named: Suit | None) -> str | None:
     """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
-        return f"you do not hold {card.display}"
+        return not_held(card)
     return pile_problem(card, top, named)
 
 
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     i = hand.index(card)
     return hand[:i] + hand[i + 1 :]
-
-
-def _seats_text(seats: Sequence[int]) -> str:
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + " and ".join(map(str, seats))
 
 
 class EightsTable(StockTable):
@@ -312,19 +314,19 @@ class EightsFamily(PileGame[EightsState, EightsView]):
             return self._play(state, seat, move, illegal), []
         if kind == "draw":
             if not state.stock:
-                raise illegal("the stock is empty: there is nothing to draw")
+                raise illegal(Said("the stock is empty: there is nothing to draw"))
             return _replace(state, passes=0, **draw_from_stock(state, seat)), []
         if kind == "pass":
             if state.stock:
-                raise illegal("you may pass only when the stock is empty: draw until a card fits")
+                raise illegal(Said("you may pass only when the stock is empty: draw until a card fits"))
             playable = [c for c in state.hands[seat] if fits(c, state.top, state.named)]
             if playable:
-                raise illegal(f"you may pass only when you cannot play, and {playable[0].display} fits")
+                raise illegal(pass_but_fits(playable[0]))
             passes = state.passes + 1
             if passes == state.seats - len(state.out):
                 return self._blocked(_replace(state, passes=passes)), []
             return _replace(state, turn=_next_seat(state.hands, seat), drawn=0, passes=passes), []
-        raise illegal(f"{self.title} has no move {kind!r}: play a card, draw, or pass")
+        raise illegal(Said("{game} has no move {kind}: play a card, draw, or pass", game=self.title, kind=repr(kind)))
 
     def _play(self, state: EightsState, seat: int, move: Move, illegal: Callable[[str], IllegalMove]) -> EightsState:
         card = move.card
@@ -334,9 +336,9 @@ class EightsFamily(PileGame[EightsState, EightsView]):
         if problem:
             raise illegal(problem)
         if card.rank == Rank.EIGHT and move.suit is None:
-            raise illegal(f"name a suit for {card.display}")
+            raise illegal(name_a_suit(card))
         if card.rank != Rank.EIGHT and move.suit is not None:
-            raise illegal("only an eight names a suit")
+            raise illegal(ONLY_AN_EIGHT_NAMES)
         new_hand = _remove(hand, card)
         hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
         pile = state.pile + (card,)
@@ -351,8 +353,7 @@ class EightsFamily(PileGame[EightsState, EightsView]):
         if all(s in out for s in side):
             counts = tuple(self.count(h) for h in hands)
             scores = self.settle_out(played, side, counts)
-            reason = f"{_seats_text(side)} went out"
-            result = HandResult("out", side, counts, scores, reason)
+            result = HandResult("out", side, counts, scores, out_words(side))
             return _replace(played, out=out, turn=None, drawn=0, passes=0, result=result)
         # A partner is still in: the others play on without this seat.
         return _replace(played, out=out, turn=_next_seat(hands, seat), drawn=0, passes=0)
@@ -452,11 +453,13 @@ def _fewest(state: EightsState) -> tuple[tuple[int, ...], str]:
     totals = _side_totals(state.sides, [len(h) for h in state.hands])
     low = min(totals)
     best = [side for side, total in zip(state.sides, totals) if total == low]
-    cards = f"{low} card{'s' * (low != 1)}"
+    cards = Said("{n} card", n=low) if low == 1 else Said("{n} cards", n=low)
     if len(best) > 1:
-        return (), f"a tie: {' and '.join(_seats_text(side) for side in best)} hold the fewest cards ({cards} each)"
-    verb = "hold" if len(best[0]) > 1 else "holds"
-    return best[0], f"{_seats_text(best[0])} {verb} the fewest cards ({cards})"
+        sides = and_words([seats_words(side) for side in best])
+        return (), Said("a tie: {sides} hold the fewest cards ({cards} each)", sides=sides, cards=cards)
+    if len(best[0]) > 1:
+        return best[0], Said("{seats} hold the fewest cards ({cards})", seats=seats_words(best[0]), cards=cards)
+    return best[0], Said("{seats} holds the fewest cards ({cards})", seats=seats_words(best[0]), cards=cards)
 
 
 class BookCrazyEights(EightsFamily):
@@ -497,12 +500,18 @@ class BookCrazyEights(EightsFamily):
         if state.partnership:
             totals = _side_totals(state.sides, counts)
             if totals[0] == totals[1]:
-                return (), (0,) * state.seats, f"the sides' counts are equal ({totals[0]} each)"
+                return (), (0,) * state.seats, Said("the sides' counts are equal ({count} each)", count=totals[0])
             win = 0 if totals[0] < totals[1] else 1
             won = abs(totals[0] - totals[1])
             side = state.sides[win]
             scores = tuple(won if s in side else -won for s in range(state.seats))
-            return side, scores, f"{_seats_text(side)} have the lower count ({totals[win]} to {totals[1 - win]})"
+            lower = Said(
+                "{seats} have the lower count ({low} to {high})",
+                seats=seats_words(side),
+                low=totals[win],
+                high=totals[1 - win],
+            )
+            return side, scores, lower
         low = min(counts)
         # Round the table from the dealer's left: the order in which odd points are shared out.
         around = [(state.dealer + 1 + i) % state.seats for i in range(state.seats)]
@@ -512,9 +521,11 @@ class BookCrazyEights(EightsFamily):
         settled = [low - c for c in counts]
         for i, s in enumerate(winners):
             settled[s] = share + (1 if i < odd else 0)
-        reason = f"the lowest count is {low}"
+        reason = Said("the lowest count is {low}", low=low)
         if len(winners) > 1:
-            reason += f", held by {len(winners)} players, who divide {pot}"
+            reason = Said(
+                "the lowest count is {low}, held by {n} players, who divide {pot}", low=low, n=len(winners), pot=pot
+            )
         return tuple(sorted(winners)), tuple(settled), reason
 
 

@@ -37,6 +37,7 @@ from fairdeal.cards import Card
 from fairdeal.cards import Rank
 from fairdeal.cards import pack
 from fairdeal.fairness import rule_commitment
+from fairdeal.rules.base import NOT_YOUR_TURN
 from fairdeal.rules.base import Event
 from fairdeal.rules.base import HandResult
 from fairdeal.rules.base import IllegalMove
@@ -49,6 +50,7 @@ from fairdeal.rules.base import Secret
 from fairdeal.rules.base import Shuffler
 from fairdeal.rules.base import fast_replace
 from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import not_held
 from fairdeal.rules.base import stream_bytes
 from fairdeal.rules.eleusis_state import NOT_DEALT_BONUS
 from fairdeal.rules.eleusis_state import PHASES
@@ -83,6 +85,8 @@ from fairdeal.rules.secret_rule import SecretRule
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import display
 from fairdeal.rules.summary import safe
+from fairdeal.said import Said
+from fairdeal.said import seats_words
 
 __all__ = [
     "CALL",
@@ -176,6 +180,20 @@ RULE_TURNS = 6
 
 # Annotated: fast_replace is cached, and the cache's wrapper does not keep its generic type.
 _replace: Callable[..., EleusisState] = fast_replace(EleusisState)
+
+ROUND_OVER = Said("the round is over")
+_PHASE_FIRST = {
+    "rule": Said("give the round's secret rule first"),
+    "offer": Said("declare yourself Forecaster or pass"),
+    "call": Said("call the play right or wrong"),
+}
+"""Why no card may be played now, by the round's phase (the seat's turn, but not to play)."""
+_NOT_NOW = {
+    "forecast": Said("you may declare yourself Forecaster just after your own play"),
+    "call": Said("only the Forecaster calls, and only a play just made"),
+    "pass": Said("play a card, a string, or declare no play"),
+}
+"""Why a kind of move is refused when a play is due."""
 
 
 def first_player(players: Sequence[int], starter: Card) -> int:
@@ -410,21 +428,17 @@ class Eleusis(Rules[EleusisState, EleusisView]):
 
     def explain(self, view: EleusisView, card: Card) -> str | None:
         if view.result is not None:
-            return "the round is over"
+            return ROUND_OVER
         if view.seat is not None and view.seat in view.expelled:
-            return "you were expelled from this round"
+            return Said("you were expelled from this round")
         if view.seat is not None and view.seat == view.forecaster:
-            return "the Forecaster plays no cards while he forecasts"
+            return Said("the Forecaster plays no cards while he forecasts")
         if not has_turn(view):
-            return "it is not your turn"
+            return NOT_YOUR_TURN
         if view.phase != "play":
-            return {
-                "rule": "give the round's secret rule first",
-                "offer": "declare yourself Forecaster or pass",
-                "call": "call the play right or wrong",
-            }.get(view.phase, "it is not your turn")
+            return _PHASE_FIRST.get(view.phase, NOT_YOUR_TURN)
         if card not in view.hand:
-            return f"you do not hold {card.display}"
+            return not_held(card)
         return None
 
     # -- playing -------------------------------------------------------------------------------
@@ -434,15 +448,15 @@ class Eleusis(Rules[EleusisState, EleusisView]):
             return IllegalMove(reason, move=move, seat=seat)
 
         if state.result is not None:
-            raise illegal("the round is over")
+            raise illegal(ROUND_OVER)
         if seat != state.turn:
-            raise illegal("it is not your turn")
+            raise illegal(NOT_YOUR_TURN)
         kind, phase = move.kind, state.phase
         if phase == "rule":
             if kind != "rule":
-                raise illegal("the dealer gives the round's secret rule first")
+                raise illegal(Said("the dealer gives the round's secret rule first"))
             if move.text is None:
-                raise illegal("a rule move gives its rule")
+                raise illegal(Said("a rule move gives its rule"))
             try:
                 rule = SecretRule.parse(move.text)
             except RuleError as error:
@@ -450,56 +464,50 @@ class Eleusis(Rules[EleusisState, EleusisView]):
             state, event = self._commit(state, rule.text)
             return state, [event]
         if kind == "rule":
-            raise illegal("the rule is given once, before the first play")
+            raise illegal(Said("the rule is given once, before the first play"))
         if phase == "offer":
             if kind == "forecast":
                 return self._forecast(state, seat)
             if kind == "pass":
                 return self._next(state, seat)
-            raise illegal("you have just played: declare yourself Forecaster ('forecast') or not ('pass')")
+            raise illegal(Said("you have just played: declare yourself Forecaster ('forecast') or not ('pass')"))
         if phase == "call":
             awaiting = state.pending
             assert awaiting is not None, "phase 'call' has a pending play (check_position holds to it)"
             if kind != "call":
-                raise illegal(f"call seat {awaiting.seat}'s play right or wrong")
+                raise illegal(Said("call seat {seat}'s play right or wrong", seat=awaiting.seat))
             if awaiting.play == "no-play":
                 if move.verdict == "wrong" and move.card is None:
-                    raise illegal("calling a no-play wrong, name the card that could have been played")
+                    raise illegal(Said("calling a no-play wrong, name the card that could have been played"))
                 if move.card is not None and move.card not in awaiting.cards:
-                    raise illegal(f"seat {awaiting.seat} does not hold {move.card.display}")
+                    raise illegal(Said("seat {seat} does not hold {card}", seat=awaiting.seat, card=move.card))
             elif move.card is not None:
-                raise illegal("only a call of a no-play names a card")
+                raise illegal(Said("only a call of a no-play names a card"))
             return self._judge(state, awaiting, move, shuffle)
         # phase == "play"
         if kind in ("forecast", "call", "pass"):
-            raise illegal(
-                {
-                    "forecast": "you may declare yourself Forecaster just after your own play",
-                    "call": "only the Forecaster calls, and only a play just made",
-                    "pass": "play a card, a string, or declare no play",
-                }[kind]
-            )
+            raise illegal(_NOT_NOW[kind])
         hand = state.hands[seat]
         if kind == "play":
             assert move.card is not None, "a play names its card (Move checks its fields)"
             if move.suit is not None or move.then is not None:
-                raise illegal("an Eleusis play is one card (a string names its cards)")
+                raise illegal(Said("an Eleusis play is one card (a string names its cards)"))
             if move.card not in hand:
-                raise illegal(f"you do not hold {move.card.display}")
+                raise illegal(not_held(move.card))
             pending = Pending(seat, "play", (move.card,))
         elif kind == "string":
             assert move.cards is not None, "a string names its cards (Move checks its fields)"
             missing = Counter(move.cards) - Counter(hand)
             if missing:
-                raise illegal(
-                    f"you do not hold {display(sorted(missing.elements()))}"
-                    + (" twice" if any(c in hand for c in missing) else "")
-                )
+                lacking = tuple(sorted(missing.elements()))
+                if any(c in hand for c in missing):
+                    raise illegal(Said("you do not hold {cards} twice", cards=lacking))
+                raise illegal(Said("you do not hold {cards}", cards=lacking))
             pending = Pending(seat, "string", move.cards)
         elif kind == "no-play":
             pending = Pending(seat, "no-play", hand)
         else:
-            raise illegal(f"Eleusis has no move {kind!r}")
+            raise illegal(self.no_move(kind))
         if state.forecaster is not None:
             return _replace(state, phase="call", turn=state.forecaster, pending=pending), []
         return self._judge(state, pending, None, shuffle)
@@ -594,9 +602,9 @@ class Eleusis(Rules[EleusisState, EleusisView]):
         events = [*cards.events, {"type": "judgement", "hand": state.hand, **judgement.to_json()}]
         state = cards.into(state, pending=None, judgements=state.judgements + (judgement,), **changes)
         if round_ends or not state.hands[seat]:
-            return self._end(state, "out", f"seat {seat} has no cards left", events)
+            return self._end(state, "out", Said("{seats} has no cards left", seats=seats_words([seat])), events)
         if state.layout_size >= HARD_STOP:
-            return self._end(state, "blocked", f"the layout reached {HARD_STOP} cards", events)
+            return self._end(state, "blocked", Said("the layout reached {n} cards", n=HARD_STOP), events)
         if self._may_declare(state, seat):
             return _replace(state, phase="offer", turn=seat), events
         return self._next(state, seat, events)
@@ -632,10 +640,9 @@ class Eleusis(Rules[EleusisState, EleusisView]):
             candidate = (seat + k) % state.seats
             if candidate in active:
                 return _replace(state, phase="play", turn=candidate), events
-        reason = (
-            "every player is expelled" if state.forecaster is None else "every player but the Forecaster is expelled"
-        )
-        return self._end(state, "blocked", reason, events)
+        if state.forecaster is None:
+            return self._end(state, "blocked", Said("every player is expelled"), events)
+        return self._end(state, "blocked", Said("every player but the Forecaster is expelled"), events)
 
     def _end(self, state: EleusisState, how: str, reason: str, events: list[Event]) -> tuple[EleusisState, list[Event]]:
         """Score the round and reveal its rule."""

@@ -56,6 +56,7 @@ from fairdeal.rules.base import Shuffler
 from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import check_turn
 from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import not_held
 from fairdeal.rules.base import refuser
 from fairdeal.rules.base import seat_fields
 from fairdeal.rules.base import seat_to_act
@@ -74,6 +75,9 @@ from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import describe_chips
 from fairdeal.rules.summary import display
 from fairdeal.rules.summary import safe
+from fairdeal.said import Said
+from fairdeal.said import or_words
+from fairdeal.said import suit_words
 
 __all__ = [
     "ChipMove",
@@ -226,6 +230,20 @@ def _rows_json(rows: Sequence[Row | None]) -> dict[str, list[str] | None]:
     return {suit.letter: None if row is None else codes(row) for suit, row in zip(Suit, rows)}
 
 
+def needs(card: Card, needed: Card) -> Said:
+    """Why ``card`` cannot go down yet: ``needed`` must be on the table first.
+
+    >>> needs(Card.parse("9H"), Card.parse("8H"))
+    '9♥ needs 8♥ on the table'
+    """
+    return Said("{card} needs {needed} on the table", card=card, needed=needed)
+
+
+def on_the_table(card: Card) -> Said:
+    """What is said of ``card``, already played to the table."""
+    return Said("{card} is already on the table", card=card)
+
+
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     i = hand.index(card)
     return hand[:i] + hand[i + 1 :]
@@ -342,7 +360,7 @@ class FanTanFamily(Rules[FanTanState, FanTanView]):
         """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
         if card not in hand:
             on_table = self.on_table(card, rows)
-            return on_table or f"you do not hold {card.display}"
+            return on_table or not_held(card)
         allowed = self.playable(rows, opening)
         if allowed is None or card in allowed:
             return None
@@ -425,18 +443,18 @@ class FanTanFamily(Rules[FanTanState, FanTanView]):
             if problem:
                 raise illegal(problem)
             if move.suit is not None:
-                raise illegal(f"{self.title} names no suit")
+                raise illegal(Said("{game} names no suit", game=self.title))
             return self._play(state, seat, move.card)
         if move.kind == "pass":
             able = self._playable_in(hand, state.rows, state.opening)
             if not self.may_pass(bool(able)):
-                raise illegal(f"you must play when you can, and {able[0].display} can be played")
+                raise illegal(Said("you must play when you can, and {card} can be played", card=able[0]))
             moves = [ChipMove("pass", seat, None, 1)] if self.uses_chips else []
             if able:
                 moves += self.pass_penalties(state, seat)
             state = replace(state, turn=(seat + 1) % state.seats, **paid(state, moves))
             return state, [m.to_event(state.hand) for m in moves]
-        raise illegal(f"{self.title} has no move {move.kind!r}: play a card or pass")
+        raise illegal(Said("{game} has no move {kind}: play a card or pass", game=self.title, kind=repr(move.kind)))
 
     def pass_penalties(self, state: FanTanState, seat: int) -> list[ChipMove]:
         """What a seat pays for passing when it could have played (only with ``passing=1``)."""
@@ -660,14 +678,21 @@ class SevensGame(FanTanFamily):
 
     def why_not(self, card: Card, rows: Sequence[Row | None], opening: Rank | None, hand: Sequence[Card]) -> str:
         if opening is None:
-            return f"the first card must be {' or '.join('a ' + r.label for r in self.openers)}"
+            ranks = or_words([Said("a {rank}", rank=rank.label) for rank in self.openers])
+            return Said("the first card must be {ranks}", ranks=ranks)
         row = rows[card.suit]
         # The card waits for its neighbour on the side of the row's opening card.
         step = 1 if self.position(card.rank) < self.position(opening) else -1
         needed = Card(self.order[self.position(card.rank) + step], card.suit)
         if row is None and needed.rank != opening:
-            return f"{card.display} needs {needed.display} on the table (the {card.suit.plural} row opens with {Card(opening, card.suit).display})"
-        return f"{card.display} needs {needed.display} on the table"
+            return Said(
+                "{card} needs {needed} on the table (the {suit} row opens with {opener})",
+                card=card,
+                needed=needed,
+                suit=suit_words(card.suit),
+                opener=Card(opening, card.suit),
+            )
+        return needs(card, needed)
 
     def on_table(self, card: Card, rows: Sequence[Row | None]) -> str | None:
         row = rows[card.suit]
@@ -678,8 +703,8 @@ class SevensGame(FanTanFamily):
             return None
         last = len(self.order) - 1
         if (card is row[1] and high == last) or (card is row[0] and low == 0):
-            return f"the {card.suit.plural} row is closed at {card.display}"
-        return f"{card.display} is already on the table"
+            return Said("the {suit} row is closed at {card}", suit=suit_words(card.suit), card=card)
+        return on_the_table(card)
 
     def place(self, state: FanTanState, card: Card) -> tuple[dict[str, Any], bool]:
         row = state.rows[card.suit]
@@ -851,18 +876,22 @@ class SequenceGame(FanTanFamily):
         assert row is not None
         wanted = _following(row[1])
         if wanted in hand:
-            return f"you must follow with {wanted.display}"
+            return Said("you must follow with {card}", card=wanted)
         if card.suit != wanted.suit:
-            return f"no new suit until all 13 {wanted.suit.plural} are down: the next card is {wanted.display}"
-        return f"{card.display} needs {wanted.display} on the table"
+            return Said(
+                "no new suit until all 13 {suits} are down: the next card is {card}",
+                suits=suit_words(wanted.suit),
+                card=wanted,
+            )
+        return needs(card, wanted)
 
     def on_table(self, card: Card, rows: Sequence[Row | None]) -> str | None:
         row = rows[card.suit]
         if row is None or (card.rank - row[0].rank) % 13 >= _row_length(row):
             return None
         if _row_length(row) == 13:
-            return f"all 13 {card.suit.plural} are down"
-        return f"{card.display} is already on the table"
+            return Said("all 13 {suits} are down", suits=suit_words(card.suit))
+        return on_the_table(card)
 
     def place(self, state: FanTanState, card: Card) -> tuple[dict[str, Any], bool]:
         row = state.rows[card.suit]

@@ -48,6 +48,7 @@ from fairdeal.rules.base import SeatView
 from fairdeal.rules.base import Shuffler
 from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import not_held
 from fairdeal.rules.base import seat_fields
 from fairdeal.rules.base import seat_to_act
 from fairdeal.rules.base import suit_counts
@@ -72,6 +73,7 @@ from fairdeal.rules.summary import describe_draws
 from fairdeal.rules.summary import describe_plays
 from fairdeal.rules.summary import plays_from_json
 from fairdeal.rules.summary import plays_json
+from fairdeal.said import Said
 
 __all__ = ["GoBoom", "GoBoomState", "GoBoomView", "HollywoodGoBoom", "go_boom_points", "round_winner", "strength"]
 
@@ -177,10 +179,10 @@ class GoBoomView(SeatView):
 def _why_not(card: Card, *, hand: Sequence[Card], previous: Card | None) -> str | None:
     """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
-        return f"you do not hold {card.display}"
+        return not_held(card)
     if previous is None or _matches(card, previous):  # (any card leads)
         return None
-    return f"{card.display} does not match {previous.display} in suit or rank"
+    return Said("{card} does not match {top} in suit or rank", card=card, top=previous)
 
 
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -313,8 +315,8 @@ class GoBoom(RoundGame[GoBoomState, GoBoomView]):
 
     # -- a round: follow the previous card by suit or rank, or draw ---------------
 
-    lead_due = "you lead this round: put down any card"
-    moves_hint = "play a card, draw, or pass"
+    lead_due = Said("you lead this round: put down any card")
+    moves_hint = Said("play a card, draw, or pass")
 
     def wanted_by(self, table: GoBoomState | GoBoomView) -> Card | None:
         return table.previous
@@ -340,20 +342,20 @@ class GoBoom(RoundGame[GoBoomState, GoBoomView]):
     def play_problem(self, state: GoBoomState, seat: int, move: Move) -> str | None:
         assert move.card is not None, "a play names its card (Move refuses one that does not)"
         problem = _why_not(move.card, hand=state.hands[seat], previous=state.previous)
-        return problem or (f"{self.title} names no suit" if move.suit is not None else None)
+        return problem or (Said("{game} names no suit", game=self.title) if move.suit is not None else None)
 
     def must_answer(self, able: Sequence[Card], wanted: Card) -> str:
-        return f"you must play when you can, and {able[0].display} matches {wanted.display}"
+        return Said("you must play when you can, and {card} matches {wanted}", card=able[0], wanted=wanted)
 
     def stuck(
         self, state: GoBoomState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]
     ) -> tuple[GoBoomState, list[Event]]:
         if kind == "draw":
             if not state.stock:
-                raise illegal("the stock is empty: there is nothing to draw")
+                raise illegal(Said("the stock is empty: there is nothing to draw"))
             return _replace(state, **draw_from_stock(state, seat)), []
         if state.stock:
-            raise illegal("you may pass only when the stock is empty: draw until a card matches")
+            raise illegal(Said("you may pass only when the stock is empty: draw until a card matches"))
         return self._acted(_replace(state, passed=state.passed + (seat,))), []
 
     def play(self, state: GoBoomState, seat: int, card: Card) -> tuple[GoBoomState, list[Event]]:

@@ -77,8 +77,11 @@ from fairdeal.rules.sequence import deal_round
 from fairdeal.rules.sequence import replace_state
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import display
+from fairdeal.said import Said
 
 __all__ = ["DoubleStops", "Michigan", "MichiganSheet", "PAY_CARDS", "Spin"]
+
+_BID_OR_PASS = Said("the extra hand is up for auction: bid for it or pass")
 
 PAY_CARDS: tuple[Card, ...] = tuple(map(Card.parse, ("AH", "KC", "QD", "JS")))
 """Michigan's layout: the pay (boodle) cards, in the order their counters are staked."""
@@ -261,18 +264,23 @@ class Michigan(RunGame):
     def explain_phase(self, view: RunView) -> str:
         if view.phase == "choose":
             if view.seat == view.dealer:
-                return "first say what becomes of the extra hand: keep your own hand, exchange it for the extra hand, or auction the extra hand"
-            return "the dealer is deciding about the extra hand"
+                return Said(
+                    "first say what becomes of the extra hand: keep your own hand, exchange it for the extra hand, "
+                    "or auction the extra hand"
+                )
+            return Said("the dealer is deciding about the extra hand")
         if view.seat == view.turn:
-            return "the extra hand is up for auction: bid for it or pass"
-        return "the extra hand is being auctioned"
+            return _BID_OR_PASS
+        return Said("the extra hand is being auctioned")
 
     def apply_phase(self, state: RunState, seat: int, move: Move, illegal: Any) -> tuple[RunState, list[Event]]:
         if seat != state.turn:
             who = (
-                "the dealer decides about the extra hand" if state.phase == "choose" else f"seat {state.turn} bids next"
+                Said("the dealer decides about the extra hand")
+                if state.phase == "choose"
+                else Said("seat {seat} bids next", seat=state.turn)
             )
-            raise illegal(f"it is not your turn: {who}")
+            raise illegal(Said("it is not your turn: {who}", who=who))
         first = (state.dealer + 1) % state.seats
         if state.phase == "choose":
             if move.kind == "keep":
@@ -282,17 +290,17 @@ class Michigan(RunGame):
             if move.kind == "auction":
                 return replace_state(state, phase="auction", turn=first), []
             raise illegal(
-                "first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand"
+                Said("first the dealer keeps his hand, exchanges it for the extra hand, or auctions the extra hand")
             )
         if move.kind == "bid":
             amount = move.amount
             assert amount is not None  # a bid names its amount (BID requires it)
             if amount > self.options["max_bid"]:
-                raise illegal(f"a bid is at most {self.options['max_bid']} counters")
+                raise illegal(Said("a bid is at most {n} counters", n=self.options["max_bid"]))
         elif move.kind == "pass":
             amount = None
         else:
-            raise illegal("the extra hand is up for auction: bid for it or pass")
+            raise illegal(_BID_OR_PASS)
         state = replace_state(state, bids=state.bids + ((seat, amount),))
         after = (seat + 1) % state.seats
         if after != state.dealer:
@@ -488,5 +496,7 @@ class Spin(Michigan):
 
     def why_not_special(self, base: Seq[Card]) -> str:
         if base:
-            return f"A♦ goes down only with a play of yours, to stop the run (Spin): play {base[0].display} then A♦"
-        return "A♦ goes down only with a play of yours, to stop the run (Spin)"
+            return Said(
+                "A♦ goes down only with a play of yours, to stop the run (Spin): play {card} then A♦", card=base[0]
+            )
+        return Said("A♦ goes down only with a play of yours, to stop the run (Spin)")

@@ -42,6 +42,7 @@ from fairdeal.rules.base import SeatView
 from fairdeal.rules.base import Shuffler
 from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import not_held
 from fairdeal.rules.base import seat_fields
 from fairdeal.rules.base import seat_to_act
 from fairdeal.rules.base import suit_counts
@@ -63,6 +64,8 @@ from fairdeal.rules.summary import display
 from fairdeal.rules.summary import plays_from_json
 from fairdeal.rules.summary import plays_json
 from fairdeal.rules.summary import safe
+from fairdeal.said import Said
+from fairdeal.said import suit_words
 
 __all__ = [
     "RollingStone",
@@ -179,13 +182,15 @@ class RollingStoneView(SeatView):
 def _why_not(card: Card, *, hand: Sequence[Card], led: Card | None) -> str | None:
     """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
     if card not in hand:
-        return f"you do not hold {card.display}"
+        return not_held(card)
     if led is None or card.suit == led.suit:
         return None
-    follow = sorted(c for c in hand if c.suit == led.suit)
+    follow = tuple(sorted(c for c in hand if c.suit == led.suit))
     if follow:
-        return f"you must follow suit: {led.suit.plural} were led and you hold {' '.join(c.display for c in follow)}"
-    return f"you hold no {led.suit.plural}: you cannot follow, so you pick up the trick (pass)"
+        return Said(
+            "you must follow suit: {suits} were led and you hold {cards}", suits=suit_words(led.suit), cards=follow
+        )
+    return Said("you hold no {suits}: you cannot follow, so you pick up the trick (pass)", suits=suit_words(led.suit))
 
 
 class Played(TypedDict):
@@ -345,7 +350,7 @@ class RollingStone(RoundGame[RollingStoneState, RollingStoneView]):
 
     # -- a trick: follow suit, or pick it up -----------------------------------------------
 
-    moves_hint = "play a card, or pass to pick up the trick"
+    moves_hint = Said("play a card, or pass to pick up the trick")
     table_word = "trick"
 
     def wanted_by(self, table: RollingStoneState | RollingStoneView) -> Card | None:
@@ -372,12 +377,12 @@ class RollingStone(RoundGame[RollingStoneState, RollingStoneView]):
 
     def play_problem(self, state: RollingStoneState, seat: int, move: Move) -> str | None:
         if move.suit is not None:
-            return f"{self.title} names no suit"
+            return Said("{game} names no suit", game=self.title)
         assert move.card is not None  # a play names its card (every declaration of "play" requires it)
         return _why_not(move.card, hand=state.hands[seat], led=state.led)
 
     def must_answer(self, able: Sequence[Card], wanted: Card) -> str:
-        return f"you must follow suit when you can, and {min(able).display} follows"
+        return Said("you must follow suit when you can, and {card} follows", card=min(able))
 
     def stuck(
         self, state: RollingStoneState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]
@@ -427,9 +432,9 @@ class RollingStone(RoundGame[RollingStoneState, RollingStoneView]):
         assert state.turn is not None, "a trick begins with a seat to lead"
         here = position(state.turn, state.hands)
         if here in state.seen:
-            reason = "the play went round in a circle: the same cards in the same hands, the same seat to lead"
+            reason = Said("the play went round in a circle: the same cards in the same hands, the same seat to lead")
         elif len(state.tricks) >= self.options["trick_limit"]:
-            reason = f"no one went out in {len(state.tricks)} tricks"
+            reason = Said("no one went out in {n} tricks", n=len(state.tricks))
         else:
             return _replace(state, seen=state.seen | {here})
         counts = tuple(len(h) for h in state.hands)

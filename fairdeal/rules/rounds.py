@@ -42,6 +42,7 @@ from fairdeal.rules.move import PLAY
 from fairdeal.rules.move import MoveKind
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import display
+from fairdeal.said import Said
 
 __all__ = ["RoundGame", "RoundView", "lead_longest_suit"]
 
@@ -70,9 +71,9 @@ class RoundGame(Rules[RoundStateT, RoundViewT]):
 
     moves: ClassVar[tuple[MoveKind, ...]] = (PLAY, PASS)
 
-    lead_due: ClassVar[str] = "you lead: put down any card"
+    lead_due: ClassVar[str] = Said("you lead: put down any card")
     """Why a leader may not pass (nor draw)."""
-    moves_hint: ClassVar[str] = "play a card or pass"
+    moves_hint: ClassVar[str] = Said("play a card or pass")
     """The moves the game has, as a refusal of another kind of move names them."""
     table_word: ClassVar[str] = "round"
     """What the replay calls the cards on the table (``"; trick 9♣ K♣"``, ``"; trick over"``)."""
@@ -164,7 +165,9 @@ class RoundGame(Rules[RoundStateT, RoundViewT]):
             if able:
                 raise illegal(self.must_answer(able, wanted))
             return self.stuck(state, seat, move.kind, illegal)
-        raise illegal(f"{self.title} has no move {move.kind!r}: {self.moves_hint}")
+        raise illegal(
+            Said("{game} has no move {kind}: {moves}", game=self.title, kind=repr(move.kind), moves=self.moves_hint)
+        )
 
     def describe_table(self, before: RoundStateT, after: RoundStateT, names: SeatNames) -> str:
         cards = self.in_play(after)

@@ -8,6 +8,12 @@ and :class:`~fairdeal.cards.Rank` are letters, tuples and lists are arrays, ``X 
 schema (no member but those declared; ``NotRequired`` members may be left out), which the
 service's OpenAPI document carries for each game and which a test holds every view to.
 
+A member may say what a page calls it: ``Annotated[int, Label("Cards to draw")]`` (a
+:class:`Label`, with what each of a text member's ``values`` means). :func:`labels_of` gives a
+declaration's labels as the catalogue shows them (its entry's ``table``), for the table page's
+renderer that knows nothing of a game (``generic.js``, a plugin's game's), and the schema gives
+the label as the member's ``title``.
+
 >>> from typing import NotRequired, TypedDict
 >>> class Pile(TypedDict):
 ...     top: Card
@@ -24,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from typing import Annotated
 from typing import Any
 from typing import Literal
 from typing import NotRequired
@@ -33,7 +40,7 @@ from fairdeal.cards import Card
 from fairdeal.cards import Rank
 from fairdeal.cards import Suit
 
-__all__ = ["CARD", "schema_of"]
+__all__ = ["CARD", "Label", "schema_of", "labels_of"]
 
 CARD: dict[str, Any] = {
     "type": "string",
@@ -51,6 +58,70 @@ _PLAIN: dict[Any, dict[str, Any]] = {
 }
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Label:
+    """What a page calls a member of a game's table (``Annotated[int, Label("Cards to draw")]``),
+    and, for a text member with a few values, what each value means (``values``). The words are
+    English, as the game declares all its words; the game's package translates them (its
+    ``i18n/<lang>.json``, the game's ``table``: :mod:`fairdeal.rules.translations`).
+
+    A member whose type is an object declared elsewhere (without labels) labels its members with
+    ``fields``, by name.
+
+    >>> Label("Direction of play", values={"clockwise": "to the left"}).to_json()
+    {'label': 'Direction of play', 'values': {'clockwise': 'to the left'}}
+    >>> Label("What fits", fields={"suit": Label("suit")}).to_json()
+    {'label': 'What fits', 'fields': {'suit': {'label': 'suit'}}}
+    """
+
+    text: str
+    values: dict[str, str] | None = None
+    fields: dict[str, Label] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"label": self.text}
+        if self.values:
+            out["values"] = dict(self.values)
+        if self.fields:
+            out["fields"] = {name: label.to_json() for name, label in self.fields.items()}
+        return out
+
+
+def labels_of(hint: Any) -> dict[str, Any]:
+    r"""What a :class:`~typing.TypedDict` declares of its members' :class:`Label`\ s, by member: each
+    labelled one's ``label`` (and ``values``), and ``fields``, its own members' the same way (for a
+    member that is a typed object itself); empty when nothing is labelled.
+
+    >>> from typing import Annotated, TypedDict
+    >>> class Table(TypedDict):
+    ...     penalty: Annotated[int, Label("Cards to draw")]
+    ...     next: Annotated[dict[str, str], Label("What fits", fields={"suit": Label("suit")})]
+    ...     turn: int | None
+    >>> labels_of(Table)
+    {'penalty': {'label': 'Cards to draw'}, 'next': {'label': 'What fits', 'fields': {'suit': {'label': 'suit'}}}}
+    >>> schema_of(Table)["properties"]["penalty"]
+    {'type': 'integer', 'title': 'Cards to draw'}
+    """
+    if not typing.is_typeddict(hint):
+        return {}
+    out: dict[str, Any] = {}
+    for name, member in typing.get_type_hints(hint, include_extras=True).items():
+        if typing.get_origin(member) in (NotRequired, Required):
+            member = typing.get_args(member)[0]
+        if typing.get_origin(member) is not Annotated:
+            continue
+        base, *extras = typing.get_args(member)
+        label = next((extra for extra in extras if isinstance(extra, Label)), None)
+        if label is None:
+            continue
+        words = label.to_json()
+        inner = {**labels_of(base), **words.get("fields", {})}
+        if inner:
+            words["fields"] = inner
+        out[name] = words
+    return out
+
+
 def schema_of(hint: Any) -> dict[str, Any]:
     """The JSON Schema of what a value of type ``hint`` is in JSON.
 
@@ -61,6 +132,13 @@ def schema_of(hint: Any) -> dict[str, Any]:
     """
     if hint is Any:
         return {}
+    if typing.get_origin(hint) is Annotated:
+        base, *extras = typing.get_args(hint)
+        schema = schema_of(base)
+        label = next((extra for extra in extras if isinstance(extra, Label)), None)
+        if label is not None:
+            schema["title"] = label.text
+        return schema
     if hint is Card:
         return dict(CARD)
     if hint is Suit:

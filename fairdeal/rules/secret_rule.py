@@ -35,6 +35,7 @@ from typing import NoReturn
 
 from fairdeal.cards import Card
 from fairdeal.cards import Suit
+from fairdeal.said import Said
 
 __all__ = [
     "EXAMPLES",
@@ -83,8 +84,13 @@ class RuleError(ValueError):
         self.text = text
         self.position = position
         self.reason = reason
-        where = "" if position is None else f" at column {position}"
-        super().__init__(f"rule {_excerpt(text, position)!r}{where}: {reason}")
+        quoted = repr(_excerpt(text, position))
+        if position is None:
+            super().__init__(Said("rule {rule}: {reason}", rule=quoted, reason=reason))
+        else:
+            super().__init__(
+                Said("rule {rule} at column {column}: {reason}", rule=quoted, column=position, reason=reason)
+            )
 
 
 def _excerpt(text: str, position: int | None, width: int = 60) -> str:
@@ -106,11 +112,12 @@ class _Type(enum.Enum):
     COLOUR = "a colour"
 
     @property
-    def noun(self) -> str:
-        return self.value
+    def noun(self) -> Said:
+        return _NOUNS[self]
 
 
 _N, _B, _S, _C = _Type.NUMBER, _Type.CONDITION, _Type.SUIT, _Type.COLOUR
+_NOUNS = {_N: Said("a number"), _B: Said("a condition"), _S: Said("a suit"), _C: Said("a colour")}
 
 # Typed as the literal slots so that ``env[slot]`` is known to be a card (or a count).
 _CARD_VALUES: dict[str, Literal[0, 1, 2, 3]] = {"card": 0, "last": 1, "last2": 2, "last3": 3}
@@ -138,17 +145,17 @@ _COLOUR_OF_SUIT = ("black", "red", "red", "black")
 
 # Foreign spellings a person may try, and what this language writes instead.
 _FOREIGN = {
-    "==": "equality is written '='",
-    "<>": "write '!=' for not equal",
-    "=<": "write '<='",
-    "=>": "write '>='",
-    "&&": "write 'and'",
-    "||": "write 'or'",
-    "!": "write 'not', or '!=' for not equal",
-    "&": "write 'and'",
-    "|": "write 'or'",
-    "%": "write 'mod'",
-    "/": "there is no division; 'mod' gives the remainder",
+    "==": Said("equality is written '='"),
+    "<>": Said("write '!=' for not equal"),
+    "=<": Said("write {op}", op="'<='"),
+    "=>": Said("write {op}", op="'>='"),
+    "&&": Said("write {op}", op="'and'"),
+    "||": Said("write {op}", op="'or'"),
+    "!": Said("write 'not', or '!=' for not equal"),
+    "&": Said("write {op}", op="'and'"),
+    "|": Said("write {op}", op="'or'"),
+    "%": Said("write {op}", op="'mod'"),
+    "/": Said("there is no division; 'mod' gives the remainder"),
 }
 _OPERATORS = ("!=", "<=", ">=", "(", ")", ".", "=", "<", ">", "+", "-", "*")
 
@@ -319,9 +326,9 @@ class _Token:
 
     def describe(self) -> str:
         if self.kind == "end":
-            return "the end of the rule"
+            return Said("the end of the rule")
         if self.kind == "number":
-            return f"the number {self.text}"
+            return Said("the number {n}", n=self.text)
         return f"'{self.text}'"
 
 
@@ -339,7 +346,7 @@ def _tokens(text: str) -> list[_Token]:
                 j += 1
             value = int(text[i:j])
             if value > 999:
-                raise RuleError(text, column, f"numbers go from 0 to 999, not {text[i:j]}")
+                raise RuleError(text, column, Said("numbers go from 0 to 999, not {n}", n=text[i:j]))
             tokens.append(_Token("number", str(value), column, value))
             i = j
         elif ch.isascii() and ch.isalpha():
@@ -351,17 +358,17 @@ def _tokens(text: str) -> list[_Token]:
         else:
             two = text[i : i + 2]
             if two in _FOREIGN:
-                raise RuleError(text, column, f"'{two}': {_FOREIGN[two]}")
+                raise RuleError(text, column, Said("{op}: {hint}", op=f"'{two}'", hint=_FOREIGN[two]))
             if two in _OPERATORS:
                 tokens.append(_Token("op", two, column))
                 i += 2
             elif ch in _FOREIGN:
-                raise RuleError(text, column, f"'{ch}': {_FOREIGN[ch]}")
+                raise RuleError(text, column, Said("{op}: {hint}", op=f"'{ch}'", hint=_FOREIGN[ch]))
             elif ch in _OPERATORS:
                 tokens.append(_Token("op", ch, column))
                 i += 1
             else:
-                raise RuleError(text, column, f"'{ch}' is not part of the rule language")
+                raise RuleError(text, column, Said("{char} is not part of the rule language", char=f"'{ch}'"))
     tokens.append(_Token("end", "", n + 1))
     return tokens
 
@@ -369,11 +376,14 @@ def _tokens(text: str) -> list[_Token]:
 def _check_characters(text: str) -> None:
     for i, ch in enumerate(text):
         if not " " <= ch <= "~":
-            kind = "a control character" if ord(ch) < 32 or ord(ch) == 127 else "not plain ASCII"
-            raise RuleError(text, i + 1, f"character U+{ord(ch):04X} is {kind}; a rule is written in plain ASCII")
+            kind = Said("a control character") if ord(ch) < 32 or ord(ch) == 127 else Said("not plain ASCII")
+            said = Said(
+                "character {code} is {kind}; a rule is written in plain ASCII", code=f"U+{ord(ch):04X}", kind=kind
+            )
+            raise RuleError(text, i + 1, said)
 
 
-_ATOM_EXPECTED = "a number, a name or '('"
+_ATOM_EXPECTED = Said("a number, a name or '('")
 
 
 class _Reader:
@@ -404,31 +414,33 @@ class _Reader:
         if node_token:
             self.nodes += 1
             if self.nodes > MAX_NODES:
-                self.fail(token.column, f"a rule holds at most {MAX_NODES} numbers, names and operators")
+                self.fail(token.column, Said("a rule holds at most {n} numbers, names and operators", n=MAX_NODES))
         return token
 
     def fail(self, column: int | None, reason: str) -> NoReturn:
         raise RuleError(self.text, column, reason)
 
     def expected(self, what: str) -> NoReturn:
-        self.fail(self.token.column, f"expected {what}, found {self.token.describe()}")
+        self.fail(self.token.column, Said("expected {what}, found {found}", what=what, found=self.token.describe()))
 
     def type_error(self, column: int, node: _Node, reason: str) -> NoReturn:
-        self.fail(column, f"{_snippet(node)}: {reason}")
+        self.fail(column, Said("{part}: {reason}", part=_snippet(node), reason=reason))
 
     # rule = expr
     def rule(self) -> _Node:
         if self.token.kind == "end":
-            self.fail(1, "the rule is empty; it must say which cards are right, e.g. card.colour != last.colour")
+            self.fail(1, Said("the rule is empty; it must say which cards are right, e.g. card.colour != last.colour"))
         node = self.expr()
         if self.token.kind != "end":
             if self.is_op(")"):
-                self.fail(self.token.column, "unbalanced ')': there is no '(' for it")
+                self.fail(self.token.column, Said("unbalanced ')': there is no '(' for it"))
             if self.is_name("then", "else"):
-                self.fail(self.token.column, f"'{self.token.text}' with no 'if' before it")
-            self.expected("an operator or the end of the rule")
+                self.fail(self.token.column, Said("{word} with no 'if' before it", word=f"'{self.token.text}'"))
+            self.expected(Said("an operator or the end of the rule"))
         if _type(node) is not _B:
-            self.fail(1, f"a rule must be a condition (true or false for the card), not {_type(node).noun}")
+            self.fail(
+                1, Said("a rule must be a condition (true or false for the card), not {noun}", noun=_type(node).noun)
+            )
         return node
 
     # expr = if_expr | or_expr
@@ -447,21 +459,26 @@ class _Reader:
             self.type_error(
                 condition_column,
                 condition,
-                f"the condition of an 'if' must be true or false, not {_type(condition).noun}",
+                Said("the condition of an 'if' must be true or false, not {noun}", noun=_type(condition).noun),
             )
         if not self.is_name("then"):
-            self.expected(f"'then' for the 'if' at column {start}")
+            self.expected(Said("'then' for the 'if' at column {column}", column=start))
         self.take()
         then = self.chain(("or",), self.and_expr)
         if not self.is_name("else"):
-            self.expected(f"'else' for the 'if' at column {start} (every 'if' has one)")
+            self.expected(Said("'else' for the 'if' at column {column} (every 'if' has one)", column=start))
         else_column = self.take().column
         otherwise = self.expr()
         if _type(then) is not _type(otherwise):
             self.fail(
                 else_column,
-                f"the branches of the 'if' at column {start} must be of one type: "
-                f"'then' gives {_type(then).noun}, 'else' gives {_type(otherwise).noun}",
+                Said(
+                    "the branches of the 'if' at column {column} must be of one type: "
+                    "'then' gives {then}, 'else' gives {otherwise}",
+                    column=start,
+                    then=_type(then).noun,
+                    otherwise=_type(otherwise).noun,
+                ),
             )
         return _If(condition, then, otherwise, start)
 
@@ -493,9 +510,13 @@ class _Reader:
                 operands.append(right)
             for side in unchecked + [right]:
                 if _type(side) is not wanted:
-                    joins = "joins conditions" if logical else "takes numbers"
                     built = _Chain(tuple(node_ops), tuple(operands), first.column)
-                    self.type_error(token.column, built, f"'{token.text}' {joins}, not {_type(side).noun}")
+                    op, noun = f"'{token.text}'", _type(side).noun
+                    if logical:
+                        self.type_error(
+                            token.column, built, Said("{op} joins conditions, not {noun}", op=op, noun=noun)
+                        )
+                    self.type_error(token.column, built, Said("{op} takes numbers, not {noun}", op=op, noun=noun))
             unchecked = []
         return _Chain(tuple(node_ops), tuple(operands), first.column)
 
@@ -507,7 +528,7 @@ class _Reader:
         operand = self.not_expr()
         node = _Not(operand, token.column)
         if _type(operand) is not _B:
-            self.type_error(token.column, node, f"'not' takes a condition, not {_type(operand).noun}")
+            self.type_error(token.column, node, Said("'not' takes a condition, not {noun}", noun=_type(operand).noun))
         return node
 
     # comparison = sum [ ("=" | "!=" | "<" | "<=" | ">" | ">=") sum ]
@@ -522,15 +543,25 @@ class _Reader:
         if self.is_op(*comparisons):
             self.fail(
                 self.token.column,
-                f"comparisons do not chain; join them with 'and': a {token.text} b and b {self.token.text} c",
+                Said(
+                    "comparisons do not chain; join them with 'and': a {first} b and b {second} c",
+                    first=token.text,
+                    second=self.token.text,
+                ),
             )
         lt, rt = _type(left), _type(right)
         if token.text in ("=", "!="):
             if lt is not rt:
-                self.type_error(token.column, node, f"{lt.noun} compares with {lt.noun}, not {rt.noun}")
+                self.type_error(
+                    token.column, node, Said("{left} compares with {left}, not {right}", left=lt.noun, right=rt.noun)
+                )
         elif lt is not _N or rt is not _N:
             other = lt if lt is not _N else rt
-            self.type_error(token.column, node, f"'{token.text}' compares numbers; {other.noun} has only = and !=")
+            self.type_error(
+                token.column,
+                node,
+                Said("{op} compares numbers; {noun} has only = and !=", op=f"'{token.text}'", noun=other.noun),
+            )
         return node
 
     def product(self) -> _Node:
@@ -547,7 +578,10 @@ class _Reader:
         if self.is_op("-"):
             self.fail(
                 token.column,
-                f"expected {_ATOM_EXPECTED}, found '-': numbers go from 0 to 999; a negative one is written 0 - 1",
+                Said(
+                    "expected {what}, found '-': numbers go from 0 to 999; a negative one is written 0 - 1",
+                    what=_ATOM_EXPECTED,
+                ),
             )
         if token.kind != "name":
             self.expected(_ATOM_EXPECTED)
@@ -557,7 +591,9 @@ class _Reader:
             if not self.is_op("."):
                 self.fail(
                     self.token.column,
-                    f"{name} is a card: read it as {name}.rank, {name}.suit, {name}.colour or {name}.face",
+                    Said(
+                        "{name} is a card: read it as {name}.rank, {name}.suit, {name}.colour or {name}.face", name=name
+                    ),
                 )
             self.take()
             attribute = self.token
@@ -571,38 +607,51 @@ class _Reader:
         if name in _FUNCTIONS:
             self.take(node_token=True)
             if not self.is_op("("):
-                self.expected(f"'(' after {name}: {name}(card.rank)")
+                self.expected(Said("'(' after {name}: {name}(card.rank)", name=name))
             opened = self.take()
             argument_column = self.token.column
             argument = self.parenthesised(opened)
             node = _Call(name, argument, token.column)
             if _type(argument) is not _N:
-                self.type_error(argument_column, node, f"{name} takes a number, not {_type(argument).noun}")
+                self.type_error(
+                    argument_column,
+                    node,
+                    Said("{name} takes a number, not {noun}", name=name, noun=_type(argument).noun),
+                )
             return node
         if name in _ATTRIBUTES:
             if self.tokens[self.at + 1].text == "(":
-                self.fail(token.column, f"{name} is read from a card: write card.{name}, not {name}(card)")
-            self.fail(token.column, f"{name} is read from a card: card.{name}, last.{name}, ...")
+                self.fail(
+                    token.column, Said("{name} is read from a card: write card.{name}, not {name}(card)", name=name)
+                )
+            self.fail(token.column, Said("{name} is read from a card: card.{name}, last.{name}, ...", name=name))
         if name == "if":
             self.fail(
                 token.column,
-                "this 'if' must be in parentheses, (if ... then ... else ...): "
-                "only a whole rule, the part after 'else' or a part in parentheses is a bare 'if'",
+                Said(
+                    "this 'if' must be in parentheses, (if ... then ... else ...): "
+                    "only a whole rule, the part after 'else' or a part in parentheses is a bare 'if'"
+                ),
             )
         if name in _KEYWORDS:
             self.expected(_ATOM_EXPECTED)
         close = difflib.get_close_matches(name, _VOCABULARY, n=1, cutoff=0.6)
-        self.fail(token.column, f"unknown name '{name}'" + (f"; did you mean '{close[0]}'?" if close else ""))
+        if close:
+            self.fail(
+                token.column,
+                Said("unknown name {name}; did you mean {close}?", name=f"'{name}'", close=f"'{close[0]}'"),
+            )
+        self.fail(token.column, Said("unknown name {name}", name=f"'{name}'"))
 
     def parenthesised(self, opened: _Token) -> _Node:
         """The expression after the '(' ``opened``, up to its ')'."""
         # Counted as written, so that a text of redundant parentheses cannot recurse deep.
         self.parens += 1
         if self.parens > MAX_DEPTH:
-            self.fail(opened.column, f"parentheses nest at most {MAX_DEPTH} deep")
+            self.fail(opened.column, Said("parentheses nest at most {n} deep", n=MAX_DEPTH))
         node = self.expr()
         if not self.is_op(")"):
-            self.expected(f"')' to close the '(' at column {opened.column}")
+            self.expected(Said("')' to close the '(' at column {column}", column=opened.column))
         self.take()
         self.parens -= 1
         return node
@@ -610,12 +659,19 @@ class _Reader:
     @staticmethod
     def _unknown_attribute(card: str, token: _Token) -> str:
         if token.kind != "name":
-            return f"expected rank, suit, colour or face after '{card}.', found {token.describe()}"
+            return Said(
+                "expected rank, suit, colour or face after {card}, found {found}",
+                card=f"'{card}.'",
+                found=token.describe(),
+            )
         if token.text in _FUNCTIONS:
-            return f"{token.text} is a function of a number: {token.text}({card}.rank)"
+            return Said("{name} is a function of a number: {name}({card}.rank)", name=token.text, card=card)
         close = difflib.get_close_matches(token.text, list(_ATTRIBUTES), n=1, cutoff=0.6)
-        hint = f"; did you mean '{close[0]}'?" if close else "; a card has rank, suit, colour and face"
-        return f"unknown attribute '{token.text}'{hint}"
+        if close:
+            return Said(
+                "unknown attribute {name}; did you mean {close}?", name=f"'{token.text}'", close=f"'{close[0]}'"
+            )
+        return Said("unknown attribute {name}; a card has rank, suit, colour and face", name=f"'{token.text}'")
 
 
 # --- judging ---------------------------------------------------------------
@@ -718,16 +774,20 @@ def _compile_binary(apply: Callable[[Any, Any], Any], left: _Node, right: _Node)
 def _read(text: str) -> _Node:
     """The checked tree of ``text``, or :class:`RuleError`."""
     if not isinstance(text, str):
-        raise RuleError(repr(text), None, f"a rule is text, not {type(text).__name__}")
+        raise RuleError(repr(text), None, Said("a rule is text, not {type}", type=type(text).__name__))
     if len(text) > MAX_RULE_CHARS:
         raise RuleError(
-            text, MAX_RULE_CHARS + 1, f"a rule is at most {MAX_RULE_CHARS} characters; this one has {len(text)}"
+            text,
+            MAX_RULE_CHARS + 1,
+            Said("a rule is at most {most} characters; this one has {n}", most=MAX_RULE_CHARS, n=len(text)),
         )
     _check_characters(text)
     tree = _Reader(text).rule()
     depth, column = _depth(tree)
     if depth > MAX_DEPTH:
-        raise RuleError(text, column, f"a rule nests at most {MAX_DEPTH} levels deep; this one nests {depth}")
+        raise RuleError(
+            text, column, Said("a rule nests at most {most} levels deep; this one nests {n}", most=MAX_DEPTH, n=depth)
+        )
     return tree
 
 
@@ -791,7 +851,11 @@ class SecretRule:
             raise RuleError(
                 self.text,
                 None,
-                f"its canonical text has {len(canonical)} characters; a rule is at most {MAX_RULE_CHARS}",
+                Said(
+                    "its canonical text has {n} characters; a rule is at most {most}",
+                    n=len(canonical),
+                    most=MAX_RULE_CHARS,
+                ),
             )
         object.__setattr__(self, "text", canonical)
         object.__setattr__(self, "_judge", _compile(tree))

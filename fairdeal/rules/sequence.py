@@ -47,6 +47,8 @@ from fairdeal.cards import Rank
 from fairdeal.cards import Suit
 from fairdeal.cards import codes
 from fairdeal.rules.base import DEALS
+from fairdeal.rules.base import HAND_OVER
+from fairdeal.rules.base import NOT_YOUR_TURN
 from fairdeal.rules.base import WHOLE_PACK
 from fairdeal.rules.base import Event
 from fairdeal.rules.base import HandResult
@@ -61,12 +63,14 @@ from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import check_turn
 from fairdeal.rules.base import fast_replace
 from fairdeal.rules.base import has_turn
+from fairdeal.rules.base import not_held
 from fairdeal.rules.base import refuser
 from fairdeal.rules.base import seat_fields
 from fairdeal.rules.base import seat_to_act
 from fairdeal.rules.base import went_out
 from fairdeal.rules.fan_tan import ChipMove
 from fairdeal.rules.fan_tan import chip_lines
+from fairdeal.rules.fan_tan import on_the_table
 from fairdeal.rules.move import PLAY
 from fairdeal.rules.move import Count
 from fairdeal.rules.move import Field
@@ -80,8 +84,15 @@ from fairdeal.rules.position import hand_places
 from fairdeal.rules.summary import HandSummary
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import display
+from fairdeal.said import Said
+from fairdeal.said import or_words
+from fairdeal.said import suit_word
+from fairdeal.said import suit_words
 
 __all__ = ["ACE_HIGH", "ACE_LOW", "RunGame", "RunState", "RunView", "Sequence", "deal_round", "replace_state"]
+
+NOT_BEGUN = Said("the play has not begun")
+"""Why no card may be played before the play begins (Michigan's extra hand)."""
 
 ACE_HIGH: tuple[Rank, ...] = tuple(Rank)[1:] + (Rank.ACE,)
 """2, 3, ..., K, A: a suit's order in Sequence and the Michigan games."""
@@ -517,16 +528,16 @@ class RunGame(Rules[RunState, RunView]):
 
     def explain(self, view: RunView, card: Card) -> str | None:
         if view.result is not None:
-            return "the hand is over"
+            return HAND_OVER
         if view.phase != "play":
             return self.explain_phase(view)
         if view.seat is None or view.seat != view.turn:
-            return "it is not your turn"
+            return NOT_YOUR_TURN
         hand = view.hand
         if card not in hand:
             if card in view.on_table:
-                return f"{card.display} is already on the table"
-            return f"you do not hold {card.display}"
+                return on_the_table(card)
+            return not_held(card)
         base = self.playable(hand, view.current, view.fork, view.stopped, view.privilege)
         if card in base:
             return None
@@ -534,23 +545,29 @@ class RunGame(Rules[RunState, RunView]):
             return self.why_not_special(base)
         if view.current is not None:
             wanted = [c for c in self.wanted(view.current, view.fork) if c in hand]
-            return f"you must play {' or '.join(c.display for c in wanted)}, the next card of the run"
+            return Said("you must play {cards}, the next card of the run", cards=or_words(wanted))
         if self.new_suit and card.suit == view.stopped and any(c.suit != card.suit for c in hand):
-            return f"begin a new suit: the {card.suit.plural} run has just stopped"
+            return Said("begin a new suit: the {suits} run has just stopped", suits=suit_words(card.suit))
         lowest = self.lowest(c for c in hand if c.suit == card.suit)
-        return f"a lead is your lowest card of a suit: your lowest {card.suit.plural[:-1]} is {lowest.display}"
+        return Said(
+            "a lead is your lowest card of a suit: your lowest {suit} is {card}", suit=suit_word(card.suit), card=lowest
+        )
 
     def explain_phase(self, view: RunView) -> str:
         """Why no card may be played before the play begins (Michigan's extra hand)."""
-        return "the play has not begun"
+        return NOT_BEGUN
 
     def why_not_special(self, base: Seq[Card]) -> str:
         """Why the :attr:`special` card may not go down alone now."""
         assert self.special is not None  # asked only of a game's special card (explain)
-        special = self.special.display
+        special = self.special
         if base:
-            return f"{special} goes down only together with a play of yours: play {base[0].display} then {special}"
-        return f"{special} goes down only together with a play of yours"
+            return Said(
+                "{special} goes down only together with a play of yours: play {card} then {special}",
+                special=special,
+                card=base[0],
+            )
+        return Said("{special} goes down only together with a play of yours", special=special)
 
     # -- playing -------------------------------------------------------------------------
 
@@ -560,9 +577,9 @@ class RunGame(Rules[RunState, RunView]):
         check_turn(state, seat, move)
         illegal = refuser(move, seat)
         if move.kind != "play":
-            raise illegal(f"{self.title} has no move {move.kind!r} now: play a card")
+            raise illegal(Said("{game} has no move {kind} now: play a card", game=self.title, kind=repr(move.kind)))
         if move.suit is not None:
-            raise illegal(f"{self.title} names no suit")
+            raise illegal(Said("{game} names no suit", game=self.title))
         card, then, hand = move.card, move.then, state.hands[seat]
         assert card is not None  # a play names its card (every declaration of "play" requires it)
         if card not in self.base_plays(state, seat):
@@ -570,13 +587,13 @@ class RunGame(Rules[RunState, RunView]):
         if then is not None and then is not self.special:
             # Only a game with a special card reads a second one (Rules.unread refuses it in the others).
             assert self.special is not None
-            raise illegal(f"only {self.special.display} goes down with another card")
+            raise illegal(Said("only {special} goes down with another card", special=self.special))
         if then is not None and then not in hand:
-            raise illegal(f"you do not hold {then.display}")
+            raise illegal(not_held(then))
         return self._play(state, seat, card, then)
 
     def apply_phase(self, state: RunState, seat: int, move: Move, illegal: Any) -> tuple[RunState, list[Event]]:
-        raise illegal("the play has not begun")  # pragma: no cover - only Michigan has other phases
+        raise illegal(NOT_BEGUN)  # pragma: no cover - only Michigan has other phases
 
     def on_play(self, state: RunState, seat: int, card: Card, plays: Seq[tuple[int, Card]]) -> list[ChipMove]:
         """The counters that move when ``seat`` plays ``card`` (Michigan's pay cards);

@@ -57,6 +57,7 @@ from fairdeal.rules.base import SeatView
 from fairdeal.rules.base import Shuffler
 from fairdeal.rules.base import TableJSON
 from fairdeal.rules.base import fast_replace
+from fairdeal.rules.base import not_held
 from fairdeal.rules.base import seat_fields
 from fairdeal.rules.base import seat_to_act
 from fairdeal.rules.base import stack
@@ -64,6 +65,7 @@ from fairdeal.rules.base import turn_problem
 from fairdeal.rules.base import went_out
 from fairdeal.rules.fan_tan import ChipMove
 from fairdeal.rules.fan_tan import chip_lines
+from fairdeal.rules.fan_tan import on_the_table
 from fairdeal.rules.fan_tan import paid
 from fairdeal.rules.position import Places
 from fairdeal.rules.position import PositionError
@@ -77,6 +79,7 @@ from fairdeal.rules.summary import HandSummary
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import display
 from fairdeal.rules.summary import safe
+from fairdeal.said import Said
 
 __all__ = [
     "EarlOfCoventry",
@@ -116,12 +119,18 @@ def a_rank(rank: Rank) -> str:
     >>> [a_rank(r) for r in (Rank.FIVE, Rank.EIGHT, Rank.ACE, Rank.KING)]
     ['a 5', 'an 8', 'an ace', 'a king']
     """
-    noun = _noun(rank)
-    return ("an " if noun[0] in "8a" else "a ") + noun
+    return _A_RANK.get(rank) or (
+        Said("an {rank}", rank=rank.label) if rank == Rank.EIGHT else Said("a {rank}", rank=rank.label)
+    )
 
 
-def _plural(rank: Rank) -> str:
-    return _noun(rank) + "s"
+def _plural(rank: Rank) -> Said:
+    """``"5s"``, ``"aces"``: a seat's cards of ``rank``, as a sentence names them."""
+    return _RANKS.get(rank) or Said("{rank}s", rank=rank.label)
+
+
+_A_RANK = {Rank.ACE: Said("an ace"), Rank.JACK: Said("a jack"), Rank.QUEEN: Said("a queen"), Rank.KING: Said("a king")}
+_RANKS = {Rank.ACE: Said("aces"), Rank.JACK: Said("jacks"), Rank.QUEEN: Said("queens"), Rank.KING: Said("kings")}
 
 
 def earl_verse(rank: Rank, place: int) -> str:
@@ -339,13 +348,18 @@ class SnipSnapFamily(RoundGame[SnipSnapState, SnipSnapView]):
     def _why_not(self, card: Card, *, hand: Sequence[Card], wanted: Rank | None, laid: frozenset[Card]) -> str | None:
         """Why the seat to act cannot play ``card``, or ``None``; shared by the engine and :meth:`explain`."""
         if card not in hand:
-            return f"{card.display} is already on the table" if card in laid else f"you do not hold {card.display}"
+            return on_the_table(card) if card in laid else not_held(card)
         if wanted is None or card.rank == wanted:
             return None
-        held = sorted(c for c in hand if c.rank == wanted)
+        held = tuple(sorted(c for c in hand if c.rank == wanted))
         if held:
-            return f"you must put down your {_plural(wanted)} ({' '.join(c.display for c in held)}): the next card is {a_rank(wanted)}"
-        return f"the next card is {a_rank(wanted)}, and you hold none: pass"
+            return Said(
+                "you must put down your {ranks} ({cards}): the next card is {rank}",
+                ranks=_plural(wanted),
+                cards=held,
+                rank=a_rank(wanted),
+            )
+        return Said("the next card is {rank}, and you hold none: pass", rank=a_rank(wanted))
 
     def _wanted_of(self, state: SnipSnapState) -> Rank | None:
         return self.wanted(state.group) if state.turns else None
@@ -397,15 +411,15 @@ class SnipSnapFamily(RoundGame[SnipSnapState, SnipSnapView]):
     def play_problem(self, state: SnipSnapState, seat: int, move: Move) -> str | None:
         hand = state.hands[seat]
         if move.suit is not None:
-            return f"{self.title} names no suit"
+            return Said("{game} names no suit", game=self.title)
         assert move.card is not None  # a play names its card (every declaration of "play" requires it)
         if move.card not in hand:
             held = any(move.card in h for h in state.hands)
-            return f"you do not hold {move.card.display}" if held else f"{move.card.display} is already on the table"
+            return not_held(move.card) if held else on_the_table(move.card)
         return self._why_not(move.card, hand=hand, wanted=self._wanted_of(state), laid=frozenset())
 
     def must_answer(self, able: Sequence[Card], wanted: Rank) -> str:
-        return f"you must play when you can, and {min(able).display} can be played"
+        return Said("you must play when you can, and {card} can be played", card=min(able))
 
     def stuck(
         self, state: SnipSnapState, seat: int, kind: str, illegal: Callable[[str], IllegalMove]

@@ -15,7 +15,21 @@ Another language is two more things in the same package, beside the help:
                  "layout": {"hands": "hele kortstokken, delt rundt (...)"}}}
 
   A move's words are by its kind (a field's ``doc`` by the field's name: ``"fields": {"amount":
-  {"doc": "..."}}``); its ``said`` keeps the English's ``{member}`` placeholders.
+  {"doc": "..."}}``); its ``said`` keeps the English's ``{member}`` placeholders. A game's ``table``
+  is what a page calls the members of its table that the game labels (its ``table_json``'s
+  :class:`~fairdeal.rules.schema.Label`), by name: ``"table": {"penalty": {"label": "..."},
+  "direction": {"label": "...", "values": {"clockwise": "..."}}, "next": {"fields": {...}}}``.
+
+  Beside the games, the member ``messages`` (no game's name) holds what the package's games write
+  for people as :class:`~fairdeal.said.Said` (a card's why-not note, a blocked hand's reason, a
+  refused move), by English template, with the same ``{name}`` placeholders::
+
+    {"messages": {"{card} does not match {top} in suit or rank":
+                  "{card} passer ikke til {top} i sort eller valør"}}
+
+  fairdeal's own words besides its games' (the rules' shared ones in ``base.py``, the table's, the
+  service's, the verifier's) are the same member of ``fairdeal/i18n/<lang>.json``
+  (:data:`FAIRDEAL`). :func:`say` looks a template up in the packages it is given, in order.
 
 - ``help/<lang>/<name>.md``: its "How to play", the same small markdown as the English.
 
@@ -25,6 +39,11 @@ Another language is two more things in the same package, beside the help:
 ('Sjueren', 'hver spiller gir én gang', 'passet')
 >>> help_in(RULES["michigan"], "nb").lang, help_in(RULES["michigan"], "de").lang
 ('nb', 'en')
+>>> from fairdeal.said import Said
+>>> from fairdeal.cards import Card
+>>> say(Said("{card} does not match {top} in suit or rank", card=Card.parse("8H"), top=Card.parse("9C")),
+...     "nb", ("fairdeal.rules",))
+'8♥ passer ikke til 9♣ i sort eller valør'
 """
 
 from __future__ import annotations
@@ -39,20 +58,29 @@ from typing import Any
 from typing import NamedTuple
 
 from fairdeal.rules.base import Rules
+from fairdeal.said import Said
+from fairdeal.said import shown
 
 __all__ = [
     "ENGLISH",
+    "FAIRDEAL",
+    "MESSAGES",
     "LANGUAGE_TAG",
     "GAME_FIELDS",
     "OPTION_FIELDS",
     "MOVE_FIELDS",
     "FIELD_FIELDS",
     "LAYOUT_FIELDS",
+    "TABLE_FIELDS",
     "LanguageError",
     "TranslationError",
     "Help",
     "language",
     "texts",
+    "messages",
+    "say",
+    "said_in",
+    "placeholders",
     "translated",
     "translated_catalogue",
     "help_in",
@@ -60,6 +88,14 @@ __all__ = [
 
 ENGLISH = "en"
 """The language the games declare themselves in, and the one an answer falls back to."""
+
+FAIRDEAL = "fairdeal"
+"""The package whose ``i18n/<lang>.json`` holds fairdeal's own words besides its games' (its
+``messages`` member: the rules' shared ones, the table's, the service's, the verifier's)."""
+
+MESSAGES = "messages"
+"""The member of a package's ``i18n/<lang>.json`` that holds its :class:`~fairdeal.said.Said`
+templates' translations (no game is called this)."""
 
 _TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
 LANGUAGE_TAG = f"^{_TAG.pattern}$"
@@ -82,8 +118,14 @@ FIELD_FIELDS = ("doc",)
 LAYOUT_FIELDS = ("hands", "cut_down", "extra")
 """The layout's words a translation may give."""
 
-_NESTED = ("options", "choices", "moves", "fields", "layout")
+TABLE_FIELDS = ("label", "values", "fields")
+"""A labelled table member's words a translation may give, by the member's name: its ``label``,
+what each of its ``values`` means, and its own members' (``fields``, by name, the same again)."""
+
+_NESTED = ("options", "choices", "moves", "fields", "layout", "table", "values")
 """Members that hold more members, not words."""
+
+_PLACEHOLDER = re.compile(r"(?<!\{)\{(\w+)\}")
 
 
 class LanguageError(ValueError):
@@ -154,33 +196,137 @@ def _members(package: str, lang: str, where: str, words: Mapping[str, Any], memb
 
 
 @functools.cache
-def _file(package: str, lang: str) -> Mapping[str, Mapping[str, Any]]:
-    """The translations into ``lang`` that ``package`` ships, by rules name (read once, checked)."""
+def _document(package: str, lang: str) -> tuple[Mapping[str, Mapping[str, Any]], Mapping[str, str]]:
+    """The translations into ``lang`` that ``package`` ships: its games' words by rules name, and
+    its :data:`MESSAGES` (read once, checked)."""
     path = resources.files(package).joinpath("i18n", f"{lang}.json")
     if not path.is_file():
-        return {}
+        return {}, {}
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except ValueError as exc:  # not UTF-8, or not JSON
         raise TranslationError(package, lang, f"does not read as JSON: {exc}") from exc
     if not isinstance(document, dict):
         raise TranslationError(package, lang, "is not an object of games")
+    said = document.pop(MESSAGES, {})
+    if not isinstance(said, dict):
+        raise TranslationError(package, lang, f"{MESSAGES!r} is not an object of templates")
+    for template, words in said.items():
+        if not (isinstance(words, str) and words.strip()):
+            raise TranslationError(package, lang, f"message {template!r} is not a string of words")
+        if placeholders(words) != placeholders(template):
+            raise TranslationError(
+                package, lang, f"message {template!r} puts in {sorted(placeholders(words))}, not its own"
+            )
     for name, words in document.items():
-        _strings(package, lang, name, words, (*GAME_FIELDS, "options", "moves", "layout"))
+        _strings(package, lang, name, words, (*GAME_FIELDS, "options", "moves", "layout", "table"))
         _strings(package, lang, f"{name}: layout", words.get("layout", {}), LAYOUT_FIELDS)
-        for kind, said in _members(package, lang, name, words, "moves").items():
+        for kind, said_of in _members(package, lang, name, words, "moves").items():
             where = f"{name}: move {kind!r}"
-            _strings(package, lang, where, said, MOVE_FIELDS)
-            for field, words_of in _members(package, lang, where, said, "fields").items():
+            _strings(package, lang, where, said_of, MOVE_FIELDS)
+            for field, words_of in _members(package, lang, where, said_of, "fields").items():
                 _strings(package, lang, f"{where}: field {field!r}", words_of, FIELD_FIELDS)
-        for option, said in _members(package, lang, name, words, "options").items():
-            _strings(package, lang, f"{name}: option {option!r}", said, OPTION_FIELDS)
-            choices = _members(package, lang, f"{name}: option {option!r}", said, "choices")
+        for option, said_of in _members(package, lang, name, words, "options").items():
+            _strings(package, lang, f"{name}: option {option!r}", said_of, OPTION_FIELDS)
+            choices = _members(package, lang, f"{name}: option {option!r}", said_of, "choices")
             if not all(isinstance(v, str) and v.strip() for v in choices.values()):
                 raise TranslationError(
                     package, lang, f"{name}: option {option!r}: 'choices' is not an object of strings"
                 )
-    return document
+        _table(package, lang, f"{name}: table", _members(package, lang, name, words, "table"))
+    return document, said
+
+
+def _table(package: str, lang: str, where: str, members: Mapping[str, Any]) -> None:
+    for member, words in members.items():
+        _strings(package, lang, f"{where} {member!r}", words, TABLE_FIELDS)
+        values = _members(package, lang, f"{where} {member!r}", words, "values")
+        if not all(isinstance(v, str) and v.strip() for v in values.values()):
+            raise TranslationError(package, lang, f"{where} {member!r}: 'values' is not an object of strings")
+        _table(package, lang, f"{where} {member!r}:", _members(package, lang, f"{where} {member!r}", words, "fields"))
+
+
+def _file(package: str, lang: str) -> Mapping[str, Mapping[str, Any]]:
+    """The translations into ``lang`` that ``package`` ships, by rules name (read once, checked)."""
+    return _document(package, lang)[0]
+
+
+def messages(package: str, lang: str) -> Mapping[str, str]:
+    """The translations into ``lang`` of the :class:`~fairdeal.said.Said` templates that ``package``
+    ships (its ``i18n/<lang>.json``'s :data:`MESSAGES`), by English template; empty when it has none.
+
+    >>> messages(FAIRDEAL, "nb")["it is not your turn"], messages(FAIRDEAL, "de")
+    ('det er ikke din tur', {})
+    """
+    if lang == ENGLISH:
+        return {}
+    return _document(package, lang)[1]
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The names a template puts values in for.
+
+    >>> sorted(placeholders("{card} does not match {top}: {{braces}}"))
+    ['card', 'top']
+    """
+    return frozenset(_PLACEHOLDER.findall(template.replace("{{", "")))
+
+
+@functools.cache
+def _said(packages: tuple[str, ...], lang: str) -> Mapping[str, str]:
+    """Every template's translation into ``lang`` that ``packages`` give, the first package's first."""
+    merged: dict[str, str] = {}
+    for package in reversed(packages):
+        merged.update(messages(package, lang))
+    return merged
+
+
+def say(text: str, lang: str, packages: Sequence[str]) -> str:
+    """``text`` in the language ``lang`` (a :func:`language`): a :class:`~fairdeal.said.Said`'s
+    template as the first of ``packages`` that translates it gives it, its values said the same
+    way (a card is a card in every language); English, plain text, and a template no package
+    translates, as it is.
+
+    >>> from fairdeal.said import seats_words
+    >>> say(seats_words([0, 2]), "nb", (FAIRDEAL,)), say("plain", "nb", (FAIRDEAL,))
+    ('plassene 0 og 2', 'plain')
+    """
+    if lang == ENGLISH or not isinstance(text, Said):
+        return text
+    return _say(text, _said(tuple(packages), lang))
+
+
+def _say(text: Said, table: Mapping[str, str]) -> str:
+    template = table.get(text.template)
+    if template is None:
+        return str.__str__(text)  # (the English, as a plain str)
+    # The other values the English's way: a card's face, a name, a number are the same in every language.
+    return template.format_map(
+        {name: _say(value, table) if isinstance(value, Said) else shown(value) for name, value in text.values.items()}
+    )
+
+
+def said_in(value: Any, lang: str, packages: Sequence[str]) -> Any:
+    """``value``, JSON-ready, with every :class:`~fairdeal.said.Said` in it (a member's value, a
+    list's item, itself) :func:`say`-d in ``lang``: the same value in English.
+
+    >>> said_in({"why_not": Said("the hand is over"), "n": [1, Said("seat {seat}", seat=2)]}, "nb", (FAIRDEAL,))
+    {'why_not': 'hånden er over', 'n': [1, 'plass 2']}
+    """
+    if lang == ENGLISH:
+        return value
+    table = _said(tuple(packages), lang)
+    return _said_in(value, table)
+
+
+def _said_in(value: Any, table: Mapping[str, str]) -> Any:
+    if isinstance(value, Said):
+        return _say(value, table)
+    if isinstance(value, dict):
+        return {key: _said_in(item, table) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_said_in(item, table) for item in value]
+    return value
 
 
 def texts(cls: type[Rules[Any, Any]], lang: str) -> Mapping[str, Any]:
@@ -221,6 +367,22 @@ def translated(entry: Mapping[str, Any], words: Mapping[str, Any]) -> dict[str, 
         key: layout[key] if key in LAYOUT_FIELDS and value and key in layout else value
         for key, value in entry["layout"].items()
     }
+    if "table" in entry:
+        out["table"] = _table_words(entry["table"], words.get("table", {}))
+    return out
+
+
+def _table_words(labels: Mapping[str, Any], words: Mapping[str, Any]) -> dict[str, Any]:
+    """A catalogue entry's ``table`` (its members' labels) with the words a translation gives."""
+    out = {}
+    for member, label in labels.items():
+        said = words.get(member, {})
+        member_out = {**label, "label": said.get("label", label["label"])}
+        if "values" in label:
+            member_out["values"] = {v: said.get("values", {}).get(v, meaning) for v, meaning in label["values"].items()}
+        if "fields" in label:
+            member_out["fields"] = _table_words(label["fields"], said.get("fields", {}))
+        out[member] = member_out
     return out
 
 

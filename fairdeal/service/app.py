@@ -39,6 +39,8 @@ from starlette.types import Scope
 from starlette.types import Send
 
 from fairdeal import __version__
+from fairdeal.rules import in_language
+from fairdeal.service.deps import request_lang
 from fairdeal.service.errors import LONG_HEX
 from fairdeal.service.errors import ServiceError
 from fairdeal.service.games import GameService
@@ -180,7 +182,9 @@ def create_app(
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
         if exc.retry_after is not None:
             headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}  # whole seconds (RFC 9110)
-        return AsciiJSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
+        # In the request's language, where fairdeal translates it (a move's refusal, a stale seq...).
+        detail = in_language(exc.detail, request_lang(request))
+        return AsciiJSONResponse({"detail": detail}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

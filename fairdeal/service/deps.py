@@ -12,6 +12,7 @@ through :meth:`Store.call <fairdeal.service.store.Store.call>`, as the routes do
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import Depends
@@ -21,6 +22,8 @@ from fastapi import Request
 from fastapi.security import HTTPAuthorizationCredentials
 from fastapi.security import HTTPBearer
 
+from fairdeal.rules.translations import LANGUAGE_TAG
+from fairdeal.said import Said
 from fairdeal.service.errors import Forbidden
 from fairdeal.service.games import GameService
 from fairdeal.service.live import Role
@@ -45,6 +48,8 @@ __all__ = [
     "StreamRoleDep",
     "seat_of",
     "player_of",
+    "Lang",
+    "request_lang",
 ]
 
 
@@ -87,6 +92,33 @@ async def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Dep
 
 TokenDep = Annotated[str | None, Depends(_token)]
 
+# The page passes its language (as GET /rules does; Accept-Language is not read): a well-formed tag no
+# game speaks is English. It changes the words for people alone, never the record nor any other value.
+Lang = Annotated[
+    str | None,
+    Query(
+        max_length=35,
+        pattern=LANGUAGE_TAG,
+        description="The language of what the answer says for people (a card's `why_not`, a hand's `reason`, "
+        "a refusal's `detail`): where fairdeal and the game translate it, else English. Left out: English.",
+        examples=["nb"],
+    ),
+]
+
+
+def request_lang(request: Request) -> str | None:
+    """The language a request asks its words in (its ``lang`` query parameter), for an answer made
+    outside its route (a refusal): ``None`` (English) when it names none, or not one tag.
+
+    >>> from starlette.requests import Request
+    >>> request_lang(Request({"type": "http", "query_string": b"lang=nb-NO"})), request_lang(Request({"type": "http", "query_string": b"lang=x y"}))
+    ('nb-NO', None)
+    """
+    values = request.query_params.getlist("lang")
+    if len(values) != 1 or len(values[0]) > 35 or not re.fullmatch(LANGUAGE_TAG, values[0]):
+        return None
+    return values[0]
+
 
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
@@ -105,22 +137,23 @@ async def _game_role(request: Request, game_id: str, credentials: HTTPAuthorizat
 def seat_of(role: Role, seat: int) -> int:
     """``seat``, when ``role`` is that seat's; else :class:`Forbidden` (:data:`SeatDep`'s check)."""
     if role.seat != seat:
-        who = "the host's" if role.is_host else f"seat {role.seat}'s"
-        raise Forbidden(f"this is {who} token, not seat {seat}'s")
+        if role.is_host:
+            raise Forbidden(Said("this is the host's token, not seat {seat}'s", seat=seat))
+        raise Forbidden(Said("this is seat {own}'s token, not seat {seat}'s", own=role.seat, seat=seat))
     return seat
 
 
 def player_of(role: Role) -> int:
     """The seat ``role`` plays; :class:`Forbidden` for the host (:data:`PlayerDep`'s check)."""
     if role.is_host:
-        raise Forbidden("the host's token makes no moves: use the seat's join token")
+        raise Forbidden(Said("the host's token makes no moves: use the seat's join token"))
     return role.seat
 
 
 async def _host(request: Request, game_id: GameId, credentials: Bearer) -> Role:
     role = await _game_role(request, game_id, credentials)
     if not role.is_host:
-        raise Forbidden("only the host's token may do this")
+        raise Forbidden(Said("only the host's token may do this"))
     return role
 
 
@@ -145,14 +178,15 @@ async def _session_role(session_id: SessionId, sessions: SessionsDep, token: Tok
 
 async def _owner(role: Annotated[Role, Depends(_session_role)]) -> Role:
     if not role.is_host:
-        raise Forbidden("only the session's owner key may do this")
+        raise Forbidden(Said("only the session's owner key may do this"))
     return role
 
 
 async def _session_seat(seat: SeatNo, role: Annotated[Role, Depends(_session_role)]) -> int:
     if role.seat != seat:
-        who = "the owner's" if role.is_host else f"seat {role.seat}'s"
-        raise Forbidden(f"this is {who} key, not seat {seat}'s")
+        if role.is_host:
+            raise Forbidden(Said("this is the owner's key, not seat {seat}'s", seat=seat))
+        raise Forbidden(Said("this is seat {own}'s key, not seat {seat}'s", own=role.seat, seat=seat))
     return seat
 
 

@@ -28,7 +28,9 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
+from fairdeal.said import Said
 from fairdeal.service.errors import TooMany
 
 __all__ = ["Limits", "Rate", "RateLimiter", "StreamCounter", "client_address", "parse_networks", "request_client"]
@@ -102,12 +104,17 @@ class RateLimiter:
         for client in full:
             del self._buckets[client]
 
-    def check(self, client: str | None, now: float, what: str) -> None:
+    def check(self, client: str | None, now: float, what: Literal["moves", "games and sessions created"]) -> None:
         """:meth:`take`, or :class:`~fairdeal.service.errors.TooMany` (429 with Retry-After) saying why."""
         wait = self.take(client, now)
         if wait is not None:
             raise TooMany(
-                f"too many {what} from this address: at most {self.rate}; try again in {math.ceil(wait)} s",
+                Said(
+                    "too many {what} from this address: at most {rate}; try again in {n} s",
+                    what=Said("moves") if what == "moves" else Said("games and sessions created"),
+                    rate=str(self.rate),
+                    n=math.ceil(wait),
+                ),
                 retry_after=wait,
             )
 
@@ -128,7 +135,7 @@ class StreamCounter:
             count = self._open.get(client, 0)
             if count >= self.limit:
                 raise TooMany(
-                    f"this address has {count} live-update streams open, the most allowed: close one first",
+                    Said("this address has {n} live-update streams open, the most allowed: close one first", n=count),
                     retry_after=5,
                 )
             self._open[client] = count + 1

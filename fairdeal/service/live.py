@@ -55,6 +55,7 @@ from typing import Unpack
 from fairdeal.cards import ALL_CARDS
 from fairdeal.record import Signer
 from fairdeal.record import canonical
+from fairdeal.said import Said
 from fairdeal.seeding import SeededRecord
 from fairdeal.service.errors import NotFound
 from fairdeal.service.errors import Stale
@@ -356,8 +357,18 @@ class LiveRecords(Generic[R]):
 
     def _found(self, record_id: str, row: Any) -> Any:
         if row is None:
-            raise NotFound(f"there is no {self.what} {record_id!r}")
+            raise NotFound(self._no_such(record_id))
         return row
+
+    def _no_such(self, record_id: str) -> Said:
+        if self.what == "session":
+            return Said("there is no session {id}", id=repr(record_id))
+        return Said("there is no game {id}", id=repr(record_id))
+
+    def _not_a_token(self) -> Said:
+        if self.what == "session":
+            return Said("that is not a token of this session")
+        return Said("that is not a token of this game")
 
     def _cached(self, record_id: str, row: Any) -> Cached[R] | None:
         """The cached record, to be brought up to ``row``; ``None`` when it has to be read whole."""
@@ -446,9 +457,9 @@ class LiveRecords(Generic[R]):
 
     def _role(self, cached: Cached[R], token: str | None) -> Role:
         if not token:
-            raise Unauthorized("this needs a token: Authorization: Bearer <token>")
+            raise Unauthorized(Said("this needs a token: Authorization: Bearer <token>"))
         if len(token) > MAX_TOKEN_CHARS:
-            raise Unauthorized(f"that is not a token of this {self.what}")
+            raise Unauthorized(self._not_a_token())
         role = None
         # Compare with every hash, whatever matched: the time taken tells nothing.
         if token_matches(token, cached.host_hash):
@@ -457,7 +468,7 @@ class LiveRecords(Generic[R]):
             if token_matches(token, token_hash):
                 role = Role(seat)
         if role is None:
-            raise Unauthorized(f"that is not a token of this {self.what}")
+            raise Unauthorized(self._not_a_token())
         return role
 
     # -- acting -----------------------------------------------------------------
@@ -598,7 +609,11 @@ class LiveRecords(Generic[R]):
         start = live.seq
         expected_seq, after = acting.get("expected_seq"), acting.get("after")
         if expected_seq is not None and expected_seq != start:
-            raise Stale(f"the record is at seq {start}, not {expected_seq}: fetch the view again")
+            raise Stale(
+                Said(
+                    "the record is at seq {seq}, not {expected}: fetch the view again", seq=start, expected=expected_seq
+                )
+            )
         result = action(live, row)
         columns = after(live, row) if after is not None else {}
         return result, columns, [canonical(line).decode() for line in live.lines_since(start)]
@@ -611,7 +626,7 @@ class LiveRecords(Generic[R]):
         if trusting and isinstance(exc, Exception):
             return True
         if isinstance(exc, Conflict):
-            raise Stale("another action reached the record first: fetch the view and try again") from None
+            raise Stale(Said("another action reached the record first: fetch the view and try again")) from None
         return False
 
     def _undo(self, record_id: str, live: R, start: int, exc: BaseException) -> None:
@@ -642,7 +657,7 @@ class LiveRecords(Generic[R]):
     def record_text(self, record_id: str) -> str:
         """The stored record as JSON Lines."""
         if self._row(record_id) is None:
-            raise NotFound(f"there is no {self.what} {record_id!r}")
+            raise NotFound(self._no_such(record_id))
         return "".join(text + "\n" for text in self.store.lines(record_id))
 
 

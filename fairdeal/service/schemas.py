@@ -238,6 +238,14 @@ class MoveForm(_Closed):
     fields: list[MoveFormField]
 
 
+class TableLabel(_Closed):
+    """What a page calls a member of a game's table (its view's ``table``), as the game labels it."""
+
+    label: str = Field(examples=["Cards to draw"])
+    values: dict[str, str] = _sometimes("What each of a text member's values means, by value.")
+    fields: dict[str, TableLabel] = _sometimes("Its own members' labels, by name (a member that is an object).")
+
+
 class Declaration(_Closed):
     """One game, as its rules module declares it."""
 
@@ -258,6 +266,10 @@ class Declaration(_Closed):
     move_forms: list[MoveForm]
     two_card_plays: bool
     bots: list[str] = Field(description="The bot kinds that can play a seat of this game: heuristic, random.")
+    table: dict[str, TableLabel] = _sometimes(
+        "What a page calls the members of the game's table that the game labels (Rules.table_json's Label), by "
+        "name: for a renderer that knows no game (generic.js); a game with a renderer of its own labels none."
+    )
     lang: str = _sometimes(
         "The language of its words, when one was asked for (GET /rules/{name}?lang=), as the catalogue's `lang`; "
         "never in the catalogue's own entries."

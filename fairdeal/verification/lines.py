@@ -13,6 +13,7 @@ from typing import Any
 
 from fairdeal.record import RecordError
 from fairdeal.record import canonical
+from fairdeal.said import Said
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +76,11 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     if raw.endswith(b"\r"):
         raw = raw[:-1]
     if not raw or raw.isspace():
-        return None, "an empty line (a record has one JSON object on every line)"
+        return None, Said("an empty line (a record has one JSON object on every line)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text (byte {exc.start + 1} of the line)"
+        return None, Said("not UTF-8 text (byte {n} of the line)", n=exc.start + 1)
     try:
         obj, end = _scan(text, 0)
         if end != len(text):
@@ -90,23 +91,28 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str]:
         if obj is _UNREAD:
             obj = _decode(text)
     except _NotInteger as exc:
-        return None, f"the number {exc} is not an integer (records hold integers only)"
+        return None, Said("the number {number} is not an integer (records hold integers only)", number=str(exc))
     except json.JSONDecodeError as exc:
-        return None, f"not a complete JSON object ({exc.msg} at column {exc.colno}; a truncated record?)"
+        # (The JSON decoder's own words, in English: a detail for whoever reads the line.)
+        return None, Said(
+            "not a complete JSON object ({detail} at column {column}; a truncated record?)",
+            detail=exc.msg,
+            column=exc.colno,
+        )
     except RecursionError:
-        return None, "not a record line (nested too deeply)"
+        return None, Said("not a record line (nested too deeply)")
     except ValueError:  # Python reads no integer of more than 4300 digits (sys.get_int_max_str_digits)
-        return None, "a number too long to read (records hold small integers)"
+        return None, Said("a number too long to read (records hold small integers)")
     if not isinstance(obj, dict):
-        return None, "not a JSON object"
+        return None, Said("not a JSON object")
     try:
         encoded = _canonical_text(obj).encode()
     except (UnicodeEncodeError, ValueError):
-        return None, "a string that is not valid Unicode text"
+        return None, Said("a string that is not valid Unicode text")
     if encoded != raw:
         # The hash is of the canonical encoding; a line in any other form (spaces, key
         # order, escapes, a key twice) could be read differently by another verifier.
-        return None, "not in canonical form (keys sorted, no spaces, UTF-8; spec/record.md)"
+        return None, Said("not in canonical form (keys sorted, no spaces, UTF-8; spec/record.md)")
     if "sig" in obj:  # line_hash's: the canonical encoding without "sig" (it encodes, as above)
         return obj, hashlib.sha256(_canonical_text({k: v for k, v in obj.items() if k != "sig"}).encode()).hexdigest()
     # The line hash is of the canonical encoding without "sig": here, the line's own bytes.
@@ -201,7 +207,7 @@ def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Fail
     if raws and raws[-1] == b"":
         raws.pop()  # the newline that ends the last line
     if not raws:
-        raise RecordError("not a fairdeal record: the file is empty")
+        raise RecordError(Said("not a fairdeal record: the file is empty"))
     lines: list[dict[str, Any]] = []
     hashes: list[str] = []
     sha256, move_line = hashlib.sha256, _move_line
@@ -223,9 +229,9 @@ def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Fail
             try:
                 first = json.loads(raw)
             except (ValueError, RecursionError):
-                raise RecordError("not a fairdeal record: the first line is not JSON") from None
+                raise RecordError(Said("not a fairdeal record: the first line is not JSON")) from None
             if not isinstance(first, dict) or first.get("type") != "header":
-                raise RecordError("not a fairdeal record: the first line is not a record header") from None
+                raise RecordError(Said("not a fairdeal record: the first line is not a record header")) from None
         if obj is None:
             return lines, hashes, Failure(number, why)
         lines.append(obj)

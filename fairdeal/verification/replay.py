@@ -75,6 +75,8 @@ from fairdeal.rules.base import standings_json
 from fairdeal.rules.move import members as move_members
 from fairdeal.rules.move import secret_members
 from fairdeal.rules.summary import HandSummary
+from fairdeal.said import Said
+from fairdeal.said import and_words
 from fairdeal.verification.lines import Failure
 from fairdeal.verification.lines import read_lines
 
@@ -344,25 +346,40 @@ def _compare(index: int, line: dict[str, Any], expected: dict[str, Any]) -> None
             return
     kind = expected["type"]
     got = line.get("type")
+    seeded = kind in _SEED_LINES
     if got != kind:
-        raise _Fail(
-            index,
-            f"a {got} line, but {'the seed gives' if kind in _SEED_LINES else 'the rules give'} a {kind} line here",
-        )
+        if seeded:
+            raise _Fail(index, Said("a {got} line, but the seed gives a {kind} line here", got=str(got), kind=kind))
+        raise _Fail(index, Said("a {got} line, but the rules give a {kind} line here", got=str(got), kind=kind))
     for key, value in expected.items():
         found = line.get(key, _MISSING)
         if found is _MISSING or not _same(value, found):
-            source = "the seed gives" if kind in _SEED_LINES else "the rules give"
             if found is _MISSING:
-                raise _Fail(index, f"{kind} has no {key}, but {source} {_show(value)}")
-            raise _Fail(index, f"{kind} {key} {_show(found)} but {source} {_show(value)}")
+                if seeded:
+                    raise _Fail(
+                        index,
+                        Said("{kind} has no {key}, but the seed gives {value}", kind=kind, key=key, value=_show(value)),
+                    )
+                raise _Fail(
+                    index,
+                    Said("{kind} has no {key}, but the rules give {value}", kind=kind, key=key, value=_show(value)),
+                )
+            values = {"kind": kind, "key": key, "found": _show(found), "value": _show(value)}
+            if seeded:
+                raise _Fail(index, Said("{kind} {key} {found} but the seed gives {value}", **values))
+            raise _Fail(index, Said("{kind} {key} {found} but the rules give {value}", **values))
     _no_extra(index, line, expected.keys())
 
 
 def _no_extra(index: int, line: dict[str, Any], allowed: Any) -> None:
     for key in line:
         if key not in allowed and key not in _CHAIN_FIELDS:
-            raise _Fail(index, f"{line.get('type')} has a field {key!r} that the format does not give")
+            raise _Fail(
+                index,
+                Said(
+                    "{kind} has a field {key} that the format does not give", kind=str(line.get("type")), key=repr(key)
+                ),
+            )
 
 
 def _created(created: Any) -> str:
@@ -370,7 +387,7 @@ def _created(created: Any) -> str:
     try:
         return check_created(created)
     except ValueError as exc:
-        raise _Fail(0, f"header {exc}") from None
+        raise _Fail(0, Said("header {reason}", reason=str(exc))) from None
 
 
 def _instant(ms: int) -> str:
@@ -391,7 +408,11 @@ def _timing(timing: Any) -> dict[str, int]:
         or not all(type(timing[k]) is int and timing[k] >= 0 for k in _TIMING)
     ):
         raise _Fail(
-            0, f"header timing {_show(timing)} is not {{turn_ms, bot_ms, next_hand_ms}}, each whole milliseconds from 0"
+            0,
+            Said(
+                "header timing {timing} is not {{turn_ms, bot_ms, next_hand_ms}}, each whole milliseconds from 0",
+                timing=_show(timing),
+            ),
         )
     return dict(timing)
 
@@ -430,7 +451,9 @@ def _check_times(
         line = lines[index]
         if report.format != FORMAT:
             if "at" in line:
-                report.fail(index + 1, f"a field 'at' in a {FORMAT_1} record (its lines have no time)")
+                report.fail(
+                    index + 1, Said("a field 'at' in a {format} record (its lines have no time)", format=FORMAT_1)
+                )
                 return
             continue
         ms = times[index] if times else None
@@ -442,7 +465,12 @@ def _check_times(
                 return
         if last is not None and ms < last:
             report.fail(
-                index + 1, f"at {line['at']} is before the line before's ({format_at(last)}): times never go backwards"
+                index + 1,
+                Said(
+                    "at {at} is before the line before's ({before}): times never go backwards",
+                    at=str(line["at"]),
+                    before=format_at(last),
+                ),
             )
             return
         last = ms
@@ -469,17 +497,31 @@ def _header_keys(line: dict[str, Any], report: Report, key: str | None) -> None:
         try:
             at = format_at(check_at(line.get("at")))
         except ValueError as exc:
-            raise _Fail(0, f"header {exc}") from None
+            raise _Fail(0, Said("header {reason}", reason=str(exc))) from None
         if at[:19] + "Z" != report.created:
-            raise _Fail(0, f"header at {at!r} is not its created {report.created!r} (the same time to the second)")
+            raise _Fail(
+                0,
+                Said(
+                    "header at {at} is not its created {created} (the same time to the second)",
+                    at=repr(at),
+                    created=repr(report.created),
+                ),
+            )
     report.commitment = line.get("commitment")
     if not isinstance(report.commitment, str) or not _HEX64.fullmatch(report.commitment):
-        raise _Fail(0, "header commitment is not 64 lowercase hex digits")
+        raise _Fail(0, Said("header commitment is not 64 lowercase hex digits"))
     server_key = line.get("server_key")
     if not isinstance(server_key, str) or not _HEX64.fullmatch(server_key):
-        raise _Fail(0, "header server_key is not 64 lowercase hex digits (an Ed25519 public key)")
+        raise _Fail(0, Said("header server_key is not 64 lowercase hex digits (an Ed25519 public key)"))
     if key is not None and server_key != key:
-        raise _Fail(0, f"the header's server_key {server_key[:16]}... is not the key you gave ({key[:16]}...)")
+        raise _Fail(
+            0,
+            Said(
+                "the header's server_key {header}... is not the key you gave ({key}...)",
+                header=server_key[:16],
+                key=key[:16],
+            ),
+        )
     report.server_key = key or server_key
 
 
@@ -507,46 +549,54 @@ class _Replay:
     def header(self, key: str | None) -> None:
         report, line = self.report, self.lines[0]
         if line.get("type") != "header":
-            raise _Fail(0, "the first line is not a header")
+            raise _Fail(0, NOT_A_HEADER)
         fmt, protocol = line.get("format"), line.get("protocol")
         if fmt not in FORMATS:
-            raise _Fail(0, f"unknown record format {fmt!r}: this verifier reads {' and '.join(FORMATS)}")
+            raise _Fail(0, unknown_format(fmt))
         if protocol != PROTOCOL:
-            raise _Fail(0, f"unknown fairness protocol {protocol!r}: this verifier knows {PROTOCOL} only")
+            raise _Fail(0, unknown_protocol(protocol))
         if "kind" in line:
-            raise _Fail(0, f"unknown record kind {line['kind']!r}: this verifier reads games and sessions")
+            raise _Fail(
+                0,
+                Said("unknown record kind {kind}: this verifier reads games and sessions", kind=repr(line["kind"])),
+            )
         try:
             report.game_id = check_game_id(line.get("game_id"))
         except FairnessError as exc:
-            raise _Fail(0, f"header game_id: {exc}") from None
+            raise _Fail(0, Said("header game_id: {reason}", reason=str(exc))) from None
         name: Any = line.get("rules")  # (as the line has it, None if absent: get refuses an unknown game)
         options = line.get("options")
         if not isinstance(options, dict):
-            raise _Fail(0, f"header options {_show(options)} is not a JSON object")
+            raise _Fail(0, Said("header options {options} is not a JSON object", options=_show(options)))
         try:
             self.rules = get(name, options)
         except OptionsError as exc:
-            raise _Fail(0, f"header: {exc}") from None
+            raise _Fail(0, Said("header: {reason}", reason=str(exc))) from None
         missing = [k for k in self.rules.options if k not in options]
         if missing:
             # Defaults may change between versions: a record names every option it was played with.
             raise _Fail(
-                0, f"header options do not give {missing[0]!r} (a record lists every option of {self.rules.name})"
+                0,
+                Said(
+                    "header options do not give {option} (a record lists every option of {game})",
+                    option=repr(missing[0]),
+                    game=self.rules.name,
+                ),
             )
         report.rules, report.options = self.rules.name, dict(self.rules.options)
         seats = line.get("seats")
         if not isinstance(seats, list):
-            raise _Fail(0, "header seats is not a list")
+            raise _Fail(0, Said("header seats is not a list"))
         for n, seat in enumerate(seats):
             if not isinstance(seat, dict) or type(seat.get("bot")) is not bool:
-                raise _Fail(0, f"header seat {n} needs a name and whether a bot plays it")
+                raise _Fail(0, Said("header seat {n} needs a name and whether a bot plays it", n=n))
             seat_name = seat.get("name")
             if not isinstance(seat_name, str) or not 1 <= len(seat_name) <= MAX_SEAT_NAME:
-                raise _Fail(0, f"header seat {n}: a seat name is 1 to {MAX_SEAT_NAME} characters")
+                raise _Fail(0, Said("header seat {n}: a seat name is 1 to {most} characters", n=n, most=MAX_SEAT_NAME))
         try:
             self.rules.check_seats(len(seats))
         except OptionsError as exc:
-            raise _Fail(0, f"header seats: {exc}") from None
+            raise _Fail(0, Said("header seats: {reason}", reason=str(exc))) from None
         report.seats = [{"name": s["name"], "bot": s["bot"]} for s in seats]
         _header_keys(line, report, key)
         if fmt == FORMAT:
@@ -564,9 +614,9 @@ class _Replay:
         _no_extra(index, line, ("type", "server_seed"))
         seed = line.get("server_seed")
         if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
-            raise _Fail(index, "reveal server_seed is not 64 lowercase hex digits")
+            raise _Fail(index, Said("reveal server_seed is not 64 lowercase hex digits"))
         if commitment(seed) != self.report.commitment:
-            raise _Fail(index, "the revealed server seed does not match the commitment in the header")
+            raise _Fail(index, Said("the revealed server seed does not match the commitment in the header"))
         self.report.server_seed = seed
         return seed
 
@@ -606,24 +656,45 @@ class _Replay:
                 hand, secret, nonce = line.get("hand"), line.get(noun), line.get("nonce")
                 if type(hand) is not int or hand in self.revealed:
                     self.report.fail(
-                        index + 1, f"{kind} hand {_show(hand)} is not a round whose {noun} is still secret"
+                        index + 1,
+                        Said(
+                            "{kind} hand {hand} is not a round whose {noun} is still secret",
+                            kind=kind,
+                            hand=_show(hand),
+                            noun=noun,
+                        ),
                     )
                     return index
                 if not isinstance(secret, str) or not isinstance(nonce, str) or not _HEX64.fullmatch(nonce):
                     self.report.fail(
-                        index + 1, f"{kind} gives the {noun} as text and its nonce as 64 lowercase hex digits"
+                        index + 1,
+                        Said(
+                            "{kind} gives the {noun} as text and its nonce as 64 lowercase hex digits",
+                            kind=kind,
+                            noun=noun,
+                        ),
                     )
                     return committed.get(hand, (index,))[0]
                 if hand not in committed:
                     self.report.fail(
-                        index + 1, f"the {noun} of round {hand} is revealed, but no line before commits to it"
+                        index + 1,
+                        Said(
+                            "the {noun} of round {hand} is revealed, but no line before commits to it",
+                            noun=noun,
+                            hand=hand,
+                        ),
                     )
                     return index
                 at, expected = committed[hand]
                 if declared.digest(secret, nonce) != expected:
                     self.report.fail(
                         index + 1,
-                        f"the {noun} and nonce revealed for round {hand} do not match the commitment on line {at + 1}",
+                        Said(
+                            "the {noun} and nonce revealed for round {hand} do not match the commitment on line {line}",
+                            noun=noun,
+                            hand=hand,
+                            line=at + 1,
+                        ),
                     )
                     # Replay no move of that round (here and above): judged by a secret it was
                     # not committed to, they would fail first and hide which line is false.
@@ -642,15 +713,26 @@ class _Replay:
         if noun in line:
             raise _Fail(
                 index,
-                f"move has a field {noun!r}: a secret {noun} is never written in its move "
-                f"(only its round's {declared.reveal} gives it)",
+                Said(
+                    "move has a field {field}: a secret {noun} is never written in its move "
+                    "(only its round's {reveal} gives it)",
+                    field=repr(noun),
+                    noun=noun,
+                    reveal=declared.reveal,
+                ),
             )
         if hand in self.revealed:
             return declared.restored(move, self.revealed[hand])
         if self.report.error is not None:
             return None
         raise _Fail(
-            index, f"the {noun} committed to here is never revealed (round {hand} has no {declared.reveal} line)"
+            index,
+            Said(
+                "the {noun} committed to here is never revealed (round {hand} has no {reveal} line)",
+                noun=noun,
+                hand=hand,
+                reveal=declared.reveal,
+            ),
         )
 
     # -- client seeds and the start ----------------------------------------
@@ -670,9 +752,9 @@ class _Replay:
             elif kind in ("abandon", "reveal"):
                 return index
             elif kind == "header":
-                raise _Fail(index, "a second header")
+                raise _Fail(index, Said("a second header"))
             else:
-                raise _Fail(index, f"a {kind} line before the start (client seeds come first)")
+                raise _Fail(index, Said("a {kind} line before the start (client seeds come first)", kind=str(kind)))
         return end
 
     # -- the match ---------------------------------------------------------
@@ -719,18 +801,25 @@ class _Replay:
                 kind = line.get("type")
                 if kind == "reveal":
                     if not match.over and report.abandoned is None:
-                        raise _Fail(index, "the server seed is revealed before the game is over")
+                        raise _Fail(index, REVEALED_TOO_SOON)
                     return index
                 if match.over or report.abandoned is not None:
                     ending = "abandon" if report.abandoned is not None else "match-end"
-                    raise _Fail(index, f"a {kind} line after the {ending}: only the reveal may follow")
+                    raise _Fail(
+                        index,
+                        Said(
+                            "a {kind} line after the {ending}: only the reveal may follow",
+                            kind=str(kind),
+                            ending=ending,
+                        ),
+                    )
                 if kind == "move":
                     seat = line.get("seat")
                     if type(seat) is not int:
-                        raise _Fail(index, f"move seat {_show(seat)} is not a seat number")
+                        raise _Fail(index, Said("move seat {seat} is not a seat number", seat=_show(seat)))
                     auto = line.get("auto", False)
                     if auto is not True and "auto" in line:
-                        raise _Fail(index, f"move auto {_show(auto)}: auto is true when present")
+                        raise _Fail(index, Said("move auto {auto}: auto is true when present", auto=_show(auto)))
                     try:
                         try:
                             move = known[tuple(map(line.get, members))]  # _read_move's, at once
@@ -752,8 +841,15 @@ class _Replay:
                             allowed = f"{report.timing['turn_ms']} ms" + (f" x {factor}" if factor != 1 else "")
                             raise _Fail(
                                 index,
-                                f"an auto-move at {line['at']}, before its turn's deadline {_instant(due)} "
-                                f"(the turn began at line {first + 1}, {lines[first]['at']}, plus {allowed})",
+                                Said(
+                                    "an auto-move at {at}, before its turn's deadline {due} "
+                                    "(the turn began at line {first}, {began}, plus {allowed})",
+                                    at=str(line["at"]),
+                                    due=_instant(due),
+                                    first=first + 1,
+                                    began=str(lines[first]["at"]),
+                                    allowed=allowed,
+                                ),
                             )
                     # (Any, as after is: a started match's state, never None, which the loop does
                     # not test again.)
@@ -791,7 +887,7 @@ class _Replay:
                         watch(Step(index + 1, line, events, before, match, report))
                 elif kind == "abandon":
                     if match.abandon_events() and not closed:
-                        raise _Fail(index, "the game is abandoned before the round's secret rule is revealed")
+                        raise _Fail(index, Said("the game is abandoned before the round's secret rule is revealed"))
                     self.abandon(index, line)
                 elif (closing := match.abandon_events()) and kind == closing[0]["type"] and not closed:
                     # An abandon in the middle of a round reveals what the round kept secret first.
@@ -801,13 +897,13 @@ class _Replay:
                     if abandon_at >= end or lines[abandon_at].get("type") != "abandon":
                         raise _Fail(
                             min(abandon_at, end - 1),
-                            f"the round's {kind} for an abandon must be followed by the abandon line",
+                            Said("the round's {kind} for an abandon must be followed by the abandon line", kind=kind),
                         )
                     continue
                 elif kind in SEED_LINES:
                     _seed_line(index, self.phase, line)  # the phase is over: it says why not
                 else:
-                    raise _Fail(index, f"a {kind} line where the rules expect a move")
+                    raise _Fail(index, Said("a {kind} line where the rules expect a move", kind=str(kind)))
                 index += 1
         finally:
             report.moves = moves
@@ -830,7 +926,7 @@ class _Replay:
         _no_extra(index, line, ("type", "reason"))
         reason = line.get("reason")
         if not isinstance(reason, str) or len(reason) > 200:
-            raise _Fail(index, "abandon reason is text of at most 200 characters")
+            raise _Fail(index, Said("abandon reason is text of at most 200 characters"))
         self.report.abandoned = reason
 
     def finish(self) -> None:
@@ -870,7 +966,27 @@ def _sheet_fields(sheet: ScoreSheet | None) -> dict[str, Any]:
     return {key: value for key, value in sheet.record().items() if key != "totals"}
 
 
-NOT_REVEALED = "the record ends here and the server seed is not revealed (a game in progress, or a truncated record)"
+NOT_REVEALED = Said(
+    "the record ends here and the server seed is not revealed (a game in progress, or a truncated record)"
+)
+REVEALED_TOO_SOON = Said("the server seed is revealed before the game is over")
+NOT_A_HEADER = Said("the first line is not a header")
+
+
+def unknown_format(fmt: Any) -> Said:
+    """Why a header of the record format ``fmt`` is not read (a game's or a session's)."""
+    return Said(
+        "unknown record format {format}: this verifier reads {formats}", format=repr(fmt), formats=and_words(FORMATS)
+    )
+
+
+def unknown_protocol(protocol: Any) -> Said:
+    """Why a header of the fairness protocol ``protocol`` is not read."""
+    return Said(
+        "unknown fairness protocol {protocol}: this verifier knows {known} only",
+        protocol=repr(protocol),
+        known=PROTOCOL,
+    )
 
 
 def read_record(
@@ -901,7 +1017,7 @@ def read_record(
         report.fail(unreadable.line, unreadable.reason)
         report.unread_from = unreadable.line
     if not lines:
-        report.fail(1, "the record is empty")
+        report.fail(1, Said("the record is empty"))
     return lines, hashes, report, key
 
 
@@ -934,13 +1050,18 @@ def verify_game(
         if start < end:
             kind = lines[start]["type"]
             if kind == "reveal":
-                raise _Fail(start, "the server seed is revealed before the game is over")
+                raise _Fail(start, REVEALED_TOO_SOON)
             if kind == "abandon":
                 replay.abandon(start, lines[start])
                 reveal = start + 1
                 if reveal < end and lines[reveal].get("type") != "reveal":
                     raise _Fail(
-                        reveal, f"a {lines[reveal].get('type')} line after the abandon: only the reveal may follow"
+                        reveal,
+                        Said(
+                            "a {kind} line after the {ending}: only the reveal may follow",
+                            kind=str(lines[reveal].get("type")),
+                            ending="abandon",
+                        ),
                     )
             elif seed is None:
                 reveal = end
@@ -948,7 +1069,11 @@ def verify_game(
                 reveal = replay.play(start, end, seed)
             if reveal + 1 < end:
                 raise _Fail(
-                    reveal + 1, f"a {lines[reveal + 1].get('type')} line after the reveal: the reveal is the last line"
+                    reveal + 1,
+                    Said(
+                        "a {kind} line after the reveal: the reveal is the last line",
+                        kind=str(lines[reveal + 1].get("type")),
+                    ),
                 )
         if report.error is None and lines[-1].get("type") != "reveal":
             # Finished or not, a record without its reveal proves nothing yet.
@@ -999,7 +1124,7 @@ def _chain(lines: Sequence[dict[str, Any]], key: str | None, hashes: list[str] |
         None,
     )
     end = len(lines) if unwritten is None else unwritten + 1
-    unwritten_sig = "sig is not 128 lowercase hex digits (an Ed25519 signature)"
+    unwritten_sig = Said("sig is not 128 lowercase hex digits (an Ed25519 signature)")
     try:
         check_chain(lines[:end], key, hashes=None if hashes is None else hashes[:end])
     except ChainError as exc:

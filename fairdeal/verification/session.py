@@ -30,6 +30,7 @@ from fairdeal.fairness import check_label
 from fairdeal.fairness import game_key
 from fairdeal.fairness import shuffle
 from fairdeal.record import FORMATS
+from fairdeal.said import Said
 from fairdeal.verification.replay import NOT_REVEALED
 from fairdeal.verification.replay import Report
 from fairdeal.verification.replay import _check_times
@@ -40,6 +41,8 @@ from fairdeal.verification.replay import _no_extra
 from fairdeal.verification.replay import _Replay
 from fairdeal.verification.replay import _seed_line
 from fairdeal.verification.replay import _show
+from fairdeal.verification.replay import unknown_format
+from fairdeal.verification.replay import unknown_protocol
 
 __all__ = ["verify_session", "MAX_SESSION_SEATS", "MAX_SHUFFLE_CARDS"]
 
@@ -92,23 +95,30 @@ def verify_session(
 
 def _header(line: dict[str, Any], report: Report, key: str | None) -> None:
     if line.get("format") not in FORMATS:
-        raise _Fail(0, f"unknown record format {line.get('format')!r}: this verifier reads {' and '.join(FORMATS)}")
+        raise _Fail(0, unknown_format(line.get("format")))
     if line.get("protocol") != PROTOCOL:
-        raise _Fail(0, f"unknown fairness protocol {line.get('protocol')!r}: this verifier knows {PROTOCOL} only")
+        raise _Fail(0, unknown_protocol(line.get("protocol")))
     for field in sorted(set(line) - _HEADER_FIELDS - {"seq", "prev", "sig"}):
-        raise _Fail(0, f"a session header has no field {field!r}")
+        raise _Fail(0, Said("a session header has no field {field}", field=repr(field)))
     try:
         report.game_id = check_game_id(line.get("game_id"))
     except FairnessError as exc:
-        raise _Fail(0, f"header game_id: {exc}") from None
+        raise _Fail(0, Said("header game_id: {reason}", reason=str(exc))) from None
     if line.get("rules", _Fail) is not None:
-        raise _Fail(0, "a session header has rules null")
+        raise _Fail(0, Said("a session header has rules null"))
     seats = line.get("seats")
     if type(seats) is not int or not 1 <= seats <= MAX_SESSION_SEATS:
-        raise _Fail(0, f"session seats {_show(seats)}: a session has 1 to {MAX_SESSION_SEATS} client seeds")
+        raise _Fail(
+            0,
+            Said(
+                "session seats {seats}: a session has 1 to {most} client seeds",
+                seats=_show(seats),
+                most=MAX_SESSION_SEATS,
+            ),
+        )
     prefix = line.get("label_prefix")
     if not isinstance(prefix, str) or len(prefix) > MAX_PREFIX or not _PREFIX.fullmatch(prefix):
-        raise _Fail(0, f"label_prefix is at most {MAX_PREFIX} characters of a-z 0-9 / _ -")
+        raise _Fail(0, Said("label_prefix is at most {most} characters of a-z 0-9 / _ -", most=MAX_PREFIX))
     report.label_prefix = prefix
     report.seats = [{"seat": s} for s in range(seats)]
     _header_keys(line, report, key)
@@ -127,11 +137,15 @@ def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str 
         if kind == "reveal":
             if index + 1 < end:
                 raise _Fail(
-                    index + 1, f"a {lines[index + 1].get('type')} line after the reveal: the reveal is the last line"
+                    index + 1,
+                    Said(
+                        "a {kind} line after the reveal: the reveal is the last line",
+                        kind=str(lines[index + 1].get("type")),
+                    ),
                 )
             return
         if kind == "start" and phase.started:
-            raise _Fail(index, "a second start")
+            raise _Fail(index, Said("a second start"))
         if kind in SEED_LINES:
             _seed_line(index, phase, line)
             if kind == "start":
@@ -140,33 +154,42 @@ def _lines(lines: Sequence[dict[str, Any]], end: int, report: Report, seed: str 
                     key = game_key(seed, game_id, report.client_seeds)
         elif kind == "shuffle":
             if not phase.started:
-                raise _Fail(index, "a shuffle before the start (the client seeds are still open)")
+                raise _Fail(index, Said("a shuffle before the start (the client seeds are still open)"))
             shuffles.append(_shuffle(index, line, prefix, labels, key))
         else:
-            raise _Fail(index, f"a {kind} line: a dealing session has none")
+            raise _Fail(index, Said("a {kind} line: a dealing session has none", kind=str(kind)))
 
 
 def _shuffle(index: int, line: dict[str, Any], prefix: str, labels: set[str], key: bytes | None) -> dict[str, Any]:
     _no_extra(index, line, ("type", "label", "cards", "count"))
     if "sig" not in line:
-        raise _Fail(index, "a shuffle line is not signed")
+        raise _Fail(index, Said("a shuffle line is not signed"))
     cards, count = line.get("cards"), line.get("count")
     try:
         label = check_label(line.get("label"))
     except FairnessError as exc:
-        raise _Fail(index, f"shuffle label: {exc}") from None
+        raise _Fail(index, Said("shuffle label: {reason}", reason=str(exc))) from None
     if not label.startswith(prefix):
-        raise _Fail(index, f"shuffle label {label!r} does not start with the session's prefix {prefix!r}")
+        raise _Fail(
+            index,
+            Said(
+                "shuffle label {label} does not start with the session's prefix {prefix}",
+                label=repr(label),
+                prefix=repr(prefix),
+            ),
+        )
     if label in labels:
-        raise _Fail(index, f"label {label!r} has already dealt in this session")
+        raise _Fail(index, Said("label {label} has already dealt in this session", label=repr(label)))
     labels.add(label)
     if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_SHUFFLE_CARDS:
-        raise _Fail(index, f"shuffle cards: a shuffle takes 1 to {MAX_SHUFFLE_CARDS} card codes")
+        raise _Fail(index, Said("shuffle cards: a shuffle takes 1 to {most} card codes", most=MAX_SHUFFLE_CARDS))
     for code in cards:
         if code not in _CODES:
-            raise _Fail(index, f"shuffle cards: {_show(code)} is not a card code (A23456789TJQK then CDHS)")
+            raise _Fail(
+                index, Said("shuffle cards: {code} is not a card code (A23456789TJQK then CDHS)", code=_show(code))
+            )
     if type(count) is not int or count != len(cards):
-        raise _Fail(index, f"shuffle count {_show(count)} but it lists {len(cards)} cards")
+        raise _Fail(index, Said("shuffle count {count} but it lists {n} cards", count=_show(count), n=len(cards)))
     derived = {"label": label, "count": count, "cards": list(cards), "line": index + 1}
     if key is not None:
         derived["order"] = codes(shuffle(key, label, parse_cards(cards)))

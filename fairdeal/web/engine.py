@@ -10,7 +10,8 @@ versions), dated 1980-01-01 00:00:00, mode 0644, made on Unix, no comment, no ex
 What it holds: every ``.py`` file of ``fairdeal/`` except ``fairdeal/service/`` and
 ``fairdeal/web/`` (the server and the pages, which the verifier never imports), every
 ``.py`` file of ``verifier/`` (the page's door, :mod:`verifier.browser`) and of each installed
-game plugin's package, names as they are imported (``fairdeal/rules/base.py``); and for each
+game plugin's package, names as they are imported (``fairdeal/rules/base.py``), with their
+translations (each ``i18n/<lang>.json``: the verifier says its reasons in the page's language); and for each
 distribution that registers games, a ``dist-info`` folder with its name, version and games,
 so that the page finds the games through their entry points as fairdeal does everywhere.
 spec/verify-page.md is the contract.
@@ -72,13 +73,13 @@ def _packages() -> list[str]:
 
 
 def _python_files(init: Path) -> dict[str, Path]:
-    """The ``.py`` files of the package whose ``__init__.py`` (or single module) is ``init``, by
-    their import name, less :data:`EXCLUDED`."""
+    """The ``.py`` files of the package whose ``__init__.py`` (or single module) is ``init``, and its
+    translations (``i18n/*.json``), by their import name, less :data:`EXCLUDED`."""
     if init.name != "__init__.py":
         return {init.name: init}
     root = init.parent
     files = {}
-    for path in root.rglob("*.py"):
+    for path in [*root.rglob("*.py"), *root.rglob("i18n/*.json")]:
         name = f"{root.name}/{path.relative_to(root).as_posix()}"
         if "__pycache__" not in path.parts and not name.startswith(EXCLUDED):
             files[name] = path

@@ -13,6 +13,7 @@ from collections import Counter
 
 import pytest
 
+from fairdeal.rules import RULES
 from verifier.replayer import hand_steps
 
 from .conftest import PHONE
@@ -137,10 +138,12 @@ def board_checks(page, view: dict) -> None:
     )
     elsewhere = {"hand_no", "dealer", "turn", "hand_sizes", "net", "stock_size", "top", "named", "pile_size"}
     assert shown == {k for k, v in table.items() if k not in elsewhere and v not in (None, [], {}, "")}, shown
-    # Its numbers as facts: "Restock limit: 20", "Penalty: 2".
+    # Its numbers as facts, under the label the game declares ("Cards to draw: 2"), else their names
+    # in words ("Restock limit: 20").
+    labels = RULES[view["rules"]].table_labels()
     for key, value in table.items():
         if key not in elsewhere and isinstance(value, int) and not isinstance(value, bool):
-            words = key.replace("_", " ").capitalize()
+            words = labels[key]["label"] if key in labels else key.replace("_", " ").capitalize()
             assert page.locator(f"#generic-facts [data-field='{key}']").inner_text() == f"{words}: {value}".replace(
                 "-", "−"
             )
@@ -271,7 +274,8 @@ def test_a_switch_match_in_the_browser_then_its_replay(open_page, new_game, swit
     page.wait_for_selector(f"{MY_TURN}, {OVER}")
     table = view_of(game)["table"]
     facts = page.locator("#generic-facts").inner_text()
-    assert f"Direction: {table['direction']}" in facts and f"Penalty: {table['penalty']}" in facts
+    # Under the labels Switch declares for its table (its catalogue entry's `table`), not its fields' names.
+    assert f"Direction of play: {table['direction']}" in facts and f"Cards to draw: {table['penalty']}" in facts
     opened.shot("generic-switch-your-turn")
     kinds = play_match(page, game, prefer="A", suit="H")
     assert sum(n for kind, n in kinds.items() if kind.endswith("naming a suit")) and kinds["draw"], kinds
@@ -291,7 +295,7 @@ def test_a_switch_match_in_the_browser_then_its_replay(open_page, new_game, swit
     # The hand's last step: the named suit or the penalty, as the engine left them, under their names.
     page.keyboard.press("End")
     last = replay["hands"][-1]["steps"][-1]["table"]
-    assert f"Direction: {last['direction']}" in page.locator("#generic-facts").inner_text()
+    assert f"Direction of play: {last['direction']}" in page.locator("#generic-facts").inner_text()
     opened.shot("generic-switch-replay", full_page=True)
 
 

@@ -1,7 +1,9 @@
 """The pages in the reader's language (fairdeal/web/js/i18n.js): a browser that prefers Norwegian
 gets the lobby in Bokmål, with no English message left in it, nor any of the games' English words
-(their catalogue entries, their "How to play"); the chooser in the lobby changes the language for
-every page of the browser, and back."""
+(their catalogue entries, their "How to play"), nor any of what fairdeal writes in English for people
+(a card's why-not, a hand's reason, a refused move's toast, the verifier's reason: fairdeal.said's
+templates, which the server and the verifier say in the page's language); the chooser in the lobby
+changes the language for every page of the browser, and back."""
 
 from __future__ import annotations
 
@@ -31,6 +33,28 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 EN, NB = catalogue("en"), catalogue("nb")
+
+PLACEHOLDER = re.compile(r"\{\w+\}")
+
+
+def _engine_english() -> list[re.Pattern[str]]:
+    """What finds one of fairdeal's English sentences for people (a template of fairdeal's, its
+    games' or the example plugin's messages whose Bokmål differs) in a page's text, whatever the
+    values put in; templates of fewer than two words of their own ("{n} cards") are too short to
+    tell from other text."""
+    from fairdeal.rules.translations import messages
+
+    found = []
+    for package in ("fairdeal", "fairdeal.rules", "fairdeal_switch"):
+        for template, words in messages(package, "nb").items():
+            parts = PLACEHOLDER.split(template.replace("{{", "{").replace("}}", "}"))
+            if words == template or len(re.findall(r"[A-Za-z]{2,}", " ".join(parts))) < 2:
+                continue
+            found.append(re.compile("(?<![\\w])" + "(?:.+?)".join(re.escape(part) for part in parts) + "(?![\\w])"))
+    return found
+
+
+ENGINE_ENGLISH = _engine_english()
 
 # Every text the page shows a person: its text nodes, and the attributes a screen reader or a
 # pointer reads.
@@ -84,14 +108,20 @@ def games_english(origin: str, game: str | None = None) -> frozenset[str]:
 def english_left(page: Page, help_of: str | None = None) -> list[str]:
     """What the page shows that is an English message whose Norwegian differs, or that holds one
     of the games' English words (a title inside "Vri åtter (2–6 spillere, poeng)"; with
-    ``help_of``, that game's How to play too)."""
+    ``help_of``, that game's How to play too), or one of fairdeal's English sentences (ENGINE_ENGLISH)."""
     english = {text.strip() for key, text in EN.items() if NB[key].strip() != text.strip()}
     origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(page.url))
     games = [
         re.compile(r"(?<!\w)" + re.escape(words.casefold()) + r"(?!\w)") for words in games_english(origin, help_of)
     ]
     shown = page.evaluate(SHOWN)
-    return [text for text in shown if text in english or any(words.search(text.casefold()) for words in games)]
+    return [
+        text
+        for text in shown
+        if text in english
+        or any(words.search(text.casefold()) for words in games)
+        or any(said.search(text) for said in ENGINE_ENGLISH)
+    ]
 
 
 def lobby(browser: Browser, server: str, locale: str) -> Page:
@@ -163,9 +193,9 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 def _english_on_the_verify_page(page: Page) -> list[str]:
-    """english_left, less what the verifier itself writes: its report text (#cli-report) and its
-    failure reason (#failure), which stay as fairdeal-verify prints them, in English."""
-    theirs = page.eval_on_selector_all("#cli-report, #failure", "nodes => nodes.map(n => n.textContent.trim())")
+    """english_left, less the report fairdeal-verify prints (#cli-report, marked as English and
+    labelled as the program's output); the verifier's failure reason (#failure) is in Bokmål."""
+    theirs = page.eval_on_selector_all("#cli-report, #cli-report *", "nodes => nodes.map(n => n.textContent.trim())")
     return [text for text in english_left(page) if text not in theirs]
 
 
@@ -206,7 +236,7 @@ def test_the_verify_page_in_bokmal_idle_with_its_verdicts_and_the_public_log(bro
             assert " of " not in page.locator("section.hand .card").first.get_attribute("aria-label")
             assert _english_on_the_verify_page(page) == [], name
 
-        # A changed line, not signed again: the plain words are Norwegian, the reason the verifier's.
+        # A changed line, not signed again: the plain words are Norwegian, and the verifier's reason too.
         lines = [json.loads(raw) for raw in (GOLDEN / "crazy-eights-4p-v2.jsonl").read_text().splitlines()]
         end = max(i for i, line in enumerate(lines) if line["type"] == "hand-end")
         lines[end]["scores"] = [lines[end]["scores"][0] + 1, *lines[end]["scores"][1:]]
@@ -215,7 +245,7 @@ def test_the_verify_page_in_bokmal_idle_with_its_verdicts_and_the_public_log(bro
         assert _check(page, changed) == "failed"
         assert page.locator("#verdict-box strong").inner_text() == NB["verify.not_verified"]
         assert page.locator("#failure-words").inner_text() == NB["verify.plain_signature"]
-        assert page.locator("#failure").inner_text().startswith(f"linje {end + 1}: ")
+        assert page.locator("#failure").inner_text() == f"linje {end + 1}: ugyldig signatur"
         assert _english_on_the_verify_page(page) == []
 
         # A game of this server: its record from the server, and its entries in the public log.
@@ -252,16 +282,48 @@ def _norwegian_page(browser: Browser, path: str, seed: int) -> tuple[Page, list[
 
 
 def _english_on_the_table(page: Page, help_of: str | None = None) -> list[str]:
-    """english_left, less the engine's words on why a card cannot be played now (each card's
-    ``why-`` note), which come in the seat's view as the rules write them, in English, and the keys
-    a button shows (a move's declared key "D" is no word, though the dealer's chip "D" is one)."""
-    theirs = page.eval_on_selector_all("#hand [id^='why-'], kbd", "nodes => nodes.map(n => n.textContent.trim())")
+    """english_left, less the keys a button shows (a move's declared key "D" is no word, though the
+    dealer's chip "D" is one). The engine's words on why a card cannot be played now (each card's
+    ``why-`` note) are checked with the rest: the seat's view brings them in the page's language."""
+    theirs = page.eval_on_selector_all("kbd", "nodes => nodes.map(n => n.textContent.trim())")
     return [text for text in english_left(page, help_of) if text not in theirs]
+
+
+def _refused_in_bokmal(page: Page) -> str:
+    """Make the seat's next move refused by the server (its request rewritten on the way to a keep,
+    which nothing drawn allows), as the page makes it; the toast that says why."""
+
+    def refused(route: Any) -> None:
+        sent = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({"seq": sent.get("seq"), "move": "keep"}))
+
+    moves = re.compile(r"/games/[^/]+/moves\?lang=nb$")
+    page.route(moves, refused)
+    try:
+        if page.locator(".hand .card.playable").count():
+            card = page.locator(".hand .card.playable").first
+            card.click()
+            card.click()
+            if page.locator("#suit-picker:not([hidden]) .suit-token").count():
+                page.locator(".suit-token").first.click()
+        else:
+            page.click("#stock" if not page.locator("#pass").count() else "#pass")
+        page.wait_for_selector("#toast.bad:not([hidden])")
+        said = page.locator("#toast").inner_text()
+    finally:
+        page.unroute(moves, refused)
+    # The card that was played stays lifted (the move did not go through): put it back.
+    page.wait_for_selector("body:not([data-busy])")
+    if page.locator(".hand .card.lifted").count():
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".hand .card.lifted", state="detached")
+    return said
 
 
 def test_a_table_in_bokmal_from_the_first_turn_to_game_over(browser, server, new_game):
     # A short match of three (a small target, so a few hands), with a pause between hands so the
     # sheet shows; the host's seat, played by the keyboard, then through the API.
+    from .play import MY_TURN
     from .play import keyboard_move
     from .play import play_by_api
     from .play import wait_turn
@@ -275,6 +337,13 @@ def test_a_table_in_bokmal_from_the_first_turn_to_game_over(browser, server, new
         assert page.evaluate("document.documentElement.lang") == "nb"
         assert page.locator("#open-scores").inner_text() == NB["table.scores"]
         assert _english_on_the_table(page, help_of="crazy-eights") == []
+        # The cards that cannot go now say why in Bokmål (the seat's view), and so does the server's
+        # refusal of a move, in its toast.
+        notes = page.eval_on_selector_all("#hand [id^='why-']", "nodes => nodes.map(n => n.textContent)")
+        assert notes and all("passer ikke til" in note or note.startswith("du ") for note in notes), notes
+        assert _refused_in_bokmal(page) == "du kan bare beholde et kort du nettopp har trukket som passer"
+        errors.remove("Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)")
+        page.wait_for_selector(MY_TURN)
         # A card lifted (its buttons), then a few moves by the keyboard.
         playable = page.locator(".hand .card.playable")
         if playable.count():

@@ -29,6 +29,7 @@ from .conftest import api
 from .play import MY_TURN
 from .play import OVER
 from .test_i18n import EN as PAGES_EN
+from .test_i18n import ENGINE_ENGLISH
 from .test_i18n import NB as PAGES_NB
 from .test_i18n import SHOWN
 from .test_i18n import games_english
@@ -93,13 +94,21 @@ RENDERERS_ENGLISH = _renderers_english()
 
 
 def _declared_words(document: dict[str, Any], name: str) -> set[str]:
-    """What a game's catalogue entry says of its moves and its layout, for people."""
+    """What a game's catalogue entry says of its moves, its layout and its table's members, for people."""
     entry = next(entry for entry in document["games"] if entry["name"] == name)
     words = set()
     for form in entry["move_forms"]:
         words |= {form[key] for key in ("label", "hint", "said") if form[key]}
         words |= {field["doc"] for field in form["fields"] if field.get("doc")}
     words |= {entry["layout"][key] for key in ("hands", "cut_down", "extra") if entry["layout"][key]}
+    return words | set(_table_labels(entry.get("table", {})))
+
+
+def _table_labels(table: dict[str, Any]) -> list[str]:
+    """A catalogue entry's table labels (and its values' words), all the way down."""
+    words = []
+    for member in table.values():
+        words += [member["label"], *member.get("values", {}).values(), *_table_labels(member.get("fields", {}))]
     return words
 
 
@@ -114,22 +123,27 @@ def declared_english(origin: str, name: str) -> tuple[tuple[str, re.Pattern[str]
 
 
 # The page's texts (test_i18n.py's SHOWN) but a key's letter (<kbd>D</kbd> draws in every language,
-# though "D" is also the English dealer's chip) and the reasons a card cannot be played: the rules give
-# them in the seat's view (`why_not`), in English still (the rules' words, not the renderers' nor the
-# catalogue's: not translated yet).
-SHOWN_BUT_REASONS = SHOWN.replace("dialog:not([open])", "dialog:not([open]), kbd, [id^=why-]")
-assert SHOWN_BUT_REASONS != SHOWN
+# though "D" is also the English dealer's chip). The reasons a card cannot be played (its `why-`
+# note) are among them: the seat's view brings them in the page's language.
+SHOWN_BUT_KEYS = SHOWN.replace("dialog:not([open])", "dialog:not([open]), kbd")
+assert SHOWN_BUT_KEYS != SHOWN
 
 
 def english_left(page: Page) -> list[str]:
-    """test_i18n.py's english_left, over SHOWN_BUT_REASONS: what the page shows that is one of the
+    """test_i18n.py's english_left, over SHOWN_BUT_KEYS: what the page shows that is one of the
     pages' English messages whose Norwegian differs, or holds one of the games' English words
-    (their titles, summaries, options)."""
+    (their titles, summaries, options), or one of fairdeal's English sentences (a why-not, a reason)."""
     english = {text.strip() for key, text in PAGES_EN.items() if PAGES_NB[key].strip() != text.strip()}
     origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(page.url))
     games = [re.compile(r"(?<!\w)" + re.escape(words.casefold()) + r"(?!\w)") for words in games_english(origin)]
-    shown = page.evaluate(SHOWN_BUT_REASONS)
-    return [text for text in shown if text in english or any(words.search(text.casefold()) for words in games)]
+    shown = page.evaluate(SHOWN_BUT_KEYS)
+    return [
+        text
+        for text in shown
+        if text in english
+        or any(words.search(text.casefold()) for words in games)
+        or any(said.search(text) for said in ENGINE_ENGLISH)
+    ]
 
 
 def games_english_left(page: Page, game: str) -> list[str]:
@@ -137,7 +151,7 @@ def games_english_left(page: Page, game: str) -> list[str]:
     English words, each as "the text shown <- what it holds"."""
     origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(page.url))
     wanted = [*RENDERERS_ENGLISH.items(), *declared_english(origin, game)]
-    shown = page.evaluate(SHOWN_BUT_REASONS)
+    shown = page.evaluate(SHOWN_BUT_KEYS)
     return [f"{text!r} <- {key}" for text in shown for key, pattern in wanted if pattern.search(text)]
 
 
@@ -194,6 +208,18 @@ def test_a_table_in_bokmal_says_no_english(browser, server, table):
         assert not errors, errors
         assert games_left == [], table
         assert pages_left == [], table
+        if table == "generic":
+            # The plugin's own fields, by the labels it declares (its catalogue entry's table, in Bokmål).
+            nb_entry = next(e for e in api(server, "GET", "/rules?lang=nb")["games"] if e["name"] == name)
+            labels = {member["label"] for member in nb_entry["table"].values()}
+            shown = page.eval_on_selector_all(
+                "#generic-facts .fact-label, #generic-rows .row-label", "nodes => nodes.map(n => n.textContent)"
+            )
+            assert shown and {label.removesuffix(":") for label in shown} <= labels, (shown, labels)
+            assert "Kort å trekke:" in shown and "Spilleretning:" in shown, shown
+            facts = page.locator("#generic-facts").inner_text()
+            assert ("med klokka" in facts or "mot klokka" in facts) and "clockwise" not in facts, facts
+            assert "sort" in facts and "suit" not in facts, facts
     finally:
         page.context.close()
 

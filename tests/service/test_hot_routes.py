@@ -271,3 +271,30 @@ def test_the_access_log_names_a_hot_route_as_any_other(twins, caplog):
     assert [(line["path"], line["status"], line["game_id"]) for line in lines] == [
         ("/games/{game_id}/seats/{seat}/view", 200, game_id)
     ] * 2 + [("/games/{game_id}/seats/{seat}/view", 403, game_id)] * 2
+
+
+def test_a_view_and_a_move_in_the_pages_language_are_answered_as_fastapi_answers_them(twins):
+    game_id = twins.table()
+    twins.passed_on.clear()
+    url = f"/games/{game_id}/moves?lang=nb"
+    for _ in range(6):
+        seat = twins.ok("GET", f"/games/{game_id}/seats/0/view?lang=nb", 0)["turn"]
+        view = twins.ok("GET", f"/games/{game_id}/seats/{seat}/view?lang=nb-NO", seat)
+        move = {"seq": view["seq"], **choose(view)}
+        # Refused in Norwegian (a stale seq, not the seat's turn, the host's token), then made.
+        stale = twins.both("POST", url, seat, json={**move, "seq": view["seq"] - 1})
+        assert stale[0] == 409 and "protokollen er ved seq" in json.loads(stale[2])["detail"]
+        assert twins.both("POST", url, 1 - seat, json=move)[0] in (403, 409, 422)
+        assert "vertens nøkkel" in json.loads(twins.both("POST", url, "host", json=move)[2])["detail"]
+        assert twins.ok("POST", url, seat, json=move)["view"]["seat"] == seat
+    assert not twins.passed_on, twins.passed_on
+    # A language the routes refuse (not a tag, or given twice), or another query: theirs to answer.
+    view = f"/games/{game_id}/seats/0/view"
+    assert [twins.both("GET", f"{view}?{query}", 0)[0] for query in ("lang=nb_NO", "lang=", "lang=nb&lang=en")] == [
+        422,
+        422,
+        422,
+    ]
+    assert twins.both("GET", f"{view}?other=1", 0)[0] == 200
+    assert twins.both("POST", f"/games/{game_id}/moves?lang=x%20y", 0, json={"seq": 0, "move": "pass"})[0] == 422
+    assert len(twins.passed_on) == 5

@@ -593,6 +593,11 @@ def test_a_new_table_session_or_shuffle_is_there_for_every_route_that_names_it(c
     def named(prefix: str) -> list[Any]:
         return [r.ok() for r in contract.get_all_operations() if r.ok().path.startswith(prefix)]
 
+    def lang_of(op: Any) -> dict[str, str]:
+        """The page's language, for a route that takes one: every parameter given."""
+        names = {p["name"] for p in op.definition.raw.get("parameters", []) if p["in"] == "query"}
+        return {"lang": "nb"} if "lang" in names else {}
+
     game, made = send(
         None,
         operation(contract, "POST", "/games"),
@@ -604,8 +609,8 @@ def test_a_new_table_session_or_shuffle_is_there_for_every_route_that_names_it(c
     host, ids = made.json()["host_token"], {"game_id": made.json()["game_id"], "seat": 0}
     for op in named("/games/{game_id}"):
         path = {name: ids[name] for name in ("game_id", "seat") if "{" + name + "}" in op.path}
-        live = {"query": {"wait": 0, "from": 0, "token": host}, "headers": {"last-event-id": "0"}}
-        send(game, op, host, path, **(live if op.path.endswith("/events") else {}))
+        live = {"query": {"wait": 0, "from": 0, "token": host, **lang_of(op)}, "headers": {"last-event-id": "0"}}
+        send(game, op, host, path, **(live if op.path.endswith("/events") else {"query": lang_of(op)}))
     session, made = send(None, operation(contract, "POST", "/sessions"), None, {}, body={"seats": 1})
     owner, sid = made.json()["owner_key"], {"session_id": made.json()["session_id"]}
     api.ok("POST", f"/sessions/{sid['session_id']}/start", owner)
@@ -620,7 +625,8 @@ def test_a_new_table_session_or_shuffle_is_there_for_every_route_that_names_it(c
     assert "ensure_resource_availability" in checks_run
     # And the check bites: a table the create did not make, named as if it had.
     with pytest.raises(FailureGroup, match="Created resource not found"):
-        send(game, operation(contract, "GET", "/games/{game_id}"), None, {"game_id": "nosuchgame"})
+        read = operation(contract, "GET", "/games/{game_id}")
+        send(game, read, None, {"game_id": "nosuchgame"}, query=lang_of(read))
 
 
 def test_a_whole_number_written_5_0_is_the_integer_the_schema_says(api, contract):

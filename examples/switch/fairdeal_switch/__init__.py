@@ -35,6 +35,7 @@ from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import fields
+from typing import Annotated
 from typing import Any
 from typing import Literal
 
@@ -54,8 +55,14 @@ from fairdeal.rules.base import check_turn
 from fairdeal.rules.base import fast_replace
 from fairdeal.rules.base import has_turn
 from fairdeal.rules.base import lowest_count_wins
+from fairdeal.rules.base import not_held
+from fairdeal.rules.base import out_words
 from fairdeal.rules.base import turn_problem
 from fairdeal.rules.base import went_out
+from fairdeal.rules.crazy_eights import ALL_PASSED
+from fairdeal.rules.crazy_eights import NOTHING_TO_DRAW
+from fairdeal.rules.crazy_eights import NOTHING_TO_KEEP
+from fairdeal.rules.crazy_eights import PASS_WHEN_NOTHING_TO_DRAW
 from fairdeal.rules.crazy_eights import RESTOCK_LIMIT
 from fairdeal.rules.crazy_eights import PileGame
 from fairdeal.rules.crazy_eights import PileState
@@ -65,15 +72,19 @@ from fairdeal.rules.crazy_eights import auto_play
 from fairdeal.rules.crazy_eights import check_named
 from fairdeal.rules.crazy_eights import keep_or_play
 from fairdeal.rules.crazy_eights import moves_on_pile
+from fairdeal.rules.crazy_eights import name_a_suit
 from fairdeal.rules.crazy_eights import natural_suit_counts
+from fairdeal.rules.crazy_eights import pass_but_fits
 from fairdeal.rules.crazy_eights import pile_problem
 from fairdeal.rules.crazy_eights import pile_top
 from fairdeal.rules.crazy_eights import play_or_keep
 from fairdeal.rules.crazy_eights import play_wild
 from fairdeal.rules.crazy_eights import plays_of
 from fairdeal.rules.position import PositionError
+from fairdeal.rules.schema import Label
 from fairdeal.rules.summary import SeatNames
 from fairdeal.rules.summary import drawn_words
+from fairdeal.said import Said
 
 __all__ = [
     "Switch",
@@ -241,11 +252,13 @@ def _why_not(
 ) -> str | None:
     """Why the seat to act cannot play ``card``, or ``None``; the engine and :meth:`Switch.explain` share it."""
     if card not in hand:
-        return f"you do not hold {card.display}"
+        return not_held(card)
     if pending is not None and card is not pending:
         return play_or_keep(pending)
     if penalty:
-        return None if card.rank == Rank.TWO else f"only a 2 answers the 2 on the pile: play a 2 or draw {penalty}"
+        if card.rank == Rank.TWO:
+            return None
+        return Said("only a 2 answers the 2 on the pile: play a 2 or draw {penalty}", penalty=penalty)
     return pile_problem(card, top, named, wild=Rank.ACE)
 
 
@@ -271,18 +284,26 @@ def _power_words(card: Card, seats: int, penalty: int) -> str | None:
 
 class SwitchTable(TableJSON):
     """The public table of a Switch hand: the pile's top and the suit an ace named, the penalty a
-    2 left for the next seat, the direction of play, the stock, and what may go on the pile."""
+    2 left for the next seat, the direction of play, the stock, and what may go on the pile.
+    Each member says what a page calls it (a :class:`~fairdeal.rules.schema.Label`): fairdeal's
+    table page draws Switch with its generic renderer, which knows no game's words."""
 
-    top: Card
-    named: Suit | None
-    penalty: int
-    direction: Literal["clockwise", "counterclockwise"]
-    stock_size: int
-    pile_size: int
-    passes: int
-    restocks: int
-    restock_limit: int
-    next: Wanted
+    top: Annotated[Card, Label("Top of the pile")]
+    named: Annotated[Suit | None, Label("Suit named")]
+    penalty: Annotated[int, Label("Cards to draw")]
+    direction: Annotated[
+        Literal["clockwise", "counterclockwise"],
+        Label("Direction of play", values={"clockwise": "clockwise", "counterclockwise": "counterclockwise"}),
+    ]
+    stock_size: Annotated[int, Label("Stock")]
+    pile_size: Annotated[int, Label("Pile")]
+    passes: Annotated[int, Label("Passes in a row")]
+    restocks: Annotated[int, Label("New stocks")]
+    restock_limit: Annotated[int, Label("New stocks allowed")]
+    next: Annotated[
+        Wanted,
+        Label("What may go on the pile", fields={"suit": Label("suit"), "rank": Label("rank"), "wild": Label("wild")}),
+    ]
 
 
 class Switch(PileGame[SwitchState, SwitchView]):
@@ -446,7 +467,7 @@ class Switch(PileGame[SwitchState, SwitchView]):
             return replace(state, turn=state.seat_after(seat), pending=None, passes=0), []
         passes = state.passes + 1  # a pass: the only kind left
         if passes == state.seats:
-            return self._end(replace(state, passes=passes), None, "everyone passed in turn"), []
+            return self._end(replace(state, passes=passes), None, ALL_PASSED), []
         return replace(state, turn=state.seat_after(seat), passes=passes), []
 
     def _refusal(self, state: SwitchState, seat: int, kind: str) -> str | None:
@@ -459,19 +480,19 @@ class Switch(PileGame[SwitchState, SwitchView]):
             # Against a penalty the draw is always allowed: it takes what there is.
             if penalty or state.can_draw:
                 return None
-            return "there is nothing to draw: the stock is empty and the pile has only its top card"
+            return NOTHING_TO_DRAW
         if kind == "keep":
-            return None if pending is not None else "you can only keep a card you have just drawn that fits"
+            return None if pending is not None else NOTHING_TO_KEEP
         if kind == "pass":
             if must:
                 return must
             if penalty:
-                return f"a 2's penalty cannot be passed: play a 2 or draw {penalty}"
+                return Said("a 2's penalty cannot be passed: play a 2 or draw {penalty}", penalty=penalty)
             if state.can_draw:
-                return "you may pass only when there is nothing to draw"
+                return PASS_WHEN_NOTHING_TO_DRAW
             playable = [c for c in state.hands[seat] if fits(c, state.top, state.named)]
-            return f"you may pass only when you cannot play, and {playable[0].display} fits" if playable else None
-        return f"Switch has no move {kind!r}"
+            return pass_but_fits(playable[0]) if playable else None
+        return self.no_move(kind)
 
     def _play(self, state: SwitchState, seat: int, move: Move) -> SwitchState:
         card, hand = move.card, state.hands[seat]
@@ -480,14 +501,14 @@ class Switch(PileGame[SwitchState, SwitchView]):
             card, hand=hand, top=state.top, named=state.named, penalty=state.penalty, pending=state.pending
         )
         if problem is None and (card.rank == Rank.ACE) != (move.suit is not None):
-            problem = f"name a suit for {card.display}" if move.suit is None else "only an ace names a suit"
+            problem = name_a_suit(card) if move.suit is None else Said("only an ace names a suit")
         if problem is not None:
             raise IllegalMove(problem, move=move, seat=seat)
         hands = _replaced(state.hands, seat, _without(hand, card))
         played = replace(state, hands=hands, pile=state.pile + (card,), named=move.suit, pending=None, passes=0)
         if not hands[seat]:
             # Going out ends the hand at once: a last card's power does not apply.
-            return self._end(played, seat, f"seat {seat} went out")
+            return self._end(played, seat, out_words((seat,)))
         direction, steps = state.direction, 1
         if card.rank == Rank.JACK:
             direction = -direction
@@ -529,7 +550,9 @@ class Switch(PileGame[SwitchState, SwitchView]):
     def out_of_stock(self, state: SwitchState) -> SwitchState:
         """The stock ran out once more than ``restock_limit`` allows: the hand is blocked."""
         limit = self.options["restock_limit"]
-        return self._end(state, None, f"the stock ran out again after {limit} restock{'s' * (limit != 1)}")
+        if limit == 1:
+            return self._end(state, None, Said("the stock ran out again after 1 restock"))
+        return self._end(state, None, Said("the stock ran out again after {n} restocks", n=limit))
 
     @staticmethod
     def _end(state: SwitchState, out: int | None, reason: str) -> SwitchState:

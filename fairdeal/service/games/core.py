@@ -23,6 +23,7 @@ from fairdeal.record import Signer
 from fairdeal.record import time_ms
 from fairdeal.rules import IllegalMove
 from fairdeal.rules import MoveError
+from fairdeal.said import Said
 from fairdeal.service.errors import Rejected
 from fairdeal.service.errors import Stale
 from fairdeal.service.keys import Sealer
@@ -59,6 +60,24 @@ def status_of(table: Table) -> str:
 
 
 BETWEEN_HANDS = "between-hands"
+
+_STATUS_WORDS = {
+    "seeding": Said("seeding"),
+    "playing": Said("playing"),
+    "between-hands": Said("between-hands"),
+    "over": Said("over"),
+    "abandoned": Said("abandoned"),
+}
+
+
+def status_words(table: Table) -> Said:
+    """The game's status (:func:`status_of`) as a refusal says it: ``the game is over``."""
+    return _STATUS_WORDS[status_of(table)]
+
+
+def bot_seat(seat: int) -> Said:
+    """Why a person's action for ``seat``, which a bot plays, is refused."""
+    return Said("seat {seat} is played by a bot", seat=seat)
 
 
 class GameCore(LiveRecords[Table]):

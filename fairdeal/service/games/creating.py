@@ -11,13 +11,14 @@ from fairdeal.fairness import FairnessError
 from fairdeal.record import canonical
 from fairdeal.rules import OptionsError
 from fairdeal.rules import get
+from fairdeal.said import Said
 from fairdeal.service.errors import Rejected
 from fairdeal.service.errors import Stale
 from fairdeal.service.errors import TooMany
 from fairdeal.service.errors import Unavailable
 from fairdeal.service.games.core import GameCore
 from fairdeal.service.games.core import _Pace
-from fairdeal.service.games.core import status_of
+from fairdeal.service.games.core import status_words
 from fairdeal.service.keys import hash_token
 from fairdeal.service.keys import new_token
 from fairdeal.service.live import Cached
@@ -194,11 +195,13 @@ class Creating(GameCore):
     def _caps(self, total: int, mine: int) -> None:
         if self.max_games and total >= self.max_games:
             raise Unavailable(
-                f"the service runs {self.max_games} games, its most: try again when some have ended", retry_after=60
+                Said("the service runs {n} games, its most: try again when some have ended", n=self.max_games),
+                retry_after=60,
             )
         if self.max_games_per_client and mine >= self.max_games_per_client:
             raise TooMany(
-                f"this address runs {mine} games, the most one may: finish or abandon one first", retry_after=60
+                Said("this address runs {n} games, the most one may: finish or abandon one first", n=mine),
+                retry_after=60,
             )
 
     # -- playing again -----------------------------------------------------------------
@@ -212,9 +215,11 @@ class Creating(GameCore):
         """:meth:`again_async`, from a thread."""
         table, row = self.read(game_id, lambda table, row: (table, row))
         if row.again_id is not None:
-            raise Stale(f"this table was played again already: {row.again_id}")
+            raise Stale(Said("this table was played again already: {id}", id=row.again_id))
         if not table.finished:
-            raise Stale(f"the game is {status_of(table)}: play again once it is over or abandoned")
+            raise Stale(
+                Said("the game is {status}: play again once it is over or abandoned", status=status_words(table))
+            )
         seats = [Seat(seat.name, seat.bot) for seat in table.seats]
         self.check_caps(row.creator)
         new = self._new_game(
@@ -231,7 +236,7 @@ class Creating(GameCore):
         # Noted first, so that of two racing calls only one makes a table.
         if not self.store.set_again(game_id, new.row.id, sealed):
             made = self.store.game(game_id)
-            raise Stale(f"this table was played again already: {made.again_id if made else '?'}")
+            raise Stale(Said("this table was played again already: {id}", id=made.again_id if made else "?"))
         # The new table was opened by whoever opened this one (its start entry's host).
         host = next((json.loads(text).get("host", "-") for _, text in self.store.log_of(game_id)[:1]), "-")
         index = self.store.create_game(new.row, new.seat_hashes, new.lines, host=host)

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from fairdeal.rules import Move
+from fairdeal.said import Said
 from fairdeal.service.errors import Forbidden
 from fairdeal.service.errors import Stale
-from fairdeal.service.games.core import status_of
+from fairdeal.service.games.core import bot_seat
+from fairdeal.service.games.core import status_words
 from fairdeal.service.games.reading import Reading
 from fairdeal.service.store import GameRow
 from fairdeal.table import Table
@@ -38,9 +40,9 @@ class Moving(Reading):
     def _ready(seat: int) -> Callable[[Table, GameRow], None]:
         def ready(table: Table, row: GameRow) -> None:
             if not table.between_hands:
-                raise Stale(f"no hand is waiting to be dealt: the game is {status_of(table)}")
+                raise Stale(Said("no hand is waiting to be dealt: the game is {status}", status=status_words(table)))
             if seat in table.bots:
-                raise Forbidden(f"seat {seat} is played by a bot")
+                raise Forbidden(bot_seat(seat))
             if table.ready(seat):
                 table.next_hand()
 
@@ -50,11 +52,11 @@ class Moving(Reading):
     def _play(seat: int, move: Move) -> Callable[[Table, GameRow], dict[str, Any]]:
         def play(table: Table, row: GameRow) -> dict[str, Any]:
             if not table.started:
-                raise Stale("the game has not started: client seeds are still open")
+                raise Stale(Said("the game has not started: client seeds are still open"))
             if table.finished or table.between_hands:
-                raise Stale(f"the game is {status_of(table)}")
+                raise Stale(Said("the game is {status}", status=status_words(table)))
             if seat in table.bots:
-                raise Forbidden(f"seat {seat} is played by a bot")
+                raise Forbidden(bot_seat(seat))
             return table.move(seat, move)
 
         return play

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from fairdeal.cards import Card
+from fairdeal.match import MATCH_OVER
 from fairdeal.record import canonical
 from fairdeal.rules.base import SEAT_OWN
 from fairdeal.rules.base import GameState
@@ -19,6 +20,7 @@ from fairdeal.service.games.core import GameCore
 from fairdeal.service.games.core import _seats_of
 from fairdeal.service.games.core import status_of
 from fairdeal.service.store import GameRow
+from fairdeal.table import ABANDONED
 from fairdeal.table import Table
 
 
@@ -178,7 +180,7 @@ def _legal_json(table: Table, view: GameView | None) -> list[dict[str, Any]]:
 
 def _card_note(table: Table, view: GameView, card: Card) -> dict[str, Any]:
     if table.abandoned:
-        why_not: str | None = "the game was abandoned"
+        why_not: str | None = ABANDONED
     else:
-        why_not = "the match is over" if table.match.over else table.rules.explain(view, card)
+        why_not = MATCH_OVER if table.match.over else table.rules.explain(view, card)
     return {"card": card.code, "playable": why_not is None, "why_not": why_not}

@@ -33,8 +33,10 @@ from fastapi import Query
 from fastapi import Request
 from fastapi.responses import StreamingResponse
 
+from fairdeal.rules import in_language
 from fairdeal.service.deps import GameId
 from fairdeal.service.deps import GamesDep
+from fairdeal.service.deps import Lang
 from fairdeal.service.deps import StreamRoleDep
 from fairdeal.service.limits import request_client
 from fairdeal.service.models import one_value_each
@@ -84,9 +86,10 @@ async def live_updates(
     ] = None,
     wait: Annotated[float, Query(ge=0, le=3600, description="Close the stream after this many seconds.")] = 300,
     last_event_id: Annotated[str | None, Header(max_length=20)] = None,
+    lang: Lang = None,
 ) -> StreamingResponse:
-    """Server-sent events: every new record line, and after each batch the fresh state (or the seat's view).
-    429 when this client has the most streams open that one may."""
+    """Server-sent events: every new record line, and after each batch the fresh state (or the seat's view),
+    its words in ``lang``. 429 when this client has the most streams open that one may."""
     store = games.store
     lease = request.app.state.limits.streams.open(request_client(request))
     seat = None if role is None or role.is_host else role.seat
@@ -102,7 +105,10 @@ async def live_updates(
 
     def snapshot() -> dict[str, Any]:
         games.touch(game_id)  # someone is watching (a write now and then at most)
-        return games.public_state(game_id) if seat is None else games.seat_view(game_id, seat)
+        state = games.public_state(game_id) if seat is None else games.seat_view(game_id, seat)
+        # The page's words in its language, as its own view asks them (state["status"] stays a code).
+        translated: dict[str, Any] = in_language(state, lang)
+        return translated
 
     async def stream() -> AsyncIterator[str]:
         try:

@@ -6,18 +6,22 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi import Body
+from fastapi import Depends
 from fastapi import Request
 from fastapi import Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from fairdeal.rules import in_language
 from fairdeal.service.deps import GameId
 from fairdeal.service.deps import GamesDep
 from fairdeal.service.deps import HostDep
+from fairdeal.service.deps import Lang
 from fairdeal.service.deps import PlayerDep
 from fairdeal.service.limits import request_client
 from fairdeal.service.models import AbandonIn
 from fairdeal.service.models import CreateGame
+from fairdeal.service.models import one_value_each
 from fairdeal.service.schemas import GameCreated
 from fairdeal.service.schemas import PublicState
 from fairdeal.service.schemas import SeatView
@@ -67,11 +71,13 @@ async def create_game(body: CreateGame, games: GamesDep, request: Request) -> di
     )
 
 
-@router.get("/{game_id}", response_model=PublicState, responses=errors(404, 422))
-async def public_state(game_id: GameId, games: GamesDep) -> JSONResponse:
-    """What a spectator sees: the public table, scores, whose turn; no hidden card."""
+@router.get(
+    "/{game_id}", response_model=PublicState, responses=errors(404, 422), dependencies=[Depends(one_value_each)]
+)
+async def public_state(game_id: GameId, games: GamesDep, lang: Lang = None) -> JSONResponse:
+    """What a spectator sees: the public table, scores, whose turn; no hidden card (its words in ``lang``)."""
     await games.touch_async(game_id)
-    return JSONResponse(await games.public_state_async(game_id))
+    return JSONResponse(in_language(await games.public_state_async(game_id), lang))
 
 
 @router.get(
@@ -103,26 +109,42 @@ async def verify(game_id: GameId, games: GamesDep) -> JSONResponse:
     return JSONResponse(report.to_json())
 
 
-@router.post("/{game_id}/start", response_model=PublicState, responses=HOST_ONLY)
-async def start(game_id: GameId, games: GamesDep, host: HostDep) -> JSONResponse:
-    """The host starts now; seats that have not revealed a client seed are played by bots (marked)."""
+@router.post(
+    "/{game_id}/start", response_model=PublicState, responses=HOST_ONLY, dependencies=[Depends(one_value_each)]
+)
+async def start(game_id: GameId, games: GamesDep, host: HostDep, lang: Lang = None) -> JSONResponse:
+    """The host starts now; seats that have not revealed a client seed are played by bots (marked).
+    Answers the public state (its words in ``lang``)."""
     await games.store.call(games.start, game_id)
-    return JSONResponse(await games.store.call(games.public_state, game_id))
+    return JSONResponse(in_language(await games.store.call(games.public_state, game_id), lang))
 
 
-@router.post("/{game_id}/abandon", response_model=PublicState, responses={**HOST_ONLY, **errors(400)})
-async def abandon(game_id: GameId, games: GamesDep, host: HostDep, body: AbandonIn | None = Body(None)) -> JSONResponse:
-    """The host ends the game; the server seed is revealed and appended to the record."""
+@router.post(
+    "/{game_id}/abandon",
+    response_model=PublicState,
+    responses={**HOST_ONLY, **errors(400)},
+    dependencies=[Depends(one_value_each)],
+)
+async def abandon(
+    game_id: GameId, games: GamesDep, host: HostDep, body: AbandonIn | None = Body(None), lang: Lang = None
+) -> JSONResponse:
+    """The host ends the game; the server seed is revealed and appended to the record. Answers the
+    public state (its words in ``lang``; the abandon's reason is the record's, as given)."""
     await games.store.call(games.abandon, game_id, (body or AbandonIn()).reason)
-    return JSONResponse(await games.store.call(games.public_state, game_id))
+    return JSONResponse(in_language(await games.store.call(games.public_state, game_id), lang))
 
 
-@router.post("/{game_id}/ready", response_model=SeatView, responses=errors(401, 403, 404, 409, 422))
-async def ready(game_id: GameId, games: GamesDep, seat: PlayerDep) -> JSONResponse:
+@router.post(
+    "/{game_id}/ready",
+    response_model=SeatView,
+    responses=errors(401, 403, 404, 409, 422),
+    dependencies=[Depends(one_value_each)],
+)
+async def ready(game_id: GameId, games: GamesDep, seat: PlayerDep, lang: Lang = None) -> JSONResponse:
     """Between hands: the token's seat is ready for the next hand, which is dealt when every
-    person at the table is (or when the countdown runs out). Answers the seat's view;
-    409 when no hand is waiting to be dealt."""
-    return JSONResponse(await games.ready_and_view_async(game_id, seat))  # as it is (see above)
+    person at the table is (or when the countdown runs out). Answers the seat's view (its words
+    in ``lang``); 409 when no hand is waiting to be dealt."""
+    return JSONResponse(in_language(await games.ready_and_view_async(game_id, seat), lang))  # as it is (see above)
 
 
 @router.post(

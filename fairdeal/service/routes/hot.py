@@ -15,9 +15,11 @@ the routes' own code (:func:`fairdeal.service.deps.player_of` and
 :func:`.seats.seat_view`), in FastAPI's order: the path, the body's JSON,
 the token, the body's model, the endpoint. The routes stay registered: they
 are what ``/openapi.json`` describes, and they answer every request this does
-not take, replayed to them as it came: a path, header or body of any but the
-common well-formed kind (a 422 is worded by FastAPI's own validation), a body
-that did not arrive whole. Nothing this takes changes anything before a request
+not take, replayed to them as it came: a path, header, query or body of any but
+the common well-formed kind (a 422 is worded by FastAPI's own validation), a body
+that did not arrive whole. The one query parameter taken is the page's ``lang``,
+once, well formed (:data:`~fairdeal.service.deps.Lang`); any other query is the
+routes' (a parameter given twice is their 422, :func:`~fairdeal.service.models.one_value_each`). Nothing this takes changes anything before a request
 is handed on; a refusal (a :class:`~fairdeal.service.errors.ServiceError`) is
 answered by the app's own exception handler.
 """
@@ -27,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import parse_qsl
 
 from pydantic import ValidationError
 from starlette.requests import Request
@@ -36,10 +39,12 @@ from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
+from fairdeal.rules.translations import LANGUAGE_TAG
 from fairdeal.service.deps import player_of
 from fairdeal.service.deps import seat_of
 from fairdeal.service.games import GameService
 from fairdeal.service.models import MoveIn
+from fairdeal.service.models import one_value_each
 from fairdeal.service.routes import moves
 from fairdeal.service.routes import seats
 from fairdeal.service.routes.moves import submit
@@ -65,8 +70,9 @@ class HotRoutes:
         self.moves, self.view = by_path[MOVES_PATH], by_path[VIEW_PATH]
         for route in (self.moves, self.view):
             # What this does is what the routes declare today; a check added to one (a dependency
-            # of the route's own) would be skipped here: it must be added here too.
-            if getattr(route, "dependencies", None):
+            # of the route's own) would be skipped here: it must be added here too. The one each
+            # has, one_value_each, is made by _lang (a query it does not take is the route's).
+            if [d.dependency for d in getattr(route, "dependencies", [])] != [one_value_each]:
                 raise RuntimeError(f"{route.path} has dependencies HotRoutes does not solve")  # type: ignore[attr-defined]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -75,17 +81,19 @@ class HotRoutes:
             path, method = scope["path"], scope["method"]
             if method == "POST" and path.endswith("/moves"):
                 found = _MOVES.fullmatch(path)
-                if found is not None:
-                    await self._move(scope, receive, send, found[1])
+                lang = _lang(scope)
+                if found is not None and lang != _THEIRS:
+                    await self._move(scope, receive, send, found[1], lang)
                     return
             elif method == "GET" and path.endswith("/view"):
                 found = _VIEW.fullmatch(path)
-                if found is not None:
-                    await self._view(scope, receive, send, found[1], found[2])
+                lang = _lang(scope)
+                if found is not None and lang != _THEIRS:
+                    await self._view(scope, receive, send, found[1], found[2], lang)
                     return
         await self.app(scope, receive, send)
 
-    async def _move(self, scope: Scope, receive: Receive, send: Send, game_id: str) -> None:
+    async def _move(self, scope: Scope, receive: Receive, send: Send, game_id: str, lang: str | None) -> None:
         # JSON as FastAPI takes it (its parameters, a charset, change nothing: json.loads reads the
         # bytes); any other kind, or none, is FastAPI's to read or refuse.
         content_type = _header(scope, b"content-type")
@@ -125,21 +133,40 @@ class HotRoutes:
             await self.app(scope, _replay(messages, receive), send)
             return
         try:
-            answer = await submit(request, game_id, seat, move)
+            answer = await submit(request, game_id, seat, move, lang)
         except Exception as exc:  # noqa: BLE001 (as above)
             answer = await _refusal(request, exc)
         await answer(scope, receive, send)
 
-    async def _view(self, scope: Scope, receive: Receive, send: Send, game_id: str, seat: str) -> None:
+    async def _view(
+        self, scope: Scope, receive: Receive, send: Send, game_id: str, seat: str, lang: str | None
+    ) -> None:
         scope["route"], scope["path_params"] = self.view, {"game_id": game_id, "seat": seat}
         request = Request(scope, receive, send)
         games: GameService = request.app.state.games
         try:
             role = await games.authenticate_async(game_id, _token(scope))
-            answer = await seat_view(games, game_id, seat_of(role, int(seat)))
+            answer = await seat_view(games, game_id, seat_of(role, int(seat)), lang)
         except Exception as exc:  # noqa: BLE001 (as above)
             answer = await _refusal(request, exc)
         await answer(scope, receive, send)
+
+
+_THEIRS = "\x00theirs"
+"""What :func:`_lang` says of a query the routes are to read (or refuse): no language tag is it."""
+
+
+def _lang(scope: Scope) -> str | None:
+    """The query's ``lang`` (``None``: no query), as the routes read it (:data:`~fairdeal.service.deps.Lang`),
+    or :data:`_THEIRS` for any other query: a parameter given twice, one not a tag, another one."""
+    query: bytes = scope.get("query_string", b"")
+    if not query:
+        return None
+    params = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
+    if len(params) != 1 or params[0][0] != "lang":
+        return _THEIRS
+    lang = params[0][1]
+    return lang if len(lang) <= 35 and re.fullmatch(LANGUAGE_TAG, lang) else _THEIRS
 
 
 def _model(data: dict[str, Any]) -> MoveIn | None:

@@ -29,46 +29,50 @@ export async function request(method, path, { body, token } = {}) {
   return data;
 }
 
-/** One game seen by one seat (or a spectator when `seat` is null). */
+/**
+ * One game seen by one seat (or a spectator when `seat` is null). `lang`, the page's language: the
+ * server says in it what it writes for people (a card's why-not, a hand's reason, a refusal's detail).
+ */
 export class GameApi {
-  constructor(gameId, { seat = null, token = null, host = null } = {}) {
+  constructor(gameId, { seat = null, token = null, host = null, lang = null } = {}) {
     this.gameId = gameId;
     this.seat = seat;
     this.token = token;
     this.host = host;
     this.base = `/games/${encodeURIComponent(gameId)}`;
+    this.query = lang && lang !== "en" ? `?lang=${encodeURIComponent(lang)}` : "";
   }
 
   /** The seat's view, or the public state for a spectator. */
   view() {
-    if (this.seat === null) return request("GET", this.base);
-    return request("GET", `${this.base}/seats/${this.seat}/view`, { token: this.token });
+    if (this.seat === null) return request("GET", `${this.base}${this.query}`);
+    return request("GET", `${this.base}/seats/${this.seat}/view${this.query}`, { token: this.token });
   }
 
   commit(commitment) {
-    return request("POST", `${this.base}/seats/${this.seat}/commit`, { token: this.token, body: { commitment } });
+    return request("POST", `${this.base}/seats/${this.seat}/commit${this.query}`, { token: this.token, body: { commitment } });
   }
 
   reveal(seed) {
-    return request("POST", `${this.base}/seats/${this.seat}/reveal`, { token: this.token, body: { seed } });
+    return request("POST", `${this.base}/seats/${this.seat}/reveal${this.query}`, { token: this.token, body: { seed } });
   }
 
   /** {seq, move, card?, suit?} → {receipt, view} */
   move(seq, move) {
-    return request("POST", `${this.base}/moves`, { token: this.token, body: { seq, ...move } });
+    return request("POST", `${this.base}/moves${this.query}`, { token: this.token, body: { seq, ...move } });
   }
 
   start() {
-    return request("POST", `${this.base}/start`, { token: this.host });
+    return request("POST", `${this.base}/start${this.query}`, { token: this.host });
   }
 
   abandon() {
-    return request("POST", `${this.base}/abandon`, { token: this.host });
+    return request("POST", `${this.base}/abandon${this.query}`, { token: this.host });
   }
 
   /** Between hands: this seat is ready for the next deal → the seat's view. */
   ready() {
-    return request("POST", `${this.base}/ready`, { token: this.token });
+    return request("POST", `${this.base}/ready${this.query}`, { token: this.token });
   }
 
   /** The host plays again once the game is over: a new table like this one → its ids and tokens (as POST /games). */
@@ -113,7 +117,9 @@ export class GameApi {
     const run = async () => {
       while (!closed && !finished) {
         controller = new AbortController();
-        const query = next === null ? "" : `?from=${next}`;
+        const params = new URLSearchParams(this.query);
+        if (next !== null) params.set("from", String(next));
+        const query = params.size ? `?${params}` : "";
         try {
           const headers = { Accept: "text/event-stream" };
           if (this.token) headers.Authorization = `Bearer ${this.token}`;

@@ -136,7 +136,8 @@ form.addEventListener("submit", async (event) => {
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {
-    const created = await request("POST", "/games", {
+    // In the page's language, a refusal's words (too many tables...), as every table request asks them.
+    const created = await request("POST", lang === "en" ? "/games" : `/games?lang=${encodeURIComponent(lang)}`, {
       body: {
         rules: rulesSelect.value,
         options: chosenOptions(),

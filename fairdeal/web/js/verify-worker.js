@@ -27,13 +27,14 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 export const CALLS = {
-  // {report: fairdeal-verify --json's object, text: its text report, missing: []}; args: [text, null, key?]
+  // {report: fairdeal-verify --json's object, text: its text report, words: its reasons in the page's
+  // language, missing: []}; args: [text, null, key?, lang?]
   verify: { target: "verifier.browser.verify_json", signed: true },
-  // the same for a file that is not UTF-8 text; args: [its bytes in base64, null, key?]
+  // the same for a file that is not UTF-8 text; args: [its bytes in base64, null, key?, lang?]
   verify_bytes: { target: "verifier.browser.verify_bytes", signed: true },
   // [[key, message, sig], ...] hex; args: [text, key?]
   signature_requests: { target: "verifier.browser.signature_requests", signed: false },
-  // the games' catalogue (GET /rules's), from the engine: the page needs no server for it
+  // the games' catalogue (GET /rules's), from the engine: the page needs no server for it; args: [lang?]
   catalogue: { target: "verifier.browser.catalogue", signed: false },
   // the hand replayer (verifier/replayer.py): every step of a hand; args: the replayer's
   replay: { target: "verifier.replayer.hand_steps", signed: true },

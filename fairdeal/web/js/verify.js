@@ -70,16 +70,17 @@ function asText(data) {
 }
 
 /** The engine's verify call for a string, or for a file's bytes: those that are not UTF-8 go as
- * they are (base64), so the verifier says what fairdeal-verify says of the same file. */
+ * they are (base64), so the verifier says what fairdeal-verify says of the same file. The page's
+ * language goes with it: the verifier words its reasons in it (`words`; the report stays the CLI's). */
 function verifyCall(data, key) {
-  if (typeof data === "string") return engineCall("verify", data, null, key);
+  if (typeof data === "string") return engineCall("verify", data, null, key, lang);
   try {
     // ignoreBOM keeps a byte order mark in the text, as Python's decoding does: it is not a record.
-    return engineCall("verify", new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data), null, key);
+    return engineCall("verify", new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data), null, key, lang);
   } catch {
     let binary = "";
     for (const byte of data) binary += String.fromCharCode(byte);
-    return engineCall("verify_bytes", btoa(binary), null, key);
+    return engineCall("verify_bytes", btoa(binary), null, key, lang);
   }
 }
 
@@ -89,9 +90,16 @@ function timingText(timing) {
   return t("verify.timing", { turn: seconds(timing.turn_ms), bot: seconds(timing.bot_ms), pause: seconds(timing.next_hand_ms) });
 }
 
-/** The page's model of a report: fairdeal-verify --json's object, with the header's facts the page shows. */
+/**
+ * The page's model of a report: fairdeal-verify --json's object, with the header's facts the page
+ * shows, and what the verifier wrote for people in the page's language (the failure's reason, each
+ * hand's: `answer.words`) where the report has it in English.
+ */
 function pageReport(answer, key) {
-  const report = { ...answer.report, ...answer.facts, json: answer.report, text: answer.text };
+  const words = answer.words ?? {};
+  const hands = (answer.report.hands ?? []).map((hand, i) => (hand.result && words.hands?.[i] ? { ...hand, result: { ...hand.result, reason: words.hands[i] } } : hand));
+  const error = answer.report.error && words.reason ? { ...answer.report.error, reason: words.reason } : answer.report.error;
+  const report = { ...answer.report, ...answer.facts, hands, error, json: answer.report, text: answer.text };
   report.key_pinned = key !== null;
   return report;
 }
@@ -113,7 +121,7 @@ async function gameOf(name) {
       served = false; // no catalogue from this server: the engine's from now on
     }
   }
-  games ??= await engineCall("catalogue");
+  games ??= await engineCall("catalogue", lang);
   return { entry: entryOf(games, name) };
 }
 
@@ -209,11 +217,12 @@ function showVerdict(report, source) {
     const hands = report.hands.length;
     box = verdictBox(true, el("span", { class: "detail" }, t("verify.game_verified", { count: hands, source })));
   } else {
-    // The reason is the verifier's, as fairdeal-verify prints it; the page's plain words come first.
+    // The reason is the verifier's, as fairdeal-verify prints it (in the page's language: the
+    // verifier's own translation); the page's plain words, read from the English, come first.
     const reason = report.error?.reason ?? t("verify.unknown_failure");
     box = verdictBox(
       false,
-      el("span", { class: "detail plain", id: "failure-words" }, plainWords(report.error?.reason ?? "")),
+      el("span", { class: "detail plain", id: "failure-words" }, plainWords(report.json?.error?.reason ?? "")),
       el("span", { class: "detail", id: "failure" }, report.error?.line ? t("verify.at_line", { line: report.error.line, reason }) : reason),
     );
   }

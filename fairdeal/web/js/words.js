@@ -92,7 +92,8 @@ export function lineWords(line, T) {
     case "match-end":
       return t("words.game_over");
     case "abandon":
-      return t("words.abandoned", { reason: line.reason });
+      // The record's reason, as the host gave it; the one the server gives when none is, in the page's words.
+      return t("words.abandoned", { reason: line.reason === "abandoned by the host" ? t("words.abandoned_by_host") : line.reason });
     case "reveal":
       return t("words.server_revealed");
     default:

@@ -16,6 +16,9 @@
 //
 // Who holds how many cards (`hand_sizes`), the chips won this hand (`net`), the dealer and the
 // turn are the page's own (the seats, the status line); nulls and empty lists are left out.
+// A field's label is the game's, where it declares one (its catalogue entry's `table`, in the
+// page's language: a label, what each of its text values means, its own members' labels); a
+// field it does not label is named from its name ("pending_draw": "Pending draw").
 // The status line says whose turn it is and, from the legal moves, what this seat may do; the
 // table page offers the moves themselves (a card's play, and the suit tokens when the legal
 // moves carry a suit with it; Draw, Keep, Pass).
@@ -56,16 +59,26 @@ function fieldWords(key) {
 /** A suit as a label says it: "♦ diamonds". */
 const suitWords = (letter) => `${suitSymbol(letter)} ${suitWord(letter)}`;
 
-/** One value in words: a seat's name (in a seats field), a card "10♦", a suit "♦ diamonds", a rank "jack". */
-function valueWords(value, key, T) {
+/** The game's words for the field `key` under `words` (a label entry's `fields`, or the entry's `table`): {label, values, fields}. */
+const declared = (words, key) => words?.[key] ?? null;
+
+/** A member of an object as a fact names it: the game's label, else its name in small letters. */
+const memberWords = (key, words) => declared(words?.fields, key)?.label ?? fieldWords(key).toLowerCase();
+
+/**
+ * One value in words: a seat's name (in a seats field), a card "10♦", a suit "♦ diamonds", a rank
+ * "jack", a text value as the game's declaration says it (`words`: the field's label entry).
+ */
+function valueWords(value, key, T, words = null) {
   if (value === null || value === undefined) return i18n.t("generic.none");
   if (typeof value === "boolean") return value ? i18n.t("generic.yes") : i18n.t("generic.no");
   if (typeof value === "number") return SEAT_FIELD.test(key) && Number.isInteger(value) && T.view.seats?.[value] ? T.who(value) : String(value).replace("-", "−");
-  if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? andList(v.map((x) => valueWords(x, key, T))) : valueWords(v, key, T))).join(Array.isArray(value[0]) ? " · " : ", ");
-  if (typeof value === "object") return Object.entries(value).filter(([, v]) => !nothing(v)).map(([k, v]) => `${fieldWords(k).toLowerCase()} ${valueWords(v, k, T)}`).join(", ");
+  if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? andList(v.map((x) => valueWords(x, key, T, words))) : valueWords(v, key, T, words))).join(Array.isArray(value[0]) ? " · " : ", ");
+  if (typeof value === "object") return Object.entries(value).filter(([, v]) => !nothing(v)).map(([k, v]) => `${memberWords(k, words)} ${valueWords(v, k, T, declared(words?.fields, k))}`).join(", ");
   if (isCard(value)) return display(value);
   if (isSuit(value)) return suitWords(value);
   if (value.length === 1 && RANKS.includes(value)) return rankWord(value);
+  if (words?.values && Object.hasOwn(words.values, value)) return words.values[value];
   return value.replace(/-/g, " ");
 }
 
@@ -102,9 +115,10 @@ function plays(items, T) {
 
 /**
  * What the view says in `value` under `key`, added to `out` as rows of cards and facts; `field`
- * is where it is in the view ("last.plays", "row_cards.C"), `label` how the page names it.
+ * is where it is in the view ("last.plays", "row_cards.C"), `label` how the page names it, `words`
+ * what the game declares of it (its label entry, if any).
  */
-function describe(key, value, T, out, label = fieldWords(key), field = key) {
+function describe(key, value, T, out, label = fieldWords(key), field = key, words = null) {
   if (nothing(value)) return;
   const seats = T.view.seats?.length ?? 0;
   const fact = (text) => out.facts.push(el("li", { class: "fact", "data-field": field }, el("span", { class: "fact-label" }, `${label}:`), " ", el("b", {}, text)));
@@ -116,9 +130,9 @@ function describe(key, value, T, out, label = fieldWords(key), field = key) {
     if (runs.length) out.rows.push(cardsRow(field, label, runs.map((run) => el("span", { class: "run" }, run.map((code) => face(code)))), runs.map((run) => run.map(display).join(" ")).join("; ")));
   } else if (Array.isArray(value) && value.every((v) => v && typeof v === "object" && Number.isInteger(v.seat))) {
     if (value.some((item) => Object.values(item).some(isCard))) out.rows.push(cardsRow(field, label, plays(value, T), value.map((p) => `${T.who(p.seat)} ${Object.values(p).filter(isCard).map(display).join(" ")}`).join(", ")));
-    else fact(value.map(({ seat, ...rest }) => `${T.who(seat)}: ${valueWords(rest, key, T) || i18n.t("generic.none")}`).join(" · "));
+    else fact(value.map(({ seat, ...rest }) => `${T.who(seat)}: ${valueWords(rest, key, T, words) || i18n.t("generic.none")}`).join(" · "));
   } else if (Array.isArray(value) && value.length === seats && seats > 1 && value.every(isScalar) && !SEAT_FIELD.test(key)) {
-    fact(value.map((v, s) => `${T.who(s)} ${valueWords(v, key, T)}`).join(" · "));
+    fact(value.map((v, s) => `${T.who(s)} ${valueWords(v, key, T, words)}`).join(" · "));
   } else if (value && typeof value === "object" && !Array.isArray(value)) {
     const entries = Object.entries(value);
     if (entries.every(([k]) => isCard(k)) && entries.every(([, v]) => isScalar(v))) {
@@ -129,18 +143,18 @@ function describe(key, value, T, out, label = fieldWords(key), field = key) {
         // One row, a run of cards after each suit's sign.
         if (suits.length) out.rows.push(cardsRow(field, label, suits.map(([suit, v]) => el("span", { class: "suit-run" }, el("span", { class: `suit-sign ${isRed(suit) ? "red" : "black"}`, "aria-hidden": "true" }, suitSymbol(suit)), el("span", { class: "run" }, [v].flat().map((code) => face(code))))), suits.map(([suit, v]) => `${suitWord(suit)} ${[v].flat().map(display).join(" ")}`).join("; ")));
       } else if (suits.every(([, v]) => isScalar(v))) {
-        fact(suits.map(([suit, v]) => `${suitSymbol(suit)} ${valueWords(v, key, T)}`).join(" · "));
+        fact(suits.map(([suit, v]) => `${suitSymbol(suit)} ${valueWords(v, key, T, words)}`).join(" · "));
       } else {
-        for (const [suit, v] of suits) describe(key, v, T, out, `${label} ${suitSymbol(suit)}`, `${field}.${suit}`);
+        for (const [suit, v] of suits) describe(key, v, T, out, `${label} ${suitSymbol(suit)}`, `${field}.${suit}`, words);
       }
     } else if (entries.every(([, v]) => isScalar(v))) {
-      fact(valueWords(value, key, T));
+      fact(valueWords(value, key, T, words));
     } else {
-      for (const [k, v] of entries) describe(k, v, T, out, `${label}, ${fieldWords(k).toLowerCase()}`, `${field}.${k}`);
+      for (const [k, v] of entries) describe(k, v, T, out, `${label}, ${memberWords(k, words)}`, `${field}.${k}`, declared(words?.fields, k));
     }
   } else {
     const sized = typeof value === "number" && /_(size|count)$/.test(key);
-    fact(sized ? cards(value) : valueWords(value, key, T));
+    fact(sized ? cards(value) : valueWords(value, key, T, words));
   }
 }
 
@@ -175,7 +189,8 @@ function drawTable(T) {
   const hasStock = typeof t.stock_size === "number";
   const hasPile = isCard(t.top);
   const skip = new Set([...THE_PAGES, ...(hasStock ? ["stock_size"] : []), ...(hasPile ? ["top", "named", "pile_size"] : [])]);
-  for (const [key, value] of Object.entries(t)) if (!skip.has(key)) describe(key, value, T, out);
+  const labels = T.entry?.table ?? {};
+  for (const [key, value] of Object.entries(t)) if (!skip.has(key)) describe(key, value, T, out, declared(labels, key)?.label ?? fieldWords(key), key, declared(labels, key));
   fill(
     T.$("board"),
     hasStock || hasPile ? el("div", { class: "stock-pile generic-pile" }, hasStock ? stockButton(T) : null, hasPile ? pile(T) : null) : null,

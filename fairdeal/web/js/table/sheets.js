@@ -9,6 +9,7 @@ import { ApiError } from "../api.js";
 import { t } from "../i18n.js";
 import { keepLinks, seatLink } from "../links.js";
 import { sounds } from "../sound.js";
+import { listWords } from "../words.js";
 import { cardRow, el, fill } from "../ui.js";
 import { tickNext } from "./clock.js";
 import { setView } from "./live.js";
@@ -20,13 +21,11 @@ import { $, api, game, gameId, isBot, isChips, me, pollAgain, seatNameOf, setBet
 
 // -- a hand's summary: how it ended, every seat's cards left, the scores ------------------
 
-/** The rules' words for how a hand ended, each seat they name by number named by its name
- * ("seats 0 and 2 hold the fewest cards" -> "Ann and Cy hold the fewest cards"). */
+/** The rules' words for how a hand ended (in the page's language: the view's), each seat they name
+ * by number named by its name ("seats 0 and 2 hold the fewest cards" -> "Ann and Cy hold the fewest
+ * cards"; "plassene 0 og 2 har færrest kort" -> "Ann og Cy har færrest kort"). */
 function reasonWords(reason) {
-  return reason.replace(/\bseats? (\d+(?: and \d+)*)/g, (_, seats) => {
-    const named = seats.split(" and ").map((n) => seatNameOf(Number(n)));
-    return named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
-  });
+  return reason.replace(/\b(?:seats?|plass(?:ene)?) (\d+(?: (?:and|og) \d+)*)/g, (_, seats) => listWords(seats.split(/ (?:and|og) /).map((n) => seatNameOf(Number(n)))));
 }
 
 /** "Blocked": how a hand ended, as a heading says it (the rules' word, where the page has none). */

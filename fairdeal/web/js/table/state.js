@@ -9,6 +9,7 @@
 // renderer (send a move, draw, render...) is given to it at start (`pageDoes`, in table.js).
 
 import { GameApi } from "../api.js";
+import { lang } from "../i18n.js";
 import { holdsStake, unitWord } from "../catalogue.js";
 import { rendererKit, seatNumber, sessionWords as sessionSentence, turnWords, youOr, youOrObject } from "../render.js";
 
@@ -20,7 +21,7 @@ import { rendererKit, seatNumber, sessionWords as sessionSentence, turnWords, yo
 export const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const fragment = new URLSearchParams(location.hash.slice(1));
 const seat = fragment.has("seat") ? Number(fragment.get("seat")) : null;
-export const api = new GameApi(gameId, { seat: Number.isInteger(seat) ? seat : null, token: fragment.get("token"), host: fragment.get("host") });
+export const api = new GameApi(gameId, { seat: Number.isInteger(seat) ? seat : null, token: fragment.get("token"), host: fragment.get("host"), lang });
 export const me = api.seat; // null: a spectator
 
 export const $ = (id) => document.getElementById(id);
