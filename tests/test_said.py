@@ -1,7 +1,8 @@
 """What fairdeal writes for people, in another language (fairdeal.said, fairdeal.rules.translations):
 every template the code writes has its Bokmål, with the same placeholders, in the catalogue of the
-package that writes it; a card's why-not note, a blocked hand's reason, a refused move and a
-verifier's failure come out in Norwegian when asked for, and as the same English as ever when not.
+package that writes it; a card's why-not note, a blocked hand's reason, a refused move, a verifier's
+failure and the hand replayer's words (why each move was allowed, where the cards lie, why a record
+is refused) come out in Norwegian when asked for, and as the same English as ever when not.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import pickle
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -275,6 +277,66 @@ def test_a_move_the_rules_refuse_in_a_signed_record_is_said_in_bokmal():
     assert not any(word in said for word in ("illegal", "does not", "not your", "hold")), said
 
 
+# -- the hand replayer's words ----------------------------------------------------------------------
+
+
+LETTERS = re.compile(r"[^\W\d_]")
+
+
+@pytest.mark.parametrize(
+    ("name", "seats", "options"),
+    [("crazy-eights", 3, {"target": 60}), ("eleusis", 4, {"rounds": 1})],
+)
+def test_the_replayers_words_in_bokmal_for_every_step(tmp_path, name, seats, options):
+    # A whole game by random bots (fixed seeds): each step's why (the rule that allowed the move),
+    # each hand's reason and each place's name come in Norwegian, every one of them.
+    from fairdeal.simulate import simulate
+    from verifier.replayer import hand_steps
+
+    text = simulate(name, seats, 1, tmp_path, seed=f"said-{name}", bot="random", options=options)[0].read_text()
+    english, nb = hand_steps(text), hand_steps(text, lang="nb")
+    assert "words" not in english and {k: v for k, v in nb.items() if k != "words"} == english
+    assert hand_steps(text, lang="en")["words"]["hands"][0]["why"] == [s["why"] for s in english["hands"][0]["steps"]]
+    table = _said(PACKAGES, "nb")
+    words = nb["words"]
+    assert len(words["hands"]) == len(english["hands"]) >= 1
+    whys = 0
+    for hand, said in zip(english["hands"], words["hands"]):
+        assert len(said["why"]) == len(hand["steps"]) > 1
+        for step, why in zip(hand["steps"], said["why"]):
+            if step["kind"] == "deal":
+                assert step["why"] is None and why is None
+                continue
+            assert not untranslated(step["why"], table), step["why"]
+            assert why != step["why"] or not LETTERS.search(why), why
+            whys += 1
+        reason = hand["result"]["reason"]
+        assert said["reason"] == in_language(reason, "nb") and (reason is None or said["reason"] != reason)
+    assert whys == english["moves"]
+    places = {place["place"] for hand in english["hands"] for step in hand["steps"] for place in step["places"]}
+    assert set(words["places"]) == places and all(words["places"][p] != p for p in places)
+    assert not [p for p in places if untranslated(p, table)]
+
+
+def test_a_refused_replay_says_why_in_bokmal():
+    from fairdeal.record import RecordError
+    from verifier.replayer import ReplayError
+    from verifier.replayer import hand_steps
+
+    lines = (ROOT / "tests" / "golden" / "crazy-eights-4p.jsonl").read_text().splitlines(keepends=True)
+    with pytest.raises(ReplayError) as refused:
+        hand_steps("".join(lines[:-1]), lang="nb")
+    assert str(refused.value).startswith(
+        "serverens frø er ikke avslørt, så de skjulte kortene kan ikke vises ennå (linje "
+    )
+    with pytest.raises(
+        ReplayError, match=r"^the server seed is not revealed, so the hidden cards cannot be shown yet \(line "
+    ):
+        hand_steps("".join(lines[:-1]))
+    with pytest.raises(RecordError, match=r"^ikke en fairdeal-protokoll: filen er tom$"):
+        hand_steps("", lang="nb")
+
+
 # -- every game's words, as they come up in play -----------------------------------------------------
 
 
@@ -296,9 +358,10 @@ def _seats(cls: Any) -> int:
 @pytest.mark.parametrize("name", list(RULES))
 def test_every_note_reason_and_refusal_a_game_gives_in_play_has_its_bokmal(name):
     # A hand played by the table's timer (fixed seeds) to its end: at each of its first turns, the
-    # seat to act asks why of every card in the pack and tries the basic moves and the cards it
-    # holds; another seat tries a move too. Whatever the rules say (and the hand's reason) is a
-    # Said whose every template has its Bokmål.
+    # seat to act asks why of every card in the pack, why each of its legal moves is allowed (the
+    # replayer's words) and tries the basic moves and the cards it holds; another seat tries a move
+    # too. Whatever the rules say (the places of the cards and the hand's reason too) is a Said
+    # whose every template has its Bokmål.
     table = _said(PACKAGES, "nb")
     rules = get(name)
     seats = _seats(type(rules))
@@ -315,6 +378,9 @@ def test_every_note_reason_and_refusal_a_game_gives_in_play_has_its_bokmal(name)
             continue
         view = rules.view(state, seat)
         said += [why for card in ALL_CARDS if (why := rules.explain(view, card)) is not None]
+        # The hand replayer's words: why each legal move is allowed, and where the other cards lie.
+        said += [rules.why_legal(view, move) for move in rules.legal_moves(view)]
+        said += [place for place, _ in rules.card_places(state)[seats:]]
         tries = [Move.draw(), Move.pass_(), Move.keep(), *(Move.play(card) for card in state.hands[seat][:8])]
         others = [((seat + 1) % seats, move) for move in rules.legal_moves(view)[:2]]
         for who, move in [(seat, move) for move in tries] + others:

@@ -7,7 +7,8 @@ record's line, the seat, the move and the rule that allowed it
 as the rules' own views give it, with every seat's hand (the seed is revealed,
 so nothing is hidden any more) and every other place a card can be. The web
 page ``/replay`` draws these steps with the table page's renderers; the JSON is
-described in spec/replay.md.
+described in spec/replay.md. Given the page's language, the answer says its words
+for people in it too (``words``: why each move was allowed, where the cards lie).
 
 A record that does not verify, or whose server seed is not revealed, is refused
 with a :class:`ReplayError` that says why (the verifier's first failing line).
@@ -26,6 +27,9 @@ with a :class:`ReplayError` that says why (the verifier's first failing line).
 >>> step = replay["hands"][0]["steps"][1]
 >>> step["kind"], step["seat"], step["move"], step["why"]
 ('move', 1, 'play 2S', '2♠ on 2♦: same rank')
+>>> words = hand_steps(table.writer.text(), lang="nb")["words"]     # the words in the page's language
+>>> words["hands"][0]["why"][1], words["places"]["on the pile"]
+('2♠ på 2♦: samme valør', 'i kastebunken')
 >>> table.lines[7]["card"] = "KD"
 >>> hand_steps(table.lines)
 Traceback (most recent call last):
@@ -42,12 +46,15 @@ from fairdeal.cards import codes
 from fairdeal.fairness import game_key
 from fairdeal.fairness import shuffle
 from fairdeal.match import Match
+from fairdeal.record import RecordError
 from fairdeal.rules import Move
 from fairdeal.rules import Rules
 from fairdeal.rules import SeatNames
 from fairdeal.rules import Shuffler
+from fairdeal.rules import in_language
 from fairdeal.rules.base import GameState
 from fairdeal.rules.base import standings_json
+from fairdeal.said import Said
 from fairdeal.verification import NOT_REVEALED
 from fairdeal.verification import Step
 from fairdeal.verification import verify
@@ -198,26 +205,60 @@ class _Steps:
         }
 
 
-def hand_steps(text: str | bytes | Sequence[dict[str, Any]]) -> dict[str, Any]:
+def hand_steps(text: str | bytes | Sequence[dict[str, Any]], lang: str | None = None) -> dict[str, Any]:
     """Every hand of the record ``text``, step by step (spec/replay.md), JSON-ready.
+
+    With ``lang``, a language tag (the page's), the answer also says in that language what the
+    replay writes for people (``words``, where fairdeal and the game translate it, else English:
+    :func:`fairdeal.rules.in_language`): each step's ``why``, each hand's ``reason``, the names of
+    the ``places``; the steps themselves stay as they are, the English of ``fairdeal-verify``.
 
     Raises :class:`ReplayError` when the record does not verify (naming the verifier's
     first failing line) or its server seed is not revealed, and
-    :class:`~fairdeal.record.RecordError` for text that is no fairdeal record at all.
+    :class:`~fairdeal.record.RecordError` for text that is no fairdeal record at all, each
+    saying why in ``lang``.
+
+    >>> hand_steps("", lang="nb")
+    Traceback (most recent call last):
+    ...
+    fairdeal.record.RecordError: ikke en fairdeal-protokoll: filen er tom
     """
+    try:
+        return _replayed(text, lang)
+    except (RecordError, ReplayError) as exc:
+        if lang is None:
+            raise
+        raise type(exc)(in_language(str(exc), lang)) from exc
+
+
+def _replayed(text: str | bytes | Sequence[dict[str, Any]], lang: str | None) -> dict[str, Any]:
     steps = _Steps()
     report = verify(text, watch=steps)
+    failure = report.error
     if report.kind == "session":
-        raise ReplayError("a dealing session's record has no moves to replay (fairdeal-verify shows its shuffles)")
-    if report.server_seed is None or (report.error is not None and report.error.reason == NOT_REVEALED):
         raise ReplayError(
-            "the server seed is not revealed, so the hidden cards cannot be shown yet"
-            + ("" if report.error is None else f" ({report.error})")
+            Said("a dealing session's record has no moves to replay (fairdeal-verify shows its shuffles)")
         )
-    if not report.verified:
-        raise ReplayError(f"the record does not verify, so its hands are not replayed: {report.error}")
+    if report.server_seed is None or (failure is not None and failure.reason == NOT_REVEALED):
+        if failure is None:
+            raise ReplayError(Said("the server seed is not revealed, so the hidden cards cannot be shown yet"))
+        raise ReplayError(
+            Said(
+                "the server seed is not revealed, so the hidden cards cannot be shown yet (line {line}: {reason})",
+                line=failure.line,
+                reason=failure.reason,
+            )
+        )
+    if failure is not None:  # (a report is verified when it has no failure)
+        raise ReplayError(
+            Said(
+                "the record does not verify, so its hands are not replayed: line {line}: {reason}",
+                line=failure.line,
+                reason=failure.reason,
+            )
+        )
     declaration = type(steps.rules).declaration() if steps.rules is not None else {}
-    return {
+    answer = {
         "format": FORMAT,
         "game_id": report.game_id,
         "rules": report.rules,
@@ -233,4 +274,23 @@ def hand_steps(text: str | bytes | Sequence[dict[str, Any]]) -> dict[str, Any]:
         "standings": standings_json(report.standings),
         "moves": report.moves,
         "hands": steps.hands,
+    }
+    if lang is not None:
+        answer["words"] = in_language(_words(steps.hands), lang)
+    return answer
+
+
+def _words(hands: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """What the replay of ``hands`` writes for people (:func:`hand_steps`'s ``words``), as it is:
+    each hand's reason and each step's ``why``, and every place's name by its English."""
+    places = {place["place"]: place["place"] for hand in hands for step in hand["steps"] for place in step["places"]}
+    return {
+        "hands": [
+            {
+                "reason": None if hand["result"] is None else hand["result"]["reason"],
+                "why": [step["why"] for step in hand["steps"]],
+            }
+            for hand in hands
+        ],
+        "places": places,
     }

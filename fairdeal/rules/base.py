@@ -43,6 +43,7 @@ from fairdeal.rules.summary import drawn_words
 from fairdeal.rules.summary import safe
 from fairdeal.said import Said
 from fairdeal.said import seats_words
+from fairdeal.said import suit_words
 
 __all__ = [
     "fast_replace",  # (fairdeal.rules.copying's: the rules import them from here)
@@ -907,8 +908,9 @@ class Rules(abc.ABC, Generic[StateT, ViewT]):
 
     def card_places(self, state: StateT) -> list[tuple[str, Iterable[Card]]]:
         """Where every card of the pack is now, as ``(place, cards)`` pairs (``("seat 1's hand",
-        ...)``, ``("the stock", ...)``): checked against the game's pack, each card once.
-        History (cards dealt, runs played) is not a place."""
+        ...)``, ``("in the stock", ...)``): checked against the game's pack, each card once.
+        History (cards dealt, runs played) is not a place. A place besides the hands is named
+        by a :class:`~fairdeal.said.Said`: the hand replayer shows it in the page's language."""
         raise NotImplementedError(f"{self.title} does not say where its cards are")
 
     def check_position(self, state: StateT) -> None:
@@ -1080,9 +1082,10 @@ class Rules(abc.ABC, Generic[StateT, ViewT]):
 
     def why_legal(self, view: ViewT, move: Move) -> str:
         """The rule that allowed ``move``, in a short sentence for the hand replayer
-        (``"8♥ on 8♣: same rank"``, ``"no card fits: draws"``). ``view`` is the moving
-        seat's view before the move, and the move was legal there. This default reads the
-        legal moves; each family says its own rule where a player would want more.
+        (``"8♥ on 8♣: same rank"``, ``"no card fits: draws"``), a :class:`~fairdeal.said.Said`
+        that the page says in its language. ``view`` is the moving seat's view before the move,
+        and the move was legal there. This default reads the legal moves; each family says its
+        own rule where a player would want more.
 
         >>> from fairdeal.rules import get
         >>> rules = get("go-boom")
@@ -1094,21 +1097,21 @@ class Rules(abc.ABC, Generic[StateT, ViewT]):
         plays = any(m.kind == "play" for m in moves)
         kind = move.kind
         if kind == "play" and move.card is not None:
-            text = f"{move.card.display} may be played now"
+            text = Said("{card} may be played now", card=move.card)
             if move.suit is not None:
-                text += f", naming {move.suit.plural}"
+                text = Said("{play}, naming {suits}", play=text, suits=suit_words(move.suit))
             if move.then is not None:
-                text += f", then {move.then.display} with it"
+                text = Said("{play}, then {card} with it", play=text, card=move.then)
             return text
         if kind == "draw":
-            return "draws a card" if plays else "no card fits: draws"
+            return Said("draws a card") if plays else Said("no card fits: draws")
         if kind == "pass":
-            return "passes" if plays else "no card can be played: passes"
+            return Said("passes") if plays else Said("no card can be played: passes")
         if kind == "keep":
-            return "keeps the card"
+            return Said("keeps the card")
         if kind == "bid":
-            return f"bids {move.amount}"
-        return f"{kind}: one of the moves the rules allow now"
+            return Said("bids {amount}", amount=move.amount)
+        return Said("{kind}: one of the moves the rules allow now", kind=kind)
 
     def describe_table(self, before: StateT, after: StateT, names: SeatNames) -> str:
         """What the replay shows of the table after a move, before the hands

@@ -7,7 +7,9 @@ The games played onto a pile from a stock build on what this module shares: the
 Eights games (fairdeal/rules/eights.py) and a plugin's variants, such as Switch
 (examples/switch/), take :class:`PileGame`, :class:`PileState` and :class:`PileView`
 (the deal and the starter, the pile, the restock, the replay's words), and its
-helpers take the wild rank as a parameter: an eight here, Switch's ace.
+helpers take the wild rank as a parameter: an eight here, Switch's ace. What fits the
+pile, and the hand replayer's words for why a move was allowed there, are in
+fairdeal/rules/pile.py (and may be imported from here too, as before).
 
 >>> from fairdeal.fairness import game_key, shuffle
 >>> key = game_key("00" * 32, "doc", ["", ""])
@@ -61,6 +63,10 @@ from fairdeal.rules.base import seat_to_act
 from fairdeal.rules.base import turn_problem
 from fairdeal.rules.base import went_out
 from fairdeal.rules.move import a
+from fairdeal.rules.pile import fit_words
+from fairdeal.rules.pile import fits
+from fairdeal.rules.pile import restock_words
+from fairdeal.rules.pile import why_on_pile
 from fairdeal.rules.position import Places
 from fairdeal.rules.position import PositionError
 from fairdeal.rules.position import hand_places
@@ -98,6 +104,7 @@ __all__ = [
     "most_held_suit",
     "name_a_suit",
     "pass_but_fits",
+    "restock_words",
     "ALL_PASSED",
     "NOTHING_TO_DRAW",
     "NOTHING_TO_KEEP",
@@ -293,22 +300,6 @@ class CrazyEightsView(StockView):
         }
 
 
-def fits(card: Card, top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> bool:
-    """Whether ``card`` may go on ``top``: a card of the ``wild`` rank (an eight) always; after
-    a wild card, the suit it named; else the top card's suit or rank. The Eights games share it.
-
-    >>> fits(Card.parse("9C"), Card.parse("9H"), None), fits(Card.parse("9C"), Card.parse("8H"), Suit.SPADES)
-    (True, False)
-    >>> fits(Card.parse("AC"), Card.parse("9H"), None, wild=Rank.ACE)
-    True
-    """
-    if card.rank == wild:
-        return True
-    if named is not None:
-        return card.suit == named
-    return card.suit == top.suit or card.rank == top.rank
-
-
 def pile_top(pile: Sequence[Card]) -> Card:
     """A position's pile's top card; :class:`PositionError` for an empty pile."""
     if not pile:
@@ -348,42 +339,6 @@ def check_pile(pile: Sequence[Card], named: Suit | None, turned: Sequence[Card],
         raise PositionError(
             f"the cards turned for the starter end with the starter, which is no {wild.word}", field="turned"
         )
-
-
-def fit_words(card: Card, suit: Suit | None, top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> str:
-    """Why a legal play of ``card`` (naming ``suit``) fits the pile, for the hand replayer.
-
-    >>> fit_words(Card.parse("AH"), Suit.SPADES, Card.parse("9C"), None, wild=Rank.ACE)
-    'an ace is wild: names spades'
-    >>> fit_words(Card.parse("9H"), None, Card.parse("9C"), None), fit_words(Card.parse("4C"), None, Card.parse("9C"), None)
-    ('9♥ on 9♣: same rank', '4♣ on 9♣: same suit')
-    """
-    if card.rank == wild:
-        return f"{a(wild.word)} is wild" + ("" if suit is None else f": names {suit.plural}")
-    if named is not None:
-        return f"{card.display} on {top.display}: {named.plural} were named"
-    return f"{card.display} on {top.display}: same {'suit' if card.suit == top.suit else 'rank'}"
-
-
-def why_on_pile(move: Move, top: Card, named: Suit | None, hand: Sequence[Card], wild: Rank = Rank.EIGHT) -> str | None:
-    """Why a play fits the pile (:func:`fit_words`), or why a draw or a pass was the move, for the
-    hand replayer (:meth:`Rules.why_legal`); ``None`` for a move the pile games leave to their
-    own words. The Eights games share it.
-
-    >>> eight, nine = Card.parse("8H"), Card.parse("9C")
-    >>> why_on_pile(Move.play(eight, Suit.SPADES), nine, None, [eight])
-    'an eight is wild: names spades'
-    >>> why_on_pile(Move.draw(), nine, None, [Card.parse("KD")])
-    'no card fits: draws'
-    """
-    if move.kind == "play" and move.card is not None:
-        return fit_words(move.card, move.suit, top, named, wild)
-    fitting = any(fits(c, top, named, wild) for c in hand)
-    if move.kind == "draw":
-        return "a card fits, but drawing is allowed: draws" if fitting else "no card fits: draws"
-    if move.kind == "pass":
-        return "no card fits and there is nothing to draw: passes"
-    return None
 
 
 def wanted_json(top: Card, named: Suit | None, wild: Rank = Rank.EIGHT) -> dict[str, str | None]:
@@ -619,7 +574,7 @@ class PileGame(Rules[PileStateT, PileViewT]):
     def card_places(self, state: PileStateT) -> Places:
         """Where the cards are: the hands, the stock, the pile (a drawn card that fits is in its
         drawer's hand; ``dealt``, ``turned`` and the records of draws and restocks are history)."""
-        return [*hand_places(state.hands), ("in the stock", state.stock), ("on the pile", state.pile)]
+        return [*hand_places(state.hands), (Said("in the stock"), state.stock), (Said("on the pile"), state.pile)]
 
     def fits_pile(self, card: Card, state: PileStateT) -> bool:
         """Whether ``card`` may go on the pile of ``state`` now (:func:`fits` with the :attr:`wild` rank)."""
@@ -867,15 +822,16 @@ class CrazyEights(PileGame[CrazyEightsState, CrazyEightsView]):
     def why_legal(self, view: CrazyEightsView, move: Move) -> str:
         if view.pending is not None:
             if move.kind == "keep":
-                return f"keeps the card drawn, {view.pending.display}, though it fits"
+                return Said("keeps the card drawn, {card}, though it fits", card=view.pending)
             if move.kind == "play" and move.card == view.pending:
-                return f"plays the card just drawn ({why_on_pile(move, view.top, view.named, ())})"
+                return Said("plays the card just drawn ({why})", why=why_on_pile(move, view.top, view.named, ()))
         if move.kind == "draw":
+            why = (
+                Said("still no fit: draws again") if view.drawn else why_on_pile(move, view.top, view.named, view.hand)
+            )
+            assert why is not None  # (the pile's words say why of every draw)
             # An empty stock: the draw shuffles the pile under its top card into a new one.
-            restock = "" if view.stock_size else " from a new stock (the pile under its top card, shuffled)"
-            if view.drawn:
-                return f"still no fit: draws again{restock}"
-            return (why_on_pile(move, view.top, view.named, view.hand) or "draws") + restock
+            return why if view.stock_size else restock_words(why)
         return why_on_pile(move, view.top, view.named, view.hand) or super().why_legal(view, move)
 
     def legal_moves(self, view: CrazyEightsView) -> list[Move]:

@@ -730,9 +730,9 @@ class Eleusis(Rules[EleusisState, EleusisView]):
     def card_places(self, state: EleusisState) -> Places:
         places: Places = [
             *hand_places(state.hands),
-            ("in the stock", state.stock),
-            ("on the mainline", state.mainline),
-            ("on a sideline", [c for column in state.sidelines for entry in column for c in entry]),
+            (Said("in the stock"), state.stock),
+            (Said("on the mainline"), state.mainline),
+            (Said("on a sideline"), [c for column in state.sidelines for entry in column for c in entry]),
         ]
         if not state.restocks:
             return places
@@ -878,28 +878,31 @@ class Eleusis(Rules[EleusisState, EleusisView]):
         kind = move.kind
         if kind == "play":
             assert move.card is not None, "a play names its card (Move checks its fields)"
-            return f"any card held may be played: the rule judges {move.card.display}"
+            return Said("any card held may be played: the rule judges {card}", card=move.card)
         if kind == "string":
             assert move.cards is not None, "a string names its cards (Move checks its fields)"
-            return f"a string of {len(move.cards)} cards held: the rule judges them together"
-        if kind == "no-play":
-            return "a player may always declare that no card of his fits"
-        if kind == "forecast":
-            return (
-                "he has just played, there is no Forecaster, two others still play and he has not forecast this round"
-            )
-        if kind == "pass":
-            return "he need not declare himself the Forecaster"
+            return Said("a string of {n} cards held: the rule judges them together", n=len(move.cards))
         if kind == "call":
             target = view.pending
             assert target is not None, "a call is legal only with a pending play to call"
-            what = "the no-play" if target.play == "no-play" else display(target.cards)
-            return f"the Forecaster calls {what} {move.verdict}" + (
-                "" if move.card is None else f", naming {move.card.display}"
-            )
-        if kind == "rule":
-            return "the dealer gives the round's secret rule"
-        return super().why_legal(view, move)
+            what = Said("the no-play") if target.play == "no-play" else target.cards
+            if move.verdict == "right":
+                called = Said("the Forecaster calls {what} right", what=what)
+            else:
+                called = Said("the Forecaster calls {what} wrong", what=what)
+            return called if move.card is None else Said("{call}, naming {card}", call=called, card=move.card)
+        return _WHY.get(kind) or super().why_legal(view, move)
+
+
+_WHY = {
+    "no-play": Said("a player may always declare that no card of his fits"),
+    "forecast": Said(
+        "he has just played, there is no Forecaster, two others still play and he has not forecast this round"
+    ),
+    "pass": Said("he need not declare himself the Forecaster"),
+    "rule": Said("the dealer gives the round's secret rule"),
+}
+"""Why a move of each kind that names no card was allowed, as the hand replayer says it."""
 
 
 # -- the heuristic bot ----------------------------------------------------------------------

@@ -293,7 +293,9 @@ class FanTanFamily(Rules[FanTanState, FanTanView]):
     def card_places(self, state: FanTanState) -> Places:
         """Where the cards are: the hands and the rows on the table (``dealt`` is history)."""
         rows = [
-            (f"in the {suit.plural} row", self.row_cards(row)) for suit, row in zip(Suit, state.rows) if row is not None
+            (Said("in the {suits} row", suits=suit_words(suit)), self.row_cards(row))
+            for suit, row in zip(Suit, state.rows)
+            if row is not None
         ]
         return [*hand_places(state.hands), *rows]
 
@@ -404,19 +406,19 @@ class FanTanFamily(Rules[FanTanState, FanTanView]):
         if move.kind == "play":
             card = move.card
             assert card is not None  # a play names its card (every declaration of "play" requires it)
-            row = view.rows[card.suit]
+            row, suits = view.rows[card.suit], suit_words(card.suit)
             if row is None:
-                return f"{card.display} starts the {card.suit.plural} row"
+                return Said("{card} starts the {suits} row", card=card, suits=suits)
             end = next((e for e in row if abs(e.rank - card.rank) in (1, 12)), None)
             if end is None:
-                return f"{card.display} goes on the {card.suit.plural} row"
-            return f"{card.display} goes next to {end.display} on the {card.suit.plural} row"
+                return Said("{card} goes on the {suits} row", card=card, suits=suits)
+            return Said("{card} goes next to {end} on the {suits} row", card=card, end=end, suits=suits)
         if move.kind == "pass":
-            able = bool(self._playable_in(view.hand, view.rows, view.opening))
-            pays = " and pays 1 chip" if self.uses_chips else ""
-            if able:
-                return f"passes though a card could go down (passing is allowed, at a penalty){pays}"
-            return f"cannot play: passes{pays}"
+            if self._playable_in(view.hand, view.rows, view.opening):
+                why = Said("passes though a card could go down (passing is allowed, at a penalty)")
+            else:
+                why = Said("cannot play: passes")
+            return Said("{why} and pays 1 chip", why=why) if self.uses_chips else why
         return super().why_legal(view, move)
 
     def may_pass(self, able: bool) -> bool:

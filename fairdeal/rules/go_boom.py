@@ -59,6 +59,7 @@ from fairdeal.rules.hollywood import HollywoodScoring
 from fairdeal.rules.move import DRAW
 from fairdeal.rules.move import PASS
 from fairdeal.rules.move import PLAY
+from fairdeal.rules.pile import same_words
 from fairdeal.rules.position import Places
 from fairdeal.rules.position import PositionError
 from fairdeal.rules.position import check_seat
@@ -78,6 +79,12 @@ from fairdeal.said import Said
 __all__ = ["GoBoom", "GoBoomState", "GoBoomView", "HollywoodGoBoom", "go_boom_points", "round_winner", "strength"]
 
 HAND_SIZE = 7
+
+_STUCK = {
+    "draw": Said("no card matches: draws"),
+    "pass": Said("no card matches and the stock is empty: passes"),
+}
+"""Why a seat that holds no card to match drew, or passed (the hand replayer's words)."""
 
 
 def go_boom_points(card: Card) -> int:
@@ -243,9 +250,9 @@ class GoBoom(RoundGame[GoBoomState, GoBoomView]):
         aside = [Card.parse(play["card"]) for r in state.rounds if r["won_by"] is not None for play in r["plays"]]
         return [
             *hand_places(state.hands),
-            ("in the stock", state.stock),
-            ("in the round in play", [c for _, c in state.plays]),
-            ("in a finished round", aside),
+            (Said("in the stock"), state.stock),
+            (Said("in the round in play"), [c for _, c in state.plays]),
+            (Said("in a finished round"), aside),
         ]
 
     def check_position(self, state: GoBoomState) -> None:
@@ -328,14 +335,13 @@ class GoBoom(RoundGame[GoBoomState, GoBoomView]):
         return Move.draw() if view.stock_size else Move.pass_()
 
     def lead_words(self, card: Card) -> str:
-        return f"{card.display} leads the round: any card may lead"
+        return Said("{card} leads the round: any card may lead", card=card)
 
     def answer_words(self, card: Card, wanted: Card) -> str:
-        same = "same suit" if card.suit == wanted.suit else "same rank"
-        return f"{card.display} on {wanted.display}: {same}"
+        return same_words(card, wanted)
 
     def stuck_words(self, kind: str, wanted: Card | None) -> str | None:
-        return {"draw": "no card matches: draws", "pass": "no card matches and the stock is empty: passes"}.get(kind)
+        return _STUCK.get(kind)
 
     # -- playing ---------------------------------------------------------------
 

@@ -82,6 +82,12 @@ from fairdeal.said import Said
 __all__ = ["DoubleStops", "Michigan", "MichiganSheet", "PAY_CARDS", "Spin"]
 
 _BID_OR_PASS = Said("the extra hand is up for auction: bid for it or pass")
+_CHOICES = {
+    "keep": Said("the dealer keeps his own hand: the extra hand is dead"),
+    "exchange": Said("the dealer takes the extra hand: his own hand is dead"),
+    "auction": Said("the dealer puts the extra hand up for auction"),
+}
+"""What the dealer's choice of each kind does, as the hand replayer says why it was allowed."""
 
 PAY_CARDS: tuple[Card, ...] = tuple(map(Card.parse, ("AH", "KC", "QD", "JS")))
 """Michigan's layout: the pay (boodle) cards, in the order their counters are staked."""
@@ -244,16 +250,16 @@ class Michigan(RunGame):
 
     def why_legal(self, view: RunView, move: Move) -> str:
         if view.phase == "choose":
-            return {
-                "keep": "the dealer keeps his own hand: the extra hand is dead",
-                "exchange": "the dealer takes the extra hand: his own hand is dead",
-                "auction": "the dealer puts the extra hand up for auction",
-            }.get(move.kind) or super().why_legal(view, move)
+            return _CHOICES.get(move.kind) or super().why_legal(view, move)
         if view.phase == "auction":
             if move.kind == "bid":
-                return f"bids {move.amount} for the extra hand (a bid is 1 to {self.options['max_bid']} {self.unit})"
+                return Said(
+                    "bids {amount} for the extra hand (a bid is 1 to {most} counters)",
+                    amount=move.amount,
+                    most=self.options["max_bid"],
+                )
             if move.kind == "pass":
-                return "makes no bid for the extra hand"
+                return Said("makes no bid for the extra hand")
         return super().why_legal(view, move)
 
     def legal_moves(self, view: RunView) -> list[Move]:

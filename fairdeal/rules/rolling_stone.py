@@ -280,9 +280,9 @@ class RollingStone(RoundGame[RollingStoneState, RollingStoneView]):
 
         return [
             *hand_places(state.hands),
-            ("in the trick", [c for _, c in state.trick]),
-            ("in a trick put aside", cards("aside")),
-            ("in the trick the deal ended in", cards("out")),
+            (Said("in the trick"), [c for _, c in state.trick]),
+            (Said("in a trick put aside"), cards("aside")),
+            (Said("in the trick the deal ended in"), cards("out")),
         ]
 
     def check_position(self, state: RollingStoneState) -> None:
@@ -360,14 +360,14 @@ class RollingStone(RoundGame[RollingStoneState, RollingStoneView]):
         return card.suit == wanted.suit
 
     def lead_words(self, card: Card) -> str:
-        return f"{card.display} leads the trick: any card may lead"
+        return Said("{card} leads the trick: any card may lead", card=card)
 
     def answer_words(self, card: Card, wanted: Card) -> str:
-        return f"{card.display} follows suit: {wanted.suit.plural} were led"
+        return Said("{card} follows suit: {suits} were led", card=card, suits=suit_words(wanted.suit))
 
     def stuck_words(self, kind: str, wanted: Card | None) -> str | None:
         if kind == "pass" and wanted is not None:
-            return f"holds no {wanted.suit.plural}: cannot follow, picks up the trick"
+            return Said("holds no {suits}: cannot follow, picks up the trick", suits=suit_words(wanted.suit))
         return None
 
     def in_play(self, state: RollingStoneState) -> list[Card]:

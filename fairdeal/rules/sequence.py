@@ -332,12 +332,12 @@ class RunGame(Rules[RunState, RunView]):
         """Where the cards are: the hands, the table (``plays``), the cards out of play (``dead``:
         Michigan's dead hand, Commit's stops) and Michigan's extra hand while it is unsettled
         (``dealt`` and ``extra_dealt`` are history)."""
-        dead = "among the stops" if self.layout.extra == "stops" else "in the dead hand"
+        dead = Said("among the stops") if self.layout.extra == "stops" else Said("in the dead hand")
         return [
             *hand_places(state.hands),
-            ("on the table", [c for _, c in state.plays]),
+            (Said("on the table"), [c for _, c in state.plays]),
             (dead, state.dead),
-            ("in the extra hand", state.extra),
+            (Said("in the extra hand"), state.extra),
         ]
 
     def check_position(self, state: RunState) -> None:
@@ -513,13 +513,13 @@ class RunGame(Rules[RunState, RunView]):
             return super().why_legal(view, move)
         card = move.card
         assert card is not None  # a play names its card (every declaration of "play" requires it)
-        then = "" if move.then is None else f", and {move.then.display} goes down with it"
         if view.current is not None and card in self.wanted(view.current, view.fork):
-            return f"{card.display} follows {view.current.display} in the run{then}"
-        same_suit = [c for c in view.hand if c.suit == card.suit]
-        if same_suit and card == self.lowest(same_suit):
-            return f"{card.display} starts a new run: the lowest {card.suit.plural[:-1]} in hand{then}"
-        return f"{card.display} starts a new run{then}"
+            why = Said("{card} follows {current} in the run", card=card, current=view.current)
+        elif (same_suit := [c for c in view.hand if c.suit == card.suit]) and card == self.lowest(same_suit):
+            why = Said("{card} starts a new run: the lowest {suit} in hand", card=card, suit=suit_word(card.suit))
+        else:
+            why = Said("{card} starts a new run", card=card)
+        return why if move.then is None else Said("{why}, and {card} goes down with it", why=why, card=move.then)
 
     def legal_moves(self, view: RunView) -> list[Move]:
         if view.result is not None or not has_turn(view) or view.phase != "play":

@@ -284,8 +284,8 @@ class SnipSnapFamily(RoundGame[SnipSnapState, SnipSnapView]):
         done = [Card.parse(code) for group in state.groups for turn in group["turns"] for code in turn["cards"]]
         return [
             *hand_places(state.hands),
-            ("in the group being put down", [c for _, c in state.group]),
-            ("in a finished group", done),
+            (Said("in the group being put down"), [c for _, c in state.group]),
+            (Said("in a finished group"), done),
         ]
 
     def check_position(self, state: SnipSnapState) -> None:
@@ -393,14 +393,14 @@ class SnipSnapFamily(RoundGame[SnipSnapState, SnipSnapView]):
         return card.rank == wanted
 
     def lead_words(self, card: Card) -> str:
-        return f"{card.display} starts a new group: any card may lead"
+        return Said("{card} starts a new group: any card may lead", card=card)
 
     def answer_words(self, card: Card, wanted: Rank) -> str:
-        return f"{card.display} carries the group on: the next card is {a_rank(wanted)}"
+        return Said("{card} carries the group on: the next card is {rank}", card=card, rank=a_rank(wanted))
 
     def stuck_words(self, kind: str, wanted: Rank | None) -> str | None:
         if kind == "pass" and wanted is not None:
-            return f"cannot carry the group on (the next card is {a_rank(wanted)}): passes"
+            return Said("cannot carry the group on (the next card is {rank}): passes", rank=a_rank(wanted))
         return None
 
     def in_play(self, state: SnipSnapState) -> list[Card]:

@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import Page
 
@@ -404,23 +405,44 @@ def test_the_shuffling_up_sheet_in_bokmal(browser, server, new_game):
     assert not errors, errors
 
 
-def test_the_replayer_in_bokmal_at_a_deal_and_a_move(browser, server):
+def test_the_replayer_in_bokmal_at_a_deal_and_a_move(browser, server, tmp_path):
+    # The engine says in the page's language why a record is refused and why a move was allowed
+    # (verifier.replayer.hand_steps with the page's lang: its words, computed here the same way).
+    from verifier.replayer import ReplayError
+    from verifier.replayer import hand_steps
+
     record = Path(__file__).resolve().parents[1] / "golden" / "crazy-eights-4p.jsonl"
+    unrevealed = tmp_path / "unrevealed.jsonl"
+    unrevealed.write_text("".join(record.read_text().splitlines(keepends=True)[:-1]))
+    with pytest.raises(ReplayError) as refused:
+        hand_steps(unrevealed.read_text(), lang="nb")
+    refusal = str(refused.value)
+    nb_why = hand_steps(record.read_text(), lang="nb")["words"]["hands"][0]["why"][1]
+    assert nb_why != hand_steps(record.read_text())["hands"][0]["steps"][1]["why"]
     page, errors = _norwegian_page(browser, f"{server}/replay", seed=4712)
     try:
         page.wait_for_selector("#file", state="attached")
         assert page.locator("#load-title").inner_text() == NB["replay.title"]
         assert page.locator("#replay-intro code").inner_text() == "fairdeal-verify"
         assert english_left(page) == []
+        # A game whose seed is not revealed yet: refused, the reason in Bokmål.
+        page.set_input_files("#file", str(unrevealed))
+        page.wait_for_selector("body[data-ready='refused']")
+        assert refusal.startswith("serverens frø er ikke avslørt")
+        assert page.locator("#replay-status").inner_text() == NB["replay.refused"].replace("{{reason}}", refusal)
+        assert english_left(page) == []
         page.set_input_files("#file", str(record))
-        page.wait_for_selector("body[data-ready='true'], body[data-ready='refused']")
-        assert page.locator("body").get_attribute("data-ready") == "true"
+        page.wait_for_selector("body[data-ready='true']")
         page.wait_for_selector("body[data-move='0']")
         assert page.locator("#where").inner_text().startswith("Utdelingen")
         assert english_left(page) == []
         page.keyboard.press("ArrowRight")
         page.wait_for_selector("body[data-move='1']")
         assert page.locator("#where").inner_text().startswith("Trekk 1 av")
+        # The rule that allowed the move, in Bokmål (9♣ på 10♣: samme sort); the verifier's
+        # English line for the move is no tooltip on a Norwegian page.
+        assert page.locator("#move-why").inner_text() == f"{NB['replay.allowed']} {nb_why}"
+        assert page.locator("#move-words span").get_attribute("title") is None
         assert english_left(page) == []
     finally:
         page.context.close()

@@ -80,6 +80,7 @@ from fairdeal.rules.crazy_eights import pile_top
 from fairdeal.rules.crazy_eights import play_or_keep
 from fairdeal.rules.crazy_eights import play_wild
 from fairdeal.rules.crazy_eights import plays_of
+from fairdeal.rules.crazy_eights import restock_words
 from fairdeal.rules.position import PositionError
 from fairdeal.rules.schema import Label
 from fairdeal.rules.summary import SeatNames
@@ -265,20 +266,22 @@ def _why_not(
 def _fit_words(card: Card, suit: Suit | None, top: Card, named: Suit | None, penalty: int) -> str:
     """Why a legal play of ``card`` fits, for the hand replayer."""
     if penalty:
-        return f"{card.display} answers {top.display}: the penalty grows to {penalty + PENALTY_PER_TWO}"
+        return Said("{card} answers {top}: the penalty grows to {n}", card=card, top=top, n=penalty + PENALTY_PER_TWO)
     if card.rank == Rank.ACE and suit is None:
-        return "an ace is wild: names a suit"
+        return Said("an ace is wild: names a suit")
     return crazy_eights.fit_words(card, suit, top, named, wild=Rank.ACE)
 
 
 def _power_words(card: Card, seats: int, penalty: int) -> str | None:
     """What a played card's power does, for the hand replayer (``None``: it has none here)."""
     if card.rank == Rank.TWO:
-        return None if penalty else f"the next player draws {PENALTY_PER_TWO} unless he plays a 2"
+        return None if penalty else Said("the next player draws {n} unless he plays a 2", n=PENALTY_PER_TWO)
     if card.rank == Rank.EIGHT:
-        return "the other player is skipped: plays again" if seats == 2 else "skips the next player"
+        return Said("the other player is skipped: plays again") if seats == 2 else Said("skips the next player")
     if card.rank == Rank.JACK:
-        return "a jack is a skip at two players: plays again" if seats == 2 else "reverses the direction of play"
+        if seats == 2:
+            return Said("a jack is a skip at two players: plays again")
+        return Said("reverses the direction of play")
     return None
 
 
@@ -431,24 +434,24 @@ class Switch(PileGame[SwitchState, SwitchView]):
         """
         kind = move.kind
         if kind == "keep" and view.pending is not None:
-            return f"keeps the card drawn, {view.pending.display}, though it fits"
+            return Said("keeps the card drawn, {card}, though it fits", card=view.pending)
         if kind == "play" and move.card is not None:
             text = _fit_words(move.card, move.suit, view.top, view.named, view.penalty)
             power = _power_words(move.card, len(view.hand_sizes), view.penalty)
             if power is not None and len(view.hand) > 1:  # (a last card's power does not apply)
-                text += "; " + power
-            return ("plays the card just drawn: " if view.pending is not None else "") + text
+                text = Said("{fit}; {power}", fit=text, power=power)
+            return text if view.pending is None else Said("plays the card just drawn: {why}", why=text)
         if kind == "draw":
-            # An empty stock: the draw shuffles the pile under its top card into a new one.
-            restock = "" if view.stock_size else " from a new stock (the pile under its top card, shuffled)"
             if view.penalty:
-                return f"takes the penalty: draws {view.penalty}{restock}"
-            fitting = any(fits(c, view.top, view.named) for c in view.hand)
-            return (
-                "a card fits, but drawing is allowed: draws one" if fitting else "no card fits: draws one"
-            ) + restock
+                why = Said("takes the penalty: draws {n}", n=view.penalty)
+            elif any(fits(c, view.top, view.named) for c in view.hand):
+                why = Said("a card fits, but drawing is allowed: draws one")
+            else:
+                why = Said("no card fits: draws one")
+            # An empty stock: the draw shuffles the pile under its top card into a new one.
+            return why if view.stock_size else restock_words(why)
         if kind == "pass":
-            return "no card fits and there is nothing to draw: passes"
+            return Said("no card fits and there is nothing to draw: passes")
         return super().why_legal(view, move)
 
     # -- playing ---------------------------------------------------------

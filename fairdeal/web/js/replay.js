@@ -10,11 +10,14 @@
 // Keys: ← → a move, ↑ ↓ / Page Up, Page Down a hand, Home and End. The URL fragment names the
 // step shown, #hand=3&move=42 (move 0 is the deal), and follows as you step.
 //
-// Its words are the reader's language's (i18n.js: keys "replay.*", the sentences words.js's); what
-// the verifier says of a step (the rule that allowed it, its words on pointing) is its own, in English.
+// Its words are the reader's language's (i18n.js: keys "replay.*", the sentences words.js's). What
+// the engine says of a step (the rule that allowed it, where the other cards lie, why a record is
+// refused) it says in the page's language too: the replay call takes `lang`, and its answer's `words`
+// hold those sentences translated (spec/replay.md). A step's `words`, the line `fairdeal-verify
+// --moves` prints, exists in English only: an English page shows it on pointing at the move.
 
 import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogue.js";
-import { t, translatePage } from "./i18n.js";
+import { lang, t, translatePage } from "./i18n.js";
 import { rendererKit } from "./render.js";
 import { handedRecord } from "./replay-link.js";
 import { display } from "./cards.js";
@@ -75,7 +78,7 @@ async function replay(text) {
   say(t("replay.checking"));
   let data;
   try {
-    data = await engine("replay", [text]);
+    data = await engine("replay", [text, lang]);
   } catch (error) {
     document.body.dataset.ready = "refused";
     say(t("replay.refused", { reason: reason(error) }), "bad");
@@ -223,12 +226,12 @@ function sentences(hand, index) {
 }
 
 // The places every game with a stock and a pile names alike (the rules' card_places), in the page's
-// words; a game's own places keep the rules' words.
+// words; a game's own places are the rules' words, in the page's language (the replay's `words`).
 const PLACES = { "in the stock": "replay.in_stock", "on the pile": "replay.on_pile", "on the table": "replay.on_table" };
 
-/** "In the stock" ("I trekkbunken"): where cards lie, as a line of the list says it. */
+/** "In the stock" ("I trekkbunken"): where cards lie, as a line of the list says it (a game's own place, as the engine words it in the page's language). */
 function placeWords(place) {
-  const words = Object.hasOwn(PLACES, place) ? t(PLACES[place]) : place;
+  const words = Object.hasOwn(PLACES, place) ? t(PLACES[place]) : (ui.data.words?.places?.[place] ?? place);
   return `${words[0].toUpperCase()}${words.slice(1)}`;
 }
 
@@ -254,13 +257,14 @@ function render() {
   $("prev-hand").disabled = ui.hand === 0;
   $("next-hand").disabled = ui.hand === data.hands.length - 1;
 
-  // The move just made and what followed it, as the table's log says them (the verifier's own
-  // words on pointing), and the rule that allowed it.
+  // The move just made and what followed it, as the table's log says them (on an English page,
+  // the verifier's own words on pointing), and the rule that allowed it, in the page's language.
   const where = ui.move ? t("replay.where_move", { move: ui.move, last, line: step.line }) : t("replay.where_deal", { last });
   $("where").textContent = where;
   const [said, ...after] = sentences(hand, ui.move);
-  fill($("move-words"), el("span", { title: step.words }, said));
-  fill($("move-why"), step.why ? [el("b", {}, t("replay.allowed")), " ", step.why] : []);
+  fill($("move-words"), el("span", { title: lang === "en" ? step.words : null }, said));
+  const why = data.words?.hands[ui.hand]?.why[ui.move] ?? step.why;
+  fill($("move-why"), why ? [el("b", {}, t("replay.allowed")), " ", why] : []);
   fill($("move-events"), after.map((text) => el("li", {}, text)));
 
   // The table as the game's renderer draws it, from the engine's view.

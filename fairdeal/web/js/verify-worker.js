@@ -36,7 +36,8 @@ export const CALLS = {
   signature_requests: { target: "verifier.browser.signature_requests", signed: false },
   // the games' catalogue (GET /rules's), from the engine: the page needs no server for it; args: [lang?]
   catalogue: { target: "verifier.browser.catalogue", signed: false },
-  // the hand replayer (verifier/replayer.py): every step of a hand; args: the replayer's
+  // the hand replayer (verifier/replayer.py): every step of every hand, and with lang, `words`: what it
+  // says for people in the page's language; args: [text, lang?]
   replay: { target: "verifier.replayer.hand_steps", signed: true },
   // {sha256, size, version, python, pyodide}: what this worker runs
   engine: { target: null, signed: false },
