@@ -18,6 +18,7 @@ another :class:`Said` (said in the same language).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -80,10 +81,7 @@ def and_words(items: Sequence[Any]) -> Any:
     >>> and_words(["Ann", "Bob", "Cy"])
     'Ann and Bob and Cy'
     """
-    said: Any = items[0]
-    for item in items[1:]:
-        said = Said("{first} and {last}", first=said, last=item)
-    return said
+    return functools.reduce(lambda said, item: Said("{first} and {last}", first=said, last=item), items)
 
 
 def or_words(items: Sequence[Any]) -> Any:
@@ -92,10 +90,7 @@ def or_words(items: Sequence[Any]) -> Any:
     >>> or_words([Said("a {rank}", rank="7"), Said("a {rank}", rank="8")])
     'a 7 or a 8'
     """
-    said: Any = items[0]
-    for item in items[1:]:
-        said = Said("{first} or {last}", first=said, last=item)
-    return said
+    return functools.reduce(lambda said, item: Said("{first} or {last}", first=said, last=item), items)
 
 
 def seats_words(seats: Sequence[int]) -> Said:

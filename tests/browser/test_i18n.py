@@ -106,7 +106,7 @@ def games_english(origin: str, game: str | None = None) -> frozenset[str]:
     return frozenset(english - norwegian)
 
 
-def english_left(page: Page, help_of: str | None = None) -> list[str]:
+def english_left(page: Page, help_of: str | None = None, *, seen: str = SHOWN) -> list[str]:
     """What the page shows that is an English message whose Norwegian differs, or that holds one
     of the games' English words (a title inside "Vri åtter (2–6 spillere, poeng)"; with
     ``help_of``, that game's How to play too), or one of fairdeal's English sentences (ENGINE_ENGLISH)."""
@@ -115,7 +115,7 @@ def english_left(page: Page, help_of: str | None = None) -> list[str]:
     games = [
         re.compile(r"(?<!\w)" + re.escape(words.casefold()) + r"(?!\w)") for words in games_english(origin, help_of)
     ]
-    shown = page.evaluate(SHOWN)
+    shown = page.evaluate(seen)  # (``seen``: the script that lists the texts shown, SHOWN by default)
     return [
         text
         for text in shown

@@ -28,11 +28,8 @@ from .conftest import _seed_of
 from .conftest import api
 from .play import MY_TURN
 from .play import OVER
-from .test_i18n import EN as PAGES_EN
-from .test_i18n import ENGINE_ENGLISH
-from .test_i18n import NB as PAGES_NB
 from .test_i18n import SHOWN
-from .test_i18n import games_english
+from .test_i18n import english_left as pages_english_left
 
 GAMES_JS = Path(__file__).resolve().parents[2] / "fairdeal" / "web" / "js" / "games"
 EN, NB = (json.loads((GAMES_JS / "i18n" / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "nb"))
@@ -130,20 +127,9 @@ assert SHOWN_BUT_KEYS != SHOWN
 
 
 def english_left(page: Page) -> list[str]:
-    """test_i18n.py's english_left, over SHOWN_BUT_KEYS: what the page shows that is one of the
-    pages' English messages whose Norwegian differs, or holds one of the games' English words
-    (their titles, summaries, options), or one of fairdeal's English sentences (a why-not, a reason)."""
-    english = {text.strip() for key, text in PAGES_EN.items() if PAGES_NB[key].strip() != text.strip()}
-    origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(page.url))
-    games = [re.compile(r"(?<!\w)" + re.escape(words.casefold()) + r"(?!\w)") for words in games_english(origin)]
-    shown = page.evaluate(SHOWN_BUT_KEYS)
-    return [
-        text
-        for text in shown
-        if text in english
-        or any(words.search(text.casefold()) for words in games)
-        or any(said.search(text) for said in ENGINE_ENGLISH)
-    ]
+    """test_i18n.py's english_left, over SHOWN_BUT_KEYS (the pages' English messages whose Norwegian
+    differs, the games' English words, fairdeal's English sentences)."""
+    return pages_english_left(page, seen=SHOWN_BUT_KEYS)
 
 
 def games_english_left(page: Page, game: str) -> list[str]:
