@@ -114,7 +114,16 @@ def request_lang(request: Request) -> str | None:
     >>> request_lang(Request({"type": "http", "query_string": b"lang=nb-NO"})), request_lang(Request({"type": "http", "query_string": b"lang=x y"}))
     ('nb-NO', None)
     """
-    values = request.query_params.getlist("lang")
+    return one_tag(request.query_params.getlist("lang"))
+
+
+def one_tag(values: list[str]) -> str | None:
+    """The language tag of a query's ``lang`` values, as :data:`Lang` takes it: one value, a well-formed
+    tag of at most 35 characters; else ``None``.
+
+    >>> one_tag(["nb"]), one_tag(["nb", "nb"]), one_tag(["x y"]), one_tag([])
+    ('nb', None, None, None)
+    """
     if len(values) != 1 or len(values[0]) > 35 or not re.fullmatch(LANGUAGE_TAG, values[0]):
         return None
     return values[0]

@@ -39,7 +39,7 @@ from starlette.types import Receive
 from starlette.types import Scope
 from starlette.types import Send
 
-from fairdeal.rules.translations import LANGUAGE_TAG
+from fairdeal.service.deps import one_tag
 from fairdeal.service.deps import player_of
 from fairdeal.service.deps import seat_of
 from fairdeal.service.games import GameService
@@ -163,10 +163,10 @@ def _lang(scope: Scope) -> str | None:
     if not query:
         return None
     params = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
-    if len(params) != 1 or params[0][0] != "lang":
+    if any(name != "lang" for name, _ in params):
         return _THEIRS
-    lang = params[0][1]
-    return lang if len(lang) <= 35 and re.fullmatch(LANGUAGE_TAG, lang) else _THEIRS
+    lang = one_tag([value for _, value in params])
+    return _THEIRS if lang is None else lang
 
 
 def _model(data: dict[str, Any]) -> MoveIn | None:
