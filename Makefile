@@ -6,6 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench clean chromium pyodide vendor axe screenshot
 
+# Let Python keep the modules it compiles (some shells set PYTHONDONTWRITEBYTECODE): otherwise every
+# server and command the tests start compiles fairdeal's modules again, and pytest rewrites every
+# test file's asserts again in each worker.
+unexport PYTHONDONTWRITEBYTECODE
+
 # Pyodide (CPython in WebAssembly) for the verify page: the pinned npm package's core files
 # only, into a gitignored folder the app serves at /pyodide/. The stamp names the version, so
 # changing PYODIDE_VERSION fetches again and nothing else does.
@@ -143,9 +148,12 @@ $(TS_CLIENT_STAMP): tests/ts-client/package-lock.json
 run: $(STAMP) $(PYODIDE_STAMP) $(VENDOR_STAMPS)
 	$(BIN)/fairdeal serve
 
-# The browser tests need Chromium: Debian's package (CI runs as root; Playwright downloads nothing).
+# The browser tests need Chromium: Debian's packages (CI runs as root; Playwright downloads nothing).
+# The tests drive chromium-headless-shell, the same engine without the desktop browser around it:
+# a quarter less CPU a page, and the browser tests are most of the suite's time.
 chromium:
-	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	@command -v chromium >/dev/null && command -v chromium-headless-shell >/dev/null || \
+		(apt-get update && apt-get install -y chromium chromium-headless-shell)
 
 # Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one
 # process): the browser files wait on Chromium while the other core replays records.

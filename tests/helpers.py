@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import ssl
 import subprocess
 import sys
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import settings
 from test_verifier_support import SIGNER
@@ -53,6 +55,23 @@ SEED = "00" * 32
 FUZZ = settings(derandomize=True, deadline=None, database=None)
 """What the fuzz tests' settings start from: the same examples on every run, however slow each
 is, none kept between runs (``@settings(FUZZ, max_examples=...)``)."""
+
+
+# One TLS context for every client the tests make. httpx builds one and reads the CA bundle for
+# each client (60 ms of CPU; ``httpx.get`` makes a client a call), and tests that poll a server
+# paid that hundreds of times, though they speak plain HTTP to localhost.
+_TLS = ssl.create_default_context()
+
+
+def local_client(**options: Any) -> httpx.Client:
+    """``httpx.Client(**options)`` for the tests' own servers, without a TLS context of its own."""
+    return httpx.Client(verify=_TLS, **options)
+
+
+def http(method: str, url: str, **options: Any) -> httpx.Response:
+    """One request, as ``httpx.request(method, url, **options)`` sends it, on a :func:`local_client`."""
+    with local_client() as client:
+        return client.request(method, url, **options)
 
 
 def service_settings(data_dir: Any, database_url: str = "", **more: Any) -> Any:

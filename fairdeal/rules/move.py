@@ -483,6 +483,10 @@ def _declare(kind: MoveKind) -> None:
                 raise MoveError(f"move {kind.name!r}: field {f.name!r} is declared twice, differently")
     known.append(kind)
     _WIDEST[kind.name] = kind if len(known) == 1 else _widest(kind.name, known)
+    # A wider declaration may check more: moves made under the narrower one are made again.
+    _SIMPLE.pop(kind.name, None)
+    if kind.name == "play":
+        _PLAYS.clear()
     for f in kind.fields:
         if f.member not in _MEMBERS:
             _MEMBERS.append(f.member)
@@ -622,7 +626,16 @@ class Move:
 
     @classmethod
     def play(cls, card: Card, suit: Suit | None = None, *, then: Card | None = None) -> Move:
-        return cls("play", card, suit, then)
+        # The games make every legal play afresh at every turn; a move is a value, so each
+        # (card, suit, then) is made, and checked, once.
+        key = (card, suit, then)
+        try:
+            move = _PLAYS.get(key)
+        except TypeError:  # not a card at all: the check below says so
+            return cls("play", card, suit, then)
+        if move is None:
+            move = _PLAYS[key] = cls("play", card, suit, then)
+        return move
 
     @classmethod
     def draw(cls) -> Move:
@@ -778,6 +791,7 @@ def _unread_member(member: str) -> str:
 
 
 _SIMPLE: dict[str, Move] = {}
+_PLAYS: dict[tuple[Card, Suit | None, Card | None], Move] = {}
 
 
 def _simple(name: str) -> Move:

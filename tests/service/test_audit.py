@@ -10,6 +10,7 @@ import socket
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from helpers import http
 from helpers import service_settings
 from service_helpers import Api
 from service_helpers import Clock
@@ -315,10 +316,9 @@ def live(app):
 
 
 def test_the_command_over_http(live, tmp_path):
-    import httpx
-
     for host in ("alpha", "alpha", "beta"):
-        made = httpx.post(
+        made = http(
+            "POST",
             f"{live}/games",
             json={
                 "seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}],
@@ -327,7 +327,7 @@ def test_the_command_over_http(live, tmp_path):
             },
         )
         assert made.status_code == 201, made.text
-    key = httpx.get(f"{live}/.well-known/fairdeal-key").json()["key"]
+    key = http("GET", f"{live}/.well-known/fairdeal-key").json()["key"]
     state = tmp_path / "s.json"
     result = CliRunner().invoke(main, ["audit", live + "/", "--key", key, "--state", str(state), "--verify-records"])
     assert result.exit_code == 0, result.output

@@ -30,6 +30,8 @@ from typing import Any
 
 import httpx
 import pytest
+from helpers import http
+from helpers import local_client
 from service_helpers import choose
 from service_helpers import free_port
 
@@ -119,7 +121,7 @@ class Server:
         while True:
             assert self.process is not None and self.process.poll() is None, f"{self.name} exited:\n{self.log()}"
             try:
-                if httpx.get(f"{self.url}/health", timeout=2).status_code == 200:
+                if http("GET", f"{self.url}/health", timeout=2).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
@@ -258,7 +260,7 @@ class Player:
 
     def play(self) -> None:
         first = min(self.tokens)
-        with httpx.Client() as client:
+        with local_client() as client:
             while True:
                 view = self.view(client, first)
                 if view["status"] != "playing":
@@ -305,7 +307,7 @@ def open_tables(
 ) -> list[Player]:
     """``tables`` tables of ``humans`` human seats then bots, every client seed committed and revealed."""
     players = []
-    with httpx.Client() as client:
+    with local_client() as client:
         for t in range(tables):
             body = {
                 "options": options,
@@ -336,13 +338,13 @@ def wait_for(progress: threading.Condition, done: Callable[[], bool], give_up: f
 
 def check_records(url: str, players: list[Player], tmp_path: Path) -> list[list[dict[str, Any]]]:
     """Every table's record: whole, in order, holding every receipt's line, verified three ways."""
-    key = httpx.get(f"{url}/.well-known/fairdeal-key").json()["key"]
+    key = http("GET", f"{url}/.well-known/fairdeal-key").json()["key"]
     records = []
     receipt_lines = []
     paths = []
     for player in players:
         game_id = player.game_id
-        text = httpx.get(f"{url}/games/{game_id}/record", timeout=30).text
+        text = http("GET", f"{url}/games/{game_id}/record", timeout=30).text
         lines = [json.loads(line) for line in text.splitlines()]
         # One record: seq 0, 1, 2, ... with no gap, no repeat, no fork.
         assert [line["seq"] for line in lines] == list(range(len(lines)))
@@ -361,7 +363,7 @@ def check_records(url: str, players: list[Player], tmp_path: Path) -> list[list[
         report = verify(text, key=key)
         assert report.verified, report.error
         assert [check.status for check in check_receipts(report, player.receipts)] == ["ok"] * len(player.receipts)
-        answer = httpx.get(f"{url}/games/{game_id}/verify", timeout=60).json()
+        answer = http("GET", f"{url}/games/{game_id}/verify", timeout=60).json()
         assert answer["verified"] is True and answer["game_id"] == game_id
         path = tmp_path / f"{game_id}.jsonl"
         path.write_text(text, encoding="utf-8")
@@ -394,14 +396,14 @@ def check_records(url: str, players: list[Player], tmp_path: Path) -> list[list[
 
 def checkpoint(url: str) -> Checkpoint:
     """The server's current checkpoint, its signature checked with the server's key."""
-    key = httpx.get(f"{url}/.well-known/fairdeal-key").json()["key"]
-    return verify_checkpoint(httpx.get(f"{url}/log/checkpoint", timeout=30).text, key)
+    key = http("GET", f"{url}/.well-known/fairdeal-key").json()["key"]
+    return verify_checkpoint(http("GET", f"{url}/log/checkpoint", timeout=30).text, key)
 
 
 def check_consistent(url: str, old: Checkpoint) -> Checkpoint:
     """The server's checkpoint now, proved an append-only extension of ``old`` (RFC 9162 consistency)."""
     new = checkpoint(url)
-    proof = httpx.get(f"{url}/log/proof/consistency", params={"first": old.size, "second": new.size}).json()
+    proof = http("GET", f"{url}/log/proof/consistency", params={"first": old.size, "second": new.size}).json()
     verify_consistency(old.size, new.size, old.root, new.root, [bytes.fromhex(h) for h in proof["proof"]])
     return new
 
@@ -454,7 +456,7 @@ def test_a_server_killed_twice_mid_game_loses_no_receipted_move_and_every_game_f
     forged = tmp_path / "forged.jsonl"
     forged.write_text("".join(canonical(line).decode() + "\n" for line in resign(lines, signer)), encoding="utf-8")
     saved = tmp_path / "checkpoint.txt"
-    saved.write_text(httpx.get(f"{server.url}/log/checkpoint").text, encoding="utf-8")
+    saved.write_text(http("GET", f"{server.url}/log/checkpoint").text, encoding="utf-8")
     done = subprocess.run(
         [FAIRDEAL_VERIFY, "--log", str(saved), "--log-server", server.url, str(forged)],
         capture_output=True,
@@ -489,13 +491,13 @@ def race(
         )
         return response.status_code, bodies[i], response.json()
 
-    with httpx.Client(timeout=60, limits=limits) as client, ThreadPoolExecutor(len(bodies)) as pool:
+    with local_client(timeout=60, limits=limits) as client, ThreadPoolExecutor(len(bodies)) as pool:
         return list(pool.map(lambda i: submit(client, i), range(len(bodies))))
 
 
 def wait_for_turn(player: Player) -> dict[str, Any]:
     """The view of the first human seat to have the turn (the bots' moves come from the server's timer)."""
-    with httpx.Client() as client:
+    with local_client() as client:
         while True:
             for seat in player.tokens:
                 view = player.view(client, seat)
@@ -539,7 +541,7 @@ def test_fifty_concurrent_submissions_of_a_move_are_one_200_and_forty_nine_409(s
 def read_stream(url: str, game_id: str, opened: threading.Event) -> list[dict[str, Any]]:
     """A spectator's server-sent events from seq 0 until the stream ends (after the reveal): the lines."""
     lines = []
-    with httpx.Client(timeout=httpx.Timeout(30, read=GAME_SECONDS)) as client:
+    with local_client(timeout=httpx.Timeout(30, read=GAME_SECONDS)) as client:
         with client.stream(
             "GET", f"{url}/games/{game_id}/events", params={"from": 0, "wait": GAME_SECONDS}
         ) as response:
@@ -563,7 +565,8 @@ def test_two_servers_on_one_database_serve_the_same_games_from_interleaved_reque
     with ThreadPoolExecutor(6) as pool:
         answers = list(
             pool.map(
-                lambda n: httpx.post(
+                lambda n: http(
+                    "POST",
                     f"{urls[n % 2]}/games",
                     timeout=30,
                     json={"seats": [{"name": "A"}, {"name": "B", "bot": True}], "host_id": f"host{n}"},
@@ -606,8 +609,8 @@ def test_two_servers_on_one_database_serve_the_same_games_from_interleaved_reque
     # Both servers answer the same record, byte for byte, and one log: each extends the other's checkpoints.
     for player in players:
         assert (
-            httpx.get(f"{one.url}/games/{player.game_id}/record").text
-            == httpx.get(f"{two.url}/games/{player.game_id}/record").text
+            http("GET", f"{one.url}/games/{player.game_id}/record").text
+            == http("GET", f"{two.url}/games/{player.game_id}/record").text
         )
     assert check_consistent(one.url, check_consistent(two.url, tree[0])).size == 12 + 3 * 2
     assert 500 not in one.statuses() + two.statuses()

@@ -25,6 +25,7 @@ import httpx
 import psycopg
 import pytest
 import uvicorn
+from helpers import local_client
 from service_helpers import choose
 from service_helpers import free_port
 from test_reliability import Server
@@ -237,7 +238,7 @@ def test_a_move_made_through_one_server_reaches_a_stream_of_the_other_which_asks
     one, store, two = two_servers
     _listening(one, store)
     notifier = one.app.state.games.notifier
-    with httpx.Client(timeout=30) as client, _watched(client, one, two) as (game_id, tokens, events):
+    with local_client(timeout=30) as client, _watched(client, one, two) as (game_id, tokens, events):
         before = store.queries
         time.sleep(0.6)  # more than two of the old polling intervals: not one query
         assert store.queries == before
@@ -271,7 +272,7 @@ def test_a_polling_stream_asks_the_store_and_gets_the_other_servers_move(two_ser
     # PostgreSQL with FAIRDEAL_LIVE_UPDATES=poll; SQLite, which has no announcements, always.
     one, store, two = two_servers
     assert not one.app.state.games.notifier.shared
-    with httpx.Client(timeout=30) as client, _watched(client, one, two) as (game_id, tokens, events):
+    with local_client(timeout=30) as client, _watched(client, one, two) as (game_id, tokens, events):
         before = store.queries
         _until(lambda: store.queries > before, "the polling stream asked nothing")
         seq = _move(client, two.url, game_id, tokens)
@@ -283,7 +284,7 @@ def test_who_is_ready_between_hands_reaches_a_stream_of_the_other_server(two_ser
     # PostgreSQL: announced (the ready append writes no line); SQLite: the stream sees the row change.
     one, store, two = two_servers
     _listening(one, store)
-    with httpx.Client(timeout=30) as client:
+    with local_client(timeout=30) as client:
         # The server deals from a seed of its own: a target no first hand reaches keeps the match going.
         game_id, tokens = _two_seat_table(client, two.url, next_hand_seconds=60, options={"target": 1000})
         auth = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}

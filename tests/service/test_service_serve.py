@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
+from helpers import http
 from service_helpers import free_port
 
 from fairdeal.cli import main
@@ -122,7 +123,7 @@ def test_serve_prints_its_address_and_serves(tmp_path, database_url):
         give_up = time.monotonic() + 30
         while True:
             try:
-                health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=2)
+                health = http("GET", f"http://127.0.0.1:{port}/health", timeout=2)
                 break
             except httpx.TransportError:
                 assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
@@ -137,9 +138,11 @@ def test_serve_prints_its_address_and_serves(tmp_path, database_url):
             assert time.monotonic() < give_up and server.poll() is None, f"{listening_sockets(port)} socket(s) listen"
             time.sleep(0.1)
         assert listening_sockets(port) == 2
-        game = httpx.post(f"http://127.0.0.1:{port}/games", json={"seats": [{"name": "A", "bot": True}, {"name": "B"}]})
+        game = http(
+            "POST", f"http://127.0.0.1:{port}/games", json={"seats": [{"name": "A", "bot": True}, {"name": "B"}]}
+        )
         assert game.status_code == 201
-        key = httpx.get(f"http://127.0.0.1:{port}/.well-known/fairdeal-key").json()["key"]
+        key = http("GET", f"http://127.0.0.1:{port}/.well-known/fairdeal-key").json()["key"]
         assert game.json()["public_key"] == key
     finally:
         server.terminate()
@@ -220,8 +223,12 @@ def test_serve_refuses_a_huge_request_head_and_closes_silent_connections(tmp_pat
         # "from" three addresses are one client's, and the third is over its 2/minute.
         body = {"seats": [{"name": "Ann"}, {"name": "Bot", "bot": True}]}
         answers = [
-            httpx.post(
-                f"http://127.0.0.1:{port}/games", json=body, timeout=20, headers={"X-Forwarded-For": f"198.51.100.{n}"}
+            http(
+                "POST",
+                f"http://127.0.0.1:{port}/games",
+                json=body,
+                timeout=20,
+                headers={"X-Forwarded-For": f"198.51.100.{n}"},
             )
             for n in (1, 2, 3)
         ]

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from helpers import http
 from helpers import service_settings
 from load import database
 from service_helpers import Api
@@ -299,10 +300,10 @@ def test_fairdeal_verify_requires_the_witnesses_it_is_given(tmp_path, witnesses,
             assert thread.is_alive() and time.monotonic() < give_up
             time.sleep(0.01)
         base = f"http://127.0.0.1:{server.config.port}"
-        game = httpx.post(
-            f"{base}/games", json={"seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}], **BOTS}
+        game = http(
+            "POST", f"{base}/games", json={"seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}], **BOTS}
         ).json()["game_id"]
-        (tmp_path / "record.jsonl").write_bytes(httpx.get(f"{base}/games/{game}/record").content)
+        (tmp_path / "record.jsonl").write_bytes(http("GET", f"{base}/games/{game}/record").content)
         (tmp_path / "bare").write_text(app.state.log.checkpoint())  # the log's signature alone
 
         def run(*args: str) -> Any:

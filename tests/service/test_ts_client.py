@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from helpers import http
 from service_helpers import free_port
 
 CLIENT = Path(__file__).resolve().parents[1] / "ts-client"
@@ -46,7 +47,7 @@ def served(tmp_path_factory):
         give_up = time.monotonic() + 30
         while True:
             try:
-                httpx.get(base + "/health", timeout=2)
+                http("GET", base + "/health", timeout=2)
                 break
             except httpx.TransportError:
                 assert time.monotonic() < give_up and server.poll() is None, server.stderr.read()
@@ -74,7 +75,7 @@ def built(served, tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[s
     (work / "src" / "wrong.ts").write_text(wrong, encoding="utf-8")
     assert (CLIENT / "node_modules" / ".bin" / "tsc").exists(), "run make test: it installs tests/ts-client's packages"
     (work / "node_modules").symlink_to(CLIENT / "node_modules")
-    (work / "openapi.json").write_text(httpx.get(served + "/openapi.json").text, encoding="utf-8")
+    (work / "openapi.json").write_text(http("GET", served + "/openapi.json").text, encoding="utf-8")
     bin_ = work / "node_modules" / ".bin"
     _run(NODE, str(bin_ / "openapi-typescript"), "openapi.json", "-o", "src/api.d.ts", cwd=work)
     checked = subprocess.run([NODE, str(bin_ / "tsc")], cwd=work, capture_output=True, text=True, timeout=300)

@@ -364,6 +364,9 @@ function boot() {
     const text = handedRecord();
     if (text) replay(text);
     else say(t("replay.none_handed"));
+  } else if ($("file").files?.length) {
+    // Chosen while the page was still loading its words: its change fired before this listened.
+    readFile($("file").files[0]);
   }
 }
 

@@ -593,6 +593,9 @@ if (!HAS_WEB_CRYPTO) {
 
 const gameId = new URLSearchParams(location.search).get("game");
 if (gameId) fromServer(gameId);
+// A file chosen while the page was still loading its words (i18n.js waits for the catalogue)
+// fired its change before anyone listened: check it now rather than lose it.
+else if (fileInput.files.length) fromFile(fileInput.files[0]);
 else document.body.dataset.verdict = "idle";
 
 // For people who want to poke at it from the console.
