@@ -26,6 +26,7 @@ from .play import play_by_api
 from .play import seq
 from .play import wait_moved
 from .test_replayer import READY
+from .test_replayer import SHOWN
 from .test_replayer import check_step
 
 SYMBOL = dict(zip("CDHS", "♣♦♥♠"))
@@ -167,6 +168,22 @@ def play_match(page, game, *, limit: int = 400, suit: str | None = None, prefer:
     raise AssertionError(f"the match did not end within {limit} moves of this seat")
 
 
+# What the replayer shows at a step (test_replayer's SHOWN) and the board the generic renderer drew
+# for it, read in one call: a whole match's steps are hundreds.
+STEP_AND_BOARD = f"""() => {{
+  const visible = (node) => Boolean(node) && node.getClientRects().length > 0 && getComputedStyle(node).visibility !== 'hidden';
+  return {{
+    ...({SHOWN})(),
+    board: visible(document.getElementById('board')),
+    stockPile: visible(document.getElementById('stock-pile')),
+    count: document.querySelector('#board #stock .count')?.innerText ?? null,
+    pileTop: document.querySelector('#pile .card.top')?.dataset.code ?? null,
+    token: document.querySelector('#pile .token')?.innerText ?? null,
+    live: document.querySelectorAll('#stock.live').length,
+  }};
+}}"""
+
+
 def step_through(page, replay: dict) -> int:
     """Step the replayer through every hand of ``replay`` by keyboard, checking each step against
     the engine in Python: the hands, places and turn (test_replayer's check_step), and the board the
@@ -175,16 +192,14 @@ def step_through(page, replay: dict) -> int:
     checked = 0
     for hand in replay["hands"]:
         for index, step in enumerate(hand["steps"]):
-            check_step(page, hand, index)
+            seen = page.evaluate(STEP_AND_BOARD)
+            check_step(page, hand, index, seen)
             table = step["table"]
-            assert page.locator("#board").is_visible() and page.locator("#stock-pile").is_hidden()
-            assert page.locator("#board #stock .count").inner_text() == str(table["stock_size"])
-            assert page.locator("#pile .card.top").get_attribute("data-code") == table["top"]
-            token = page.locator("#pile .token")
-            assert (token.inner_text() if token.count() else None) == (
-                SYMBOL[table["named"]] if table.get("named") else None
-            )
-            assert page.locator("#stock.live").count() == 0  # nothing is drawn in a replay
+            assert seen["board"] and not seen["stockPile"]
+            assert seen["count"] == str(table["stock_size"])
+            assert seen["pileTop"] == table["top"]
+            assert seen["token"] == (SYMBOL[table["named"]] if table.get("named") else None)
+            assert seen["live"] == 0  # nothing is drawn in a replay
             checked += 1
             page.keyboard.press("ArrowRight")
     return checked
