@@ -200,11 +200,25 @@ def test_the_link_opens_the_hand_and_move_it_names(open_page, tmp_path):
     check_step(again.page, replay["hands"][2], 41)
 
 
-def test_the_verify_page_opens_the_replayer_on_its_record(open_page):
+def test_the_verify_page_opens_the_replayer_on_its_record(open_page, server):
     replay = hand_steps(GOLDEN.read_text())
-    opened = open_page("/verify")
-    page = opened.page
+    page = open_page("/health").page
+    # The file is chosen while the page's words are still on their way (i18n.js waits for its
+    # catalogue before the page listens for a file, and the load event does not wait for it):
+    # the page checks it all the same once it is ready.
+    held: list = []
+    page.route("**/js/i18n/en.json", lambda route: held.append(route))
+    page.goto(server + "/verify")
+    for _ in range(500):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the verify page never asked for its words"
+    assert page.evaluate("document.body.dataset.verdict") is None  # not ready: nobody listens yet
     page.set_input_files("#file", str(GOLDEN))
+    for route in held:
+        route.continue_()
+    page.unroute("**/js/i18n/en.json")
     page.wait_for_selector("body[data-verdict='verified']")
     page.click("#replay-link")
     page.wait_for_url("**/replay?record=handed**")
