@@ -70,6 +70,25 @@ def load_file(page, path: Path) -> None:
     assert page.locator("body").get_attribute("data-ready") == "true", page.locator("#replay-status").inner_text()
 
 
+def file_chosen_before_the_words(page, url: str, path: Path) -> None:
+    """Open ``url`` and choose the file ``path`` while the page's words are still on their way:
+    i18n.js waits for its catalogue before the page listens for a file, and the load event does
+    not wait for it, so a quick hand (or a slow network) chooses before anyone listens. The page
+    must check that file once it is ready, as if chosen after."""
+    held: list = []
+    page.route("**/js/i18n/en.json", lambda route: held.append(route))
+    page.goto(url)
+    for _ in range(500):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, f"{url} never asked for its words"  # and so, held, has not begun to listen
+    page.set_input_files("#file", str(path))
+    for route in held:
+        route.continue_()
+    page.unroute("**/js/i18n/en.json")
+
+
 @pytest.fixture(scope="module")
 def michigan(tmp_path_factory) -> tuple[Path, dict]:
     path = simulate("michigan", 4, 1, tmp_path_factory.mktemp("replay"), seed="browser-replay", options={"deals": 1})[0]
@@ -114,7 +133,7 @@ def test_a_whole_michigan_deal_by_keyboard_then_on_a_phone(open_page, michigan):
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def test_a_record_that_does_not_verify_is_refused_then_a_whole_crazy_eights_hand_by_slider(open_page, tmp_path):
+def test_a_record_that_does_not_verify_is_refused_then_a_whole_crazy_eights_hand_by_slider(open_page, server, tmp_path):
     # One page, two records: the engine loads once (it takes seconds), and a refusal leaves the
     # page ready for the next record.
     lines = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
@@ -122,9 +141,9 @@ def test_a_record_that_does_not_verify_is_refused_then_a_whole_crazy_eights_hand
     lines[n]["card"] = "KD" if lines[n]["card"] != "KD" else "QD"
     path = tmp_path / "tampered.jsonl"
     path.write_text("".join(canonical(line).decode() + "\n" for line in lines))
-    opened = open_page("/replay")
+    opened = open_page("/health")
     page = opened.page
-    page.set_input_files("#file", str(path))
+    file_chosen_before_the_words(page, server + "/replay", path)
     page.wait_for_selector(READY)
     assert page.locator("body").get_attribute("data-ready") == "refused"
     said = page.locator("#replay-status").inner_text()
@@ -203,22 +222,7 @@ def test_the_link_opens_the_hand_and_move_it_names(open_page, tmp_path):
 def test_the_verify_page_opens_the_replayer_on_its_record(open_page, server):
     replay = hand_steps(GOLDEN.read_text())
     page = open_page("/health").page
-    # The file is chosen while the page's words are still on their way (i18n.js waits for its
-    # catalogue before the page listens for a file, and the load event does not wait for it):
-    # the page checks it all the same once it is ready.
-    held: list = []
-    page.route("**/js/i18n/en.json", lambda route: held.append(route))
-    page.goto(server + "/verify")
-    for _ in range(500):
-        if held:
-            break
-        page.wait_for_timeout(20)
-    assert held, "the verify page never asked for its words"
-    assert page.evaluate("document.body.dataset.verdict") is None  # not ready: nobody listens yet
-    page.set_input_files("#file", str(GOLDEN))
-    for route in held:
-        route.continue_()
-    page.unroute("**/js/i18n/en.json")
+    file_chosen_before_the_words(page, server + "/verify", GOLDEN)
     page.wait_for_selector("body[data-verdict='verified']")
     page.click("#replay-link")
     page.wait_for_url("**/replay?record=handed**")
