@@ -78,6 +78,21 @@ export function t(key, values = {}) {
 }
 
 /**
+ * The message `key` with elements put in: each `{{name}}` of `nodes` becomes that node (the
+ * others are `values`, as t puts them in); a list for ui.js's fill.
+ * withNodes("verify.drop_hint", { file: el("code", {}, ".jsonl") }).
+ */
+export function withNodes(key, nodes, values = {}) {
+  return t(key, values)
+    .split(/(\{\{\s*\w+\s*\}\})/)
+    .map((part) => {
+      const name = /^\{\{\s*(\w+)\s*\}\}$/.exec(part)?.[1];
+      return name && Object.hasOwn(nodes, name) ? nodes[name] : part;
+    })
+    .filter((part) => part !== "");
+}
+
+/**
  * The static words of a page: every element with `data-i18n="key"` gets the message as its text,
  * and `data-i18n-attrs="attribute:key; ..."` sets attributes (aria-label, title, placeholder).
  * The document's `lang` follows.

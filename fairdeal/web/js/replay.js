@@ -17,7 +17,7 @@
 // --moves` prints, exists in English only: an English page shows it on pointing at the move.
 
 import { catalogue, entryOf, holdsStake, rendererOf, unitWord } from "./catalogue.js";
-import { lang, t, translatePage } from "./i18n.js";
+import { lang, t, translatePage, withNodes } from "./i18n.js";
 import { rendererKit } from "./render.js";
 import { handedRecord } from "./replay-link.js";
 import { display } from "./cards.js";
@@ -330,16 +330,10 @@ async function readFile(file) {
   if (file) await replay(await file.text());
 }
 
-/** A message around one `<code>` ("or drop a {{file}} record here"): text, the code, text. */
-function withCode(key, name, code) {
-  const [before, after = ""] = t(key).split(`{{${name}}}`);
-  return [before, el("code", {}, code), after];
-}
-
 function boot() {
   translatePage();
-  fill($("replay-intro"), withCode("replay.intro", "command", "fairdeal-verify"));
-  fill($("drop-hint"), withCode("replay.drop_hint", "file", ".jsonl"));
+  fill($("replay-intro"), withNodes("replay.intro", { command: el("code", {}, "fairdeal-verify") }));
+  fill($("drop-hint"), withNodes("replay.drop_hint", { file: el("code", {}, ".jsonl") }));
   $("file").addEventListener("change", (event) => readFile(event.target.files?.[0]));
   const drop = $("drop");
   drop.addEventListener("dragover", (event) => event.preventDefault());

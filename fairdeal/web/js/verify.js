@@ -7,27 +7,13 @@
 // prints it: a document, in English, the same on every page and in every terminal.
 
 import { catalogue, entryOf, rendererOf } from "./catalogue.js";
-import { lang, t, translatePage } from "./i18n.js";
+import { lang, t, translatePage, withNodes } from "./i18n.js";
 import { cardFace, cardRow, el, fill, saveFile, seatName } from "./ui.js";
 import { display } from "./cards.js";
 import { replayLink } from "./replay-link.js";
 import { checkRecordLog, witnessesOf, witnessWords } from "./publiclog.js";
 
 const HAS_WEB_CRYPTO = Boolean(globalThis.crypto?.subtle);
-
-/**
- * The message `key` with elements put in: each `{{name}}` of `nodes` becomes that node (the
- * others are `values`, as t puts them in). withNodes("verify.drop_hint", { file: el("code", {}, ".jsonl") }).
- */
-function withNodes(key, nodes, values = {}) {
-  return t(key, values)
-    .split(/(\{\{\s*\w+\s*\}\})/)
-    .map((part) => {
-      const name = /^\{\{\s*(\w+)\s*\}\}$/.exec(part)?.[1];
-      return name && Object.hasOwn(nodes, name) ? nodes[name] : part;
-    })
-    .filter((part) => part !== "");
-}
 
 /** "Ann, Bob and Cy". */
 function listWords(names) {
@@ -593,8 +579,7 @@ if (!HAS_WEB_CRYPTO) {
 
 const gameId = new URLSearchParams(location.search).get("game");
 if (gameId) fromServer(gameId);
-// A file chosen while the page was still loading its words (i18n.js waits for the catalogue)
-// fired its change before anyone listened: check it now rather than lose it.
+// A file chosen while the page still loaded its words (i18n.js waits for them) is checked now, not lost.
 else if (fileInput.files.length) fromFile(fileInput.files[0]);
 else document.body.dataset.verdict = "idle";
 
