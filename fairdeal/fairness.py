@@ -207,13 +207,6 @@ def _pads(key: bytes) -> tuple[bytes, bytes]:
     return key.translate(_XOR_36), key.translate(_XOR_5C)
 
 
-def _hmac_sha256(key: bytes, msg: bytes) -> bytes:
-    """``hmac.digest(key, msg, "sha256")`` in two hashlib calls (OpenSSL's one-shot HMAC
-    costs about twice as much on a short message)."""
-    ipad, opad = _pads(key)
-    return hashlib.sha256(opad + hashlib.sha256(ipad + msg).digest()).digest()
-
-
 class _BlockHmac:
     """HMAC-SHA256 under one key, for many short messages.
 
@@ -269,7 +262,18 @@ def label_key(key: bytes, label: str) -> bytes:
         if len(_LABEL_MESSAGES) >= 4096:
             _LABEL_MESSAGES.clear()
         _LABEL_MESSAGES[label] = message
-    return _hmac_sha256(bytes(key), message)
+    global _LAST_GAME_KEY
+    key = bytes(key)
+    last = _LAST_GAME_KEY
+    if last[0] != key:
+        # One game key makes every shuffle of its game (each hand's deal, each restock): its
+        # padded blocks are hashed once for them all, not once a label. (One pair, replaced
+        # whole: a thread that reads it sees a key and its own blocks.)
+        last = _LAST_GAME_KEY = (key, _BlockHmac(key))
+    return last[1].digest(message)
+
+
+_LAST_GAME_KEY: tuple[bytes, _BlockHmac] = (b"", _BlockHmac(b""))
 
 
 class Stream:

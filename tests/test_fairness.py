@@ -5,6 +5,7 @@ implementation in spec/vectors/make_fairness_vectors.py, which does not
 import fairdeal; here the library must reproduce every one of them.
 """
 
+import hmac
 import struct
 from collections import Counter
 
@@ -84,6 +85,17 @@ def test_shuffle_vector(vector):
     assert label_key(key, label).hex() == vector["label_key"]
     assert Stream(key, label).read(64).hex() == vector["stream_first_64"]
     assert codes(shuffle(key, label, _deck(vector))) == vector["order"]
+
+
+def test_label_keys_of_games_taken_in_turn_are_each_their_own_games():
+    """label_key keeps the last game key's HMAC blocks: two games' keys asked in turn (two
+    tables in one process) each get the key their own game key gives, as the spec computes it."""
+    vector_a, vector_b = SHUFFLES[0], next(v for v in SHUFFLES if v["game_key"] != SHUFFLES[0]["game_key"])
+    for vector in (vector_a, vector_b, vector_a, vector_b):
+        key = bytes.fromhex(vector["game_key"])
+        message = fairness._lp("fairdeal/v1/shuffle") + fairness._lp(vector["label"])
+        assert label_key(key, vector["label"]) == hmac.digest(key, message, "sha256")
+        assert label_key(key, vector["label"]).hex() == vector["label_key"]
 
 
 @pytest.mark.parametrize("vector", [v for v in SHUFFLES if v["client_seeds"]], ids=lambda v: v["name"])
