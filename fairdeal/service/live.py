@@ -121,8 +121,8 @@ class Notifier:
 
     This process's changes call :meth:`notify` themselves. Where the store
     announces every process's changes (PostgreSQL's ``NOTIFY``, see
-    :meth:`Store.listen`), the app's listener calls it for those too and
-    :attr:`shared` is true while it listens: streams then wait for it alone.
+    :meth:`Store.listen`), the app's listener calls it for the other processes'
+    changes and :attr:`shared` is true while it listens: streams then wait for it alone.
     Otherwise a stream also looks at the store now and then, for changes made
     by another process. Safe to call from any thread.
 
@@ -171,11 +171,10 @@ class Notifier:
                         del self._waiters[record_id]
 
     def changed(self, record_id: str) -> None:
-        """This process changed ``record_id``: its streams are woken, now or, where the store
-        announces the change to every process (:attr:`shared`), by that announcement (once, not
-        twice: a second wake would cost each stream a look at the store and find nothing)."""
-        if not self.shared:
-            self.notify(record_id)
+        """This process changed ``record_id``: its streams are woken now. (Where the store
+        announces changes to every process, it announces this one to the others, and its
+        listener does not hand this process its own announcements back.)"""
+        self.notify(record_id)
 
     def notify(self, record_id: str) -> None:
         """Wake the streams of ``record_id``."""

@@ -1,8 +1,9 @@
 """Live updates across processes on PostgreSQL, by LISTEN/NOTIFY and not by polling.
 
-The store sends the record's id on :data:`~fairdeal.service.store.CHANNEL` in
-the transaction of every change a stream shows; each server process listens on
-one connection and wakes its streams. Checked here: what is announced (and that
+The store sends the record's id on :data:`~fairdeal.service.store.CHANNEL` after
+every change a stream shows is committed (the changes made meanwhile together,
+after the store's own name); each server process listens on one connection and
+wakes its streams. Checked here: what is announced (and that
 a refused append announces nothing), and, with two server processes on one
 database, that a move made through one arrives on a stream of the other while
 that stream asks the store nothing as it waits, also after the listening
@@ -48,6 +49,11 @@ def _row(game_id: str) -> GameRow:
     return GameRow(game_id, DEFAULT, "2026-01-01T00:00:00Z", "playing", b"sealed", "hosthash", 20.0, None, 0)
 
 
+def _ids(payload: str) -> list[str]:
+    """The record ids an announcement names (after the announcing store's name, a line each)."""
+    return payload.split("\n")[1:]
+
+
 def _append_on_a_loop(store: PostgresStore, record_id: str, lines: list[str], expected_seq: int) -> None:
     """``store.append_async`` on an event loop of its own, which must make the append there; in a
     thread of its own: a loop may be running in this one (Playwright's, in a full run)."""
@@ -80,12 +86,66 @@ def test_every_change_a_stream_shows_is_announced_on_commit_and_a_refused_append
         # schemas of their own, announce their games there too. Only this test's are counted.
         heard: list[str] = []
         for notice in listener.notifies(timeout=30):
-            if notice.payload in ("n1", "n2", "n3", "n4", "n5"):
-                heard.append(notice.payload)
-                if len(heard) == 4:
-                    break
+            heard += [i for i in _ids(notice.payload) if i in ("n1", "n2", "n3", "n4", "n5")]
+            if len(heard) >= 4:
+                break
     store.close()
     assert heard == ["n1", "n2", "n4", "n1"]
+
+
+@postgres_only
+def test_changes_made_meanwhile_go_out_together_and_a_store_hears_all_but_its_own(database_url):
+    """On the loop, the changes made while an announcement is on its way go out in the next,
+    together; a listening store hears another store's announcements, and an earlier version's
+    bare id, but not its own (the app woke its own streams already)."""
+    store, other = PostgresStore(database_url), PostgresStore(database_url)
+    heard: list[str] = []
+    ours = ("own-1", "own-2", "own-3", "other-1", "other-2", "bare-1")
+
+    async def on_the_loop() -> list[list[str]]:
+        connected = asyncio.Event()
+        listening = asyncio.create_task(store.listen(heard.append, lambda on: on and connected.set()))
+        await asyncio.wait_for(connected.wait(), 30)
+        await store.open_async()
+        with psycopg.connect(database_url, autocommit=True) as raw:
+            raw.execute(f"LISTEN {CHANNEL}")
+            for record_id in ("own-1", "own-2", "own-3"):
+                store._changed(record_id)  # three changes, no await between: one announcement
+            await store.close_async()
+            other._changed("other-1")  # a store with no loop announces at once
+            other._changed("other-2")
+            raw.execute("SELECT pg_notify(%s, %s)", (CHANNEL, "bare-1"))
+            announced: list[list[str]] = []
+            for notice in raw.notifies(timeout=30):
+                # (The channel is the database's: other tests' announcements are passed over.)
+                named = [i for i in notice.payload.split("\n") if i in ours]
+                if named:
+                    announced.append(named)
+                if len(announced) == 4:
+                    break
+        give_up = time.monotonic() + 30
+        while "bare-1" not in heard and time.monotonic() < give_up:
+            await asyncio.sleep(0.01)
+        listening.cancel()
+        return announced
+
+    with ThreadPoolExecutor(1) as pool:
+        announced = pool.submit(asyncio.run, on_the_loop()).result()
+    store.close()
+    other.close()
+    assert announced == [["own-1", "own-2", "own-3"], ["other-1"], ["other-2"], ["bare-1"]]
+    assert [i for i in heard if i in ours] == ["other-1", "other-2", "bare-1"]
+
+
+def test_an_announcement_of_many_changes_is_split_below_postgresqls_limit():
+    store = PostgresStore.__new__(PostgresStore)  # (no database: only the statement is made)
+    store._origin = "0123456789abcdef"
+    ids = [f"game-{n:03d}-" + "x" * 90 for n in range(300)]
+    sql, payloads = store._announcement(ids)
+    assert sql.count("pg_notify") == len(payloads) > 1
+    assert all(len(p.encode()) <= PostgresStore.ANNOUNCEMENT_BYTES for p in payloads)
+    assert all(p.split("\n")[0] == "0123456789abcdef" for p in payloads)
+    assert [i for p in payloads for i in p.split("\n")[1:]] == ids
 
 
 class InProcessServer:
@@ -321,7 +381,7 @@ def test_a_store_whose_processes_poll_announces_nothing(database_url, tmp_path):
         loud.create_game(_row("q9"), {}, ['{"seq":0}'])
         loud.append("q9", ['{"seq":1}'], 1)  # announced, after all of the quiet store's changes
         heard = next(
-            notice.payload for notice in listener.notifies(timeout=30) if notice.payload in ("q1", "q2", "q3", "q9")
+            i for notice in listener.notifies(timeout=30) for i in _ids(notice.payload) if i in ("q1", "q2", "q3", "q9")
         )
     quiet.close()
     loud.close()

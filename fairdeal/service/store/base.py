@@ -321,16 +321,17 @@ class Store(abc.ABC):
 
     kind: str
     _unique_violation: type[Exception]
-    _ANNOUNCE = ""
-    """What an ``UPDATE`` of a record's row ends with to tell other processes (PostgreSQL: a
-    ``RETURNING pg_notify(...)``; nothing for a store with no such thing)."""
     announces = False
     """Whether every process's changes to a record are announced to :meth:`listen` (PostgreSQL)."""
 
     def announce(self, on: bool) -> None:
         """Announce changes to :meth:`listen` (where the store can) or not: off where no process
-        listens (``FAIRDEAL_LIVE_UPDATES=poll``), since an announcement costs every commit that
-        makes one a turn at a lock of the whole database server (PostgreSQL's ``NOTIFY``)."""
+        listens (``FAIRDEAL_LIVE_UPDATES=poll``), since an announcement takes a turn at a lock of
+        the whole database server (PostgreSQL's ``NOTIFY``)."""
+
+    def _changed(self, record_id: str) -> None:
+        """A change to ``record_id`` was committed (an append, a table played again): where
+        the store announces changes, it tells the other processes (nothing to do here)."""
 
     _tree: Tree | None = None
     _tree_lock = threading.Lock()  # (one for every store of a process: they are few, and it is held for microseconds)
@@ -632,25 +633,28 @@ class Store(abc.ABC):
             raise Conflict(record_id, expected_seq, None) from None
         except Conflict:
             raise Conflict(record_id, expected_seq, self.length(record_id)) from None
+        self._changed(record_id)
 
     def set_again(self, game_id: str, again_id: str, sealed_again: bytes) -> bool:
         """Note the table "Play again" made from ``game_id``, unless one is noted already;
         whether this call noted it (a second, racing one does not)."""
         with self._statement() as cur:
             cur.execute(
-                "UPDATE games SET again_id = ?, sealed_again = ? WHERE id = ? AND again_id IS NULL" + self._ANNOUNCE,
+                "UPDATE games SET again_id = ?, sealed_again = ? WHERE id = ? AND again_id IS NULL",
                 (again_id, sealed_again, game_id),
             )
             noted: bool = cur.rowcount == 1
-            return noted
+        if noted:
+            self._changed(game_id)
+        return noted
 
     # Awaited on the event loop, for stores that can talk to their database from it
     # (PostgreSQL): a game's reads, an append, a new game. The app opens this side on its loop
     # when it starts, and closes it when it stops. Used only when async_ready() says so.
 
     async def listen(self, changed: Callable[[str], None], connected: Callable[[bool], None]) -> None:
-        """Call ``changed(record_id)`` whenever any process commits a change to a record, until
-        cancelled; ``connected(False)`` when announcements may be missed from now on (the
+        """Call ``changed(record_id)`` whenever another process (another store on the same
+        database) commits a change to a record, until cancelled; ``connected(False)`` when announcements may be missed from now on (the
         listening connection dropped), ``connected(True)`` once they reach this again.
 
         Returns at once where changes are not announced (:attr:`announces` is false).
@@ -675,7 +679,10 @@ class Store(abc.ABC):
         """:meth:`append`, awaited, when :meth:`async_ready`; ``False`` (nothing written) for
         an append it cannot make that way, which :meth:`append` must make. (Its :class:`Conflict`
         does not say how long the record is: it asks nothing more of the database.)"""
-        return await self._append_async(_appending(record_id, lines, expected_seq, **changes))
+        made = await self._append_async(_appending(record_id, lines, expected_seq, **changes))
+        if made:
+            self._changed(record_id)
+        return made
 
     async def _append_async(self, append: _Append) -> bool:
         """The writes of :meth:`append_async`, where the store can make them on the loop."""
@@ -710,7 +717,7 @@ class Store(abc.ABC):
         with self._transaction() as cur:
             # The row lock taken here orders racing appends; the loser sees the new length.
             cur.execute(
-                f"UPDATE {append.table} SET {', '.join(append.sets)} WHERE id = ? AND length = ?{self._ANNOUNCE}",
+                f"UPDATE {append.table} SET {', '.join(append.sets)} WHERE id = ? AND length = ?",
                 (*append.params, append.record_id, append.expected_seq),
             )
             if cur.rowcount != 1:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
+import threading
 import time
 import weakref
 from collections.abc import AsyncIterator
@@ -48,9 +50,9 @@ class PostgresStore(Store):
 
     kind = "postgresql"
     announces = True
-    _ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)"
-    _NOTIFY = f", pg_notify('{CHANNEL}', id)"
-    """The one-statement append's announcement, after its ``RETURNING id, status``."""
+    ANNOUNCEMENT_BYTES = 7900
+    """An announcement's payload at most (PostgreSQL takes less than 8,000 bytes): the ids of
+    more changes than fit go in several."""
     _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
     CHECK_IDLE_SECONDS = 1.0
     listener_pid: int | None = None
@@ -76,6 +78,12 @@ class PostgresStore(Store):
         self._returned: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
         self._async_pool: Any = None  # see open_async
         self._async_loop: asyncio.AbstractEventLoop | None = None
+        # Announcements (see _changed): this store's own name on the channel, the records changed
+        # since the last one was sent, and whether a task on the loop is sending them.
+        self._origin = secrets.token_hex(8)
+        self._unannounced: dict[str, None] = {}
+        self._announcing: asyncio.Task[None] | None = None
+        self._announce_lock = threading.Lock()
         self._pool = ConnectionPool(
             url,
             kwargs={"autocommit": True, "application_name": "fairdeal"},
@@ -127,8 +135,87 @@ END $$"""
 
     def announce(self, on: bool) -> None:
         self.announces = on
-        self._ANNOUNCE = f" RETURNING pg_notify('{CHANNEL}', id)" if on else ""
-        self._NOTIFY = f", pg_notify('{CHANNEL}', id)" if on else ""
+
+    # -- announcing changes to the other processes ----------------------------------------
+    #
+    # A change is announced after its commit, not by a pg_notify inside its transaction:
+    # PostgreSQL commits every transaction that notified under one lock of the whole server,
+    # held through the commit's flush to disk, so that with NOTIFY in every move's statement
+    # the moves' commits took turns (bench/load.py with two workers: four or five backends
+    # waiting on it at any moment). Announced from the event loop, the changes made meanwhile
+    # go out together, one commit under that lock for all of them. A payload is this store's
+    # origin and then the ids, one a line (an id holds no control character); the listener
+    # skips its own store's, whose streams the app woke already (Notifier.changed).
+
+    def _changed(self, record_id: str) -> None:
+        if not self.announces:
+            return
+        with self._announce_lock:
+            self._unannounced[record_id] = None
+            if self._announcing is not None:
+                return  # the task on the loop sends it with the rest
+            loop = self._async_loop
+            if loop is not None:
+                try:
+                    if _running_loop() is loop:
+                        self._announcing = loop.create_task(self._announce_async())
+                    else:  # from a worker thread
+                        loop.call_soon_threadsafe(self._start_announcing, loop)
+                        self._announcing = _SCHEDULED
+                    return
+                except RuntimeError:  # the loop has closed: announced from here
+                    pass
+            ids, self._unannounced = list(self._unannounced), {}
+        # No loop (a store used without the app): at once, from this thread.
+        with self._statement() as cur:
+            cur.execute(*self._announcement(ids))
+
+    def _start_announcing(self, loop: asyncio.AbstractEventLoop) -> None:
+        with self._announce_lock:
+            self._announcing = loop.create_task(self._announce_async())
+
+    def _announcement(self, ids: list[str]) -> tuple[str, list[str]]:
+        """The statement that announces ``ids``: one ``pg_notify`` a payload of at most
+        :data:`ANNOUNCEMENT_BYTES`."""
+        payloads, ids_in = [], [self._origin]
+        size = len(self._origin)
+        for record_id in ids:
+            more = len(record_id.encode()) + 1
+            if size + more > self.ANNOUNCEMENT_BYTES and len(ids_in) > 1:
+                payloads.append("\n".join(ids_in))
+                ids_in, size = [self._origin], len(self._origin)
+            ids_in.append(record_id)
+            size += more
+        payloads.append("\n".join(ids_in))
+        sql = "SELECT " + ", ".join(f"pg_notify('{CHANNEL}', ?)" for _ in payloads)
+        return self._sql(sql), payloads
+
+    async def _announce_async(self) -> None:
+        """Send what changed until nothing more did, on the loop."""
+        try:
+            while True:
+                with self._announce_lock:
+                    ids, self._unannounced = list(self._unannounced), {}
+                    if not ids or self._async_pool is None:
+                        self._unannounced.update(dict.fromkeys(ids))  # (a closing store sends them itself)
+                        self._announcing = None
+                        return
+                try:
+                    async with self._async_connection() as conn:
+                        await conn.execute(*self._announcement(ids))
+                except self.loop_errors:  # the loop's connection failed: the threads' pool may not
+                    try:
+                        await asyncio.to_thread(self._announce_now, ids)
+                    except Exception as exc:  # noqa: BLE001 (the streams elsewhere see the next change)
+                        _log.warning("live updates: %d changes were not announced (%s)", len(ids), type(exc).__name__)
+        except BaseException:
+            with self._announce_lock:  # (cancelled: the next change starts another task)
+                self._announcing = None
+            raise
+
+    def _announce_now(self, ids: list[str]) -> None:
+        with self._statement() as cur:
+            cur.execute(*self._announcement(ids))
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -177,7 +264,7 @@ END $$"""
             return None
         moved = (
             f"moved AS (UPDATE {append.table} SET {', '.join(append.sets)} WHERE id = ? AND length = ?"
-            f" RETURNING id, status{self._NOTIFY})"
+            " RETURNING id, status)"
         )
         insert = (
             "INSERT INTO lines (game_id, seq, line) SELECT moved.id, new.seq, new.line FROM moved, (VALUES "
@@ -327,7 +414,12 @@ END $$"""
                     wait = self.LISTEN_BACKOFF[0]
                     connected(True)
                     async for notice in conn.notifies():
-                        changed(notice.payload)
+                        origin, _, ids = notice.payload.partition("\n")
+                        if not ids:
+                            changed(origin)  # a bare id: announced by an earlier version's process
+                        elif origin != self._origin:
+                            for record_id in ids.split("\n"):
+                                changed(record_id)
             except Exception as exc:  # noqa: BLE001 (dropped: a restart, a network cut; connect again)
                 _log.warning(
                     "live updates: the listening connection failed (%s); streams look at the database until it is back",
@@ -340,9 +432,16 @@ END $$"""
             wait = min(most, wait * 2)
 
     async def close_async(self) -> None:
+        announcing = self._announcing
+        if isinstance(announcing, asyncio.Task):
+            await announcing  # what changed is announced before the loop's connections close
         pool, self._async_pool, self._async_loop = self._async_pool, None, None
         if pool is not None:
             await pool.close()
+        with self._announce_lock:
+            ids, self._unannounced, self._announcing = list(self._unannounced), {}, None
+        if ids:
+            await asyncio.to_thread(self._announce_now, ids)
 
     def async_ready(self) -> bool:
         return self._async_pool is not None and self._async_loop is asyncio.get_running_loop()
@@ -428,3 +527,14 @@ class _PgCursor:
 
 
 __all__ = ["PostgresStore"]
+
+
+_SCHEDULED: Any = object()
+"""``_announcing`` while a worker thread's call to start the announcing task waits for the loop."""
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
