@@ -137,6 +137,20 @@ def test_changes_made_meanwhile_go_out_together_and_a_store_hears_all_but_its_ow
     assert [i for i in heard if i in ours] == ["other-1", "other-2", "bare-1"]
 
 
+@postgres_only
+def test_an_announcement_that_fails_is_logged_and_the_committed_change_stands(database_url, monkeypatch, caplog):
+    store = PostgresStore(database_url)
+    try:
+        store.create_game(_row("f1"), {}, ['{"seq":0}'])
+        monkeypatch.setattr(store, "_announcement", lambda ids: ("SELECT pg_notify(", []))  # refused by the server
+        with caplog.at_level("WARNING", logger="fairdeal.service"):
+            store.append("f1", ['{"seq":1}'], 1)  # no error: the move is made, whatever its announcement
+        assert store.length("f1") == 2
+        assert "the changes to f1 were not announced" in caplog.text
+    finally:
+        store.close()
+
+
 def test_an_announcement_of_many_changes_is_split_below_postgresqls_limit():
     store = PostgresStore.__new__(PostgresStore)  # (no database: only the statement is made)
     store._origin = "0123456789abcdef"

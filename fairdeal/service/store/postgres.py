@@ -166,9 +166,7 @@ END $$"""
                 except RuntimeError:  # the loop has closed: announced from here
                     pass
             ids, self._unannounced = list(self._unannounced), {}
-        # No loop (a store used without the app): at once, from this thread.
-        with self._statement() as cur:
-            cur.execute(*self._announcement(ids))
+        self._announce_now(ids)  # no loop (a store used without the app): at once, from this thread
 
     def _start_announcing(self, loop: asyncio.AbstractEventLoop) -> None:
         with self._announce_lock:
@@ -204,18 +202,23 @@ END $$"""
                     async with self._async_connection() as conn:
                         await conn.execute(*self._announcement(ids))
                 except self.loop_errors:  # the loop's connection failed: the threads' pool may not
-                    try:
-                        await asyncio.to_thread(self._announce_now, ids)
-                    except Exception as exc:  # noqa: BLE001 (the streams elsewhere see the next change)
-                        _log.warning("live updates: %d changes were not announced (%s)", len(ids), type(exc).__name__)
+                    await asyncio.to_thread(self._announce_now, ids)
+                except Exception as exc:  # noqa: BLE001 (see _announce_now)
+                    _not_announced(ids, exc)
         except BaseException:
             with self._announce_lock:  # (cancelled: the next change starts another task)
                 self._announcing = None
             raise
 
     def _announce_now(self, ids: list[str]) -> None:
-        with self._statement() as cur:
-            cur.execute(*self._announcement(ids))
+        """Announce ``ids`` from this thread. A failure is logged, never raised: the changes are
+        committed, and the streams elsewhere see them at their record's next announced change
+        (or at once when their listener connects again, as after any cut)."""
+        try:
+            with self._statement() as cur:
+                cur.execute(*self._announcement(ids))
+        except Exception as exc:  # noqa: BLE001
+            _not_announced(ids, exc)
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -538,3 +541,8 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+def _not_announced(ids: list[str], exc: Exception) -> None:
+    shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    _log.warning("live updates: the changes to %s were not announced (%s)", shown, type(exc).__name__)
