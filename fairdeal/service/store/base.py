@@ -654,8 +654,9 @@ class Store(abc.ABC):
 
     async def listen(self, changed: Callable[[str], None], connected: Callable[[bool], None]) -> None:
         """Call ``changed(record_id)`` whenever another process (another store on the same
-        database) commits a change to a record, until cancelled; ``connected(False)`` when announcements may be missed from now on (the
-        listening connection dropped), ``connected(True)`` once they reach this again.
+        database) commits a change to a record, until cancelled; ``connected(False)`` when
+        announcements may be missed from now on (the listening connection dropped),
+        ``connected(True)`` once they reach this again.
 
         Returns at once where changes are not announced (:attr:`announces` is false).
         """

@@ -437,7 +437,9 @@ END $$"""
     async def close_async(self) -> None:
         announcing = self._announcing
         if isinstance(announcing, asyncio.Task):
-            await announcing  # what changed is announced before the loop's connections close
+            # What changed is announced before the loop's connections close. (A task that was
+            # cancelled ended there: gather hands its CancelledError back rather than raise it.)
+            await asyncio.gather(announcing, return_exceptions=True)
         pool, self._async_pool, self._async_loop = self._async_pool, None, None
         if pool is not None:
             await pool.close()
