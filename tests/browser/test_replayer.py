@@ -78,6 +78,8 @@ def file_chosen_before_the_words(page, url: str, path: Path) -> None:
     held: list = []
     page.route("**/js/i18n/en.json", lambda route: held.append(route))
     page.goto(url)
+    # Polled, not awaited with expect_request: Playwright may tell of the request before it hands
+    # the route to the handler (seen: an assert right after expect_request failed 3 runs in 4).
     for _ in range(500):
         if held:
             break
