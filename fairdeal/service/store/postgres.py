@@ -82,7 +82,8 @@ class PostgresStore(Store):
         # since the last one was sent, and whether a task on the loop is sending them.
         self._origin = secrets.token_hex(8)
         self._unannounced: dict[str, None] = {}
-        self._announcing: asyncio.Task[None] | None = None
+        # The task, or True while a worker thread's call to start it waits for the loop.
+        self._announcing: asyncio.Task[None] | bool = False
         self._announce_lock = threading.Lock()
         self._pool = ConnectionPool(
             url,
@@ -152,7 +153,7 @@ END $$"""
             return
         with self._announce_lock:
             self._unannounced[record_id] = None
-            if self._announcing is not None:
+            if self._announcing:
                 return  # the task on the loop sends it with the rest
             loop = self._async_loop
             if loop is not None:
@@ -161,7 +162,7 @@ END $$"""
                         self._announcing = loop.create_task(self._announce_async())
                     else:  # from a worker thread
                         loop.call_soon_threadsafe(self._start_announcing, loop)
-                        self._announcing = _SCHEDULED
+                        self._announcing = True
                     return
                 except RuntimeError:  # the loop has closed: announced from here
                     pass
@@ -196,7 +197,7 @@ END $$"""
                     ids, self._unannounced = list(self._unannounced), {}
                     if not ids or self._async_pool is None:
                         self._unannounced.update(dict.fromkeys(ids))  # (a closing store sends them itself)
-                        self._announcing = None
+                        self._announcing = False
                         return
                 try:
                     async with self._async_connection() as conn:
@@ -207,7 +208,7 @@ END $$"""
                     _not_announced(ids, exc)
         except BaseException:
             with self._announce_lock:  # (cancelled: the next change starts another task)
-                self._announcing = None
+                self._announcing = False
             raise
 
     def _announce_now(self, ids: list[str]) -> None:
@@ -444,7 +445,7 @@ END $$"""
         if pool is not None:
             await pool.close()
         with self._announce_lock:
-            ids, self._unannounced, self._announcing = list(self._unannounced), {}, None
+            ids, self._unannounced, self._announcing = list(self._unannounced), {}, False
         if ids:
             await asyncio.to_thread(self._announce_now, ids)
 
@@ -532,10 +533,6 @@ class _PgCursor:
 
 
 __all__ = ["PostgresStore"]
-
-
-_SCHEDULED: Any = object()
-"""``_announcing`` while a worker thread's call to start the announcing task waits for the loop."""
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
