@@ -119,6 +119,17 @@ def server_hands(app: Any, game_id: str) -> tuple[tuple[str, ...], ...]:
     return app.state.games.read(game_id, hands)
 
 
+def played_out(app: Any, status: Callable[[], str]) -> str:
+    """Play a table of bots alone to its end; its last ``status()``. Bots play at once only up to
+    a cap of moves a request, the timer plays the rest: its due turns alone (``play_due``), since
+    ``run_due`` at an infinite now would first expire the table as one no one looked at."""
+    for _ in range(50):
+        if (now := status()) == "over":
+            return now
+        app.state.games.play_due(now=float("inf"))
+    return status()
+
+
 def play_through(
     api: Api, rules: str, seats: int, options: dict[str, int], check: Callable[[dict, dict, tuple], None]
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:

@@ -41,6 +41,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from service_helpers import Api
 from service_helpers import Party
+from service_helpers import played_out
 
 from fairdeal.cards import pack
 from fairdeal.fairness import client_commitment
@@ -181,11 +182,7 @@ def build_world(api: Api) -> World:
         world.add_game(game)
         api.join(game)
     over = world.add_game(api.create([("Bot 1", True), ("Bot 2", True)], options={"target": 5}))  # bots alone
-    for _ in range(50):  # they play at once, up to a cap of moves per request; the timer plays the rest
-        if api.ok("GET", f"/games/{over.id}")["status"] == "over":
-            break
-        api.app.state.games.run_due(now=float("inf"))
-    assert api.ok("GET", f"/games/{over.id}")["status"] == "over"
+    assert played_out(api.app, lambda: api.ok("GET", f"/games/{over.id}")["status"]) == "over"
     abandoned = world.add_game(api.create([("Ann", False), ("Bot", True)]))
     api.ok("POST", f"/games/{abandoned.id}/abandon", abandoned.host)
     world.add_session(api.ok("POST", "/sessions", status=201, json={"seats": 2}))  # seeding

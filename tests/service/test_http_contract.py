@@ -48,6 +48,7 @@ from schemathesis.generation.meta import CoverageScenario
 from service_helpers import Api
 from service_helpers import Party
 from service_helpers import choose
+from service_helpers import played_out
 
 from fairdeal.fairness import client_commitment
 from fairdeal.rules import RULES
@@ -229,10 +230,7 @@ def test_every_game_answers_as_its_schemas_say(api, contract):
         status=201,
         json={"seats": [{"name": "A", "bot": True}, {"name": "B", "bot": True}], "options": {"target": 5}},
     )
-    for _ in range(50):
-        if walk("GET", "/games/{game_id}", path={"game_id": over["game_id"]})["status"] == "over":
-            break
-        api.app.state.games.run_due(now=float("inf"))
+    played_out(api.app, lambda: walk("GET", "/games/{game_id}", path={"game_id": over["game_id"]})["status"])
     assert walk("GET", "/games/{game_id}", path={"game_id": over["game_id"]})["standings"]
     # The host starts a table whose seats have not all revealed: they become bots.
     early = walk("POST", "/games", status=201, json={"seats": [{"name": "A"}, {"name": "B"}]})
@@ -416,10 +414,7 @@ def build_world(api: Api) -> list[Party]:
     most_moves = max(RULES.values(), key=lambda cls: len(cls.declaration()["moves"]))  # an auction, bids
     api.join(game([("Ann", False)] + [("Bot", True)] * (most_moves.min_seats - 1), rules=most_moves.name))
     over = game([("A", True), ("B", True)], options={"target": 5})
-    for _ in range(50):
-        if api.ok("GET", f"/games/{over['game_id']}")["status"] == "over":
-            break
-        api.app.state.games.run_due(now=float("inf"))
+    played_out(api.app, lambda: api.ok("GET", f"/games/{over['game_id']}")["status"])
     abandoned = game([("Ann", False), ("Bot", True)])
     api.ok("POST", f"/games/{abandoned['game_id']}/abandon", abandoned["host_token"])
     for seats, started in ((2, False), (1, True)):
