@@ -15,7 +15,7 @@ run them too; this package imports them and never the other way round. Its modul
 :mod:`verifier.replayer` (what the verify page and the hand replayer call in Pyodide);
 :mod:`verifier.replay`, :mod:`verifier.session`, :mod:`verifier.receipts` and
 :mod:`verifier.log` keep the old import paths working. It imports no service code:
-cryptography and click are all it needs.
+cryptography, PyNaCl and click are all it needs.
 """
 
 from fairdeal.verification import Failure

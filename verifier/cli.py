@@ -8,7 +8,7 @@
 Exit status: 0 when every record verifies; 1 when any does not (a corrupt,
 tampered, or unfinished record is *not verified*, which is an answer, not
 an error); 2 only when an input cannot be read or is not a fairdeal record
-at all (and for wrong usage). It needs only click and cryptography.
+at all (and for wrong usage). It needs only click, cryptography and PyNaCl.
 
 ``-j N`` checks the records in ``N`` worker processes (``0`` or ``auto``: one
 a CPU); what it prints, in which order and on which stream, and its exit
