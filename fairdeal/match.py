@@ -261,7 +261,7 @@ class Match:
             expected = rules.auto_move(state)
             if seat != state.turn:
                 raise IllegalMove(NOT_YOUR_TURN, move=move, seat=seat)
-            if move != expected:
+            if move is not expected and move != expected:  # (moves are mostly shared values: is, before ==)
                 raise IllegalMove(Said("the auto-move here is {move}", move=str(expected)), move=move, seat=seat)
         state, derived = rules.apply(state, seat, move, self._shuffle)
         event: Event = {"type": "move", "seat": seat, **(read[3] or _move_json(read))}

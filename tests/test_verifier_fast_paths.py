@@ -1,9 +1,10 @@
 """The verifier's quick ways through a record read what the general ones read, byte for byte.
 
-Reading a line and reading its time each have a quick road for the common case
-(fairdeal/verification/replay.py, fairdeal/record.py), taken only when it gives the general road's answer:
-these tests hold the two side by side, on every line of the golden records and of the spec's
-vectors, and on lines and times changed a character at a time (fixed seeds).
+Reading a line, reading its time and reading a move each have a quick road for the common case
+(fairdeal/verification/lines.py, fairdeal/record.py, fairdeal/verification/replay.py), taken only
+when it gives the general road's answer: these tests hold the two side by side, on every line of the
+golden records and of the spec's vectors, on lines and times changed a character at a time, and on
+move lines changed a member at a time (fixed seeds).
 """
 
 from __future__ import annotations
@@ -162,3 +163,56 @@ def test_at_ms_reads_a_time_as_the_pattern_does():
                 check_at(at)
         else:
             assert check_at(at) == at_ms(at)
+
+
+def test_every_kept_move_writes_back_the_members_it_was_read_from():
+    from fairdeal.rules.move import members
+    from fairdeal.verification import verify
+    from fairdeal.verification.replay import _MOVES
+
+    for path in RECORDS:
+        verify(path.read_bytes())
+    assert len(_MOVES) > 50
+    for fields, move in _MOVES.items():
+        assert move.to_json() == {m: f for m, f in zip(members(), fields, strict=True) if f is not None}
+
+
+_MOVE_CHANGES = {
+    "a member as null": lambda line: line.update(suit=None),
+    "a member of another move": lambda line: line.update(amount=3),
+    "a member of another move as text": lambda line: line.update(then="pass"),
+    "a field no move has": lambda line: line.update(note="x"),
+    "the card in lower case": lambda line: line.update(card=line["card"].lower()),
+    "auto as false": lambda line: line.update(auto=False),
+    "auto as 1": lambda line: line.update(auto=1),
+    "the seat as text": lambda line: line.update(seat=str(line["seat"])),
+    "the seat as true": lambda line: line.update(seat=True),
+    "the move as a list": lambda line: line.update(move=[line["move"]]),
+    "no move": lambda line: line.pop("move"),
+}
+
+
+@pytest.mark.parametrize("change", _MOVE_CHANGES)
+def test_a_move_line_found_among_the_kept_moves_fails_as_the_general_road_says(monkeypatch, change):
+    """The replay finds most moves among the ones it read before and then compares the line's
+    keys only by their number (fairdeal.verification.replay._MOVES): a changed move line fails
+    on the same line, for the same reason, as when every move is read afresh."""
+    from helpers import SIGNER
+    from helpers import tamper_record
+    from helpers import tampered
+
+    from fairdeal.verification import replay
+    from fairdeal.verification import verify
+
+    lines = tamper_record("fast-paths", 3, "crazy-eights", None)
+    plays = [i for i, line in enumerate(lines) if line.get("move") == "play"]
+    for index in (plays[3], plays[len(plays) // 2], next(i for i in plays if "auto" in lines[i])):
+        changed = tampered(lines, index, _MOVE_CHANGES[change])
+        verify(lines, key=SIGNER.public_hex)  # (every move of the record kept)
+        kept = verify(changed, key=SIGNER.public_hex)
+        with monkeypatch.context() as m:
+            m.setattr(replay, "_MOVES", {})
+            m.setattr(replay, "_MOVES_KEPT", 0)
+            afresh = verify(changed, key=SIGNER.public_hex)
+        assert kept.verified is afresh.verified is False and kept.error == afresh.error, (kept.error, afresh.error)
+        assert kept.error is not None and kept.error.line <= index + 1

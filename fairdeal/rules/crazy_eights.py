@@ -848,7 +848,8 @@ class CrazyEights(PileGame[CrazyEightsState, CrazyEightsView]):
     def apply(
         self, state: CrazyEightsState, seat: int, move: Move, shuffle: Shuffler
     ) -> tuple[CrazyEightsState, list[Event]]:
-        check_turn(state, seat, move)
+        if state.result is not None or seat != state.turn:
+            check_turn(state, seat, move)  # (it says which; the test is here, as a verifier makes it every move)
         kind = move.kind
         if kind == "play":
             return self._play(state, seat, move), []
@@ -927,9 +928,11 @@ class CrazyEights(PileGame[CrazyEightsState, CrazyEightsView]):
         return _played(state, hands, pile, move.suit, (seat + 1) % len(hands), 0, None, 0)
 
     def _draw(self, state: CrazyEightsState, seat: int, shuffle: Shuffler) -> tuple[CrazyEightsState, list[Event]]:
-        state, events = self.ready_to_draw(state, shuffle)
-        if state.result is not None:
-            return state, events
+        events: list[Event] = []
+        if not state.stock:  # (ready_to_draw's test, here: a verifier replays every draw)
+            state, events = self.ready_to_draw(state, shuffle)
+            if state.result is not None:
+                return state, events
         stock, hands = state.stock, state.hands
         card = stock[0]
         hands = hands[:seat] + (hands[seat] + (card,),) + hands[seat + 1 :]

@@ -287,14 +287,17 @@ _MOVES: dict[tuple[Any, ...], Move] = {}
 the games declare); only lines whose members are all text or absent are kept, and those equal
 only text and absent members (never a JSON ``true`` that equals 1), so a line finds here exactly
 the move :meth:`Move.from_json` would read from it. A secret member (a dealer's rule, in a
-seat's own move) is never kept."""
+seat's own move) is never kept. A move is kept only if it writes back (:meth:`Move.to_json`)
+exactly the members it was read from: a line that finds its move here is, member for member,
+what the move's event has, and the replay compares only what else the line holds."""
 _MOVES_KEPT = 4096  # a record's moves repeat (a deck's cards); text from a record is not kept without end
 
 
 def _read_move(line: dict[str, Any]) -> Move:
     """:meth:`Move.from_json` of a move line, remembered: a replay reads thousands of moves
     that are the same few hundred. Raises :class:`MoveError` as it does."""
-    fields = tuple(map(line.get, move_members()))
+    members = move_members()
+    fields = tuple(map(line.get, members))
     try:
         move = _MOVES.get(fields)
     except TypeError:  # a list (a string of cards) in it: not one kept
@@ -305,6 +308,7 @@ def _read_move(line: dict[str, Any]) -> Move:
             len(_MOVES) < _MOVES_KEPT
             and all(f is None or type(f) is str for f in fields)
             and all(line.get(m) is None for m in secret_members())
+            and move.to_json() == {m: f for m, f in zip(members, fields) if f is not None}
         ):
             _MOVES[fields] = move
     return move
@@ -823,15 +827,16 @@ class _Replay:
                     try:
                         try:
                             move = known[tuple(map(line.get, members))]  # _read_move's, at once
+                            kept = True  # (its members are the line's: see _MOVES)
                         except (KeyError, TypeError):
-                            move = from_json(line)
+                            move, kept = from_json(line), False
                     except MoveError as exc:
                         raise _Fail(index, str(exc)) from None
                     if move.kind == secret_move:  # (a game with a secret: no call for every other move)
                         restored = self._secret_move(index, line, move, match.hand_no)
                         if restored is None:
                             return end  # nothing from here on can be judged; the failure is reported
-                        move = restored
+                        move, kept = restored, False
                     # (A line without a well-formed time is _check_times's to report.)
                     if auto:
                         turn = self._turn_from(*began)
@@ -869,7 +874,9 @@ class _Replay:
                         began = (index + len(events) - 1, after, match.over)
                     # _compare's first test, here (nearly every line passes it), without the copy it
                     # makes: the line is the event and its seq, prev and at (the event has none of
-                    # them when no move has such a member); _compare says why not.
+                    # them when no move has such a member); _compare says why not. A kept move's
+                    # line has the event's members (its type, its seat, auto when it is one and
+                    # the move's own, all read from it): then as many keys is the same keys.
                     event = events[0]
                     if not (
                         plain
@@ -877,7 +884,7 @@ class _Replay:
                         and "prev" in line
                         and "sig" not in line
                         and len(line) == len(event) + 2 + ("at" in line)
-                        and line.items() >= event.items()
+                        and (kept or line.items() >= event.items())
                     ):
                         _compare(index, line, event)
                     if len(events) > 1:
