@@ -166,15 +166,17 @@ def test_at_ms_reads_a_time_as_the_pattern_does():
 
 
 def test_every_kept_move_writes_back_the_members_it_was_read_from():
-    from fairdeal.rules.move import members
     from fairdeal.verification import verify
-    from fairdeal.verification.replay import _MOVES
+    from fairdeal.verification.replay import _KEPT
 
     for path in RECORDS:
         verify(path.read_bytes())
-    assert len(_MOVES) > 50
-    for fields, move in _MOVES.items():
-        assert move.to_json() == {m: f for m, f in zip(members(), fields, strict=True) if f is not None}
+    assert len(_KEPT) >= 3 and sum(map(len, _KEPT.values())) > 50
+    for own, kept in _KEPT.items():
+        assert own[0] == "move"
+        for fields, (move, written) in kept.items():
+            assert move.to_json() == {m: f for m, f in zip(own, fields, strict=True) if f is not None}
+            assert written == len(move.to_json())
 
 
 _MOVE_CHANGES = {
@@ -195,7 +197,7 @@ _MOVE_CHANGES = {
 @pytest.mark.parametrize("change", _MOVE_CHANGES)
 def test_a_move_line_found_among_the_kept_moves_fails_as_the_general_road_says(monkeypatch, change):
     """The replay finds most moves among the ones it read before and then compares the line's
-    keys only by their number (fairdeal.verification.replay._MOVES): a changed move line fails
+    keys only by their number (fairdeal.verification.replay._KEPT): a changed move line fails
     on the same line, for the same reason, as when every move is read afresh."""
     from helpers import SIGNER
     from helpers import tamper_record
@@ -211,8 +213,8 @@ def test_a_move_line_found_among_the_kept_moves_fails_as_the_general_road_says(m
         verify(lines, key=SIGNER.public_hex)  # (every move of the record kept)
         kept = verify(changed, key=SIGNER.public_hex)
         with monkeypatch.context() as m:
-            m.setattr(replay, "_MOVES", {})
-            m.setattr(replay, "_MOVES_KEPT", 0)
+            m.setattr(replay, "_KEPT", {})
+            m.setattr(replay, "_KEPT_MOST", 0)
             afresh = verify(changed, key=SIGNER.public_hex)
         assert kept.verified is afresh.verified is False and kept.error == afresh.error, (kept.error, afresh.error)
         assert kept.error is not None and kept.error.line <= index + 1

@@ -282,35 +282,41 @@ class _Fail(Exception):
         self.reason = reason
 
 
-_MOVES: dict[tuple[Any, ...], Move] = {}
-"""Moves read before, by the values of every member a move may have (:func:`move_members`, which
-the games declare); only lines whose members are all text or absent are kept, and those equal
-only text and absent members (never a JSON ``true`` that equals 1), so a line finds here exactly
-the move :meth:`Move.from_json` would read from it. A secret member (a dealer's rule, in a
-seat's own move) is never kept. A move is kept only if it writes back (:meth:`Move.to_json`)
-exactly the members it was read from: a line that finds its move here is, member for member,
-what the move's event has, and the replay compares only what else the line holds."""
-_MOVES_KEPT = 4096  # a record's moves repeat (a deck's cards); text from a record is not kept without end
+_KEPT: dict[tuple[str, ...], dict[tuple[Any, ...], tuple[Move, int]]] = {}
+"""Moves read before, for each game's own members (:func:`_own_members`): by the values of those
+members, the move and how many members it writes back. A replay reads thousands of moves that are
+the same few hundred. A move is kept only if it writes back (:meth:`Move.to_json`) exactly the
+members it was read from, from a line whose members are text or absent (never a JSON ``true``,
+which equals 1) and carry no secret (a dealer's rule, in a seat's own move). So a line that finds
+a move here and holds nothing else (its type, seat, seq, prev, at, auto and that many members) is
+the move's event, member for member, and :meth:`Move.from_json` would read it as that move; any
+other line is read afresh, and compared with its event."""
+_KEPT_MOST = 4096  # a record's moves repeat (a deck's cards); text from a record is not kept without end
 
 
-def _read_move(line: dict[str, Any]) -> Move:
-    """:meth:`Move.from_json` of a move line, remembered: a replay reads thousands of moves
-    that are the same few hundred. Raises :class:`MoveError` as it does."""
-    members = move_members()
-    fields = tuple(map(line.get, members))
-    try:
-        move = _MOVES.get(fields)
-    except TypeError:  # a list (a string of cards) in it: not one kept
-        return Move.from_json(line)
-    if move is None:
-        move = Move.from_json(line)
-        if (
-            len(_MOVES) < _MOVES_KEPT
-            and all(f is None or type(f) is str for f in fields)
-            and all(line.get(m) is None for m in secret_members())
-            and move.to_json() == {m: f for m, f in zip(members, fields) if f is not None}
-        ):
-            _MOVES[fields] = move
+def _own_members(rules: Rules[Any, Any]) -> tuple[str, ...]:
+    """The JSON members of the moves ``rules`` declare, ``move`` first, in :func:`move_members`' order.
+
+    >>> from fairdeal.rules import get
+    >>> _own_members(get("crazy-eights"))
+    ('move', 'card', 'suit')
+    """
+    own = {f.member for kind in rules.moves for f in kind.fields}
+    return tuple(m for m in move_members() if m == "move" or m in own)
+
+
+def _read_move(line: dict[str, Any], own: tuple[str, ...], kept: dict[tuple[Any, ...], tuple[Move, int]]) -> Move:
+    """:meth:`Move.from_json` of a move line (raising :class:`MoveError` as it does), kept in
+    ``kept`` by the values of the members ``own`` if it may be (see :data:`_KEPT`)."""
+    move = Move.from_json(line)
+    fields = tuple(map(line.get, own))
+    if (
+        len(kept) < _KEPT_MOST
+        and all(f is None or type(f) is str for f in fields)
+        and all(line.get(m) is None for m in secret_members())
+        and (written := move.to_json()) == {m: f for m, f in zip(own, fields) if f is not None}
+    ):
+        kept[fields] = (move, len(written))
     return move
 
 
@@ -778,9 +784,10 @@ class _Replay:
         report.first_dealer = match.first_dealer
         if self.watch:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
-        apply, from_json, watch, known, members = match.apply, _read_move, self.watch, _MOVES, move_members()
+        apply, watch, own = match.apply, self.watch, _own_members(rules)
+        known = _KEPT.setdefault(own, {})
         secret_move = None if rules.secret is None else rules.secret.move
-        plain = _CHAIN_FIELDS.isdisjoint(members)  # (no move has a member seq, prev, sig or at)
+        plain = _CHAIN_FIELDS.isdisjoint(move_members())  # (no move has a member seq, prev, sig or at)
         # The turn's deadline (format 2): the time of the line after which the seat got the
         # turn (a move's last line, its events included) plus the turn times the rules' factor.
         # A draw that leaves the turn with its seat does not start it again (spec/record.md).
@@ -824,14 +831,23 @@ class _Replay:
                     auto = line.get("auto", False)
                     if auto is not True and "auto" in line:
                         raise _Fail(index, Said("move auto {auto}: auto is true when present", auto=_show(auto)))
+                    # A kept move, if the line holds nothing but what its event holds and the chain
+                    # fields: type, seat, seq, prev, at, auto and the members it writes (see _KEPT).
                     try:
+                        move, written = known[tuple(map(line.get, own))]
+                        kept = (
+                            plain
+                            and len(line) == written + 4 + ("at" in line) + auto
+                            and "seq" in line
+                            and "prev" in line
+                        )
+                    except (KeyError, TypeError):
+                        kept = False
+                    if not kept:
                         try:
-                            move = known[tuple(map(line.get, members))]  # _read_move's, at once
-                            kept = True  # (its members are the line's: see _MOVES)
-                        except (KeyError, TypeError):
-                            move, kept = from_json(line), False
-                    except MoveError as exc:
-                        raise _Fail(index, str(exc)) from None
+                            move = _read_move(line, own, known)
+                        except MoveError as exc:
+                            raise _Fail(index, str(exc)) from None
                     if move.kind == secret_move:  # (a game with a secret: no call for every other move)
                         restored = self._secret_move(index, line, move, match.hand_no)
                         if restored is None:
@@ -875,16 +891,15 @@ class _Replay:
                     # _compare's first test, here (nearly every line passes it), without the copy it
                     # makes: the line is the event and its seq, prev and at (the event has none of
                     # them when no move has such a member); _compare says why not. A kept move's
-                    # line has the event's members (its type, its seat, auto when it is one and
-                    # the move's own, all read from it): then as many keys is the same keys.
+                    # line passed it before the move was made.
                     event = events[0]
-                    if not (
+                    if not kept and not (
                         plain
                         and "seq" in line
                         and "prev" in line
                         and "sig" not in line
                         and len(line) == len(event) + 2 + ("at" in line)
-                        and (kept or line.items() >= event.items())
+                        and line.items() >= event.items()
                     ):
                         _compare(index, line, event)
                     if len(events) > 1:
