@@ -27,6 +27,7 @@ line 8: illegal move play KD by seat 0: the auto-move here is play TS
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 from collections import deque
@@ -303,6 +304,22 @@ def _own_members(rules: Rules[Any, Any]) -> tuple[str, ...]:
     """
     own = {f.member for kind in rules.moves for f in kind.fields}
     return tuple(m for m in move_members() if m == "move" or m in own)
+
+
+@functools.cache
+def _values_of(own: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """The function that gives a line's values of the members ``own`` (``None`` for one it lacks),
+    as ``tuple(map(line.get, own))`` does, in a third of its time: a replay asks it of every move.
+    It is written for ``own`` (each name a string literal, as ``repr`` writes it).
+
+    >>> _values_of(("move", "card", "suit"))({"move": "play", "card": "9C", "seat": 1})
+    ('play', '9C', None)
+    """
+    # (The source holds nothing but the members as string literals: a game's names cannot be code.)
+    values: Callable[[dict[str, Any]], tuple[Any, ...]] = eval(
+        "lambda line: (" + "".join(f"line.get({member!r}), " for member in own) + ")", {}
+    )
+    return values
 
 
 def _read_move(line: dict[str, Any], own: tuple[str, ...], kept: dict[tuple[Any, ...], tuple[Move, int]]) -> Move:
@@ -785,7 +802,7 @@ class _Replay:
         if self.watch:
             self.watch(Step(start + 1, lines[start], list(pending), None, match, report))
         apply, watch, own = match.apply, self.watch, _own_members(rules)
-        known = _KEPT.setdefault(own, {})
+        known, values = _KEPT.setdefault(own, {}), _values_of(own)
         secret_move = None if rules.secret is None else rules.secret.move
         plain = _CHAIN_FIELDS.isdisjoint(move_members())  # (no move has a member seq, prev, sig or at)
         # The turn's deadline (format 2): the time of the line after which the seat got the
@@ -834,7 +851,7 @@ class _Replay:
                     # A kept move, if the line holds nothing but what its event holds and the chain
                     # fields: type, seat, seq, prev, at, auto and the members it writes (see _KEPT).
                     try:
-                        move, written = known[tuple(map(line.get, own))]
+                        move, written = known[values(line)]
                         kept = (
                             plain
                             and len(line) == written + 4 + ("at" in line) + auto
