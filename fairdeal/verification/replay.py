@@ -298,9 +298,10 @@ _KEPT_MOST = 4096  # a record's moves repeat (a deck's cards); text from a recor
 def _own_members(rules: Rules[Any, Any]) -> tuple[str, ...]:
     """The JSON members of the moves ``rules`` declare, ``move`` first, in :func:`move_members`' order.
 
-    >>> from fairdeal.rules import get
-    >>> _own_members(get("crazy-eights"))
-    ('move', 'card', 'suit')
+    >>> from fairdeal.rules import catalogue, get
+    >>> own = _own_members(get(catalogue()["default"]))
+    >>> own[0], set(own) < set(move_members())
+    ('move', True)
     """
     own = {f.member for kind in rules.moves for f in kind.fields}
     return tuple(m for m in move_members() if m == "move" or m in own)
