@@ -1,8 +1,9 @@
-"""ISOLATION TEST: ``fairdeal-verify`` runs with only cryptography and click installed.
+"""ISOLATION TEST: ``fairdeal-verify`` runs with only its own dependencies installed.
 
 It builds a fresh virtual environment (no system site-packages, nothing of
-this project's .venv), installs exactly ``cryptography`` and ``click`` with
-pip (from PyPI or pip's local cache), puts the project on PYTHONPATH without
+this project's .venv), installs exactly the dependencies pyproject.toml gives
+(``cryptography``, ``pynacl`` and ``click``, none of the extras) with pip
+(from PyPI or pip's local cache), puts the project on PYTHONPATH without
 installing it, shows that the service's dependencies are absent, and runs
 ``python -m verifier.cli`` on a record. It takes some seconds (the venv and
 pip) and needs PyPI or a warm pip cache; it never skips, so that CI proves
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from test_verifier_support import text_of
 from fairdeal.record import resign
 
 ROOT = Path(__file__).resolve().parent.parent
+DEPENDENCIES = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +35,7 @@ def bare_python(tmp_path_factory) -> Path:
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, capture_output=True)
     python = venv / "bin" / "python"
     install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "cryptography", "click"],
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *DEPENDENCIES],
         capture_output=True,
         text=True,
     )
@@ -51,12 +54,13 @@ def test_the_bare_environment_has_no_service_dependencies(bare_python, tmp_path)
         proc = _run(bare_python, "-c", f"import {module}", cwd=tmp_path)
         assert proc.returncode == 1
         assert f"No module named '{module}'" in proc.stderr
-    proc = _run(bare_python, "-c", "import cryptography, click, fairdeal; print(fairdeal.__file__)", cwd=tmp_path)
+    assert sorted(DEPENDENCIES) == ["click>=8.1", "cryptography>=42", "pynacl>=1.5"]
+    proc = _run(bare_python, "-c", "import cryptography, nacl, click, fairdeal; print(fairdeal.__file__)", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == str(ROOT / "fairdeal" / "__init__.py")  # from PYTHONPATH, not installed
 
 
-def test_the_verifier_runs_with_only_cryptography_and_click(bare_python, tmp_path):
+def test_the_verifier_runs_with_only_its_own_dependencies(bare_python, tmp_path):
     game = play("isolated", 3, humans=2, options={"target": 50}, use_bots=False)
     record = tmp_path / "record.jsonl"
     record.write_text(game.text)
