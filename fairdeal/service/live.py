@@ -170,14 +170,10 @@ class Notifier:
                     if not waiters:
                         del self._waiters[record_id]
 
-    def changed(self, record_id: str) -> None:
-        """This process changed ``record_id``: its streams are woken now. (Where the store
-        announces changes to every process, it announces this one to the others, and its
-        listener does not hand this process its own announcements back.)"""
-        self.notify(record_id)
-
     def notify(self, record_id: str) -> None:
-        """Wake the streams of ``record_id``."""
+        """Wake the streams of ``record_id``: after this process changed it, or when another
+        process's change is announced. (The store announces this process's changes to the
+        others, and its listener does not hand this process its own announcements back.)"""
         with self._lock:
             waiters = list(self._waiters.get(record_id, ()))
         self._wake(waiters)
@@ -507,7 +503,7 @@ class LiveRecords(Generic[R]):
                     continue
                 answer = self._answer(record_id, cached, row, columns, result, acting.get("then"))
                 break
-        self.notifier.changed(record_id)
+        self.notifier.notify(record_id)
         return answer
 
     async def act_async(
@@ -562,7 +558,7 @@ class LiveRecords(Generic[R]):
             lock.release()
         if answer is _THE_USUAL_WAY:
             return await self.store.call(self.act, record_id, action, **acting)
-        self.notifier.changed(record_id)
+        self.notifier.notify(record_id)
         return answer
 
     async def read_async(self, record_id: str, reader: Callable[[R, Any], T]) -> T:

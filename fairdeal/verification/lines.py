@@ -167,24 +167,15 @@ def _move_line(text: str) -> dict[str, Any] | None:
     return line
 
 
-def _read_unsigned(raw: bytes) -> dict[str, Any] | None:
-    """The object of a canonical line without ``sig`` (most lines), read the quick way; ``None``
-    for any other line, or one that fails on the way: :func:`_parse` reads it again, checks
-    the same, and says what is wrong with it.
+def _read_scanned(text: str) -> dict[str, Any] | None:
+    """The object of a canonical line without ``sig`` that is no move line :data:`_MOVE_LINE`
+    reads (:func:`read_lines` tries that first), read the quick way; ``None`` for any other line,
+    or one that fails on the way: :func:`_parse` reads it again, checks the same, and says what
+    is wrong with it.
 
     (Text decoded from UTF-8 holds no lone surrogate, so its canonical text equal to the line's
     text is its canonical encoding equal to the line's bytes.)
     """
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    line = _move_line(text)
-    return line if line is not None else _read_scanned(text)
-
-
-def _read_scanned(text: str) -> dict[str, Any] | None:
-    """:func:`_read_unsigned` of a line's text that is not a move line :data:`_MOVE_LINE` reads."""
     try:
         obj, end = _scan(text, 0)
         if end == len(text) and type(obj) is dict and "sig" not in obj and _canonical_text(obj) == text:
@@ -224,7 +215,7 @@ def read_lines(data: str | bytes) -> tuple[list[dict[str, Any]], list[str], Fail
         except UnicodeDecodeError:
             obj = None  # (_parse says where)
         else:
-            obj = move_line(text)  # most lines: _read_unsigned's two ways, here
+            obj = move_line(text)  # most lines; then any other unsigned canonical line
             if obj is None:
                 obj = _read_scanned(text)
         if obj is not None:

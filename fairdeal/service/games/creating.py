@@ -240,7 +240,7 @@ class Creating(GameCore):
         # The new table was opened by whoever opened this one (its start entry's host).
         host = next((json.loads(text).get("host", "-") for _, text in self.store.log_of(game_id)[:1]), "-")
         index = self.store.create_game(new.row, new.seat_hashes, new.lines, host=host)
-        self.notifier.changed(game_id)  # the old table's views now say where the next one is
+        self.notifier.notify(game_id)  # the old table's views now say where the next one is
         created = self._created(new)
         if self.log is not None and index is not None:
             created["log"] = self.log.announce(index)

@@ -146,7 +146,7 @@ END $$"""
     # waiting on it at any moment). Announced from the event loop, the changes made meanwhile
     # go out together, one commit under that lock for all of them. A payload is this store's
     # origin and then the ids, one a line (an id holds no control character); the listener
-    # skips its own store's, whose streams the app woke already (Notifier.changed).
+    # skips its own store's, whose streams the app woke already (Notifier.notify).
 
     def _changed(self, record_id: str) -> None:
         if not self.announces:
@@ -532,10 +532,8 @@ class _PgCursor:
         return rows
 
 
-__all__ = ["PostgresStore"]
-
-
 def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running in this thread, or ``None`` (a worker thread)."""
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
@@ -543,5 +541,9 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def _not_announced(ids: list[str], exc: Exception) -> None:
+    """Log that the changes to ``ids`` were committed but not announced (never raised)."""
     shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
     _log.warning("live updates: the changes to %s were not announced (%s)", shown, type(exc).__name__)
+
+
+__all__ = ["PostgresStore"]
